@@ -1,0 +1,212 @@
+//! The built-in error codes every generated toolset has without writing them.
+//!
+//! This table is the one place these codes are defined. The runtime raises them, and the
+//! generator (which depends on this crate with default features off, so it stays light)
+//! reads the same table to list them in schemas, docs and the gauntlet. A code added here
+//! appears everywhere at once.
+
+/// One built-in error code: its name, whether retrying the same call can succeed, when it
+/// happens, and what the agent should do next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BuiltinError {
+    /// Machine-readable code, snake_case, as it appears in `code`.
+    pub code: &'static str,
+    /// Whether the same call may succeed if simply made again later.
+    pub retryable: bool,
+    /// When the runtime returns it.
+    pub when: &'static str,
+    /// How an agent recovers: the next call to make.
+    pub recovery: &'static str,
+}
+
+macro_rules! builtin {
+    ($name:ident, $code:literal, $retryable:literal, $when:literal, $recovery:literal) => {
+        #[doc = concat!("`", $code, "`: ", $when)]
+        pub const $name: BuiltinError = BuiltinError {
+            code: $code,
+            retryable: $retryable,
+            when: $when,
+            recovery: $recovery,
+        };
+    };
+}
+
+builtin!(
+    INVALID_ARGUMENTS,
+    "invalid_arguments",
+    false,
+    "The call has several argument problems; `details.problems` lists each with its JSON Pointer path.",
+    "Fix every listed problem and call again; the message shows a valid call."
+);
+builtin!(
+    MISSING_ARGUMENT,
+    "missing_argument",
+    false,
+    "A required argument is absent.",
+    "Add the argument named in `details.path`; the message shows a valid call."
+);
+builtin!(
+    UNKNOWN_ARGUMENT,
+    "unknown_argument",
+    false,
+    "An argument the tool does not take was passed.",
+    "Remove it or use one of `details.allowed`."
+);
+builtin!(
+    INVALID_TYPE,
+    "invalid_type",
+    false,
+    "An argument has the wrong JSON type.",
+    "Pass a value of the type in `details.expected`."
+);
+builtin!(
+    INVALID_ENUM,
+    "invalid_enum",
+    false,
+    "A value is not one of the allowed values.",
+    "Use one of `details.allowed`, or omit the argument if it is optional."
+);
+builtin!(
+    OUT_OF_RANGE,
+    "out_of_range",
+    false,
+    "A number is below its minimum or above its maximum.",
+    "Pass a value within `details.minimum` and `details.maximum`."
+);
+builtin!(
+    INVALID_LENGTH,
+    "invalid_length",
+    false,
+    "A string or list is shorter or longer than allowed.",
+    "Shorten or lengthen it to fit `details.min_length`/`details.max_length` (or the item bounds)."
+);
+builtin!(
+    PATTERN_MISMATCH,
+    "pattern_mismatch",
+    false,
+    "A string does not match its required pattern.",
+    "Pass a value shaped like `details.example` (pattern in `details.pattern`)."
+);
+builtin!(
+    INVALID_FORMAT,
+    "invalid_format",
+    false,
+    "A string is not in its declared format (email, date-time, uri, uuid...).",
+    "Pass a value in the format named in `details.format`, like `details.example`."
+);
+builtin!(
+    INVALID_CURSOR,
+    "invalid_cursor",
+    false,
+    "The cursor was not issued for this query, was edited, or comes from an older server version.",
+    "Drop `cursor` to start from the first page, or pass the exact `next_cursor` of the previous page of the same query."
+);
+builtin!(
+    IDEMPOTENCY_KEY_REUSED,
+    "idempotency_key_reused",
+    false,
+    "The idempotency key was already used with different arguments.",
+    "Generate a new idempotency key for a new operation; reuse a key only to retry the same call."
+);
+builtin!(
+    IDEMPOTENCY_IN_PROGRESS,
+    "idempotency_in_progress",
+    true,
+    "The first call with this idempotency key is still running.",
+    "Wait a moment and retry the same call with the same key; it will return the first call's result."
+);
+builtin!(
+    PREVIEW_NOT_FOUND,
+    "preview_not_found",
+    false,
+    "The preview id is unknown.",
+    "Call the tool without `preview_id` to get a fresh preview, then apply with its id."
+);
+builtin!(
+    PREVIEW_EXPIRED,
+    "preview_expired",
+    false,
+    "The preview id has expired.",
+    "Call the tool without `preview_id` to get a fresh preview, show it, then apply with the new id."
+);
+builtin!(
+    PREVIEW_USED,
+    "preview_used",
+    false,
+    "The preview id was already applied.",
+    "The change was made once already; to make another, request a new preview."
+);
+builtin!(
+    PREVIEW_MISMATCH,
+    "preview_mismatch",
+    false,
+    "The arguments differ from the ones the preview was made for.",
+    "Apply with exactly the previewed arguments, or request a new preview for the new ones."
+);
+builtin!(
+    UNKNOWN_TOOL,
+    "unknown_tool",
+    false,
+    "No tool or deprecated alias has the called name.",
+    "Call one of the tools in `details.allowed` (the server's tools/list)."
+);
+builtin!(
+    INTERNAL_ERROR,
+    "internal_error",
+    true,
+    "The server failed unexpectedly; no internals are exposed.",
+    "Retry once later; if it persists, report the `details.incident` id."
+);
+
+/// Every built-in code, in the order docs list them.
+pub const ALL: &[BuiltinError] = &[
+    INVALID_ARGUMENTS,
+    MISSING_ARGUMENT,
+    UNKNOWN_ARGUMENT,
+    INVALID_TYPE,
+    INVALID_ENUM,
+    OUT_OF_RANGE,
+    INVALID_LENGTH,
+    PATTERN_MISMATCH,
+    INVALID_FORMAT,
+    INVALID_CURSOR,
+    IDEMPOTENCY_KEY_REUSED,
+    IDEMPOTENCY_IN_PROGRESS,
+    PREVIEW_NOT_FOUND,
+    PREVIEW_EXPIRED,
+    PREVIEW_USED,
+    PREVIEW_MISMATCH,
+    UNKNOWN_TOOL,
+    INTERNAL_ERROR,
+];
+
+/// Looks a built-in code up by name.
+pub fn find(code: &str) -> Option<&'static BuiltinError> {
+    ALL.iter().find(|e| e.code == code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_snake_case() {
+        let mut seen = std::collections::BTreeSet::new();
+        for e in ALL {
+            assert!(seen.insert(e.code), "duplicate {}", e.code);
+            assert!(
+                e.code.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+                "{} is not snake_case",
+                e.code
+            );
+        }
+        assert_eq!(find("invalid_enum"), Some(&INVALID_ENUM));
+        assert!(find("nope").is_none());
+    }
+
+    #[test]
+    fn only_transient_codes_are_retryable() {
+        let retryable: Vec<_> = ALL.iter().filter(|e| e.retryable).map(|e| e.code).collect();
+        assert_eq!(retryable, ["idempotency_in_progress", "internal_error"]);
+    }
+}

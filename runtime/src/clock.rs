@@ -1,0 +1,123 @@
+//! Time, injectable: every TTL decision in the runtime reads a [`Clock`], so tests move time
+//! forward by hand instead of sleeping.
+//!
+//! Times are Unix milliseconds (`i64`): they fit a SQLite `INTEGER`, compare cheaply, and need
+//! no date library. [`format_rfc3339`] turns one into the text agents see (`expires_at`).
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// A source of "now", in Unix milliseconds.
+///
+/// The runtime holds one (`Arc<dyn Clock>`); stores take `now` as a plain parameter so they
+/// never read the wall clock themselves.
+pub trait Clock: Send + Sync {
+    /// Milliseconds since 1970-01-01T00:00:00Z.
+    fn now_ms(&self) -> i64;
+}
+
+/// The machine's wall clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now_ms(&self) -> i64 {
+        match SystemTime::now().duration_since(UNIX_EPOCH) {
+            Ok(d) => i64::try_from(d.as_millis()).unwrap_or(i64::MAX),
+            // A clock set before 1970: treat as the epoch rather than failing a call.
+            Err(_) => 0,
+        }
+    }
+}
+
+/// A clock that only moves when told to: for tests of TTLs and expiry.
+///
+/// ```
+/// use toolspec_runtime::clock::{Clock, ManualClock};
+/// let clock = ManualClock::new(1_000);
+/// clock.advance_ms(500);
+/// assert_eq!(clock.now_ms(), 1_500);
+/// ```
+#[derive(Debug, Default)]
+pub struct ManualClock {
+    now: AtomicI64,
+}
+
+impl ManualClock {
+    /// A clock that reads `start_ms` until moved.
+    pub fn new(start_ms: i64) -> Self {
+        Self {
+            now: AtomicI64::new(start_ms),
+        }
+    }
+
+    /// Moves the clock forward (or back, with a negative value) by `ms`.
+    pub fn advance_ms(&self, ms: i64) {
+        self.now.fetch_add(ms, Ordering::SeqCst);
+    }
+
+    /// Sets the clock to `ms`.
+    pub fn set_ms(&self, ms: i64) {
+        self.now.store(ms, Ordering::SeqCst);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now_ms(&self) -> i64 {
+        self.now.load(Ordering::SeqCst)
+    }
+}
+
+/// Formats Unix milliseconds as RFC 3339 UTC with second precision, e.g.
+/// `2025-01-31T09:30:00Z`. Times before 1970 or past year 9999 are clamped to that range,
+/// so the output is always a valid RFC 3339 `date-time`.
+///
+/// ```
+/// assert_eq!(toolspec_runtime::clock::format_rfc3339(0), "1970-01-01T00:00:00Z");
+/// assert_eq!(toolspec_runtime::clock::format_rfc3339(1_738_315_800_000), "2025-01-31T09:30:00Z");
+/// ```
+pub fn format_rfc3339(ms: i64) -> String {
+    // 253402300799 = 9999-12-31T23:59:59Z.
+    let secs = ms.div_euclid(1000).clamp(0, 253_402_300_799);
+    let days = secs / 86_400;
+    let rem = secs % 86_400;
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60
+    )
+}
+
+/// Days since the epoch to (year, month, day), proleptic Gregorian (Howard Hinnant's
+/// algorithm: exact, branch-light, no tables).
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// Adds a TTL to a time without overflow.
+pub(crate) fn expiry(now_ms: i64, ttl: std::time::Duration) -> i64 {
+    now_ms.saturating_add(i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_known_instants() {
+        assert_eq!(format_rfc3339(951_782_400_000), "2000-02-29T00:00:00Z");
+        assert_eq!(format_rfc3339(-5), "1970-01-01T00:00:00Z");
+        assert_eq!(format_rfc3339(i64::MAX), "9999-12-31T23:59:59Z");
+    }
+}

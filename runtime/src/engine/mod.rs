@@ -1,0 +1,151 @@
+//! The transport-neutral entry point: tool definitions, the [`Toolset`] trait that generated
+//! code implements, and the [`Runtime`] whose helpers that code calls around the user's
+//! methods. The MCP adapter (and tests) drive a toolset only through this module.
+
+mod extras;
+mod gate;
+mod runtime;
+
+pub use extras::{UndoSpec, attach_undo, undo_key};
+pub use gate::Gate;
+pub use runtime::Runtime;
+
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::Value;
+
+use crate::error::ToolError;
+use crate::validate::ObjectShape;
+
+/// A boxed `Send` future, so [`Toolset`] stays object safe without extra crates.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// MCP tool annotations, all set explicitly from the tool's tier (clients assume
+/// "destructive, open world" for any hint left out).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Annotations {
+    /// The tool changes nothing (`readOnlyHint`).
+    pub read_only: bool,
+    /// The change may destroy or overwrite data (`destructiveHint`).
+    pub destructive: bool,
+    /// Repeating the same call has no further effect (`idempotentHint`).
+    pub idempotent: bool,
+    /// The tool reaches systems outside the server's own data (`openWorldHint`).
+    pub open_world: bool,
+}
+
+/// Everything static about one tool, as generated code declares it in a `static` array.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolDefinition {
+    /// Canonical name, `<service>_<verb>` (`tickets_search`).
+    pub name: &'static str,
+    /// Human title.
+    pub title: &'static str,
+    /// The description the model reads (composed by the generator from the spec's facts).
+    pub description: &'static str,
+    /// JSON Schema of the arguments, as JSON text.
+    pub input_schema: &'static str,
+    /// JSON Schema of the structured result, as JSON text.
+    pub output_schema: &'static str,
+    /// MCP annotations.
+    pub annotations: Annotations,
+    /// Old names still answered; calls through them report `called_as_alias`.
+    pub deprecated_aliases: &'static [&'static str],
+    /// The argument shape the validator checks.
+    pub input: &'static ObjectShape,
+    /// A valid call as JSON text, from the spec's examples; ends every validation message.
+    pub example_call: &'static str,
+}
+
+impl ToolDefinition {
+    /// Validates a call's arguments and fills defaults ([`crate::validate::prepare`]).
+    pub fn prepare(&self, arguments: Value) -> Result<Value, ToolError> {
+        crate::validate::prepare(self.input, self.example_call, arguments)
+    }
+}
+
+/// The tool called `name` (by canonical name or deprecated alias) and, when reached through
+/// an alias, its canonical name.
+pub fn find_tool(
+    definitions: &'static [ToolDefinition],
+    name: &str,
+) -> Option<(&'static ToolDefinition, Option<&'static str>)> {
+    if let Some(def) = definitions.iter().find(|d| d.name == name) {
+        return Some((def, None));
+    }
+    definitions
+        .iter()
+        .find(|d| d.deprecated_aliases.contains(&name))
+        .map(|d| (d, Some(d.name)))
+}
+
+/// The `unknown_tool` error for `name`, listing the canonical names of `definitions`.
+/// (Over MCP an unknown tool is a protocol error; the adapter checks [`find_tool`] first.)
+pub fn unknown_tool(definitions: &[ToolDefinition], name: &str) -> ToolError {
+    let known: Vec<&str> = definitions.iter().map(|d| d.name).collect();
+    ToolError::unknown_tool(name, &known)
+}
+
+/// Per-call facts from the transport.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct CallContext {
+    /// The transport's request id, for logs.
+    pub request_id: Option<String>,
+    /// The client session, when the transport has one.
+    pub session_id: Option<String>,
+}
+
+impl CallContext {
+    /// A context with no transport facts (tests, direct calls).
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// A successful call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallOutput {
+    /// The structured result (valid against the tool's output schema).
+    pub structured: Value,
+    /// Whether this is the stored result of an earlier call with the same idempotency key.
+    pub replayed: bool,
+    /// When called by a deprecated alias: the canonical name to use instead.
+    pub called_as_alias: Option<&'static str>,
+}
+
+impl CallOutput {
+    /// Wraps a result; `replayed` is read from its `replayed` key.
+    pub fn new(structured: Value) -> Self {
+        let replayed = structured.get("replayed").and_then(Value::as_bool) == Some(true);
+        Self {
+            structured,
+            replayed,
+            called_as_alias: None,
+        }
+    }
+
+    /// Records that the call came through a deprecated alias of `canonical`.
+    pub fn via_alias(mut self, canonical: Option<&'static str>) -> Self {
+        self.called_as_alias = canonical;
+        self
+    }
+}
+
+/// A set of tools: what generated code implements over the user's trait, and what the MCP
+/// adapter serves. Object safe: hold it as `Arc<dyn Toolset>`.
+pub trait Toolset: Send + Sync {
+    /// Every tool, in the deterministic order tools/list shows them.
+    fn definitions(&self) -> &'static [ToolDefinition];
+
+    /// Runs the tool `name` (canonical or deprecated alias) with raw `arguments`.
+    /// Every failure meant for the model is a [`ToolError`]; an unknown name is
+    /// `unknown_tool`.
+    fn call<'a>(
+        &'a self,
+        name: &'a str,
+        arguments: Value,
+        ctx: &'a CallContext,
+    ) -> BoxFuture<'a, Result<CallOutput, ToolError>>;
+}

@@ -1,0 +1,236 @@
+//! [`ToolError`]: the one error shape every tool returns, and constructors for the built-in
+//! codes of [`crate::catalog`].
+//!
+//! On the wire an error is exactly
+//! `{"code": "...", "message": "...", "retryable": bool, "details": {...}}`:
+//! `code` for programs, `message` for the model (what was wrong and what to do next, with a
+//! valid example call where it helps), `retryable` true only when the same call may succeed
+//! later, and `details` with the facts the model needs to fix the call.
+//!
+//! The retryable flag of a built-in code is always read from the catalog, never restated here,
+//! so the docs, schemas and behaviour cannot disagree.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::catalog::{self, BuiltinError};
+
+/// A structured tool failure, returned to the model as an `isError` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolError {
+    /// Machine-readable snake_case category: a built-in code or one from the spec's catalog.
+    pub code: Cow<'static, str>,
+    /// What was wrong and what to do next, for the model to read.
+    pub message: String,
+    /// Whether the very same call may succeed if made again later.
+    pub retryable: bool,
+    /// Facts to fix the call: allowed values, ranges, the problems list, an incident id...
+    pub details: Map<String, Value>,
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+impl ToolError {
+    /// An error with a code of the spec's own catalog (`not_found`, `rate_limited`, ...).
+    ///
+    /// Generated code calls this with the code and retryable flag from the spec, so the
+    /// flag is stated once, in the spec. `details` should be a JSON object; anything else is
+    /// kept under `details.value`.
+    pub fn new(
+        code: impl Into<Cow<'static, str>>,
+        message: impl Into<String>,
+        retryable: bool,
+        details: Value,
+    ) -> Self {
+        let details = match details {
+            Value::Object(map) => map,
+            Value::Null => Map::new(),
+            other => Map::from_iter([("value".to_owned(), other)]),
+        };
+        Self {
+            code: code.into(),
+            message: message.into(),
+            retryable,
+            details,
+        }
+    }
+
+    /// An error with a built-in code; `retryable` comes from the catalog entry.
+    pub fn builtin(entry: &BuiltinError, message: impl Into<String>, details: Value) -> Self {
+        Self::new(entry.code, message, entry.retryable, details)
+    }
+
+    /// Whether this error's code is one of the runtime's built-in codes.
+    pub fn is_builtin(&self) -> bool {
+        catalog::find(&self.code).is_some()
+    }
+
+    /// This error as a JSON value `{"code","message","retryable","details"}`.
+    pub fn to_value(&self) -> Value {
+        json!({
+            "code": self.code,
+            "message": self.message,
+            "retryable": self.retryable,
+            "details": self.details,
+        })
+    }
+
+    /// `invalid_cursor`: the cursor was edited, made for another query or tool, or by another
+    /// cursor format version. `reason` is one of `malformed`, `version`, `other_tool`,
+    /// `other_query`, `tampered` and lands in `details.reason`.
+    pub fn invalid_cursor(reason: &str, what_happened: &str) -> Self {
+        Self::builtin(
+            &catalog::INVALID_CURSOR,
+            format!(
+                "{what_happened} Drop `cursor` to start again from the first page, or pass the \
+                 exact `next_cursor` returned by the previous page of this same query."
+            ),
+            json!({ "reason": reason }),
+        )
+    }
+
+    /// `idempotency_key_reused`: the key was first used with other arguments.
+    pub fn idempotency_key_reused(tool: &str, key: &str) -> Self {
+        Self::builtin(
+            &catalog::IDEMPOTENCY_KEY_REUSED,
+            format!(
+                "Idempotency key '{key}' was already used for a {tool} call with different \
+                 arguments. Use a new idempotency key for a new operation; reuse a key only to \
+                 retry exactly the same call."
+            ),
+            json!({ "idempotency_key": key }),
+        )
+    }
+
+    /// `idempotency_in_progress`: the first call with this key is still running (retryable).
+    pub fn idempotency_in_progress(tool: &str, key: &str) -> Self {
+        Self::builtin(
+            &catalog::IDEMPOTENCY_IN_PROGRESS,
+            format!(
+                "A {tool} call with idempotency key '{key}' is still running. Wait a moment and \
+                 retry the same call with the same key; it will return the first call's result."
+            ),
+            json!({ "idempotency_key": key }),
+        )
+    }
+
+    /// `preview_not_found`: no preview has this id.
+    pub fn preview_not_found(tool: &str, preview_id: &str) -> Self {
+        Self::builtin(
+            &catalog::PREVIEW_NOT_FOUND,
+            format!(
+                "No preview '{preview_id}' exists for {tool}. Call {tool} without `preview_id` \
+                 to get a fresh preview, then apply with the id it returns."
+            ),
+            json!({ "preview_id": preview_id }),
+        )
+    }
+
+    /// `preview_expired`: the preview's time ran out; `expired_at` is RFC 3339.
+    pub fn preview_expired(tool: &str, preview_id: &str, expired_at: &str) -> Self {
+        Self::builtin(
+            &catalog::PREVIEW_EXPIRED,
+            format!(
+                "Preview '{preview_id}' expired at {expired_at}. Call {tool} without \
+                 `preview_id` to get a fresh preview, show it, then apply with the new id."
+            ),
+            json!({ "preview_id": preview_id, "expired_at": expired_at }),
+        )
+    }
+
+    /// `preview_used`: the preview was already applied once.
+    pub fn preview_used(tool: &str, preview_id: &str) -> Self {
+        Self::builtin(
+            &catalog::PREVIEW_USED,
+            format!(
+                "Preview '{preview_id}' was already applied, so the change was made once. To \
+                 make another change, call {tool} without `preview_id` for a new preview."
+            ),
+            json!({ "preview_id": preview_id }),
+        )
+    }
+
+    /// `preview_mismatch`: the apply's arguments (or tool) differ from the previewed ones.
+    pub fn preview_mismatch(tool: &str, preview_id: &str) -> Self {
+        Self::builtin(
+            &catalog::PREVIEW_MISMATCH,
+            format!(
+                "Preview '{preview_id}' was made for different arguments than this {tool} \
+                 call. Apply with exactly the previewed arguments plus `preview_id`, or call \
+                 {tool} without `preview_id` to preview the new arguments."
+            ),
+            json!({ "preview_id": preview_id }),
+        )
+    }
+
+    /// `unknown_tool`: no tool (or deprecated alias) has this name. `known` lists the names
+    /// the server has.
+    pub fn unknown_tool(name: &str, known: &[&str]) -> Self {
+        Self::builtin(
+            &catalog::UNKNOWN_TOOL,
+            format!(
+                "Unknown tool '{name}'. Available tools: {}.",
+                known.join(", ")
+            ),
+            json!({ "allowed": known }),
+        )
+    }
+
+    /// `internal_error`: something failed that the model cannot fix.
+    ///
+    /// The model gets a generic message and `details.incident` (a random id); the real
+    /// `cause` goes only to the incident hook (see [`set_incident_hook`]) together with that
+    /// id, so an operator can find it and nothing internal (paths, SQL, stack traces) leaks.
+    pub fn internal(cause: impl fmt::Display) -> Self {
+        let incident = log_incident(&cause.to_string());
+        Self::builtin(
+            &catalog::INTERNAL_ERROR,
+            format!(
+                "The server failed unexpectedly. Retry once later; if it keeps failing, report \
+                 incident {incident}."
+            ),
+            json!({ "incident": incident }),
+        )
+    }
+}
+
+/// Receives `(incident_id, cause)` for every [`ToolError::internal`].
+pub type IncidentHook = Box<dyn Fn(&str, &str) + Send + Sync>;
+
+static INCIDENT_HOOK: OnceLock<IncidentHook> = OnceLock::new();
+
+/// Installs the process-wide receiver of internal failures (once; later calls return
+/// `false` and change nothing). Send them to your logger or error tracker.
+///
+/// Without a hook, incidents are written as one line to standard error: for a stdio MCP
+/// server that is the log channel (standard output carries the protocol), so nothing is lost.
+pub fn set_incident_hook(hook: IncidentHook) -> bool {
+    INCIDENT_HOOK.set(hook).is_ok()
+}
+
+/// Sends `cause` to the incident hook under a fresh incident id and returns the id.
+pub(crate) fn log_incident(cause: &str) -> String {
+    let incident = crate::random::token("inc_", 8).unwrap_or_else(|_| "inc_unknown".into());
+    report_incident(&incident, cause);
+    incident
+}
+
+fn report_incident(incident: &str, cause: &str) {
+    match INCIDENT_HOOK.get() {
+        Some(hook) => hook(incident, cause),
+        None => {
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "toolspec incident {incident}: {cause}");
+        }
+    }
+}

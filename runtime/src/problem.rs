@@ -1,0 +1,294 @@
+//! [`Problem`]: one thing wrong with a call, and how a list of them becomes one
+//! [`ToolError`].
+//!
+//! Validation reports every problem of a call at once. With exactly one problem the error's
+//! `code` is that problem's code (`invalid_enum`, ...) and its facts are also copied to the
+//! top level of `details`; with several the code is `invalid_arguments`. In both cases
+//! `details.problems` lists each problem as
+//! `{"code", "path", "message", ...facts}` where `path` is a JSON Pointer (`/status`,
+//! `/items/2/sku`) and the facts are among `allowed`, `expected`, `minimum`, `maximum`,
+//! `min_length`, `max_length`, `min_items`, `max_items`, `pattern`, `format`, `example`.
+//! Every message ends with `Example of a valid call: {...}` built from the spec's examples.
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::catalog::{self, BuiltinError};
+use crate::error::ToolError;
+
+/// One problem with one value of a call.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Problem {
+    /// The built-in code for this kind of problem (`missing_argument`, `invalid_enum`, ...).
+    pub code: &'static str,
+    /// JSON Pointer to the value (RFC 6901): `/status`, `/items/2/sku`; `""` is the whole call.
+    pub path: String,
+    /// One sentence: what was wrong and what is allowed.
+    pub message: String,
+    /// The allowed facts (`allowed`, `minimum`, `expected`, ...), flattened into the problem.
+    #[serde(flatten)]
+    pub facts: Map<String, Value>,
+}
+
+impl Problem {
+    /// A problem of kind `entry` at `path`, with a message and facts (a JSON object).
+    pub fn new(
+        entry: &BuiltinError,
+        path: impl Into<String>,
+        message: String,
+        facts: Value,
+    ) -> Self {
+        let facts = match facts {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        Self {
+            code: entry.code,
+            path: path.into(),
+            message,
+            facts,
+        }
+    }
+
+    /// `missing_argument`: a required value is absent (or null).
+    pub fn missing(path: &str, expected: &str) -> Self {
+        Self::new(
+            &catalog::MISSING_ARGUMENT,
+            path,
+            format!("Missing required argument '{}' ({expected}).", label(path)),
+            json!({ "expected": expected }),
+        )
+    }
+
+    /// `unknown_argument`: a key the object does not take; `allowed` lists the keys it does.
+    pub fn unknown(parent: &str, key: &str, allowed: &[&str]) -> Self {
+        let path = format!("{parent}/{}", escape_pointer(key));
+        let list = if allowed.is_empty() {
+            "none".to_owned()
+        } else {
+            allowed.join(", ")
+        };
+        let message = if parent.is_empty() {
+            format!("Unknown argument '{key}'. Allowed arguments: {list}.")
+        } else {
+            format!(
+                "Unknown field '{key}' in {}. Allowed fields: {list}.",
+                label(parent)
+            )
+        };
+        Self::new(
+            &catalog::UNKNOWN_ARGUMENT,
+            path,
+            message,
+            json!({ "allowed": allowed }),
+        )
+    }
+
+    /// `invalid_type`: the value has the wrong JSON type; `expected` names the right one.
+    pub fn wrong_type(path: &str, expected: &str, got: &Value) -> Self {
+        Self::new(
+            &catalog::INVALID_TYPE,
+            path,
+            format!(
+                "{} must be {}, not {} {}.",
+                label(path),
+                with_article(expected),
+                type_name(got),
+                show(got)
+            ),
+            json!({ "expected": expected }),
+        )
+    }
+
+    /// `invalid_enum`: the value is not one of `allowed`; `optional` adds "or omit it".
+    pub fn not_allowed(path: &str, got: &Value, allowed: &[&str], optional: bool) -> Self {
+        let omit = if optional { ", or omit it" } else { "" };
+        Self::new(
+            &catalog::INVALID_ENUM,
+            path,
+            format!(
+                "{} {} is not valid. Use one of: {}{omit}.",
+                label(path),
+                show(got),
+                allowed.join(", ")
+            ),
+            json!({ "allowed": allowed }),
+        )
+    }
+
+    /// `out_of_range`: a number outside `[minimum, maximum]` (either bound may be absent).
+    pub fn out_of_range(
+        path: &str,
+        got: &Value,
+        minimum: Option<Value>,
+        maximum: Option<Value>,
+    ) -> Self {
+        let range = match (&minimum, &maximum) {
+            (Some(lo), Some(hi)) => format!("Use a value from {lo} to {hi}"),
+            (Some(lo), None) => format!("Use a value of at least {lo}"),
+            (None, Some(hi)) => format!("Use a value of at most {hi}"),
+            (None, None) => "Use a value in range".to_owned(),
+        };
+        let mut facts = Map::new();
+        if let Some(lo) = minimum {
+            facts.insert("minimum".into(), lo);
+        }
+        if let Some(hi) = maximum {
+            facts.insert("maximum".into(), hi);
+        }
+        Self::new(
+            &catalog::OUT_OF_RANGE,
+            path,
+            format!("{} {} is out of range. {range}.", label(path), show(got)),
+            Value::Object(facts),
+        )
+    }
+
+    /// `invalid_length`: a string (in characters, `unit` = "characters") or array
+    /// (`unit` = "items") of `len` outside its bounds. Facts use `min_length`/`max_length` for
+    /// strings and `min_items`/`max_items` for arrays, as in JSON Schema.
+    pub fn length(path: &str, len: usize, min: Option<u64>, max: Option<u64>, unit: &str) -> Self {
+        let (min_key, max_key) = if unit == "items" {
+            ("min_items", "max_items")
+        } else {
+            ("min_length", "max_length")
+        };
+        let bounds = match (min, max) {
+            (Some(lo), Some(hi)) => format!("Use {lo} to {hi} {unit}"),
+            (Some(lo), None) => format!("Use at least {lo} {unit}"),
+            (None, Some(hi)) => format!("Use at most {hi} {unit}"),
+            (None, None) => format!("Use a valid number of {unit}"),
+        };
+        let mut facts = Map::new();
+        if let Some(lo) = min {
+            facts.insert(min_key.into(), lo.into());
+        }
+        if let Some(hi) = max {
+            facts.insert(max_key.into(), hi.into());
+        }
+        Self::new(
+            &catalog::INVALID_LENGTH,
+            path,
+            format!("{} has {len} {unit}. {bounds}.", label(path)),
+            Value::Object(facts),
+        )
+    }
+
+    /// `pattern_mismatch`: the string does not match `pattern`.
+    pub fn pattern(path: &str, got: &Value, pattern: &str) -> Self {
+        Self::new(
+            &catalog::PATTERN_MISMATCH,
+            path,
+            format!(
+                "{} {} does not match the required pattern {pattern}.",
+                label(path),
+                show(got)
+            ),
+            json!({ "pattern": pattern }),
+        )
+    }
+
+    /// `invalid_format`: the string is not a valid `format` (`email`, `date-time`, ...);
+    /// `example` is a value in that format.
+    pub fn format(path: &str, got: &Value, format: &str, example: &str) -> Self {
+        Self::new(
+            &catalog::INVALID_FORMAT,
+            path,
+            format!(
+                "{} {} is not a valid {format}. Use a value like {example}.",
+                label(path),
+                show(got)
+            ),
+            json!({ "format": format, "example": example }),
+        )
+    }
+}
+
+impl ToolError {
+    /// One error for all `problems` of a call (see the module docs for the shape).
+    /// `example_call` is the tool's valid example call as JSON text, from the spec.
+    ///
+    /// With no problems (a caller bug) this still returns an honest `invalid_arguments`.
+    pub fn from_problems(problems: Vec<Problem>, example_call: &str) -> Self {
+        let example = format!("Example of a valid call: {example_call}");
+        let mut details = Map::new();
+        let (entry, message) = match problems.as_slice() {
+            [one] => {
+                for (k, v) in &one.facts {
+                    details.insert(k.clone(), v.clone());
+                }
+                details.insert("path".into(), one.path.clone().into());
+                let entry = catalog::find(one.code).unwrap_or(&catalog::INVALID_ARGUMENTS);
+                (entry, format!("{} {example}", one.message))
+            }
+            many => {
+                let listed: Vec<String> = many
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| format!("{}) {}", i + 1, p.message))
+                    .collect();
+                let message = format!(
+                    "The call has {} problems: {} {example}",
+                    many.len(),
+                    listed.join(" ")
+                );
+                (&catalog::INVALID_ARGUMENTS, message)
+            }
+        };
+        let list = serde_json::to_value(&problems).unwrap_or(Value::Array(Vec::new()));
+        details.insert("problems".into(), list);
+        let mut err = ToolError::builtin(entry, message, Value::Null);
+        err.details = details;
+        err
+    }
+}
+
+/// The name a message uses for the value at `path`: the pointer without its leading slash
+/// (`status`, `items/2/sku`), or "arguments" for the whole call.
+fn label(path: &str) -> String {
+    let trimmed = path.strip_prefix('/').unwrap_or(path);
+    if trimmed.is_empty() {
+        "arguments".to_owned()
+    } else {
+        trimmed.replace("~1", "/").replace("~0", "~")
+    }
+}
+
+/// Escapes a key for a JSON Pointer segment (RFC 6901: `~` → `~0`, `/` → `~1`).
+pub(crate) fn escape_pointer(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// How a value appears in a message: strings in single quotes, the rest as JSON, cut short.
+fn show(v: &Value) -> String {
+    let text = match v {
+        Value::String(s) => format!("'{s}'"),
+        other => other.to_string(),
+    };
+    if text.chars().count() > 80 {
+        let cut: String = text.chars().take(77).collect();
+        format!("{cut}...")
+    } else {
+        text
+    }
+}
+
+/// JSON type name of a value, as a schema would say it.
+pub(crate) fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_f64() => "number",
+        Value::Number(_) => "integer",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn with_article(word: &str) -> String {
+    match word.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {word}"),
+        _ => format!("a {word}"),
+    }
+}

@@ -1,0 +1,235 @@
+//! Response shaping: the concise/detailed switch and the per-tool token budget.
+//!
+//! Generated code calls [`apply`] on the user's result, after it is serialized and before
+//! paging is added ([`crate::engine::Runtime::page`] counts the items actually kept).
+//!
+//! **`response_format`**: `"concise"` removes the fields the spec marks detailed-only, given
+//! as static paths of object keys separated by `/`, where `*` means every item of an array
+//! (`tickets/*/customer_email`). `"detailed"` keeps everything.
+//!
+//! **Budget**: the result's size is estimated as `ceil(bytes / 3)` tokens of its compact
+//! JSON. Real tokenizers average 3.5 to 4 bytes per token on English JSON, so dividing by 3
+//! over-counts a little: a result under the estimate is under the budget in practice, and
+//! the estimate costs one serialization, no tokenizer tables. When over budget, the largest
+//! array in the result loses items from its end until the result (with its note) fits; if
+//! that array is emptied and it still does not fit, the next largest is cut, and so on.
+//!
+//! When anything was cut, the result gets this optional top-level key, which the generator
+//! declares in every budgeted tool's output schema:
+//!
+//! ```json
+//! "truncated": {
+//!   "cuts": [{"path": "/tickets", "kept": 12, "total": 50}],
+//!   "budget_tokens": 2000,
+//!   "message": "The result was cut to fit a budget of about 2000 tokens: kept 12 of 50 items of tickets. ..."
+//! }
+//! ```
+//! `path` is a JSON Pointer to the array that was cut; `kept` and `total` count its items.
+//! Dropping items from a list keeps every remaining item valid against the output schema.
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// How much detail a result carries (`response_format` argument).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ResponseFormat {
+    /// Drop detailed-only fields (the usual default: fewer tokens).
+    #[default]
+    Concise,
+    /// Keep every field.
+    Detailed,
+}
+
+impl ResponseFormat {
+    /// Reads `response_format` from validated arguments, or `default` when absent.
+    pub fn from_arguments(arguments: &Value, default: ResponseFormat) -> Self {
+        match arguments.get("response_format").and_then(Value::as_str) {
+            Some("detailed") => ResponseFormat::Detailed,
+            Some("concise") => ResponseFormat::Concise,
+            _ => default,
+        }
+    }
+}
+
+/// A tool's shaping rules, as static data in generated code.
+#[derive(Debug, Clone, Copy)]
+pub struct ShapeSpec {
+    /// Paths of fields removed in concise results (`tickets/*/customer_email`).
+    pub detailed_only: &'static [&'static str],
+    /// Token budget of one result; `None` = unlimited.
+    pub token_budget: Option<usize>,
+    /// Whether the tool takes `limit` (the note then suggests a smaller one).
+    pub takes_limit: bool,
+    /// Whether the tool takes `response_format` (the note then suggests `concise`).
+    pub takes_response_format: bool,
+}
+
+/// One array that was cut.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Cut {
+    /// JSON Pointer to the array.
+    pub path: String,
+    /// Items left.
+    pub kept: usize,
+    /// Items before the cut.
+    pub total: usize,
+}
+
+/// Concise stripping then budget fitting; returns the cuts made (also written into the
+/// result under `truncated`), or `None` when the result fit as it was.
+pub fn apply(result: &mut Value, spec: &ShapeSpec, format: ResponseFormat) -> Option<Vec<Cut>> {
+    if format == ResponseFormat::Concise {
+        strip_detailed(result, spec.detailed_only);
+    }
+    let budget = spec.token_budget?;
+    fit_budget(result, budget, spec)
+}
+
+/// Removes every field named by `paths` (see the module docs for the path syntax).
+pub fn strip_detailed(result: &mut Value, paths: &[&str]) {
+    for path in paths {
+        let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+        remove_at(result, &segments);
+    }
+}
+
+fn remove_at(value: &mut Value, segments: &[&str]) {
+    match (segments, value) {
+        ([], _) => {}
+        (["*", rest @ ..], Value::Array(items)) => {
+            for item in items {
+                remove_at(item, rest);
+            }
+        }
+        ([last], Value::Object(map)) => {
+            map.remove(*last);
+        }
+        ([key, rest @ ..], Value::Object(map)) => {
+            if let Some(child) = map.get_mut(*key) {
+                remove_at(child, rest);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Estimated tokens of a value: `ceil(compact JSON bytes / 3)` (see the module docs).
+pub fn estimate_tokens(value: &Value) -> usize {
+    tokens(value.to_string().len())
+}
+
+fn tokens(bytes: usize) -> usize {
+    bytes.div_ceil(3)
+}
+
+/// Room kept for the note while cutting; the outer loop then checks the exact size.
+const NOTE_RESERVE: usize = 600;
+
+/// Cuts the largest arrays of `result` until its estimate fits `budget` tokens and adds the
+/// `truncated` note. Returns `None` when nothing had to be cut.
+pub fn fit_budget(result: &mut Value, budget: usize, spec: &ShapeSpec) -> Option<Vec<Cut>> {
+    let mut cuts: Vec<Cut> = Vec::new();
+    // Each round empties or fits one array, so rounds are bounded by the number of arrays;
+    // the cap only guards against a pathological value.
+    for _ in 0..64 {
+        let result_len = result.to_string().len();
+        let note_len = note_bytes(&cuts, budget, spec);
+        if tokens(result_len + note_len) <= budget {
+            break;
+        }
+        let Some((path, _)) = largest_array(result, String::new()) else {
+            break;
+        };
+        let Some(Value::Array(items)) = result.pointer_mut(&path) else {
+            break;
+        };
+        let before = items.len();
+        let mut bytes = result_len + note_len.max(NOTE_RESERVE);
+        while tokens(bytes) > budget {
+            let Some(item) = items.pop() else { break };
+            // The item and the comma before it, if any, leave the serialization.
+            bytes = bytes.saturating_sub(item.to_string().len() + usize::from(!items.is_empty()));
+        }
+        let kept = items.len();
+        match cuts.iter_mut().find(|c| c.path == path) {
+            Some(cut) => cut.kept = kept,
+            None => cuts.push(Cut {
+                path,
+                kept,
+                total: before,
+            }),
+        }
+    }
+    if cuts.is_empty() {
+        return None;
+    }
+    if let Value::Object(map) = result {
+        map.insert("truncated".into(), note(&cuts, budget, spec));
+    }
+    Some(cuts)
+}
+
+/// The largest non-empty array under `value` (by serialized size): its pointer and size.
+fn largest_array(value: &Value, path: String) -> Option<(String, usize)> {
+    let mut best: Option<(String, usize)> = None;
+    let mut consider = |candidate: Option<(String, usize)>| {
+        if let Some(c) = candidate
+            && best.as_ref().is_none_or(|b| c.1 > b.1)
+        {
+            best = Some(c);
+        }
+    };
+    match value {
+        Value::Array(items) if !items.is_empty() => {
+            consider(Some((path.clone(), value.to_string().len())));
+            for (i, item) in items.iter().enumerate() {
+                consider(largest_array(item, format!("{path}/{i}")));
+            }
+        }
+        Value::Object(map) => {
+            for (k, v) in map {
+                let child = format!("{path}/{}", crate::problem::escape_pointer(k));
+                consider(largest_array(v, child));
+            }
+        }
+        _ => {}
+    }
+    best
+}
+
+fn note_bytes(cuts: &[Cut], budget: usize, spec: &ShapeSpec) -> usize {
+    if cuts.is_empty() {
+        0
+    } else {
+        // `,"truncated":` plus the note itself.
+        13 + note(cuts, budget, spec).to_string().len()
+    }
+}
+
+fn note(cuts: &[Cut], budget: usize, spec: &ShapeSpec) -> Value {
+    let what: Vec<String> = cuts
+        .iter()
+        .map(|c| {
+            let name = c.path.trim_start_matches('/');
+            format!(
+                "kept {} of {} items of {}",
+                c.kept,
+                c.total,
+                if name.is_empty() { "the result" } else { name }
+            )
+        })
+        .collect();
+    let mut asks = vec!["narrow the query".to_owned()];
+    if spec.takes_limit {
+        asks.push("pass a smaller `limit`".into());
+    }
+    if spec.takes_response_format {
+        asks.push("use `response_format: \"concise\"`".into());
+    }
+    let message = format!(
+        "The result was cut to fit a budget of about {budget} tokens: {}. To see what was cut, {}.",
+        what.join("; "),
+        asks.join(", or ")
+    );
+    json!({ "cuts": cuts, "budget_tokens": budget, "message": message })
+}

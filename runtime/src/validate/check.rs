@@ -1,0 +1,175 @@
+//! The validator: walks a value against a shape and collects every problem.
+
+use serde_json::{Map, Value};
+
+use super::{ArrayShape, ObjectShape, Shape, StringShape};
+use crate::problem::{Problem, escape_pointer};
+
+/// Checks the arguments of a call against the tool's input shape and returns **all**
+/// problems (empty when the call is valid), each with its JSON Pointer path.
+///
+/// A `null` or absent argument object is treated as `{}` (clients send no `arguments` for a
+/// call without parameters); any other non-object is an `invalid_type` at path `""`.
+pub fn validate(shape: &ObjectShape, arguments: &Value) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    match arguments {
+        Value::Null => check_object(shape, &Map::new(), "", &mut problems),
+        Value::Object(map) => check_object(shape, map, "", &mut problems),
+        other => problems.push(Problem::wrong_type("", "object", other)),
+    }
+    problems
+}
+
+fn check_object(shape: &ObjectShape, map: &Map<String, Value>, path: &str, out: &mut Vec<Problem>) {
+    for field in shape.fields {
+        let field_path = format!("{path}/{}", escape_pointer(field.name));
+        match map.get(field.name) {
+            // Null means absent: see the module docs (OpenAI strict mode).
+            None | Some(Value::Null) => {
+                if field.required {
+                    out.push(Problem::missing(&field_path, field.shape.type_name()));
+                }
+            }
+            Some(value) => check(&field.shape, value, &field_path, !field.required, out),
+        }
+    }
+    let mut unknown: Vec<&String> = map.keys().filter(|k| shape.field(k).is_none()).collect();
+    // Sorted so the error text does not depend on the client's key order.
+    unknown.sort();
+    if !unknown.is_empty() {
+        let allowed: Vec<&str> = shape.fields.iter().map(|f| f.name).collect();
+        for key in unknown {
+            out.push(Problem::unknown(path, key, &allowed));
+        }
+    }
+}
+
+fn check(shape: &Shape, value: &Value, path: &str, optional: bool, out: &mut Vec<Problem>) {
+    match shape {
+        Shape::Any => {}
+        Shape::Boolean => {
+            if !value.is_boolean() {
+                out.push(Problem::wrong_type(path, "boolean", value));
+            }
+        }
+        Shape::String(s) => match value {
+            Value::String(text) => check_string(s, text, value, path, optional, out),
+            _ => out.push(Problem::wrong_type(path, "string", value)),
+        },
+        Shape::Integer { minimum, maximum } => match as_integer(value) {
+            Some(n) => {
+                let low = minimum.is_some_and(|lo| n < i128::from(lo));
+                let high = maximum.is_some_and(|hi| n > i128::from(hi));
+                if low || high {
+                    out.push(Problem::out_of_range(
+                        path,
+                        value,
+                        minimum.map(Value::from),
+                        maximum.map(Value::from),
+                    ));
+                }
+            }
+            None => out.push(Problem::wrong_type(path, "integer", value)),
+        },
+        Shape::Number { minimum, maximum } => match value.as_f64() {
+            Some(n) if value.is_number() => {
+                let low = minimum.is_some_and(|lo| n < lo);
+                let high = maximum.is_some_and(|hi| n > hi);
+                if low || high {
+                    out.push(Problem::out_of_range(
+                        path,
+                        value,
+                        minimum.map(Value::from),
+                        maximum.map(Value::from),
+                    ));
+                }
+            }
+            _ => out.push(Problem::wrong_type(path, "number", value)),
+        },
+        Shape::Array(a) => match value {
+            Value::Array(items) => check_array(a, items, path, out),
+            _ => out.push(Problem::wrong_type(path, "array", value)),
+        },
+        Shape::Object(o) => match value {
+            Value::Object(map) => check_object(o, map, path, out),
+            _ => out.push(Problem::wrong_type(path, "object", value)),
+        },
+    }
+}
+
+fn check_string(
+    s: &StringShape,
+    text: &str,
+    value: &Value,
+    path: &str,
+    optional: bool,
+    out: &mut Vec<Problem>,
+) {
+    if !s.allowed.is_empty() {
+        // An enum says everything: length, pattern and format add nothing to the fix.
+        if !s.allowed.contains(&text) {
+            out.push(Problem::not_allowed(path, value, s.allowed, optional));
+        }
+        return;
+    }
+    let len = text.chars().count();
+    let short = s.min_length.is_some_and(|m| (len as u64) < m);
+    let long = s.max_length.is_some_and(|m| (len as u64) > m);
+    if short || long {
+        out.push(Problem::length(
+            path,
+            len,
+            s.min_length,
+            s.max_length,
+            "characters",
+        ));
+    }
+    if let Some(p) = s.pattern
+        && !p.is_match(text)
+    {
+        out.push(Problem::pattern(path, value, p.source()));
+    }
+    if let Some(f) = s.format
+        && !f.is_valid(text)
+    {
+        out.push(Problem::format(path, value, f.name(), f.example()));
+    }
+}
+
+fn check_array(a: &ArrayShape, items: &[Value], path: &str, out: &mut Vec<Problem>) {
+    let n = items.len() as u64;
+    if a.min_items.is_some_and(|m| n < m) || a.max_items.is_some_and(|m| n > m) {
+        out.push(Problem::length(
+            path,
+            items.len(),
+            a.min_items,
+            a.max_items,
+            "items",
+        ));
+    }
+    for (i, item) in items.iter().enumerate() {
+        // Items of a list are never optional: a null item is a type problem.
+        check(&a.items, item, &format!("{path}/{i}"), false, out);
+    }
+}
+
+/// A JSON number as a whole number: `3`, `3.0` and large unsigned values are accepted,
+/// `1.5` is not. i128 holds every i64 and u64 so bounds compare exactly.
+fn as_integer(value: &Value) -> Option<i128> {
+    let Value::Number(n) = value else {
+        return None;
+    };
+    if let Some(i) = n.as_i64() {
+        return Some(i128::from(i));
+    }
+    if let Some(u) = n.as_u64() {
+        return Some(i128::from(u));
+    }
+    let f = n.as_f64()?;
+    // 2^63 bounds the range a float can hold as an exact i64-sized integer for our purposes.
+    if f.fract() == 0.0 && f.abs() < 9.2e18 {
+        Some(f as i128)
+    } else {
+        None
+    }
+}

@@ -1,0 +1,286 @@
+//! Static shape tables describing a tool's arguments, and the validator over them.
+//!
+//! Generated code describes each tool's input as `static` data, with no allocation:
+//!
+//! ```
+//! use toolspec_runtime::validate::{Field, Format, ObjectShape, Pattern, Shape, StringShape};
+//!
+//! static SKU: Pattern = Pattern::new("^[A-Z]{3}-[0-9]+$");
+//! static ITEM: ObjectShape = ObjectShape::new(&[
+//!     Field::required("sku", Shape::String(StringShape::new().pattern(&SKU))),
+//!     Field::optional("quantity", Shape::integer(Some(1), Some(99))).default_json("1"),
+//! ]);
+//! static ITEMS: toolspec_runtime::validate::ArrayShape =
+//!     toolspec_runtime::validate::ArrayShape::new(Shape::Object(&ITEM)).items(1, 50);
+//! static INPUT: ObjectShape = ObjectShape::new(&[
+//!     Field::required("email", Shape::String(StringShape::new().format(Format::Email))),
+//!     Field::optional("status", Shape::String(StringShape::new().one_of(&["open", "closed"])))
+//!         .default_json("\"open\""),
+//!     Field::required("items", Shape::Array(&ITEMS)),
+//! ]);
+//!
+//! let call = serde_json::json!({"email": "a@example.com", "items": [{"sku": "ABC-1"}]});
+//! let ready = toolspec_runtime::validate::prepare(&INPUT, r#"{"email":"a@example.com","items":[{"sku":"ABC-1"}]}"#, call)?;
+//! assert_eq!(ready["status"], "open");            // default filled
+//! assert_eq!(ready["items"][0]["quantity"], 1);   // nested default filled
+//! # Ok::<(), toolspec_runtime::ToolError>(())
+//! ```
+//!
+//! Rules the validator follows, the same as the generated JSON Schemas say:
+//! - every problem of a call is reported at once, each with a JSON Pointer path;
+//! - objects refuse unknown keys (`additionalProperties: false`), listing the allowed ones;
+//! - `null` for an **optional** field means absent (OpenAI strict mode makes every field
+//!   required and sends `null` for the ones the model leaves out); `null` for a required field
+//!   is a `missing_argument`;
+//! - string lengths count Unicode scalar values (chars), as JSON Schema does;
+//! - integers accept `3` and `3.0` but refuse `1.5`.
+
+mod check;
+mod defaults;
+mod formats;
+
+pub use check::validate;
+pub use defaults::{fill_defaults, prepare};
+pub use formats::Format;
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+/// The shape of one value.
+#[derive(Debug, Clone, Copy)]
+pub enum Shape {
+    /// A string with optional enum, length, pattern and format constraints.
+    String(StringShape),
+    /// A whole number within optional inclusive bounds.
+    Integer {
+        /// Smallest allowed value.
+        minimum: Option<i64>,
+        /// Largest allowed value.
+        maximum: Option<i64>,
+    },
+    /// Any JSON number within optional inclusive bounds.
+    Number {
+        /// Smallest allowed value.
+        minimum: Option<f64>,
+        /// Largest allowed value.
+        maximum: Option<f64>,
+    },
+    /// `true` or `false`.
+    Boolean,
+    /// A list.
+    Array(&'static ArrayShape),
+    /// An object with known fields and no others.
+    Object(&'static ObjectShape),
+    /// Anything at all (free-form JSON); never produces a problem.
+    Any,
+}
+
+impl Shape {
+    /// An integer shape (const, for static tables).
+    pub const fn integer(minimum: Option<i64>, maximum: Option<i64>) -> Self {
+        Shape::Integer { minimum, maximum }
+    }
+
+    /// A number shape (const, for static tables).
+    pub const fn number(minimum: Option<f64>, maximum: Option<f64>) -> Self {
+        Shape::Number { minimum, maximum }
+    }
+
+    /// The JSON type name this shape expects, as used in `details.expected`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Shape::String(_) => "string",
+            Shape::Integer { .. } => "integer",
+            Shape::Number { .. } => "number",
+            Shape::Boolean => "boolean",
+            Shape::Array(_) => "array",
+            Shape::Object(_) => "object",
+            Shape::Any => "any JSON value",
+        }
+    }
+}
+
+/// Constraints on a string. Build with the const builder methods.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StringShape {
+    /// Allowed values; empty means any.
+    pub allowed: &'static [&'static str],
+    /// Minimum length in chars.
+    pub min_length: Option<u64>,
+    /// Maximum length in chars.
+    pub max_length: Option<u64>,
+    /// A regular expression the string must contain a match of.
+    pub pattern: Option<&'static Pattern>,
+    /// A well-known format the string must be in.
+    pub format: Option<Format>,
+}
+
+impl StringShape {
+    /// An unconstrained string.
+    pub const fn new() -> Self {
+        Self {
+            allowed: &[],
+            min_length: None,
+            max_length: None,
+            pattern: None,
+            format: None,
+        }
+    }
+    /// Only these values are allowed (an enum).
+    pub const fn one_of(mut self, allowed: &'static [&'static str]) -> Self {
+        self.allowed = allowed;
+        self
+    }
+    /// Length bounds in chars (`None` = unbounded on that side).
+    pub const fn length(mut self, min: Option<u64>, max: Option<u64>) -> Self {
+        self.min_length = min;
+        self.max_length = max;
+        self
+    }
+    /// Must contain a match of `pattern` (a `static` [`Pattern`]).
+    pub const fn pattern(mut self, pattern: &'static Pattern) -> Self {
+        self.pattern = Some(pattern);
+        self
+    }
+    /// Must be in `format`.
+    pub const fn format(mut self, format: Format) -> Self {
+        self.format = Some(format);
+        self
+    }
+}
+
+/// Constraints on a list.
+#[derive(Debug, Clone, Copy)]
+pub struct ArrayShape {
+    /// Shape of every item.
+    pub items: Shape,
+    /// Fewest items allowed.
+    pub min_items: Option<u64>,
+    /// Most items allowed.
+    pub max_items: Option<u64>,
+}
+
+impl ArrayShape {
+    /// A list of `items` of any length.
+    pub const fn new(items: Shape) -> Self {
+        Self {
+            items,
+            min_items: None,
+            max_items: None,
+        }
+    }
+    /// Between `min` and `max` items, inclusive.
+    pub const fn items(mut self, min: u64, max: u64) -> Self {
+        self.min_items = Some(min);
+        self.max_items = Some(max);
+        self
+    }
+    /// Item-count bounds, each optional.
+    pub const fn bounds(mut self, min: Option<u64>, max: Option<u64>) -> Self {
+        self.min_items = min;
+        self.max_items = max;
+        self
+    }
+}
+
+/// An object: its fields, in the order docs and messages list them. Other keys are refused.
+#[derive(Debug, Clone, Copy)]
+pub struct ObjectShape {
+    /// The fields the object may have.
+    pub fields: &'static [Field],
+}
+
+impl ObjectShape {
+    /// An object with exactly these fields allowed.
+    pub const fn new(fields: &'static [Field]) -> Self {
+        Self { fields }
+    }
+
+    /// The field called `name`, if any.
+    pub fn field(&self, name: &str) -> Option<&'static Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+/// One named field of an object.
+#[derive(Debug, Clone, Copy)]
+pub struct Field {
+    /// Key in the JSON object.
+    pub name: &'static str,
+    /// Whether the call must include it.
+    pub required: bool,
+    /// Shape of its value.
+    pub shape: Shape,
+    /// Default as JSON text (`"20"`, `"\"open\""`), filled in by [`fill_defaults`] when the
+    /// field is absent. Only meaningful for optional fields.
+    pub default: Option<&'static str>,
+}
+
+impl Field {
+    /// A required field.
+    pub const fn required(name: &'static str, shape: Shape) -> Self {
+        Self {
+            name,
+            required: true,
+            shape,
+            default: None,
+        }
+    }
+    /// An optional field.
+    pub const fn optional(name: &'static str, shape: Shape) -> Self {
+        Self {
+            name,
+            required: false,
+            shape,
+            default: None,
+        }
+    }
+    /// Sets the default, as JSON text.
+    pub const fn default_json(mut self, json: &'static str) -> Self {
+        self.default = Some(json);
+        self
+    }
+}
+
+/// A regular expression kept as text and compiled on first use, so it can sit in a `static`.
+///
+/// Semantics are those of JSON Schema `pattern`: the string is valid when the expression
+/// matches **somewhere** in it (a search, not a full match); write `^...$` to anchor it.
+/// Syntax is the `regex` crate's (close to ECMA-262 for the common subset: classes,
+/// quantifiers, anchors, groups; no look-around or backreferences). The generator should call
+/// [`Pattern::check`] on every spec pattern so a bad one fails at generation, not at run time.
+#[derive(Debug)]
+pub struct Pattern {
+    source: &'static str,
+    compiled: OnceLock<Option<Regex>>,
+}
+
+impl Pattern {
+    /// A pattern from its source text (not compiled until first used).
+    pub const fn new(source: &'static str) -> Self {
+        Self {
+            source,
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// The pattern's source text, as shown in messages and schemas.
+    pub fn source(&self) -> &'static str {
+        self.source
+    }
+
+    /// Compiles `source` and reports a syntax error, for generators and tests.
+    pub fn check(source: &str) -> Result<(), String> {
+        Regex::new(source).map(|_| ()).map_err(|e| e.to_string())
+    }
+
+    /// Whether `text` contains a match. A pattern that does not compile matches everything
+    /// (the generator refuses such patterns; at run time the call is not blamed for it).
+    pub fn is_match(&self, text: &str) -> bool {
+        match self.compiled.get_or_init(|| Regex::new(self.source).ok()) {
+            Some(re) => re.is_match(text),
+            None => true,
+        }
+    }
+}

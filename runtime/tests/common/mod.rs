@@ -1,0 +1,119 @@
+//! Shared fixtures: a tickets-like input table, runtimes over each store kind with a manual
+//! clock, and a temp dir for SQLite files.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use toolspec_runtime::clock::ManualClock;
+use toolspec_runtime::engine::Runtime;
+use toolspec_runtime::validate::*;
+
+pub static SKU: Pattern = Pattern::new("^[A-Z]{3}-[0-9]+$");
+pub static ITEM: ObjectShape = ObjectShape::new(&[
+    Field::required("sku", Shape::String(StringShape::new().pattern(&SKU))),
+    Field::optional("quantity", Shape::integer(Some(1), Some(99))).default_json("1"),
+    Field::optional("gift", Shape::Boolean),
+]);
+pub static ITEMS: ArrayShape = ArrayShape::new(Shape::Object(&ITEM)).items(1, 5);
+pub static FILTER: ObjectShape = ObjectShape::new(&[
+    Field::optional(
+        "since",
+        Shape::String(StringShape::new().format(Format::Date)),
+    ),
+    Field::optional("tag", Shape::String(StringShape::new())).default_json("\"any\""),
+]);
+pub static SEARCH: ObjectShape = ObjectShape::new(&[
+    Field::required(
+        "query",
+        Shape::String(StringShape::new().length(Some(1), Some(20))),
+    ),
+    Field::optional(
+        "status",
+        Shape::String(StringShape::new().one_of(&["open", "pending", "closed"])),
+    ),
+    Field::optional("limit", Shape::integer(Some(1), Some(100))).default_json("20"),
+    Field::optional("cursor", Shape::String(StringShape::new())),
+]);
+pub static ORDER: ObjectShape = ObjectShape::new(&[
+    Field::required(
+        "email",
+        Shape::String(StringShape::new().format(Format::Email)),
+    ),
+    Field::required("items", Shape::Array(&ITEMS)),
+    Field::optional("weight", Shape::number(Some(0.0), Some(50.5))),
+    Field::optional("filter", Shape::Object(&FILTER)).default_json("{}"),
+    Field::optional("meta", Shape::Any),
+    Field::optional(
+        "idempotency_key",
+        Shape::String(StringShape::new().length(Some(1), Some(255))),
+    ),
+]);
+pub const SEARCH_EXAMPLE: &str = r#"{"query":"refund","status":"open","limit":10}"#;
+pub const ORDER_EXAMPLE: &str = r#"{"email":"a@example.com","items":[{"sku":"ABC-1"}]}"#;
+
+/// Which store backs a runtime under test.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    Memory,
+    #[cfg(feature = "sqlite")]
+    Sqlite,
+}
+
+pub fn kinds() -> Vec<Kind> {
+    vec![
+        Kind::Memory,
+        #[cfg(feature = "sqlite")]
+        Kind::Sqlite,
+    ]
+}
+
+/// A runtime of `kind` with a manual clock at a fixed instant (2025-01-31T09:30:00Z).
+pub fn runtime(kind: Kind) -> (Runtime, Arc<ManualClock>, Option<TempDir>) {
+    let clock = Arc::new(ManualClock::new(1_738_315_800_000));
+    match kind {
+        Kind::Memory => {
+            let rt = Runtime::in_memory()
+                .expect("random")
+                .with_clock(clock.clone());
+            (rt, clock, None)
+        }
+        #[cfg(feature = "sqlite")]
+        Kind::Sqlite => {
+            use toolspec_runtime::cursor::CursorKey;
+            let key = CursorKey::from_bytes(b"test key, 32 bytes long.........");
+            let dir = TempDir::new();
+            let conn = toolspec_runtime::sqlite::open(dir.path().join("app.db")).expect("open");
+            let rt = Runtime::sqlite(conn, key)
+                .expect("stores")
+                .with_clock(clock.clone());
+            (rt, clock, Some(dir))
+        }
+    }
+}
+
+/// A directory removed on drop (no `tempfile` dependency needed for this).
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new() -> Self {
+        static N: AtomicU64 = AtomicU64::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "toolspec-runtime-test-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        ));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Self(dir)
+    }
+    pub fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

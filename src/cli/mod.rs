@@ -1,0 +1,76 @@
+//! The `toolspec` command line: one module per subcommand.
+//!
+//! Exit codes are the same for every command: 0 when clean, 1 when a spec has errors (or
+//! `--check` finds stale output), 2 for usage and I/O problems.
+
+mod check;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Compile YAML specs of AI-agent tools into schemas, servers, docs and tests.
+#[derive(Debug, Parser)]
+#[command(name = "toolspec", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Load, resolve and check specs; report every problem with its location.
+    Check {
+        /// Spec files, checked together (tools may name tools of other specs).
+        #[arg(required = true)]
+        specs: Vec<PathBuf>,
+    },
+    /// Print the JSON Schema of the spec format, for editors and validators.
+    Schema,
+}
+
+/// Outcome of a command, mapped to the process exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing wrong.
+    Clean,
+    /// A spec has errors, or generated output is stale.
+    Failed,
+    /// Bad usage or an I/O error.
+    Usage,
+}
+
+impl From<Outcome> for ExitCode {
+    fn from(o: Outcome) -> ExitCode {
+        ExitCode::from(match o {
+            Outcome::Clean => 0,
+            Outcome::Failed => 1,
+            Outcome::Usage => 2,
+        })
+    }
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let outcome = match cli.command {
+        Command::Check { specs } => check::run(&specs),
+        Command::Schema => {
+            println!("{}", schema_text());
+            Outcome::Clean
+        }
+    };
+    outcome.into()
+}
+
+/// The spec format's JSON Schema as pretty-printed, newline-terminated JSON.
+pub fn schema_text() -> String {
+    serde_json::to_string_pretty(crate::spec::format_schema()).unwrap_or_default()
+}

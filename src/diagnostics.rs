@@ -1,0 +1,359 @@
+//! Problems found in specs, with the place they were found and how to fix them.
+//!
+//! Every stage (loading, resolving, linting, exporting) reports into a [`Diagnostics`] list
+//! instead of stopping at the first problem, so one run shows the author everything. Each
+//! [`Diagnostic`] carries a stable code (for golden tests and for tooling), the file and
+//! position, a label for the snippet, and a `help` line that says how to fix it.
+
+use crate::spec::spanned::Pos;
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use std::fmt::Write as _;
+
+/// How bad a problem is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Informational: worth knowing, never fails a run.
+    Info,
+    /// Likely a mistake; fails only when asked to.
+    Warning,
+    /// The spec cannot be used as written.
+    Error,
+}
+
+/// Index of a file in [`Sources`].
+pub type FileId = usize;
+
+/// One loaded spec file: its path as given and its text.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// The path as the user wrote it, used in messages.
+    pub path: String,
+    /// The full text.
+    pub text: String,
+}
+
+/// The texts of every file read in a run, so diagnostics can quote them.
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    files: Vec<SourceFile>,
+}
+
+impl Sources {
+    /// Adds a file and returns its id.
+    pub fn add(&mut self, path: impl Into<String>, text: impl Into<String>) -> FileId {
+        self.files.push(SourceFile {
+            path: path.into(),
+            text: text.into(),
+        });
+        self.files.len() - 1
+    }
+
+    /// The file with this id.
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id]
+    }
+
+    /// The path of the file with this id.
+    pub fn path(&self, id: FileId) -> &str {
+        &self.files[id].path
+    }
+}
+
+/// A place in a spec: which file and where in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Span {
+    /// The file.
+    pub file: FileId,
+    /// The position in it.
+    pub pos: Pos,
+}
+
+/// One problem in a spec.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// How bad it is.
+    pub severity: Severity,
+    /// Stable kebab-case code (`unknown-type`), for tests and tooling.
+    pub code: String,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// Where.
+    pub span: Span,
+    /// A short label shown under the snippet.
+    pub label: String,
+    /// How to fix it.
+    pub help: Option<String>,
+    /// Extra facts (the other place of a duplicate, the valid values).
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    /// An error at `span`.
+    pub fn error(code: &str, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            code: code.to_string(),
+            message: message.into(),
+            span,
+            label: String::new(),
+            help: None,
+            notes: Vec::new(),
+        }
+    }
+
+    /// A warning at `span`.
+    pub fn warning(code: &str, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, span, message)
+        }
+    }
+
+    /// Sets the label under the snippet.
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+
+    /// Sets the fix hint.
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Adds a note.
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// `path:line:column` of the problem.
+    pub fn location(&self, sources: &Sources) -> String {
+        format!(
+            "{}:{}:{}",
+            sources.path(self.span.file),
+            self.span.pos.line,
+            self.span.pos.column
+        )
+    }
+
+    /// Renders the diagnostic as rustc does: title, `file:line:column`, the spec snippet with
+    /// the node underlined, then notes and the fix hint. Plain text (no colour) so output is
+    /// the same in a terminal, a log and a golden file.
+    pub fn render(&self, sources: &Sources) -> String {
+        let file = sources.get(self.span.file);
+        let level = match self.severity {
+            Severity::Error => Level::ERROR,
+            Severity::Warning => Level::WARNING,
+            Severity::Info => Level::INFO,
+        };
+        let range = byte_range(&file.text, self.span.pos);
+        let snippet = Snippet::source(file.text.as_str())
+            .path(file.path.as_str())
+            .annotation(
+                AnnotationKind::Primary
+                    .span(range)
+                    .label(self.label.as_str()),
+            );
+        let group = level
+            .primary_title(self.message.as_str())
+            .id(self.code.as_str())
+            .element(snippet);
+        let mut report = vec![group];
+        for note in &self.notes {
+            report.push(Group::with_title(
+                Level::NOTE.secondary_title(note.as_str()),
+            ));
+        }
+        if let Some(help) = &self.help {
+            report.push(Group::with_title(
+                Level::HELP.secondary_title(help.as_str()),
+            ));
+        }
+        Renderer::plain().render(&report)
+    }
+}
+
+/// The byte range to underline: the node itself, or the first character at its position when
+/// the parser gave no length. Always inside the text and on char boundaries, whatever the
+/// position says, so rendering can never panic.
+fn byte_range(text: &str, pos: Pos) -> std::ops::Range<usize> {
+    let start = if pos.offset <= text.len() && text.is_char_boundary(pos.offset) {
+        pos.offset
+    } else {
+        offset_of(text, pos).unwrap_or(0)
+    };
+    let mut end = (start + pos.len.max(1)).min(text.len());
+    // Stay on one line: a multi-line node (a mapping) is underlined on its first line.
+    if let Some(nl) = text[start..].find('\n') {
+        end = end.min(start + nl.max(1)).min(text.len());
+    }
+    while end < text.len() && !text.is_char_boundary(end) {
+        end += 1;
+    }
+    start..end.max(start)
+}
+
+/// Byte offset of a 1-based line and character column.
+fn offset_of(text: &str, pos: Pos) -> Option<usize> {
+    let line_start = if pos.line <= 1 {
+        0
+    } else {
+        text.match_indices('\n')
+            .nth(pos.line as usize - 2)
+            .map(|(i, _)| i + 1)?
+    };
+    let col = pos.column.saturating_sub(1) as usize;
+    text[line_start..]
+        .char_indices()
+        .nth(col)
+        .map(|(i, _)| line_start + i)
+        .or(Some(line_start))
+}
+
+/// Every problem found in a run, in the order found.
+#[derive(Debug, Clone, Default)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    /// Records a problem.
+    pub fn push(&mut self, d: Diagnostic) {
+        self.items.push(d);
+    }
+
+    /// Whether any problem is an error.
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(|d| d.severity == Severity::Error)
+    }
+
+    /// The number of errors.
+    pub fn error_count(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+
+    /// All problems.
+    pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.items.iter()
+    }
+
+    /// Whether nothing was found.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Adds all of another list.
+    pub fn extend(&mut self, other: Diagnostics) {
+        self.items.extend(other.items);
+    }
+
+    /// Sorts by file, position and code, so output is the same whatever order stages ran in.
+    pub fn sort(&mut self) {
+        self.items.sort_by(|a, b| {
+            (a.span.file, a.span.pos.line, a.span.pos.column, &a.code).cmp(&(
+                b.span.file,
+                b.span.pos.line,
+                b.span.pos.column,
+                &b.code,
+            ))
+        });
+    }
+
+    /// Renders every problem, then a summary line.
+    pub fn render(&self, sources: &Sources) -> String {
+        let mut out = String::new();
+        for d in &self.items {
+            out.push_str(&d.render(sources));
+            out.push_str("\n\n");
+        }
+        let errors = self.error_count();
+        let warnings = self
+            .items
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count();
+        if errors + warnings > 0 {
+            let _ = writeln!(
+                out,
+                "{} error{}, {} warning{}",
+                errors,
+                if errors == 1 { "" } else { "s" },
+                warnings,
+                if warnings == 1 { "" } else { "s" }
+            );
+        }
+        out
+    }
+}
+
+impl IntoIterator for Diagnostics {
+    type Item = Diagnostic;
+    type IntoIter = std::vec::IntoIter<Diagnostic>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.into_iter()
+    }
+}
+
+/// The closest candidate to a misspelled word, if one is close enough to be what was meant.
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|(d, c)| *d <= (c.len().max(word.len()) / 3).max(1))
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_close_words_only() {
+        assert_eq!(
+            did_you_mean("requred", ["required", "items"]),
+            Some("required")
+        );
+        assert_eq!(did_you_mean("zzz", ["required", "items"]), None);
+    }
+
+    #[test]
+    fn byte_range_never_leaves_the_text() {
+        let text = "a: é\nb: 2\n";
+        for offset in 0..20 {
+            let r = byte_range(
+                text,
+                Pos {
+                    line: 9,
+                    column: 9,
+                    offset,
+                    len: 7,
+                },
+            );
+            assert!(r.end <= text.len() && text.is_char_boundary(r.start));
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! toolspec: compile one YAML spec of AI-agent tools into everything that serves them.
+pub mod cli;
+pub mod diagnostics;
+pub mod model;
+pub mod spec;

@@ -1,0 +1,415 @@
+//! The parameters and output fields that a tool's settings imply.
+//!
+//! Paging implies `limit`, `cursor`, `total` and `next_cursor`; `response_format` its enum;
+//! idempotency `idempotency_key` and `replayed`; previews `preview_id`, `applied` and
+//! `preview`; undo the `undo` call; every result may carry `truncated`. They are built here,
+//! once, from the settings' numbers, so that the schema, the Rust code, the docs and the
+//! gauntlet all describe and enforce the same limits. Names are the runtime's conventions.
+
+use crate::diagnostics::Span;
+use crate::model::values::compose_example;
+use crate::model::{Duration, Field, Kind, Origin, StringRules, Type, format_duration};
+use crate::spec::format::{Format, Verbosity};
+use serde_json::{Value, json};
+
+/// Parameter names the implied parameters use; the spec may not declare them itself.
+pub const RESERVED_PARAMS: &[&str] = &[
+    "limit",
+    "cursor",
+    "response_format",
+    "idempotency_key",
+    "preview_id",
+];
+
+/// Output names the implied fields use; the spec may not declare them itself.
+pub const RESERVED_OUTPUTS: &[&str] = &[
+    "total",
+    "next_cursor",
+    "replayed",
+    "applied",
+    "preview",
+    "undo",
+    "truncated",
+];
+
+fn field(
+    name: &str,
+    span: Span,
+    description: String,
+    ty: Type,
+    required: bool,
+    example: Value,
+    origin: Origin,
+) -> Field {
+    Field {
+        name: name.to_string(),
+        span,
+        description,
+        ty,
+        required,
+        default: None,
+        example,
+        detailed_only: false,
+        origin,
+    }
+}
+
+/// `limit`: page size with its default and maximum.
+pub fn limit_param(span: Span, default_limit: u32, max_limit: u32) -> Field {
+    let mut f = field(
+        "limit",
+        span,
+        format!(
+            "Items per page, 1 to {max_limit} (default {default_limit}). For more, follow next_cursor."
+        ),
+        Type::of(Kind::Integer {
+            minimum: Some(1),
+            maximum: Some(i64::from(max_limit)),
+        }),
+        false,
+        json!(default_limit.clamp(1, 5)),
+        Origin::Paging,
+    );
+    f.default = Some(json!(default_limit));
+    f
+}
+
+/// `cursor`: the opaque continuation of a previous page.
+pub fn cursor_param(span: Span) -> Field {
+    field(
+        "cursor",
+        span,
+        "Opaque next_cursor from the previous page of the same query; omit for the first page."
+            .to_string(),
+        Type::of(Kind::String(StringRules {
+            min_length: Some(1),
+            max_length: Some(512),
+            ..StringRules::default()
+        })),
+        false,
+        json!("c1.eyJvIjo1fQ.8f2a"),
+        Origin::Paging,
+    )
+}
+
+/// `response_format`: concise or detailed, naming what concise leaves out.
+pub fn response_format_param(span: Span, default: Verbosity, detailed_only: &[String]) -> Field {
+    let left_out = if detailed_only.is_empty() {
+        String::new()
+    } else {
+        format!(" concise leaves out {}.", detailed_only.join(", "))
+    };
+    let mut f = field(
+        "response_format",
+        span,
+        format!(
+            "How much to return: concise or detailed (default {}).{left_out}",
+            default.as_str()
+        ),
+        Type::of(Kind::String(StringRules {
+            enum_values: Some(vec!["concise".into(), "detailed".into()]),
+            ..StringRules::default()
+        })),
+        false,
+        json!(default.as_str()),
+        Origin::ResponseFormat,
+    );
+    f.default = Some(json!(default.as_str()));
+    f
+}
+
+/// `idempotency_key`: required on idempotent writes.
+pub fn idempotency_key_param(span: Span, ttl: Duration) -> Field {
+    field(
+        "idempotency_key",
+        span,
+        format!(
+            "New unique key per intended change (1-255 chars); reuse it only to retry the same call. Kept {}.",
+            format_duration(ttl)
+        ),
+        Type::of(Kind::String(StringRules {
+            min_length: Some(1),
+            max_length: Some(255),
+            ..StringRules::default()
+        })),
+        true,
+        json!("k-7f3a"),
+        Origin::Idempotency,
+    )
+}
+
+/// `preview_id`: absent to preview, present to apply.
+pub fn preview_id_param(span: Span, ttl: Duration) -> Field {
+    field(
+        "preview_id",
+        span,
+        format!(
+            "Omit to get a preview; pass the preview's preview_id (valid {}) with the same arguments to apply it.",
+            format_duration(ttl)
+        ),
+        Type::of(Kind::String(StringRules {
+            min_length: Some(1),
+            max_length: Some(128),
+            ..StringRules::default()
+        })),
+        false,
+        json!("pv_3q9d0c2b7e1f4a6b8c5d"),
+        Origin::Preview,
+    )
+}
+
+/// `total`: how many items the whole query matches.
+pub fn total_output(span: Span) -> Field {
+    field(
+        "total",
+        span,
+        "How many items match the whole query, across all pages.".into(),
+        Type::of(Kind::Integer {
+            minimum: Some(0),
+            maximum: None,
+        }),
+        true,
+        json!(15),
+        Origin::Paging,
+    )
+}
+
+/// `next_cursor`: absent on the last page.
+pub fn next_cursor_output(span: Span) -> Field {
+    field(
+        "next_cursor",
+        span,
+        "Pass as cursor to get the next page; absent on the last page.".into(),
+        Type::string(),
+        false,
+        json!("c1.eyJvIjo1fQ.8f2a"),
+        Origin::Paging,
+    )
+}
+
+/// `replayed`: whether this result was stored by an earlier call with the same key.
+pub fn replayed_output(span: Span) -> Field {
+    field(
+        "replayed",
+        span,
+        "true when this is the stored result of an earlier call with the same idempotency_key; nothing ran again.".into(),
+        Type::of(Kind::Boolean),
+        false,
+        json!(false),
+        Origin::Idempotency,
+    )
+}
+
+/// `applied`: false for a preview, true once applied.
+pub fn applied_output(span: Span) -> Field {
+    field(
+        "applied",
+        span,
+        "false: this is a preview and nothing changed yet; true: the change was made.".into(),
+        Type::of(Kind::Boolean),
+        true,
+        json!(true),
+        Origin::Preview,
+    )
+}
+
+/// `preview`: what would change, the id to apply it and its expiry.
+pub fn preview_output(span: Span, ttl: Duration, fields: &[Field]) -> Field {
+    let mut all = vec![
+        field(
+            "preview_id",
+            span,
+            "Pass back as preview_id, with the same arguments, to apply.".into(),
+            Type::string(),
+            true,
+            json!("pv_3q9d0c2b7e1f4a6b8c5d"),
+            Origin::Preview,
+        ),
+        field(
+            "expires_at",
+            span,
+            format!(
+                "When the preview stops being valid ({} after it was made).",
+                format_duration(ttl)
+            ),
+            Type::of(Kind::String(StringRules {
+                format: Some(Format::DateTime),
+                ..StringRules::default()
+            })),
+            true,
+            json!("2026-11-30T10:10:00Z"),
+            Origin::Preview,
+        ),
+        field(
+            "summary",
+            span,
+            "What applying would do, to show the user.".into(),
+            Type::string(),
+            true,
+            json!("Would create the change shown."),
+            Origin::Preview,
+        ),
+    ];
+    all.extend(fields.iter().cloned());
+    let example = compose_example(&Type::of(Kind::Object {
+        fields: all.clone(),
+        open: false,
+    }));
+    field(
+        "preview",
+        span,
+        "Present when applied is false: what would change.".into(),
+        Type::of(Kind::Object {
+            fields: all,
+            open: false,
+        }),
+        false,
+        example,
+        Origin::Preview,
+    )
+}
+
+/// `undo`: the exact call that reverts this one.
+pub fn undo_output(span: Span, tool: &str, arguments: Vec<Field>) -> Field {
+    let fields = vec![
+        field(
+            "tool",
+            span,
+            "The tool to call to undo.".into(),
+            Type::of(Kind::String(StringRules {
+                enum_values: Some(vec![tool.to_string()]),
+                ..StringRules::default()
+            })),
+            true,
+            json!(tool),
+            Origin::Undo,
+        ),
+        {
+            let example = compose_example(&Type::of(Kind::Object {
+                fields: arguments.clone(),
+                open: false,
+            }));
+            field(
+                "arguments",
+                span,
+                "Its arguments, exactly as to pass them.".into(),
+                Type::of(Kind::Object {
+                    fields: arguments,
+                    open: false,
+                }),
+                true,
+                example,
+                Origin::Undo,
+            )
+        },
+    ];
+    let example = compose_example(&Type::of(Kind::Object {
+        fields: fields.clone(),
+        open: false,
+    }));
+    field(
+        "undo",
+        span,
+        "The exact call that reverts this change.".into(),
+        Type::of(Kind::Object {
+            fields,
+            open: false,
+        }),
+        true,
+        example,
+        Origin::Undo,
+    )
+}
+
+/// `truncated`: present when the result was cut to fit the token budget (the runtime's
+/// `shape` module writes it; the shape here must match it).
+pub fn truncated_output(span: Span) -> Field {
+    let count = || {
+        Type::of(Kind::Integer {
+            minimum: Some(0),
+            maximum: None,
+        })
+    };
+    let cut_fields = vec![
+        field(
+            "path",
+            span,
+            "JSON Pointer of the list that was cut.".into(),
+            Type::string(),
+            true,
+            json!("/tickets"),
+            Origin::Budget,
+        ),
+        field(
+            "kept",
+            span,
+            "Items kept.".into(),
+            count(),
+            true,
+            json!(12),
+            Origin::Budget,
+        ),
+        field(
+            "total",
+            span,
+            "Items before the cut.".into(),
+            count(),
+            true,
+            json!(20),
+            Origin::Budget,
+        ),
+    ];
+    let cut = Type::of(Kind::Object {
+        fields: cut_fields,
+        open: false,
+    });
+    let fields = vec![
+        field(
+            "cuts",
+            span,
+            "Each list that was cut.".into(),
+            Type::of(Kind::Array {
+                items: Box::new(cut.clone()),
+                min_items: None,
+                max_items: None,
+            }),
+            true,
+            json!([compose_example(&cut)]),
+            Origin::Budget,
+        ),
+        field(
+            "budget_tokens",
+            span,
+            "The size budget, in estimated tokens.".into(),
+            count(),
+            true,
+            json!(5000),
+            Origin::Budget,
+        ),
+        field(
+            "message",
+            span,
+            "What was cut and how to ask for less.".into(),
+            Type::string(),
+            true,
+            json!(
+                "Kept 12 of 20 tickets to fit the budget; narrow the query or pass a smaller limit."
+            ),
+            Origin::Budget,
+        ),
+    ];
+    let ty = Type::of(Kind::Object {
+        fields,
+        open: false,
+    });
+    let example = compose_example(&ty);
+    field(
+        "truncated",
+        span,
+        "Present only when the result was cut to fit the size budget.".into(),
+        ty,
+        false,
+        example,
+        Origin::Budget,
+    )
+}

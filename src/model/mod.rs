@@ -1,0 +1,309 @@
+//! The resolved model: one typed IR of every toolset, which all later stages read.
+//!
+//! [`resolve`] turns loaded specs into a [`Model`]: names and type references resolved,
+//! defaults applied, the parameters and output fields that paging, response formats,
+//! idempotency, previews and undo imply added (marked with their [`Origin`]), and every
+//! semantic problem reported with the position of the YAML node it came from. Emitters, lint
+//! and diff read only this; nothing after it touches YAML.
+
+pub mod describe;
+mod duration;
+mod fields;
+pub mod implied;
+mod resolve;
+mod types;
+pub mod values;
+
+pub use crate::spec::format::{Format, Tier, Verbosity};
+pub use duration::{Duration, format_duration};
+pub use resolve::{load_files, resolve};
+pub use types::*;
+
+use crate::diagnostics::Span;
+
+/// A string from the spec and where it was written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Text {
+    /// The text.
+    pub text: String,
+    /// Where it was written.
+    pub span: Span,
+}
+
+impl Text {
+    /// The text as a `&str`.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+}
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// Every toolset of one run, resolved together so tools can name each other across specs.
+#[derive(Debug, Clone, Default)]
+pub struct Model {
+    /// One per spec file, in the order given.
+    pub toolsets: Vec<ToolSet>,
+}
+
+impl Model {
+    /// Finds a tool by its name (not by alias) in any toolset.
+    pub fn tool(&self, name: &str) -> Option<(&ToolSet, &Tool)> {
+        self.toolsets
+            .iter()
+            .find_map(|ts| ts.tool(name).map(|t| (ts, t)))
+    }
+
+    /// Every tool of every toolset.
+    pub fn tools(&self) -> impl Iterator<Item = (&ToolSet, &Tool)> {
+        self.toolsets
+            .iter()
+            .flat_map(|ts| ts.tools.iter().map(move |t| (ts, t)))
+    }
+}
+
+/// The tools of one spec file: one service namespace.
+#[derive(Debug, Clone)]
+pub struct ToolSet {
+    /// The spec file's path as given.
+    pub path: String,
+    /// Where the spec starts (its first line), for problems about the whole toolset.
+    pub span: Span,
+    /// Service namespace (`tickets`).
+    pub service: Text,
+    /// Human title.
+    pub title: Text,
+    /// What the toolset is for.
+    pub description: Text,
+    /// Defaults with built-in values filled in.
+    pub defaults: Defaults,
+    /// Named types, in written order.
+    pub types: Vec<NamedType>,
+    /// The whole error catalog: the spec's codes, then the built-in ones.
+    pub errors: Vec<ErrorCode>,
+    /// Tools, in written order.
+    pub tools: Vec<Tool>,
+    /// Lint settings written in the spec.
+    pub lint: LintSettings,
+}
+
+impl ToolSet {
+    /// A tool of this toolset by name.
+    pub fn tool(&self, name: &str) -> Option<&Tool> {
+        self.tools.iter().find(|t| t.name.text == name)
+    }
+
+    /// A catalog code by name (spec or built-in).
+    pub fn error(&self, code: &str) -> Option<&ErrorCode> {
+        self.errors.iter().find(|e| e.code == code)
+    }
+
+    /// A named type by name.
+    pub fn named_type(&self, name: &str) -> Option<&NamedType> {
+        self.types.iter().find(|t| t.name == name)
+    }
+}
+
+/// Toolset defaults after built-in values are applied.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Defaults {
+    /// Items per page when no `limit` is passed.
+    pub default_limit: u32,
+    /// Largest `limit` accepted.
+    pub max_limit: u32,
+    /// How long idempotency keys are kept.
+    pub idempotency_ttl: Duration,
+    /// How long previews can be applied.
+    pub preview_ttl: Duration,
+    /// Largest result in estimated tokens.
+    pub token_budget: u32,
+}
+
+impl Defaults {
+    /// The values used when a spec sets none.
+    pub const BUILT_IN: Defaults = Defaults {
+        default_limit: 20,
+        max_limit: 100,
+        idempotency_ttl: Duration::from_secs(24 * 3600),
+        preview_ttl: Duration::from_secs(600),
+        token_budget: 5000,
+    };
+}
+
+/// Lint settings written in a spec.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LintSettings {
+    /// Rule set name, if given.
+    pub set: Option<Text>,
+    /// Rules turned off.
+    pub allow: Vec<Text>,
+    /// Rules turned on as errors.
+    pub deny: Vec<Text>,
+}
+
+/// One tool, resolved.
+#[derive(Debug, Clone)]
+pub struct Tool {
+    /// Its name (`tickets_search`); the span points at the name.
+    pub name: Text,
+    /// Human title.
+    pub title: Text,
+    /// One-line summary.
+    pub summary: Text,
+    /// What a successful call returns.
+    pub returns: Text,
+    /// When to pick it.
+    pub use_when: Option<Text>,
+    /// Requests it is not for, with the tool to use instead.
+    pub not_for: Vec<NotFor>,
+    /// Side-effect tier.
+    pub tier: Tier,
+    /// Where the tier was written.
+    pub tier_span: Span,
+    /// Whether it reaches outside the service's own data.
+    pub open_world: bool,
+    /// Every parameter in the order agents see them: the spec's, then the implied ones.
+    pub params: Vec<Field>,
+    /// Every output field: the spec's, then the implied ones.
+    pub output: Vec<Field>,
+    /// Catalog codes the spec lists for it.
+    pub errors: Vec<Text>,
+    /// Paging settings, if paginated.
+    pub paging: Option<Paging>,
+    /// Default response format, if the tool takes `response_format`.
+    pub response_format: Option<Verbosity>,
+    /// Idempotency settings, if it takes a key.
+    pub idempotency: Option<Idempotency>,
+    /// Preview settings, if irreversible.
+    pub preview: Option<Preview>,
+    /// The undo call, if reversible.
+    pub undo: Option<Undo>,
+    /// Deprecated names still routed to it.
+    pub aliases: Vec<Text>,
+    /// Example calls and outcomes.
+    pub examples: Vec<Example>,
+    /// Requests that should route to it (for the misroute lint).
+    pub requests: Vec<Text>,
+    /// Largest result in estimated tokens.
+    pub token_budget: u32,
+    /// Lint rules allowed on this tool, each with its reason.
+    pub lint_allow: Vec<(Text, Text)>,
+}
+
+impl Tool {
+    /// A parameter by name.
+    pub fn param(&self, name: &str) -> Option<&Field> {
+        self.params.iter().find(|f| f.name == name)
+    }
+
+    /// An output field by name.
+    pub fn output_field(&self, name: &str) -> Option<&Field> {
+        self.output.iter().find(|f| f.name == name)
+    }
+
+    /// The parameters written in the spec (not the implied ones).
+    pub fn spec_params(&self) -> impl Iterator<Item = &Field> {
+        self.params.iter().filter(|f| f.origin == Origin::Spec)
+    }
+
+    /// The output fields written in the spec (not the implied ones).
+    pub fn spec_output(&self) -> impl Iterator<Item = &Field> {
+        self.output.iter().filter(|f| f.origin == Origin::Spec)
+    }
+
+    /// Whether the tool changes state.
+    pub fn is_write(&self) -> bool {
+        self.tier != Tier::ReadOnly
+    }
+}
+
+/// A request a tool is not for and the tool to use instead.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotFor {
+    /// The kind of request.
+    pub when: Text,
+    /// The tool to use instead.
+    pub use_tool: Text,
+}
+
+/// Paging settings of a tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Paging {
+    /// Output field holding the page's items.
+    pub items: Text,
+    /// Items per page by default.
+    pub default_limit: u32,
+    /// Largest `limit`.
+    pub max_limit: u32,
+    /// Where paging was declared.
+    pub span: Span,
+}
+
+/// Idempotency settings of a tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Idempotency {
+    /// How long keys are kept.
+    pub ttl: Duration,
+    /// Where it was declared.
+    pub span: Span,
+}
+
+/// Preview settings of an irreversible tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preview {
+    /// How long a preview can be applied.
+    pub ttl: Duration,
+    /// Fields the preview shows beside its summary.
+    pub fields: Vec<Field>,
+    /// Where it was declared.
+    pub span: Span,
+}
+
+/// The call that undoes a reversible tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Undo {
+    /// The tool to call.
+    pub tool: Text,
+    /// (parameter of that tool, dotted path into this tool's result).
+    pub arguments: Vec<(Text, Text)>,
+    /// Where it was declared.
+    pub span: Span,
+}
+
+/// An example call and its expected outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    /// What it shows.
+    pub title: Text,
+    /// The arguments as an agent passes them.
+    pub arguments: serde_json::Value,
+    /// Expected result (or part of it), for a success.
+    pub result: Option<serde_json::Value>,
+    /// Expected error code, for a failure.
+    pub error: Option<Text>,
+    /// Where the example starts.
+    pub span: Span,
+}
+
+/// One code of a toolset's error catalog.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorCode {
+    /// snake_case code.
+    pub code: String,
+    /// Message template with `{placeholders}` from `details`.
+    pub message: String,
+    /// Whether retrying the same call can succeed.
+    pub retryable: bool,
+    /// When it happens.
+    pub when: Option<String>,
+    /// What `details` carry.
+    pub details: Vec<Field>,
+    /// Whether the runtime defines it (every toolset has these).
+    pub builtin: bool,
+    /// Where it was declared (the spec's top for built-in codes).
+    pub span: Span,
+}

@@ -1,0 +1,205 @@
+//! Fields and their types, resolved.
+
+use crate::diagnostics::Span;
+use crate::spec::format::Format;
+use serde_json::Value;
+
+/// A parameter, output field, error detail or preview field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// Its name, a valid identifier.
+    pub name: String,
+    /// Where it was written (for implied fields: the setting that implied it).
+    pub span: Span,
+    /// What it means, for the agent.
+    pub description: String,
+    /// Its type with constraints, named types resolved.
+    pub ty: Type,
+    /// Whether it must be passed (for outputs: whether it is always present).
+    pub required: bool,
+    /// Value used when left out.
+    pub default: Option<Value>,
+    /// A realistic value (composed from fields and items where not written).
+    pub example: Value,
+    /// Present only in detailed responses.
+    pub detailed_only: bool,
+    /// Whether the spec wrote it or a setting implied it.
+    pub origin: Origin,
+}
+
+/// Where a field comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// Written in the spec.
+    Spec,
+    /// `limit`, `cursor`, `total`, `next_cursor` from `paging`.
+    Paging,
+    /// `response_format` from `response_format`.
+    ResponseFormat,
+    /// `idempotency_key` and `replayed` from `idempotency`.
+    Idempotency,
+    /// `preview_id`, `applied` and `preview` from `preview`.
+    Preview,
+    /// `undo` from `undo`.
+    Undo,
+    /// `truncated`, which any result over its token budget carries.
+    Budget,
+}
+
+/// A resolved type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Type {
+    /// The named type it came from, if any (`Ticket`): Rust code makes a named struct or
+    /// enum of it; schemas inline it.
+    pub name: Option<String>,
+    /// The named type's own description, if any.
+    pub description: Option<String>,
+    /// What values it holds.
+    pub kind: Kind,
+}
+
+/// What values a type holds, with its constraints.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    /// A string.
+    String(StringRules),
+    /// A whole number.
+    Integer {
+        /// Inclusive minimum.
+        minimum: Option<i64>,
+        /// Inclusive maximum.
+        maximum: Option<i64>,
+    },
+    /// A number.
+    Number {
+        /// Inclusive minimum.
+        minimum: Option<f64>,
+        /// Inclusive maximum.
+        maximum: Option<f64>,
+    },
+    /// `true` or `false`.
+    Boolean,
+    /// A list.
+    Array {
+        /// Type of each item.
+        items: Box<Type>,
+        /// Fewest items.
+        min_items: Option<u64>,
+        /// Most items.
+        max_items: Option<u64>,
+    },
+    /// An object with known fields (`fields` empty and `open` true: free-form).
+    Object {
+        /// Its fields, in order.
+        fields: Vec<Field>,
+        /// Whether it takes any keys (an object written without `fields`).
+        open: bool,
+    },
+}
+
+/// Constraints of a string.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StringRules {
+    /// The closed set of allowed values.
+    pub enum_values: Option<Vec<String>>,
+    /// Fewest characters.
+    pub min_length: Option<u64>,
+    /// Most characters.
+    pub max_length: Option<u64>,
+    /// Regular expression it must match (searched).
+    pub pattern: Option<String>,
+    /// Well-known format.
+    pub format: Option<Format>,
+}
+
+impl Type {
+    /// An unnamed type.
+    pub fn of(kind: Kind) -> Type {
+        Type {
+            name: None,
+            description: None,
+            kind,
+        }
+    }
+
+    /// A plain string.
+    pub fn string() -> Type {
+        Type::of(Kind::String(StringRules::default()))
+    }
+
+    /// The JSON Schema type keyword of this type.
+    pub fn json_type(&self) -> &'static str {
+        match self.kind {
+            Kind::String(_) => "string",
+            Kind::Integer { .. } => "integer",
+            Kind::Number { .. } => "number",
+            Kind::Boolean => "boolean",
+            Kind::Array { .. } => "array",
+            Kind::Object { .. } => "object",
+        }
+    }
+
+    /// The allowed values, if the type is a closed set.
+    pub fn enum_values(&self) -> Option<&[String]> {
+        match &self.kind {
+            Kind::String(s) => s.enum_values.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// How deep objects and arrays nest inside this type (a scalar is 0).
+    pub fn depth(&self) -> usize {
+        match &self.kind {
+            Kind::Array { items, .. } => 1 + items.depth(),
+            Kind::Object { fields, .. } => {
+                1 + fields.iter().map(|f| f.ty.depth()).max().unwrap_or(0)
+            }
+            _ => 0,
+        }
+    }
+}
+
+impl Format {
+    /// The name used in JSON Schema's `format` keyword and in the spec.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Email => "email",
+            Format::DateTime => "date-time",
+            Format::Date => "date",
+            Format::Uri => "uri",
+            Format::Uuid => "uuid",
+        }
+    }
+}
+
+impl crate::spec::format::Tier {
+    /// The name as written in specs (`read_only`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            crate::spec::format::Tier::ReadOnly => "read_only",
+            crate::spec::format::Tier::Reversible => "reversible",
+            crate::spec::format::Tier::Irreversible => "irreversible",
+        }
+    }
+}
+
+impl crate::spec::format::Verbosity {
+    /// The name as written in specs and passed by agents (`concise`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            crate::spec::format::Verbosity::Concise => "concise",
+            crate::spec::format::Verbosity::Detailed => "detailed",
+        }
+    }
+}
+
+/// A named type from the spec's `types`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedType {
+    /// PascalCase name.
+    pub name: String,
+    /// Where it was declared.
+    pub span: Span,
+    /// Its resolved type (with `name` set to itself).
+    pub ty: Type,
+}

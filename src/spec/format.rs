@@ -1,0 +1,404 @@
+//! The spec format, version 1: one YAML file describes one toolset.
+//!
+//! These structs are the single source of the format. The loader's shape check, the JSON
+//! Schema that `toolspec schema` prints (and editors use to complete specs), and the format
+//! reference in `docs/spec-format.md` are all derived from them, so the documentation of a
+//! key cannot drift from what the loader accepts. Doc comments here are user documentation:
+//! the first paragraph of each is the key's description in the reference.
+
+use crate::spec::spanned::{Sp, SpMap};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+/// A toolspec file: one service's tools, their shared types and their error catalog.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "toolspec spec, format version 1")]
+pub struct SpecFile {
+    /// Format version of this file. Always `1` for now.
+    pub toolspec: Sp<u32>,
+    /// Service namespace, snake_case (`tickets`). Every tool name starts with it followed by `_`,
+    /// so tools from several servers never collide in one host.
+    pub service: Sp<String>,
+    /// Human title of the toolset (`Support tickets`).
+    pub title: Sp<String>,
+    /// What the toolset is for, in a sentence or two. Shown at the top of the docs.
+    pub description: Sp<String>,
+    /// Toolset-wide defaults for paging, idempotency, previews and response size, which tools
+    /// may override.
+    #[serde(default)]
+    pub defaults: Option<Defaults>,
+    /// Shared named types (PascalCase names), reused by parameters, outputs and error details.
+    /// A named type is an object with `fields`, or a constrained scalar such as a status enum.
+    #[serde(default)]
+    pub types: Option<SpMap<Field>>,
+    /// The error catalog: codes (snake_case) this toolset's tools may return beyond the
+    /// built-in ones (argument validation, cursors, idempotency, previews, internal errors),
+    /// which exist in every toolset without being written.
+    #[serde(default)]
+    pub errors: Option<SpMap<ErrorDef>>,
+    /// The tools, in the order agents and docs list them.
+    pub tools: Sp<Vec<Tool>>,
+    /// Lint configuration for this spec: the rule set and rules to allow or deny.
+    #[serde(default)]
+    pub lint: Option<LintConfig>,
+}
+
+/// Defaults every tool of the toolset inherits unless it overrides them.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Defaults {
+    /// Page sizes for paginated tools. Built-in default: `default_limit: 20`, `max_limit: 100`.
+    #[serde(default)]
+    pub paging: Option<PagingLimits>,
+    /// Idempotency settings for writes. Built-in default: `ttl: 24h`.
+    #[serde(default)]
+    pub idempotency: Option<IdempotencyDefaults>,
+    /// Preview settings for irreversible tools. Built-in default: `ttl: 10m`.
+    #[serde(default)]
+    pub preview: Option<PreviewDefaults>,
+    /// Largest result, in estimated tokens, a tool returns before the runtime truncates it
+    /// with a note. Built-in default: `5000`.
+    #[serde(default)]
+    pub token_budget: Option<Sp<u32>>,
+}
+
+/// Page size limits.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PagingLimits {
+    /// Items per page when the caller passes no `limit`.
+    #[serde(default)]
+    pub default_limit: Option<Sp<u32>>,
+    /// Largest `limit` a caller may pass; larger values are refused with `out_of_range`.
+    #[serde(default)]
+    pub max_limit: Option<Sp<u32>>,
+}
+
+/// Toolset-wide idempotency settings.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IdempotencyDefaults {
+    /// How long a key and its stored result are kept: a number and a unit, `s`, `m`, `h` or
+    /// `d` (`24h`). A retry after that runs again.
+    #[serde(default)]
+    pub ttl: Option<Sp<String>>,
+}
+
+/// Toolset-wide preview settings.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PreviewDefaults {
+    /// How long a preview id can be applied: a number and a unit, `s`, `m`, `h` or `d` (`10m`).
+    #[serde(default)]
+    pub ttl: Option<Sp<String>>,
+}
+
+/// A parameter, an output field, an error detail, or a named type.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Field {
+    /// The type: `string`, `integer`, `number`, `boolean`, `array` (with `items`), `object`
+    /// (with `fields`), or the name of a type from `types`.
+    #[serde(rename = "type")]
+    pub ty: Sp<String>,
+    /// What the value means, for the agent. Required on parameters, output fields and
+    /// error details; optional on array `items` and named types.
+    #[serde(default)]
+    pub description: Option<Sp<String>>,
+    /// A realistic value, shown to the agent in the description. Required on scalars; objects
+    /// and arrays compose theirs from their fields' and items' examples when it is left out.
+    #[serde(default)]
+    pub example: Option<Sp<Value>>,
+    /// Whether the caller must pass it (for outputs: whether it is always present). Defaults to
+    /// `true`, or to `false` when a `default` is given.
+    #[serde(default)]
+    pub required: Option<Sp<bool>>,
+    /// Value used when the caller leaves the parameter out. Implies `required: false`.
+    #[serde(default)]
+    pub default: Option<Sp<Value>>,
+    /// The closed set of allowed string values.
+    #[serde(default, rename = "enum")]
+    pub enum_values: Option<Sp<Vec<Sp<String>>>>,
+    /// Smallest allowed number (inclusive).
+    #[serde(default)]
+    pub minimum: Option<Sp<f64>>,
+    /// Largest allowed number (inclusive).
+    #[serde(default)]
+    pub maximum: Option<Sp<f64>>,
+    /// Fewest characters a string may have.
+    #[serde(default)]
+    pub min_length: Option<Sp<u64>>,
+    /// Most characters a string may have.
+    #[serde(default)]
+    pub max_length: Option<Sp<u64>>,
+    /// Regular expression a string must match (searched, as in JSON Schema: anchor it with
+    /// `^...$` to match the whole value).
+    #[serde(default)]
+    pub pattern: Option<Sp<String>>,
+    /// Well-known string format the value must have.
+    #[serde(default)]
+    pub format: Option<Sp<Format>>,
+    /// Fewest items an array may have.
+    #[serde(default)]
+    pub min_items: Option<Sp<u64>>,
+    /// Most items an array may have.
+    #[serde(default)]
+    pub max_items: Option<Sp<u64>>,
+    /// The type of each item of an array.
+    #[serde(default)]
+    pub items: Option<Box<Field>>,
+    /// The fields of an object, in order.
+    #[serde(default)]
+    pub fields: Option<SpMap<Field>>,
+    /// Output fields only: present only in `detailed` responses of tools with
+    /// `response_format`, left out of `concise` ones.
+    #[serde(default)]
+    pub detailed_only: Option<Sp<bool>>,
+}
+
+/// String formats a value can be checked against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// An email address (`a@example.com`).
+    Email,
+    /// An RFC 3339 timestamp (`2026-11-30T09:00:00Z`).
+    DateTime,
+    /// An RFC 3339 full date (`2026-11-30`).
+    Date,
+    /// An absolute URI (`https://example.com/a`).
+    Uri,
+    /// A UUID (`0b7e4f5a-3c1d-4e2f-9a8b-7c6d5e4f3a2b`).
+    Uuid,
+}
+
+/// One code of the error catalog.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorDef {
+    /// The message the agent reads, with `{placeholders}` filled from the error's `details`.
+    /// Say what was wrong and what to do next (`No ticket {ticket_id}. Find the id with
+    /// tickets_search.`).
+    pub message: Sp<String>,
+    /// Whether the same call can succeed if made again later (`rate_limited`: true,
+    /// `not_found`: false). Agents decide whether to retry from this flag alone.
+    pub retryable: Sp<bool>,
+    /// When the error happens, for the docs.
+    #[serde(default)]
+    pub when: Option<Sp<String>>,
+    /// What the error's `details` carry: the missing piece the agent needs to recover.
+    #[serde(default)]
+    pub details: Option<SpMap<Field>>,
+}
+
+/// A tool: one action an agent can take.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Tool {
+    /// `<service>_<verb>` or `<service>_<resource>_<verb>`, snake_case (`tickets_search`).
+    pub name: Sp<String>,
+    /// Human title (`Search tickets`).
+    pub title: Sp<String>,
+    /// One line: what the tool does (`Search support tickets by free text.`).
+    pub summary: Sp<String>,
+    /// What a successful call returns (`Matching tickets, best match first, with the total.`).
+    pub returns: Sp<String>,
+    /// When an agent should pick this tool.
+    #[serde(default)]
+    pub use_when: Option<Sp<String>>,
+    /// Requests this tool is not for, each naming the tool to use instead.
+    #[serde(default)]
+    pub not_for: Option<Vec<NotFor>>,
+    /// Side-effect tier: `read_only`, `reversible` (returns an undo call) or `irreversible`
+    /// (preview first, then apply).
+    pub tier: Sp<Tier>,
+    /// Whether the tool reaches outside the service's own data (sends email, calls a third
+    /// party). Sets MCP's `openWorldHint`. Default `false`.
+    #[serde(default)]
+    pub open_world: Option<Sp<bool>>,
+    /// The parameters, in order. Paging, response format, idempotency and preview parameters
+    /// are added from the settings below and must not be written here.
+    #[serde(default)]
+    pub params: Option<SpMap<Field>>,
+    /// The fields of a successful result, in order. Paging, replay, preview and undo fields
+    /// are added from the settings below.
+    pub output: Sp<SpMap<Field>>,
+    /// Codes from the catalog this tool may return (built-in codes need not be listed).
+    #[serde(default)]
+    pub errors: Option<Vec<Sp<String>>>,
+    /// Makes the tool paginated: adds `limit` and `cursor` parameters and `total` and
+    /// `next_cursor` outputs.
+    #[serde(default)]
+    pub paging: Option<Sp<Paging>>,
+    /// Adds a `response_format` parameter (`concise` or `detailed`); fields marked
+    /// `detailed_only` are left out of concise results.
+    #[serde(default)]
+    pub response_format: Option<Sp<ResponseFormat>>,
+    /// Makes a write safe to retry: adds an `idempotency_key` parameter; a repeat with the
+    /// same key and arguments returns the stored result marked `replayed`.
+    #[serde(default)]
+    pub idempotency: Option<Sp<Idempotency>>,
+    /// Gates an irreversible tool: a call without `preview_id` returns what would change and
+    /// a preview id; the call with that id and the same arguments applies it once.
+    #[serde(default)]
+    pub preview: Option<Sp<Preview>>,
+    /// For reversible tools: the call that undoes this one, built from the result.
+    #[serde(default)]
+    pub undo: Option<Sp<Undo>>,
+    /// Old names of this tool, still routed to it; the result tells the agent the new name.
+    #[serde(default)]
+    pub deprecated_aliases: Option<Vec<Sp<String>>>,
+    /// Calls and their expected outcome. Used in descriptions, docs and the gauntlet.
+    #[serde(default)]
+    pub examples: Option<Vec<Example>>,
+    /// Requests a user would make that should route to this tool (`find tickets about the
+    /// login loop`). The misroute lint checks each lands closer to this tool than any other.
+    #[serde(default)]
+    pub requests: Option<Vec<Sp<String>>>,
+    /// Overrides the toolset's `token_budget` for this tool's results.
+    #[serde(default)]
+    pub token_budget: Option<Sp<u32>>,
+    /// Lint allowances for this tool only, each with its reason.
+    #[serde(default)]
+    pub lint: Option<ToolLint>,
+}
+
+/// A request the tool is not for, and the tool to use instead.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NotFor {
+    /// The kind of request (`order status`).
+    pub when: Sp<String>,
+    /// The tool to call instead (`orders_get`). Must exist in the specs checked together.
+    #[serde(rename = "use")]
+    pub use_tool: Sp<String>,
+}
+
+/// Side-effect tier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Tier {
+    /// Reads only; safe to call any time.
+    ReadOnly,
+    /// Changes state and returns the exact call that undoes it.
+    Reversible,
+    /// Changes state for good (sends, charges, deletes, publishes): preview, then apply.
+    Irreversible,
+}
+
+/// Paging settings of a tool.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Paging {
+    /// The output field (an array) that holds the page's items.
+    pub items: Sp<String>,
+    /// Items per page when the caller passes no `limit` (defaults to the toolset's).
+    #[serde(default)]
+    pub default_limit: Option<Sp<u32>>,
+    /// Largest `limit` accepted (defaults to the toolset's).
+    #[serde(default)]
+    pub max_limit: Option<Sp<u32>>,
+}
+
+/// Response format settings of a tool.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResponseFormat {
+    /// Format used when the caller passes none. Default `concise`.
+    #[serde(default)]
+    pub default: Option<Sp<Verbosity>>,
+}
+
+/// How much of a result to return.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Verbosity {
+    /// Leaves out fields marked `detailed_only`.
+    Concise,
+    /// Every field.
+    Detailed,
+}
+
+/// Idempotency settings of a write tool.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Idempotency {
+    /// How long the key and its result are kept (defaults to the toolset's), e.g. `24h`.
+    #[serde(default)]
+    pub ttl: Option<Sp<String>>,
+}
+
+/// Preview settings of an irreversible tool.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Preview {
+    /// How long a preview can be applied (defaults to the toolset's), e.g. `10m`.
+    #[serde(default)]
+    pub ttl: Option<Sp<String>>,
+    /// What the preview shows beside its `summary`: the fields of the change that would be
+    /// made. A field with the same name in `output` must get the same value when applied.
+    #[serde(default)]
+    pub fields: Option<SpMap<Field>>,
+}
+
+/// The call that undoes a reversible tool.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Undo {
+    /// The tool to call (often this one).
+    pub tool: Sp<String>,
+    /// Its arguments, each taken from the result by a dotted path into the output
+    /// (`ticket.ticket_id`, `previous_status`).
+    pub arguments: SpMap<Sp<String>>,
+}
+
+/// An example call and its expected outcome.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Example {
+    /// What the example shows (`Open tickets about the login loop`).
+    pub title: Sp<String>,
+    /// The arguments, exactly as an agent passes them.
+    pub arguments: Sp<Value>,
+    /// The expected result (or part of it) when the call succeeds.
+    #[serde(default)]
+    pub result: Option<Sp<Value>>,
+    /// The expected error code when the call fails.
+    #[serde(default)]
+    pub error: Option<Sp<String>>,
+}
+
+/// Lint configuration of a spec.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LintConfig {
+    /// Rule set: `minimal`, `recommended` (default) or `strict`.
+    #[serde(default)]
+    pub set: Option<Sp<String>>,
+    /// Rule ids to turn off for the whole spec.
+    #[serde(default)]
+    pub allow: Option<Vec<Sp<String>>>,
+    /// Rule ids to turn on as errors.
+    #[serde(default)]
+    pub deny: Option<Vec<Sp<String>>>,
+}
+
+/// Lint allowances on one tool.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ToolLint {
+    /// Rules not to apply to this tool, each with the reason.
+    pub allow: Vec<Allowance>,
+}
+
+/// One allowed rule and why.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Allowance {
+    /// The rule id (`tool-description-length`).
+    pub rule: Sp<String>,
+    /// Why the rule does not apply here. Required.
+    pub reason: Sp<String>,
+}

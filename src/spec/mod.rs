@@ -1,0 +1,156 @@
+//! Reading spec files: YAML text into the typed [`format::SpecFile`], with every syntax and
+//! shape problem reported at its position.
+//!
+//! Loading runs in three steps, each stopping the file only if it cannot go on:
+//! 1. parse the YAML into a positioned [`node`] tree (a syntax error stops here: nothing
+//!    after it can be trusted);
+//! 2. [`shape`]-check the whole tree against the format schema, reporting every unknown key,
+//!    wrong type and missing key at once;
+//! 3. read the typed structs, which now cannot fail on shape.
+//!
+//! Meaning (names, references, constraints) is checked afterwards, by [`crate::model`].
+
+pub mod format;
+pub mod node;
+pub mod shape;
+pub mod spanned;
+
+use crate::diagnostics::{Diagnostic, Diagnostics, FileId, Span};
+use format::SpecFile;
+use node::PNode;
+use serde_json::Value;
+use spanned::Pos;
+use std::sync::OnceLock;
+
+/// The JSON Schema of the spec format (2020-12), derived from [`format::SpecFile`].
+///
+/// This is what `toolspec schema` prints, what `toolspec.schema.json` holds for editors, and
+/// what the shape check validates against.
+pub fn format_schema() -> &'static Value {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
+        let schema = generator.into_root_schema_for::<SpecFile>();
+        schema.to_value()
+    })
+}
+
+/// Loads one spec's text. Returns the typed spec when it has the right shape; every problem
+/// found goes into `out` either way.
+pub fn load(file: FileId, text: &str, out: &mut Diagnostics) -> Option<SpecFile> {
+    let doc: PNode = match parse(text) {
+        Ok(doc) => doc,
+        Err(e) => {
+            out.push(syntax_error(file, text, &e));
+            return None;
+        }
+    };
+    if matches!(doc.node, node::Node::Null) {
+        out.push(
+            Diagnostic::error(
+                "empty-spec",
+                Span {
+                    file,
+                    pos: Pos {
+                        line: 1,
+                        column: 1,
+                        offset: 0,
+                        len: 0,
+                    },
+                },
+                "the spec is empty",
+            )
+            .label("nothing here")
+            .help(
+                "start with `toolspec: 1`, then `service:`, `title:`, `description:` and `tools:`",
+            ),
+        );
+        return None;
+    }
+    let before = out.error_count();
+    shape::check(&doc, format_schema(), file, out);
+    if out.error_count() > before {
+        return None;
+    }
+    match serde_saphyr::from_str_with_options::<SpecFile>(text, options()) {
+        Ok(spec) => Some(spec),
+        Err(e) => {
+            // The shape check and serde should agree; if they ever do not, the author still
+            // gets serde's message at its position rather than nothing.
+            out.push(syntax_error(file, text, &e));
+            None
+        }
+    }
+}
+
+fn options() -> serde_saphyr::Options {
+    serde_saphyr::Options::default()
+}
+
+fn parse(text: &str) -> Result<PNode, serde_saphyr::Error> {
+    serde_saphyr::from_str_with_options::<PNode>(text, options())
+}
+
+fn syntax_error(file: FileId, text: &str, e: &serde_saphyr::Error) -> Diagnostic {
+    let pos = e
+        .location()
+        .map(|l| Pos::from_location(&l))
+        .filter(Pos::is_known)
+        .unwrap_or_else(|| end_of(text));
+    let rendered = e.render_with_options(serde_saphyr::render_options! {
+        snippets: serde_saphyr::SnippetMode::Off,
+    });
+    let message = clean_message(&rendered);
+    let help = syntax_help(&message);
+    Diagnostic::error(
+        "yaml-syntax",
+        Span { file, pos },
+        format!("invalid YAML: {message}"),
+    )
+    .label(message.clone())
+    .help(help)
+}
+
+/// The parser's message without its own location prefix and suffix (ours is printed).
+fn clean_message(rendered: &str) -> String {
+    let mut msg = rendered.lines().next().unwrap_or("").trim().to_string();
+    if let Some(rest) = msg.strip_prefix("error: ") {
+        msg = rest.to_string();
+    }
+    if msg.starts_with("line ")
+        && let Some(i) = msg.find(": ")
+    {
+        msg = msg[i + 2..].to_string();
+    }
+    if let Some(i) = msg.find(" at line ") {
+        msg.truncate(i);
+    }
+    msg
+}
+
+fn syntax_help(message: &str) -> String {
+    let m = message.to_lowercase();
+    if m.contains("tab") {
+        "indent with spaces; YAML does not allow tabs for indentation".into()
+    } else if m.contains("quote") {
+        "close the string with the same quote it opened with".into()
+    } else if m.contains("duplicate") {
+        "each key may appear once in a mapping; remove or rename one".into()
+    } else if m.contains("bracket") || m.contains("brace") {
+        "close the `[` or `{` on the same value".into()
+    } else if m.contains("mapping values are not allowed") || m.contains("indent") {
+        "check the indentation: keys of one mapping must start in the same column".into()
+    } else {
+        "fix the YAML syntax at this position".into()
+    }
+}
+
+fn end_of(text: &str) -> Pos {
+    let line = text.lines().count().max(1);
+    Pos {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        column: 1,
+        offset: text.len(),
+        len: 0,
+    }
+}

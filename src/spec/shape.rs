@@ -1,0 +1,310 @@
+//! The shape check: every key, type and value of a spec against the format's JSON Schema.
+//!
+//! The schema is the one derived from [`crate::spec::format`] (the same that `toolspec
+//! schema` prints), so what this accepts is exactly what the typed loader can read. Walking
+//! the whole tree, rather than stopping at serde's first error, lets one run report every
+//! misspelled key, wrong type and missing key with its position and a fix.
+
+use crate::diagnostics::{Diagnostic, Diagnostics, FileId, Span, did_you_mean};
+use crate::spec::node::{Node, PNode};
+use serde_json::{Map, Value};
+
+/// Checks a parsed document against the format schema, reporting into `out`.
+pub fn check(doc: &PNode, schema: &Value, file: FileId, out: &mut Diagnostics) {
+    let defs = schema.get("$defs").and_then(Value::as_object);
+    let checker = Checker { defs, file };
+    checker.check(doc, schema, "", out);
+}
+
+struct Checker<'a> {
+    defs: Option<&'a Map<String, Value>>,
+    file: FileId,
+}
+
+impl<'a> Checker<'a> {
+    /// Follows `$ref`s and `Option<T>`'s `anyOf [T, null]` to the schema that describes a value.
+    fn resolve(&self, mut schema: &'a Value) -> &'a Value {
+        for _ in 0..16 {
+            if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+                let name = r.rsplit('/').next().unwrap_or(r);
+                match self.defs.and_then(|d| d.get(name)) {
+                    Some(s) => schema = s,
+                    None => return schema,
+                }
+            } else if let Some(alts) = schema.get("anyOf").and_then(Value::as_array) {
+                let non_null: Vec<_> = alts
+                    .iter()
+                    .filter(|a| a.get("type").and_then(Value::as_str) != Some("null"))
+                    .collect();
+                if non_null.len() == 1 {
+                    schema = non_null[0];
+                } else {
+                    return schema;
+                }
+            } else {
+                return schema;
+            }
+        }
+        schema
+    }
+
+    fn span(&self, node: &PNode) -> Span {
+        Span {
+            file: self.file,
+            pos: node.pos,
+        }
+    }
+
+    fn check(&self, node: &PNode, schema: &'a Value, path: &str, out: &mut Diagnostics) {
+        let schema = self.resolve(schema);
+        if schema.as_bool() == Some(true) || schema.as_object().is_some_and(|o| o.is_empty()) {
+            return;
+        }
+        if let Some(values) = allowed_values(schema) {
+            self.check_enum(node, &values, path, out);
+            return;
+        }
+        let types = schema_types(schema);
+        if types.is_empty() {
+            return;
+        }
+        if matches!(node.node, Node::Null) && types.contains(&"null") {
+            return;
+        }
+        let fits = types.iter().any(|t| matches_type(&node.node, t));
+        if !fits {
+            let expected = types
+                .iter()
+                .filter(|t| **t != "null")
+                .map(|t| type_words(t))
+                .collect::<Vec<_>>()
+                .join(" or ");
+            let mut d = Diagnostic::error(
+                "wrong-type",
+                self.span(node),
+                format!(
+                    "`{}` must be {expected}, found {}",
+                    display_path(path),
+                    node.node.kind()
+                ),
+            )
+            .label(format!("expected {expected}"));
+            d = d.help(type_help(&node.node, &types));
+            out.push(d);
+            return;
+        }
+        match &node.node {
+            Node::Map(entries) => self.check_map(node, entries, schema, path, out),
+            Node::Seq(items) => {
+                if let Some(item_schema) = schema.get("items") {
+                    for (i, item) in items.iter().enumerate() {
+                        self.check(item, item_schema, &format!("{path}[{i}]"), out);
+                    }
+                }
+            }
+            Node::Int(i) if types.contains(&"integer") => {
+                if let Some(min) = schema.get("minimum").and_then(Value::as_f64)
+                    && (*i as f64) < min
+                {
+                    out.push(
+                        Diagnostic::error(
+                            "invalid-value",
+                            self.span(node),
+                            format!("`{}` must be at least {min}, found {i}", display_path(path)),
+                        )
+                        .label("too small")
+                        .help(format!("use a number of at least {min}")),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn check_map(
+        &self,
+        node: &PNode,
+        entries: &[(String, crate::spec::spanned::Pos, PNode)],
+        schema: &'a Value,
+        path: &str,
+        out: &mut Diagnostics,
+    ) {
+        let props = schema.get("properties").and_then(Value::as_object);
+        let extra = schema.get("additionalProperties");
+        for (key, key_pos, value) in entries {
+            let child_path = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            match props.and_then(|p| p.get(key)) {
+                Some(prop) => self.check(value, prop, &child_path, out),
+                None => match extra {
+                    Some(Value::Bool(false)) => {
+                        let known: Vec<&str> = props
+                            .map(|p| p.keys().map(String::as_str).collect())
+                            .unwrap_or_default();
+                        let span = Span {
+                            file: self.file,
+                            pos: *key_pos,
+                        };
+                        let mut d = Diagnostic::error(
+                            "unknown-key",
+                            span,
+                            format!("unknown key `{key}` in {}", describe_place(path)),
+                        )
+                        .label("not a key of the format");
+                        d = match did_you_mean(key, known.iter().copied()) {
+                            Some(s) => d.help(format!("did you mean `{s}`?")),
+                            None => d.help(format!("allowed keys here: {}", known.join(", "))),
+                        };
+                        out.push(d);
+                    }
+                    Some(values) if values.is_object() => {
+                        self.check(value, values, &child_path, out)
+                    }
+                    _ => {}
+                },
+            }
+        }
+        if let Some(required) = schema.get("required").and_then(Value::as_array) {
+            for name in required.iter().filter_map(Value::as_str) {
+                if !entries.iter().any(|(k, _, _)| k == name) {
+                    let what = props
+                        .and_then(|p| p.get(name))
+                        .map(|p| self.resolve(p))
+                        .and_then(|p| p.get("description"))
+                        .and_then(Value::as_str)
+                        .map(first_sentence)
+                        .unwrap_or_default();
+                    out.push(
+                        Diagnostic::error(
+                            "missing-key",
+                            self.span(node),
+                            format!("{} is missing required key `{name}`", describe_place(path)),
+                        )
+                        .label(format!("`{name}` missing here"))
+                        .help(format!("add `{name}:` here. {what}").trim_end().to_string()),
+                    );
+                }
+            }
+        }
+    }
+
+    fn check_enum(&self, node: &PNode, values: &[String], path: &str, out: &mut Diagnostics) {
+        let found = match &node.node {
+            Node::Str(s) => s.clone(),
+            other => format!("{other:?}"),
+        };
+        if values.contains(&found) {
+            return;
+        }
+        let mut d = Diagnostic::error(
+            "invalid-value",
+            self.span(node),
+            format!(
+                "`{}` must be one of {}, found `{found}`",
+                display_path(path),
+                values.join(", ")
+            ),
+        )
+        .label("not an allowed value");
+        d = match did_you_mean(&found, values.iter().map(String::as_str)) {
+            Some(s) => d.help(format!("did you mean `{s}`?")),
+            None => d.help(format!("use one of: {}", values.join(", "))),
+        };
+        out.push(d);
+    }
+}
+
+/// The allowed values of an enum schema, as schemars writes unit enums (`enum`, or `oneOf`
+/// of `const`s so each value keeps its doc comment).
+fn allowed_values(schema: &Value) -> Option<Vec<String>> {
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return Some(
+            values
+                .iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect(),
+        );
+    }
+    let alts = schema.get("oneOf").and_then(Value::as_array)?;
+    alts.iter()
+        .map(|a| a.get("const").and_then(Value::as_str).map(String::from))
+        .collect()
+}
+
+fn schema_types(schema: &Value) -> Vec<&str> {
+    match schema.get("type") {
+        Some(Value::String(s)) => vec![s.as_str()],
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn matches_type(node: &Node, ty: &str) -> bool {
+    match ty {
+        "object" => matches!(node, Node::Map(_)),
+        "array" => matches!(node, Node::Seq(_)),
+        "string" => matches!(node, Node::Str(_)),
+        "integer" => matches!(node, Node::Int(_)),
+        "number" => matches!(node, Node::Int(_) | Node::Float(_)),
+        "boolean" => matches!(node, Node::Bool(_)),
+        "null" => matches!(node, Node::Null),
+        _ => true,
+    }
+}
+
+fn type_words(ty: &str) -> &'static str {
+    match ty {
+        "object" => "a mapping",
+        "array" => "a list",
+        "string" => "a string",
+        "integer" => "a whole number",
+        "number" => "a number",
+        "boolean" => "true or false",
+        _ => "a value",
+    }
+}
+
+/// A hint tailored to the common slips: a list where a mapping belongs and the reverse, a
+/// quoted number, an empty value.
+fn type_help(found: &Node, expected: &[&str]) -> String {
+    match (found, expected.first().copied().unwrap_or("")) {
+        (Node::Seq(_), "object") => {
+            "write `key: value` lines here instead of `- item` entries".to_string()
+        }
+        (Node::Map(_), "array") => {
+            "write each entry on its own line starting with `- `".to_string()
+        }
+        (Node::Null, _) => "give it a value after the colon, or remove the key".to_string(),
+        (Node::Str(s), "integer" | "number") => {
+            format!("write the number without quotes (found \"{s}\")")
+        }
+        (Node::Str(_), "boolean") => "write true or false without quotes".to_string(),
+        (Node::Int(_) | Node::Float(_) | Node::Bool(_), "string") => {
+            "put the value in quotes to make it a string".to_string()
+        }
+        (_, ty) => format!("write {} here", type_words(ty)),
+    }
+}
+
+fn display_path(path: &str) -> &str {
+    if path.is_empty() { "the spec" } else { path }
+}
+
+fn describe_place(path: &str) -> String {
+    if path.is_empty() {
+        "the spec's top level".to_string()
+    } else {
+        format!("`{path}`")
+    }
+}
+
+fn first_sentence(text: &str) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match flat.find(". ") {
+        Some(i) => flat[..=i].to_string(),
+        None => flat,
+    }
+}
