@@ -4,6 +4,7 @@
 //! `--check` finds stale output), 2 for usage and I/O problems.
 
 mod check;
+mod generate;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -27,6 +28,24 @@ enum Command {
     },
     /// Print the JSON Schema of the spec format, for editors and validators.
     Schema,
+    /// Generate outputs for specs into a directory (`DIR/<service>/...`).
+    Generate {
+        /// Spec files, resolved together.
+        #[arg(required = true)]
+        specs: Vec<PathBuf>,
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+        /// Kinds of output to generate (default: all).
+        #[arg(long, value_delimiter = ',')]
+        emit: Vec<crate::emit::Kind>,
+        /// Write nothing; list missing or stale files and exit 1 if there are any.
+        #[arg(long)]
+        check: bool,
+        /// Directory of templates overriding the embedded ones.
+        #[arg(long)]
+        templates: Option<PathBuf>,
+    },
 }
 
 /// Outcome of a command, mapped to the process exit code.
@@ -62,6 +81,16 @@ pub fn main() -> ExitCode {
     };
     let outcome = match cli.command {
         Command::Check { specs } => check::run(&specs),
+        Command::Generate {
+            specs,
+            out,
+            emit,
+            check,
+            templates,
+        } => {
+            let options = crate::emit::Options { templates };
+            generate::run(&specs, &out, &emit, check, &options)
+        }
         Command::Schema => {
             println!("{}", schema_text());
             Outcome::Clean

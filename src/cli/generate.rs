@@ -1,0 +1,83 @@
+//! `toolspec generate`: write (or check) every output kind for the specs.
+
+use super::Outcome;
+use crate::diagnostics::{Diagnostics, Sources};
+use crate::emit::write::{FileStatus, check_all, write_all};
+use crate::emit::{Kind, Options};
+use std::path::{Path, PathBuf};
+
+pub fn run(
+    specs: &[PathBuf],
+    out: &Path,
+    kinds: &[Kind],
+    check: bool,
+    options: &Options,
+) -> Outcome {
+    let mut sources = Sources::default();
+    let mut diags = Diagnostics::default();
+    let model = match crate::model::load_files(specs, &mut sources, &mut diags) {
+        Ok(model) => model,
+        Err((path, e)) => {
+            eprintln!("error: cannot read {path}: {e}");
+            return Outcome::Usage;
+        }
+    };
+    if diags.has_errors() {
+        eprint!("{}", diags.render(&sources));
+        return Outcome::Failed;
+    }
+    let kinds = if kinds.is_empty() { Kind::ALL } else { kinds };
+    let files = match crate::emit::generate(&model, kinds, options) {
+        Ok(files) => files,
+        Err(problems) => {
+            eprint!("{}", problems.render(&sources));
+            return Outcome::Failed;
+        }
+    };
+    let result = if check {
+        check_all(out, &files)
+    } else {
+        write_all(out, &files)
+    };
+    let report = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot write under {}: {e}", out.display());
+            return Outcome::Usage;
+        }
+    };
+    let changed: Vec<_> = report
+        .iter()
+        .filter(|(_, s)| *s != FileStatus::Unchanged)
+        .collect();
+    if check {
+        for (path, status) in &changed {
+            let what = if *status == FileStatus::Created {
+                "missing"
+            } else {
+                "stale"
+            };
+            println!("{what}: {}", path.display());
+        }
+        if changed.is_empty() {
+            println!("fresh: {} files under {}", report.len(), out.display());
+            Outcome::Clean
+        } else {
+            eprintln!(
+                "{} of {} generated files are missing or stale; run `toolspec generate` without --check",
+                changed.len(),
+                report.len()
+            );
+            Outcome::Failed
+        }
+    } else {
+        println!(
+            "wrote {} of {} files under {} ({} unchanged)",
+            changed.len(),
+            report.len(),
+            out.display(),
+            report.len() - changed.len()
+        );
+        Outcome::Clean
+    }
+}

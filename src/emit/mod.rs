@@ -1,0 +1,74 @@
+//! Emitters: pure functions from the [`Model`] to files in memory, one module per kind.
+//!
+//! Nothing here touches the disk; [`write`] does, and only when bytes change. Every emitter
+//! is deterministic: the same model gives the same bytes, in the same order, on any machine.
+
+pub mod write;
+
+use crate::diagnostics::Diagnostics;
+use crate::model::Model;
+use std::path::PathBuf;
+
+/// One output file, its path relative to the output directory.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct GeneratedFile {
+    /// Path under the output directory, `/`-separated (`tickets/schemas/tickets_get.input.json`).
+    pub path: PathBuf,
+    /// The full contents.
+    pub contents: String,
+}
+
+impl GeneratedFile {
+    /// A file at `path` with `contents`.
+    pub fn new(path: impl Into<PathBuf>, contents: impl Into<String>) -> Self {
+        GeneratedFile {
+            path: path.into(),
+            contents: contents.into(),
+        }
+    }
+}
+
+/// The kinds of output `toolspec generate --emit` can produce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+pub enum Kind {
+    /// JSON Schemas per tool and the MCP, Anthropic and OpenAI tool lists.
+    Schemas,
+}
+
+impl Kind {
+    /// Every kind, in the order they are generated.
+    pub const ALL: &'static [Kind] = &[Kind::Schemas];
+}
+
+/// Options shared by the emitters.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// A directory whose templates override the embedded ones (docs).
+    pub templates: Option<PathBuf>,
+}
+
+/// Generates every file of the requested kinds for every toolset of the model, sorted by path.
+///
+/// Problems an emitter finds (a spec that cannot be exported to a provider, a broken
+/// template) are returned as diagnostics at the spec location instead of a broken file.
+pub fn generate(
+    model: &Model,
+    kinds: &[Kind],
+    options: &Options,
+) -> Result<Vec<GeneratedFile>, Diagnostics> {
+    let _ = options;
+    let diags = Diagnostics::default();
+    let mut files = Vec::new();
+    for kind in kinds {
+        match kind {
+            Kind::Schemas => {
+                let _ = model;
+            }
+        }
+    }
+    if diags.has_errors() {
+        return Err(diags);
+    }
+    files.sort();
+    Ok(files)
+}
