@@ -54,6 +54,16 @@ impl Sources {
         &self.files[id]
     }
 
+    /// How many files were read.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether no file was read.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
     /// The path of the file with this id.
     pub fn path(&self, id: FileId) -> &str {
         &self.files[id].path

@@ -43,9 +43,16 @@ pub fn resolve(specs: &[(FileId, SpecFile)], sources: &Sources, diags: &mut Diag
         let ts = resolve_toolset(*file, sources.path(*file), spec, diags);
         model.toolsets.push(ts);
     }
-    cross_check(&mut model, specs, diags);
+    // A spec that failed to load has no tools in the model; naming one of them is not a
+    // second mistake, so cross-spec references are only checked when every spec loaded.
+    let all_loaded = specs.len() == expected_specs(sources);
+    cross_check(&mut model, all_loaded, diags);
     diags.sort();
     model
+}
+
+fn expected_specs(sources: &Sources) -> usize {
+    sources.len()
 }
 
 fn at(file: FileId, pos: Pos) -> Span {
@@ -767,18 +774,22 @@ fn resolve_example(
 }
 
 /// Checks that need every toolset: duplicate names, `not_for` and `undo` references.
-fn cross_check(model: &mut Model, specs: &[(FileId, SpecFile)], diags: &mut Diagnostics) {
-    let _ = specs;
+fn cross_check(model: &mut Model, all_loaded: bool, diags: &mut Diagnostics) {
     let mut seen: HashMap<String, Span> = HashMap::new();
     for ts in &model.toolsets {
         for t in &ts.tools {
             for n in std::iter::once(&t.name).chain(&t.aliases) {
                 if let Some(first) = seen.get(&n.text) {
-                    let (fs, fp) = (first.file, first.pos);
+                    let path = model
+                        .toolsets
+                        .iter()
+                        .find(|t| t.span.file == first.file)
+                        .map_or("", |t| t.path.as_str());
+                    let fp = first.pos;
                     diags.push(
                         Diagnostic::error("duplicate-tool", n.span, format!("tool name `{}` is used twice", n.text))
                             .label("already used")
-                            .note(format!("first used in file #{fs} at line {}, column {}", fp.line, fp.column))
+                            .note(format!("first used at {path}:{}:{}", fp.line, fp.column))
                             .help("tool names and deprecated aliases must be unique across the toolsets a host loads"),
                     );
                 } else {
@@ -792,13 +803,15 @@ fn cross_check(model: &mut Model, specs: &[(FileId, SpecFile)], diags: &mut Diag
     for (si, ts) in model.toolsets.iter().enumerate() {
         for (ti, t) in ts.tools.iter().enumerate() {
             for nf in &t.not_for {
-                if !names.contains(&nf.use_tool.text) {
+                if all_loaded && !names.contains(&nf.use_tool.text) {
                     diags.push(unknown_tool(&nf.use_tool, &names, "`use`"));
                 }
             }
             let Some(undo) = &t.undo else { continue };
             let Some((_, target)) = model.tool(&undo.tool.text) else {
-                diags.push(unknown_tool(&undo.tool, &names, "undo `tool`"));
+                if all_loaded {
+                    diags.push(unknown_tool(&undo.tool, &names, "undo `tool`"));
+                }
                 continue;
             };
             let mut args = Vec::new();
