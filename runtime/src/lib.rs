@@ -82,6 +82,8 @@
 //!   generator depends on this crate with `default-features = false`.
 //! - `sqlite`: durable idempotency and preview stores in one SQLite file
 //!   ([`idempotency::SqliteStore`], [`preview::SqlitePreviewStore`], [`sqlite`]).
+//! - `mcp`: the MCP adapter (module `mcp`): serves any [`engine::Toolset`] over stdio or
+//!   streamable HTTP with rmcp (adds tokio, rmcp and axum).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -97,6 +99,8 @@ pub mod engine;
 pub mod error;
 pub mod fingerprint;
 pub mod idempotency;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod preview;
 pub mod problem;
 mod random;

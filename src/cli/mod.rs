@@ -5,6 +5,9 @@
 
 mod check;
 mod generate;
+mod lint;
+mod rules;
+mod stats;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -25,6 +28,32 @@ enum Command {
         /// Spec files, checked together (tools may name tools of other specs).
         #[arg(required = true)]
         specs: Vec<PathBuf>,
+    },
+    /// Lint specs: report what makes agents misuse tools (see `toolspec rules`).
+    Lint {
+        /// Spec files, linted together (the misroute and overlap rules compare all their tools).
+        #[arg(required = true)]
+        specs: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "human")]
+        format: lint::Format,
+        /// Rule set for every spec, overriding each spec's `lint.set`.
+        #[arg(long, value_enum)]
+        set: Option<crate::lint::Set>,
+    },
+    /// List the lint rules, or print one rule's documentation.
+    Rules {
+        /// A rule id (`tool-name-prefix`).
+        id: Option<String>,
+    },
+    /// Show what each tool definition costs in context, in tokens (o200k_base).
+    Stats {
+        /// Spec files, resolved together.
+        #[arg(required = true)]
+        specs: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "human")]
+        format: stats::Format,
     },
     /// Print the JSON Schema of the spec format, for editors and validators.
     Schema,
@@ -91,6 +120,13 @@ pub fn main() -> ExitCode {
             let options = crate::emit::Options { templates };
             generate::run(&specs, &out, &emit, check, &options)
         }
+        Command::Lint {
+            specs,
+            format,
+            set,
+        } => lint::run(&specs, format, set),
+        Command::Rules { id } => rules::run(id.as_deref()),
+        Command::Stats { specs, format } => stats::run(&specs, format),
         Command::Schema => {
             println!("{}", schema_text());
             Outcome::Clean

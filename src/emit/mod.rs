@@ -3,6 +3,10 @@
 //! Nothing here touches the disk; [`write`] does, and only when bytes change. Every emitter
 //! is deterministic: the same model gives the same bytes, in the same order, on any machine.
 
+pub mod docs;
+pub mod providers;
+pub mod rust;
+pub mod schema;
 pub mod write;
 
 use crate::diagnostics::Diagnostics;
@@ -33,11 +37,15 @@ impl GeneratedFile {
 pub enum Kind {
     /// JSON Schemas per tool and the MCP, Anthropic and OpenAI tool lists.
     Schemas,
+    /// Documentation pages per toolset (Markdown for mdbook): `<service>/docs/`.
+    Docs,
+    /// Rust server code per toolset: `<service>/<service>.rs` (types, trait, dispatcher).
+    Rust,
 }
 
 impl Kind {
     /// Every kind, in the order they are generated.
-    pub const ALL: &'static [Kind] = &[Kind::Schemas];
+    pub const ALL: &'static [Kind] = &[Kind::Schemas, Kind::Docs, Kind::Rust];
 }
 
 /// Options shared by the emitters.
@@ -57,13 +65,22 @@ pub fn generate(
     options: &Options,
 ) -> Result<Vec<GeneratedFile>, Diagnostics> {
     let _ = options;
-    let diags = Diagnostics::default();
+    let mut diags = Diagnostics::default();
     let mut files = Vec::new();
     for kind in kinds {
         match kind {
-            Kind::Schemas => {
-                let _ = model;
-            }
+            Kind::Schemas => match providers::emit(model) {
+                Ok(f) => files.extend(f),
+                Err(d) => diags.extend(d),
+            },
+            Kind::Docs => match docs::generate(model, options) {
+                Ok(f) => files.extend(f),
+                Err(d) => diags.extend(d),
+            },
+            Kind::Rust => match rust::emit(model) {
+                Ok(f) => files.extend(f),
+                Err(d) => diags.extend(d),
+            },
         }
     }
     if diags.has_errors() {

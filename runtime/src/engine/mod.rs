@@ -4,6 +4,7 @@
 
 mod extras;
 mod gate;
+pub mod glue;
 mod runtime;
 
 pub use extras::{UndoSpec, attach_undo, undo_key};

@@ -1,0 +1,189 @@
+//! [`McpServer`]: the rmcp `ServerHandler` over a [`Toolset`].
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::Value;
+
+use super::convert::{DefinitionError, error_result, success_result, tool_list, unknown_tool_error};
+use super::log::{CallLogger, CallOutcome, CallRecord, stderr_logger};
+use crate::ToolError;
+use crate::engine::{CallContext, CallOutput, Toolset, find_tool};
+
+/// An MCP server for one [`Toolset`]: implements rmcp's [`ServerHandler`], so it can be
+/// served on any rmcp transport (`server.serve(transport)` with [`rmcp::ServiceExt`]), or
+/// with [`crate::mcp::serve_stdio`] and [`crate::mcp::serve_http`].
+///
+/// Cheap to clone (everything is behind `Arc`): the HTTP transport makes one per session.
+#[derive(Clone)]
+pub struct McpServer {
+    toolset: Arc<dyn Toolset>,
+    /// Built and checked once, at construction: `tools/list` only clones it.
+    tools: Arc<[Tool]>,
+    identity: Implementation,
+    instructions: Option<String>,
+    logger: Option<CallLogger>,
+}
+
+impl std::fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServer")
+            .field("name", &self.identity.name)
+            .field("version", &self.identity.version)
+            .field("tools", &self.tools.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpServer {
+    /// A server named `name` at `version` (what `initialize` reports as `serverInfo`), with
+    /// tool calls logged to standard error.
+    ///
+    /// Fails when a definition cannot be served (see [`crate::mcp::tool_list`]): a schema
+    /// that is not a JSON object of `"type": "object"`, a name MCP does not allow, a name
+    /// used twice. Better at startup than a `tools/list` every client rejects.
+    pub fn new(
+        toolset: Arc<dyn Toolset>,
+        name: impl Into<String>,
+        version: impl Into<String>,
+    ) -> Result<Self, DefinitionError> {
+        let tools = tool_list(toolset.definitions())?;
+        Ok(Self {
+            toolset,
+            tools: tools.into(),
+            identity: Implementation::new(name, version),
+            instructions: None,
+            logger: Some(stderr_logger()),
+        })
+    }
+
+    /// Sets the `instructions` the client receives at `initialize` (hosts may add them to
+    /// the model's system prompt).
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Replaces the call logger; `None` turns call logging off.
+    pub fn with_call_logger(mut self, logger: Option<CallLogger>) -> Self {
+        self.logger = logger;
+        self
+    }
+
+    /// The `tools/list` entries, in order.
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// The toolset this server serves.
+    pub fn toolset(&self) -> &Arc<dyn Toolset> {
+        &self.toolset
+    }
+
+    fn log(&self, record: CallRecord<'_>) {
+        if let Some(logger) = &self.logger {
+            logger(&record);
+        }
+    }
+
+    /// Runs the call on its own task: a panic in the user's code becomes an
+    /// `internal_error` result instead of a request that never answers, and a client that
+    /// cancels (or disconnects) does not cut a write off halfway; it finishes, and its
+    /// idempotency record is stored for the retry.
+    async fn run(&self, name: &str, arguments: Value, ctx: CallContext) -> Result<CallOutput, ToolError> {
+        let toolset = Arc::clone(&self.toolset);
+        let owned = name.to_owned();
+        let task = tokio::spawn(async move { toolset.call(&owned, arguments, &ctx).await });
+        match task.await {
+            Ok(outcome) => outcome,
+            Err(join) => Err(ToolError::internal(format!("tool {name} did not finish: {join}"))),
+        }
+    }
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(self.identity.clone());
+        match &self.instructions {
+            Some(text) => config.with_instructions(text.clone()),
+            None => config,
+        }
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        // One page: cursors are optional, and a toolset is small enough to list at once.
+        Ok(ListToolsResult::with_all_items(self.tools.to_vec()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let definitions = self.toolset.definitions();
+        let called: &str = &request.name;
+        let request_id = context.id.to_string();
+        let Some((_, via_alias)) = find_tool(definitions, called) else {
+            self.log(CallRecord {
+                called,
+                canonical: None,
+                request_id: &request_id,
+                elapsed: Duration::ZERO,
+                outcome: CallOutcome::UnknownTool,
+            });
+            return Err(unknown_tool_error(definitions, called));
+        };
+        let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
+        let mut ctx = CallContext::new();
+        ctx.request_id = Some(request_id.clone());
+        ctx.session_id = session_id(&context);
+
+        let started = Instant::now();
+        let outcome = self.run(called, arguments, ctx).await;
+        let elapsed = started.elapsed();
+
+        let canonical = match &outcome {
+            Ok(out) => via_alias.or(out.called_as_alias),
+            Err(_) => via_alias,
+        };
+        let alias = canonical.map(|c| (called, c));
+        self.log(CallRecord {
+            called,
+            canonical,
+            request_id: &request_id,
+            elapsed,
+            outcome: match &outcome {
+                Ok(_) => CallOutcome::Ok,
+                Err(e) => CallOutcome::Error(&e.code),
+            },
+        });
+        let result = match outcome {
+            Ok(out) => success_result(out.structured, alias),
+            Err(e) => error_result(&e, alias),
+        };
+        Ok(result.into())
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        let (def, _) = find_tool(self.toolset.definitions(), name)?;
+        self.tools.iter().find(|t| t.name == def.name).cloned()
+    }
+}
+
+/// The `Mcp-Session-Id` of a call over streamable HTTP (stdio has no sessions).
+fn session_id(context: &RequestContext<RoleServer>) -> Option<String> {
+    let parts = context.extensions.get::<axum::http::request::Parts>()?;
+    let value = parts.headers.get("mcp-session-id")?;
+    value.to_str().ok().map(str::to_owned)
+}

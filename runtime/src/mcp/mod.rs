@@ -1,0 +1,56 @@
+//! The MCP adapter (feature `mcp`): serves any [`Toolset`] to MCP clients with
+//! [rmcp](https://docs.rs/rmcp), over stdio or streamable HTTP.
+//!
+//! [`McpServer`] is an rmcp [`ServerHandler`](rmcp::ServerHandler) built from a toolset and
+//! the server's name and version. It maps the protocol onto the engine and nothing more:
+//!
+//! - `tools/list` shows every [`ToolDefinition`](crate::engine::ToolDefinition) in the order
+//!   of [`Toolset::definitions`], with its name, title, description, input and output schema
+//!   and **all four** annotation hints set explicitly (a hint left out means "destructive"
+//!   and "open world" to a client). Deprecated aliases are not listed; they stay callable.
+//! - `tools/call` goes through [`Toolset::call`]. A success is a result whose
+//!   `structuredContent` is the tool's structured output, with the same JSON as a text
+//!   block. A [`ToolError`](crate::ToolError) is a result with `isError: true`,
+//!   `structuredContent` `{code, message, retryable, details}`, its message as the first
+//!   text block and the whole error as JSON in the second: the model sees every error meant
+//!   for it. Only a name that is neither a tool nor an alias is a JSON-RPC error
+//!   (`-32602`, invalid params), as the MCP specification asks.
+//! - A call through a deprecated alias runs the tool and adds a text block telling the model
+//!   the name to use, and the same fact in `_meta` under [`ALIAS_META_KEY`];
+//!   `structuredContent` stays exactly what the output schema declares.
+//! - Every call is logged as one line on standard error (tool, duration, `ok` or the error
+//!   code); standard output is the stdio transport and carries nothing else. See
+//!   [`CallLogger`] to turn it off or send it elsewhere.
+//!
+//! ```no_run
+//! # use std::sync::Arc;
+//! # use toolspec_runtime::engine::Toolset;
+//! # async fn run(toolset: Arc<dyn Toolset>) -> std::io::Result<()> {
+//! use toolspec_runtime::mcp::{McpServer, serve_stdio};
+//!
+//! let server = McpServer::new(toolset, "tickets", env!("CARGO_PKG_VERSION"))
+//!     .map_err(std::io::Error::other)?;
+//! serve_stdio(server).await
+//! # }
+//! ```
+//!
+//! Over HTTP, [`serve_http`] serves the MCP endpoint at [`HTTP_PATH`] (`/mcp`) until Ctrl-C;
+//! [`HttpServer`] does the same with a handle (bound address, shutdown) for tests and for
+//! programs that run other things beside it.
+
+mod convert;
+mod handler;
+mod log;
+mod serve;
+
+pub use convert::{ALIAS_META_KEY, DefinitionError, alias_note, tool_list};
+pub use handler::McpServer;
+pub use log::{CallLogger, CallOutcome, CallRecord, stderr_logger};
+pub use serve::{HTTP_PATH, HttpServer, http_router, serve_http, serve_stdio};
+
+/// Re-exported so a server can name rmcp types (transports, configs) without its own
+/// dependency on the exact same version.
+pub use rmcp;
+
+#[cfg(doc)]
+use crate::engine::Toolset;

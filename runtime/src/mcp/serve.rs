@@ -1,0 +1,117 @@
+//! Serving an [`McpServer`]: stdio, and streamable HTTP at [`HTTP_PATH`].
+
+use std::io;
+use std::net::SocketAddr;
+
+use rmcp::ServiceExt;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::{TcpListener, ToSocketAddrs};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use super::handler::McpServer;
+
+/// The path of the MCP endpoint on an HTTP server.
+pub const HTTP_PATH: &str = "/mcp";
+
+/// Serves `server` on standard input and output until the client closes the stream.
+///
+/// Standard output then belongs to the protocol: write logs to standard error only (the
+/// adapter's own call log does).
+pub async fn serve_stdio(server: McpServer) -> io::Result<()> {
+    let running = server
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(io::Error::other)?;
+    running.waiting().await.map_err(io::Error::other)?;
+    Ok(())
+}
+
+/// Serves `server` over streamable HTTP at `http://<addr>/mcp` until Ctrl-C, with rmcp's
+/// default configuration: stateful sessions, and only loopback `Host` headers accepted (a
+/// defence against DNS rebinding; to serve other hosts, build the configuration yourself
+/// and use [`HttpServer::bind_with`]). Prints the endpoint's URL on standard error.
+pub async fn serve_http(server: McpServer, addr: impl ToSocketAddrs) -> io::Result<()> {
+    let http = HttpServer::bind(server, addr).await?;
+    eprintln!("mcp: serving streamable HTTP at {}", http.url());
+    let stop = http.stop.clone();
+    tokio::spawn(async move {
+        // Without a signal handler the server simply keeps running.
+        if tokio::signal::ctrl_c().await.is_ok() {
+            stop.cancel();
+        }
+    });
+    http.wait().await
+}
+
+/// An axum router with `server` at [`HTTP_PATH`], to mount in an application of your own.
+pub fn http_router(server: McpServer, config: StreamableHttpServerConfig) -> axum::Router {
+    let service: StreamableHttpService<McpServer, LocalSessionManager> =
+        StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
+    axum::Router::new().nest_service(HTTP_PATH, service)
+}
+
+/// A running streamable HTTP server: its bound address, and a way to stop it.
+#[derive(Debug)]
+pub struct HttpServer {
+    addr: SocketAddr,
+    stop: CancellationToken,
+    task: JoinHandle<io::Result<()>>,
+}
+
+impl HttpServer {
+    /// Binds `addr` (port 0 picks a free port) and starts serving in the background with
+    /// rmcp's default configuration (see [`serve_http`]).
+    pub async fn bind(server: McpServer, addr: impl ToSocketAddrs) -> io::Result<Self> {
+        Self::bind_with(server, addr, StreamableHttpServerConfig::default()).await
+    }
+
+    /// Like [`HttpServer::bind`] with your configuration (allowed hosts, JSON responses,
+    /// stateless mode...). Cancelling `config.cancellation_token` stops the server, like
+    /// [`HttpServer::shutdown`].
+    pub async fn bind_with(
+        server: McpServer,
+        addr: impl ToSocketAddrs,
+        config: StreamableHttpServerConfig,
+    ) -> io::Result<Self> {
+        let listener = TcpListener::bind(addr).await?;
+        let addr = listener.local_addr()?;
+        // The same token ends the sessions' streams (open SSE responses would otherwise hold
+        // a graceful shutdown forever) and the accept loop.
+        let stop = config.cancellation_token.clone();
+        let router = http_router(server, config);
+        let until = stop.clone();
+        let task = tokio::spawn(async move {
+            axum::serve(listener, router)
+                .with_graceful_shutdown(async move { until.cancelled_owned().await })
+                .await
+        });
+        Ok(Self { addr, stop, task })
+    }
+
+    /// The bound address (with the real port when bound to port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The endpoint's URL, `http://<addr>/mcp`.
+    pub fn url(&self) -> String {
+        format!("http://{}{HTTP_PATH}", self.addr)
+    }
+
+    /// Stops accepting, ends open sessions, and waits for the server to finish.
+    pub async fn shutdown(self) -> io::Result<()> {
+        self.stop.cancel();
+        self.wait().await
+    }
+
+    /// Waits until the server stops (after [`HttpServer::shutdown`] from elsewhere, a
+    /// cancelled configuration token, or an I/O error).
+    pub async fn wait(self) -> io::Result<()> {
+        match self.task.await {
+            Ok(result) => result,
+            Err(join) => Err(io::Error::other(join)),
+        }
+    }
+}

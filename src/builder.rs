@@ -1,0 +1,294 @@
+//! [`Builder`]: generate a toolset's Rust server code from a build script.
+//!
+//! # Tutorial: from a spec to a served toolset
+//!
+//! **1. Dependencies.** The generated code uses `serde`, `serde_json` and
+//! `toolspec-runtime`; the generator runs in the build script:
+//!
+//! ```toml
+//! [dependencies]
+//! serde = { version = "1", features = ["derive"] }
+//! serde_json = "1"
+//! toolspec-runtime = "0.1"          # add features = ["sqlite"] for durable stores
+//!
+//! [build-dependencies]
+//! toolspec = "0.1"
+//! ```
+//!
+//! **2. `build.rs`.** Name every spec the toolset refers to (tools of one spec may point
+//! at tools of another: load them together), and say which services to write:
+//!
+//! ```no_run
+//! fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     toolspec::Builder::new()
+//!         .spec("specs/tickets.yaml")
+//!         .spec("specs/orders.yaml")
+//!         .generate_only("tickets")
+//!         .compile()?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! This writes `$OUT_DIR/tickets.rs` (the same bytes `toolspec generate --emit rust`
+//! writes to `generated/tickets/tickets.rs`), prints one `cargo:rerun-if-changed` per spec
+//! read, and rewrites the file only when its bytes change. A spec problem fails the build
+//! with the same `file:line:column` report `toolspec check` prints.
+//!
+//! **3. Include it** in a module of its own (the generated items are meant to live in
+//! their own namespace; make the module `pub`, or use every item, to keep `dead_code`
+//! quiet):
+//!
+//! ```ignore
+//! pub mod tickets {
+//!     include!(concat!(env!("OUT_DIR"), "/tickets.rs"));
+//! }
+//! ```
+//!
+//! **4. What the module contains**, for a service `tickets`:
+//!
+//! - the spec's named types (`Ticket`, `TicketStatus`, ...) and, per tool, its typed
+//!   arguments `TicketsSearchInput`, result `TicketsSearchOutput` and, for irreversible
+//!   tools, `TicketsCreatePreview`; closed sets are enums whose variants rename to the wire
+//!   values, optional fields are `Option`s, fields with a default are plain values (the
+//!   runtime fills defaults before your code sees the input);
+//! - `TicketsError`, one variant per code of the spec's catalog with its typed details;
+//!   `Err(TicketsError::NotFound { ticket_id }.into())` fills the message template and sets
+//!   the catalog's `retryable` flag;
+//! - the trait `TicketsTools`, one method per tool, which you implement (a missing tool is
+//!   a compile error). With `async fn` in the impl:
+//!
+//! ```ignore
+//! use toolspec_runtime::ToolError;
+//! use toolspec_runtime::engine::glue::{Page, Window};
+//! use tickets::*;
+//!
+//! struct Desk { /* your data */ }
+//!
+//! impl TicketsTools for Desk {
+//!     // read-only, paged: return the page at `window` and the number of matches.
+//!     async fn tickets_search(&self, input: TicketsSearchInput, window: Window)
+//!         -> Result<Page<TicketsSearchOutput>, ToolError> { todo!() }
+//!     // read-only: the result.
+//!     async fn tickets_get(&self, input: TicketsGetInput)
+//!         -> Result<TicketsGetOutput, ToolError> { todo!() }
+//!     // irreversible: a preview without side effects, then the apply, given that preview.
+//!     async fn preview_tickets_create(&self, input: TicketsCreateInput)
+//!         -> Result<TicketsCreatePreview, ToolError> { todo!() }
+//!     async fn tickets_create(&self, input: TicketsCreateInput, preview: TicketsCreatePreview)
+//!         -> Result<TicketsCreateOutput, ToolError> { todo!() }
+//!     // reversible: the result; the undo call is attached for you.
+//!     async fn tickets_update_status(&self, input: TicketsUpdateStatusInput)
+//!         -> Result<TicketsUpdateStatusOutput, ToolError> { todo!() }
+//! }
+//! ```
+//!
+//! - `TicketsServer<T: TicketsTools>`, which implements
+//!   `toolspec_runtime::engine::Toolset`: it routes names and deprecated aliases, validates
+//!   arguments (every problem at once), fills defaults, pages with cursors bound to the
+//!   query, replays idempotency keys, gates irreversible tools behind a preview, attaches
+//!   undo calls, and shapes results to `response_format` and the token budget;
+//! - `DEFINITIONS`, the tools' static definitions (names, descriptions, JSON Schemas,
+//!   annotations, validation tables).
+//!
+//! **5. Serve it.** With in-memory stores (keys and previews last as long as the process):
+//!
+//! ```ignore
+//! let server = TicketsServer::in_memory(Desk::new())?;
+//! let out = server.call("tickets_search", serde_json::json!({"query": "login"}),
+//!     &toolspec_runtime::engine::CallContext::new()).await?;
+//! ```
+//!
+//! With durable stores in one SQLite file shared with your own tables (runtime feature
+//! `sqlite`), and a persisted cursor key so cursors survive restarts:
+//!
+//! ```ignore
+//! use toolspec_runtime::{cursor::CursorKey, engine::Runtime, sqlite};
+//! let db = sqlite::open("desk.db")?;
+//! let runtime = Runtime::sqlite(db.clone(), CursorKey::from_bytes(&secret_32_bytes))?;
+//! let server = TicketsServer::new(Desk::with_db(db), runtime);
+//! ```
+//!
+//! The server is a `Toolset`: hand it to the runtime's MCP adapter, or call it directly in
+//! tests as above.
+
+use std::fmt;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::diagnostics::{Diagnostics, Sources};
+use crate::emit::GeneratedFile;
+use crate::emit::write::write_all;
+
+/// Generates Rust server code for toolsets from a build script, in the style of
+/// `prost-build`. See the [module docs](self) for the whole tutorial.
+///
+/// ```no_run
+/// toolspec::Builder::new()
+///     .spec("../../specs/tickets.yaml")
+///     .spec("../../specs/orders.yaml")
+///     .generate_only("tickets")
+///     .out_dir(std::env::var_os("OUT_DIR").expect("run from a build script"))
+///     .compile()?;
+/// # Ok::<(), toolspec::BuildError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Builder {
+    specs: Vec<PathBuf>,
+    only: Vec<String>,
+    out_dir: Option<PathBuf>,
+    rerun: bool,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Builder {
+    /// A builder with no specs that writes to `$OUT_DIR` and prints
+    /// `cargo:rerun-if-changed` lines.
+    pub fn new() -> Self {
+        Builder {
+            specs: Vec::new(),
+            only: Vec::new(),
+            out_dir: None,
+            rerun: true,
+        }
+    }
+
+    /// Adds a spec file (relative paths are relative to the crate's root, where Cargo runs
+    /// build scripts). All specs are resolved together, as `toolspec check` does.
+    pub fn spec(mut self, path: impl AsRef<Path>) -> Self {
+        self.specs.push(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Adds several spec files.
+    pub fn specs<P: AsRef<Path>>(mut self, paths: impl IntoIterator<Item = P>) -> Self {
+        self.specs
+            .extend(paths.into_iter().map(|p| p.as_ref().to_path_buf()));
+        self
+    }
+
+    /// Writes only the toolset of this service (call again for more). By default every
+    /// loaded toolset is written; the others are still loaded, to resolve references.
+    pub fn generate_only(mut self, service: impl Into<String>) -> Self {
+        self.only.push(service.into());
+        self
+    }
+
+    /// Writes into `dir` instead of `$OUT_DIR`.
+    pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// Whether to print `cargo:rerun-if-changed` for every spec read (default `true`; turn
+    /// it off outside build scripts).
+    pub fn emit_rerun_if_changed(mut self, on: bool) -> Self {
+        self.rerun = on;
+        self
+    }
+
+    /// Loads the specs, generates the Rust module of each selected toolset as
+    /// `<out_dir>/<service>.rs`, and returns the paths written (or already up to date).
+    pub fn compile(&self) -> Result<Vec<PathBuf>, BuildError> {
+        let out = match &self.out_dir {
+            Some(dir) => dir.clone(),
+            None => std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or_else(|| {
+                BuildError::Usage(
+                    "OUT_DIR is not set: call compile() from a build script, or set out_dir()"
+                        .into(),
+                )
+            })?,
+        };
+        if self.specs.is_empty() {
+            return Err(BuildError::Usage(
+                "no spec given: add one with Builder::spec".into(),
+            ));
+        }
+        let files = self.generate()?;
+        let written = write_all(&out, &files)
+            .map_err(|e| BuildError::Usage(format!("cannot write under {}: {e}", out.display())))?;
+        Ok(written.into_iter().map(|(path, _)| path).collect())
+    }
+
+    /// Generates the files in memory (`<service>.rs` each), printing the rerun lines.
+    fn generate(&self) -> Result<Vec<GeneratedFile>, BuildError> {
+        let mut sources = Sources::default();
+        let mut diags = Diagnostics::default();
+        let loaded = crate::model::load_files(&self.specs, &mut sources, &mut diags);
+        // One line per file actually read: a path that does not exist would make Cargo
+        // rerun the script on every build, and one that was read must trigger a rerun.
+        if self.rerun {
+            let stdout = std::io::stdout();
+            let mut lock = stdout.lock();
+            for path in self.specs.iter().filter(|p| p.is_file()) {
+                if let Some(text) = path.to_str().filter(|t| !t.contains(['\n', '\r'])) {
+                    let _ = writeln!(lock, "cargo:rerun-if-changed={text}");
+                }
+            }
+        }
+        let model = loaded
+            .map_err(|(path, e)| BuildError::Usage(format!("cannot read {path}: {e}")))?;
+        if diags.has_errors() {
+            return Err(BuildError::Spec(diags.render(&sources)));
+        }
+        let services: Vec<&str> = model
+            .toolsets
+            .iter()
+            .map(|t| t.service.text.as_str())
+            .collect();
+        if let Some(missing) = self.only.iter().find(|s| !services.contains(&s.as_str())) {
+            return Err(BuildError::Usage(format!(
+                "generate_only(\"{missing}\"): no loaded spec has that service; loaded: {}",
+                services.join(", ")
+            )));
+        }
+        let mut files = Vec::new();
+        let mut problems = Diagnostics::default();
+        for ts in &model.toolsets {
+            if !self.only.is_empty() && !self.only.contains(&ts.service.text) {
+                continue;
+            }
+            match crate::emit::rust::render(&model, ts) {
+                Ok(text) => files.push(GeneratedFile::new(
+                    format!("{}.rs", ts.service.text),
+                    text,
+                )),
+                Err(d) => problems.extend(d),
+            }
+        }
+        if problems.has_errors() {
+            return Err(BuildError::Spec(problems.render(&sources)));
+        }
+        Ok(files)
+    }
+}
+
+/// Why [`Builder::compile`] failed. Both `Display` and `Debug` show the full report, so a
+/// build script's `main() -> Result<(), Box<dyn Error>>` prints it readably.
+pub enum BuildError {
+    /// The specs have problems: the rendered diagnostics, with locations and fixes.
+    Spec(String),
+    /// A usage or I/O problem (no specs, unreadable file, unknown service, no `OUT_DIR`).
+    Usage(String),
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::Spec(report) => write!(f, "toolspec: the specs have problems:\n{report}"),
+            BuildError::Usage(msg) => write!(f, "toolspec: {msg}"),
+        }
+    }
+}
+
+impl fmt::Debug for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for BuildError {}

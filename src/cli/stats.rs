@@ -1,0 +1,36 @@
+//! `toolspec stats`: what each tool definition costs in context, in tokens.
+
+use super::Outcome;
+use crate::diagnostics::{Diagnostics, Sources};
+use std::path::PathBuf;
+
+/// How `stats` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// A table per toolset.
+    Human,
+    /// JSON, for scripts and CI.
+    Json,
+}
+
+pub fn run(specs: &[PathBuf], format: Format) -> Outcome {
+    let mut sources = Sources::default();
+    let mut diags = Diagnostics::default();
+    let model = match crate::model::load_files(specs, &mut sources, &mut diags) {
+        Ok(model) => model,
+        Err((path, e)) => {
+            eprintln!("error: cannot read {path}: {e}");
+            return Outcome::Usage;
+        }
+    };
+    if diags.has_errors() {
+        eprint!("{}", diags.render(&sources));
+        return Outcome::Failed;
+    }
+    let sets: Vec<_> = model.toolsets.iter().map(crate::stats::toolset_cost).collect();
+    match format {
+        Format::Human => print!("{}", crate::stats::report::human(&sets)),
+        Format::Json => print!("{}", crate::stats::report::json(&sets)),
+    }
+    Outcome::Clean
+}

@@ -1,0 +1,400 @@
+//! What the templates see: plain serializable views of the model, one per page.
+//!
+//! Every fact is taken from the model as-is (numbers, names, the composed description);
+//! the only words added here are those that name a fact (`read-only`, `24h`). Templates
+//! decide the layout, never the facts, so an overriding template cannot make a page claim
+//! something the server does not do.
+
+use super::catalog::{ErrorRow, catalog_rows, tool_error_rows};
+use super::examples::{ExampleCtx, Examples};
+use super::fields::{FieldRow, rows};
+use crate::diagnostics::Diagnostic;
+use crate::model::describe::tool_description;
+use crate::model::{Model, Tool, ToolSet, format_duration};
+use serde::Serialize;
+
+/// The toolset as every page sees it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolsetCtx {
+    /// Service namespace (`tickets`).
+    pub service: String,
+    /// Human title.
+    pub title: String,
+    /// What the toolset is for.
+    pub description: String,
+    /// The spec's file name (`tickets.yaml`; no directory, so pages are the same wherever
+    /// they are generated).
+    pub spec_file: String,
+    /// The toolset's defaults.
+    pub defaults: DefaultsCtx,
+    /// Tools whose own settings differ from the defaults.
+    pub overrides: Vec<OverrideCtx>,
+    /// Every tool, in spec order.
+    pub tools: Vec<ToolSummary>,
+    /// The whole error catalog: spec codes, then built-in ones.
+    pub errors: Vec<ErrorRow>,
+}
+
+/// The toolset's defaults, as the runtime applies them.
+#[derive(Debug, Clone, Serialize)]
+pub struct DefaultsCtx {
+    /// Items per page when no `limit` is passed.
+    pub default_limit: u32,
+    /// Largest `limit` accepted.
+    pub max_limit: u32,
+    /// How long idempotency keys are kept (`24h`).
+    pub idempotency_ttl: String,
+    /// How long a preview can be applied (`10m`).
+    pub preview_ttl: String,
+    /// Largest result, in estimated tokens.
+    pub token_budget: u32,
+}
+
+/// One tool's departure from the toolset defaults.
+#[derive(Debug, Clone, Serialize)]
+pub struct OverrideCtx {
+    /// The tool.
+    pub tool: String,
+    /// Its page.
+    pub page: String,
+    /// What it sets, in words (`limit 10 by default, at most 50`).
+    pub settings: Vec<String>,
+}
+
+/// A tool in the toolset's table and relations.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolSummary {
+    /// Name.
+    pub name: String,
+    /// Human title.
+    pub title: String,
+    /// One-line summary.
+    pub summary: String,
+    /// `read_only`, `reversible` or `irreversible`.
+    pub tier: &'static str,
+    /// Its page, relative to the docs folder (`tickets_search.md`).
+    pub page: String,
+    /// When to pick it.
+    pub use_when: Option<String>,
+    /// Requests it is not for, and the tool to use instead.
+    pub not_for: Vec<NotForCtx>,
+    /// The tool that undoes it, if reversible.
+    pub undone_by: Option<LinkCtx>,
+    /// Tools whose undo call is this tool.
+    pub undoes: Vec<LinkCtx>,
+    /// Deprecated names still routed to it.
+    pub aliases: Vec<String>,
+}
+
+/// A tool named from another place, with its page when it is in the same toolset.
+#[derive(Debug, Clone, Serialize)]
+pub struct LinkCtx {
+    /// The tool's name.
+    pub tool: String,
+    /// Its page in this docs folder, or `None` for a tool of another toolset (whose docs
+    /// are another site).
+    pub page: Option<String>,
+    /// The other toolset's service, when it is not this one.
+    pub service: Option<String>,
+}
+
+/// A request a tool is not for.
+#[derive(Debug, Clone, Serialize)]
+pub struct NotForCtx {
+    /// The kind of request.
+    pub when: String,
+    /// The tool to use instead.
+    pub instead: LinkCtx,
+}
+
+/// Everything a tool's page shows.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolCtx {
+    /// Name, title, summary, tier, relations.
+    #[serde(flatten)]
+    pub summary: ToolSummary,
+    /// What a successful call returns.
+    pub returns: String,
+    /// The full description, exactly as the agent reads it.
+    pub description: String,
+    /// Parameters, the spec's then the implied ones, nested ones under dotted names.
+    pub params: Vec<FieldRow>,
+    /// Output fields, the same way.
+    pub output: Vec<FieldRow>,
+    /// Every error code the tool can return.
+    pub errors: Vec<ErrorRow>,
+    /// Side effects and how they are made safe.
+    pub safety: SafetyCtx,
+    /// Paging, if the tool pages.
+    pub paging: Option<PagingCtx>,
+    /// Response formats, if the tool takes `response_format`.
+    pub response_format: Option<ResponseFormatCtx>,
+    /// Largest result in estimated tokens; bigger results are cut (`truncated`).
+    pub token_budget: u32,
+    /// What the tool's definition costs in the model's context, in tokens.
+    pub token_cost: Option<usize>,
+    /// Worked examples.
+    pub examples: Vec<ExampleCtx>,
+}
+
+/// The safety spec of a tool.
+#[derive(Debug, Clone, Serialize)]
+pub struct SafetyCtx {
+    /// `read_only`, `reversible` or `irreversible`.
+    pub tier: &'static str,
+    /// Whether it reaches outside the service's own data (email, payments).
+    pub open_world: bool,
+    /// Idempotency, if the tool takes a key.
+    pub idempotency: Option<IdempotencyCtx>,
+    /// Preview, if the tool is gated.
+    pub preview: Option<PreviewCtx>,
+    /// The undo call, if reversible.
+    pub undo: Option<UndoCtx>,
+}
+
+/// How retries are made safe.
+#[derive(Debug, Clone, Serialize)]
+pub struct IdempotencyCtx {
+    /// How long a key and its result are kept (`24h`).
+    pub ttl: String,
+}
+
+/// The preview an irreversible tool shows before applying.
+#[derive(Debug, Clone, Serialize)]
+pub struct PreviewCtx {
+    /// How long a preview can be applied (`10m`).
+    pub ttl: String,
+    /// The fields the preview shows beside its summary.
+    pub fields: Vec<FieldRow>,
+}
+
+/// The undo call of a reversible tool.
+#[derive(Debug, Clone, Serialize)]
+pub struct UndoCtx {
+    /// The tool to call.
+    pub tool: LinkCtx,
+    /// Its arguments and where in this tool's result each comes from.
+    pub arguments: Vec<UndoArgCtx>,
+    /// Whether the undo call carries an idempotency key derived from this call's.
+    pub keyed: bool,
+}
+
+/// One argument of an undo call.
+#[derive(Debug, Clone, Serialize)]
+pub struct UndoArgCtx {
+    /// The undo tool's parameter.
+    pub param: String,
+    /// Dotted path into this tool's result.
+    pub from: String,
+}
+
+/// Paging settings.
+#[derive(Debug, Clone, Serialize)]
+pub struct PagingCtx {
+    /// Output field holding the page's items.
+    pub items: String,
+    /// Items per page by default.
+    pub default_limit: u32,
+    /// Largest `limit`.
+    pub max_limit: u32,
+}
+
+/// Response formats.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResponseFormatCtx {
+    /// `concise` or `detailed`.
+    pub default: &'static str,
+    /// Dotted paths of the fields only detailed responses carry.
+    pub detailed_only: Vec<String>,
+}
+
+/// The page of one tool: its toolset and itself.
+#[derive(Debug, Clone, Serialize)]
+pub struct ToolPage {
+    /// The toolset.
+    pub toolset: ToolsetCtx,
+    /// The tool.
+    pub tool: ToolCtx,
+}
+
+/// The page name of a tool (`tickets_search.md`).
+pub fn page_of(tool: &str) -> String {
+    format!("{tool}.md")
+}
+
+/// The toolset view shared by every page of `ts`.
+pub fn toolset(model: &Model, ts: &ToolSet) -> ToolsetCtx {
+    let d = &ts.defaults;
+    ToolsetCtx {
+        service: ts.service.text.clone(),
+        title: ts.title.text.clone(),
+        description: ts.description.text.clone(),
+        spec_file: std::path::Path::new(&ts.path)
+            .file_name()
+            .map_or_else(|| ts.path.clone(), |n| n.to_string_lossy().into_owned()),
+        defaults: DefaultsCtx {
+            default_limit: d.default_limit,
+            max_limit: d.max_limit,
+            idempotency_ttl: format_duration(d.idempotency_ttl),
+            preview_ttl: format_duration(d.preview_ttl),
+            token_budget: d.token_budget,
+        },
+        overrides: ts
+            .tools
+            .iter()
+            .filter_map(|t| overrides(ts, t))
+            .collect(),
+        tools: ts.tools.iter().map(|t| summary(model, ts, t)).collect(),
+        errors: catalog_rows(ts),
+    }
+}
+
+/// The page view of `tool`, with any spec example the docs cannot show truthfully reported.
+pub fn tool_page(
+    model: &Model,
+    ts: &ToolSet,
+    tool: &Tool,
+    token_cost: Option<usize>,
+) -> (ToolPage, Vec<Diagnostic>) {
+    let (examples, diags) = Examples::new(model, ts, tool).build();
+    let page = ToolPage {
+        toolset: toolset(model, ts),
+        tool: ToolCtx {
+            summary: summary(model, ts, tool),
+            returns: tool.returns.text.clone(),
+            description: tool_description(tool),
+            params: rows(&tool.params),
+            output: rows(&tool.output),
+            errors: tool_error_rows(ts, tool),
+            safety: safety(model, ts, tool),
+            paging: tool.paging.as_ref().map(|p| PagingCtx {
+                items: p.items.text.clone(),
+                default_limit: p.default_limit,
+                max_limit: p.max_limit,
+            }),
+            response_format: tool.response_format.map(|v| ResponseFormatCtx {
+                default: v.as_str(),
+                detailed_only: rows(&tool.output)
+                    .into_iter()
+                    .filter(|r| r.detailed_only)
+                    .map(|r| r.name)
+                    // Only the outermost field of a detailed-only subtree is worth naming.
+                    .fold(Vec::<String>::new(), |mut acc, name| {
+                        if !acc.iter().any(|p| name.starts_with(&format!("{p}."))) {
+                            acc.push(name);
+                        }
+                        acc
+                    }),
+            }),
+            token_budget: tool.token_budget,
+            token_cost,
+            examples,
+        },
+    };
+    (page, diags)
+}
+
+fn link(model: &Model, ts: &ToolSet, name: &str) -> LinkCtx {
+    let other = model
+        .tool(name)
+        .map(|(owner, _)| owner.service.text.clone())
+        .filter(|s| *s != ts.service.text);
+    LinkCtx {
+        tool: name.to_string(),
+        page: match other {
+            None if ts.tool(name).is_some() => Some(page_of(name)),
+            _ => None,
+        },
+        service: other,
+    }
+}
+
+fn summary(model: &Model, ts: &ToolSet, tool: &Tool) -> ToolSummary {
+    let name = tool.name.text.as_str();
+    ToolSummary {
+        name: name.to_string(),
+        title: tool.title.text.clone(),
+        summary: tool.summary.text.clone(),
+        tier: tool.tier.as_str(),
+        page: page_of(name),
+        use_when: tool.use_when.as_ref().map(|w| w.text.clone()),
+        not_for: tool
+            .not_for
+            .iter()
+            .map(|nf| NotForCtx {
+                when: nf.when.text.clone(),
+                instead: link(model, ts, &nf.use_tool.text),
+            })
+            .collect(),
+        undone_by: tool.undo.as_ref().map(|u| link(model, ts, &u.tool.text)),
+        undoes: model
+            .tools()
+            .filter(|(_, t)| t.undo.as_ref().is_some_and(|u| u.tool.text == name))
+            .map(|(_, t)| link(model, ts, &t.name.text))
+            .collect(),
+        aliases: tool.aliases.iter().map(|a| a.text.clone()).collect(),
+    }
+}
+
+fn safety(model: &Model, ts: &ToolSet, tool: &Tool) -> SafetyCtx {
+    SafetyCtx {
+        tier: tool.tier.as_str(),
+        open_world: tool.open_world,
+        idempotency: tool.idempotency.as_ref().map(|i| IdempotencyCtx {
+            ttl: format_duration(i.ttl),
+        }),
+        preview: tool.preview.as_ref().map(|p| PreviewCtx {
+            ttl: format_duration(p.ttl),
+            fields: rows(&p.fields),
+        }),
+        undo: tool.undo.as_ref().map(|u| UndoCtx {
+            tool: link(model, ts, &u.tool.text),
+            arguments: u
+                .arguments
+                .iter()
+                .map(|(param, from)| UndoArgCtx {
+                    param: param.text.clone(),
+                    from: from.text.clone(),
+                })
+                .collect(),
+            keyed: tool.idempotency.is_some()
+                && model
+                    .tool(&u.tool.text)
+                    .is_some_and(|(_, t)| t.idempotency.is_some()),
+        }),
+    }
+}
+
+fn overrides(ts: &ToolSet, tool: &Tool) -> Option<OverrideCtx> {
+    let d = &ts.defaults;
+    let mut settings = Vec::new();
+    if let Some(p) = &tool.paging
+        && (p.default_limit, p.max_limit) != (d.default_limit, d.max_limit)
+    {
+        settings.push(format!(
+            "limit {} by default, at most {}",
+            p.default_limit, p.max_limit
+        ));
+    }
+    if let Some(i) = &tool.idempotency
+        && i.ttl != d.idempotency_ttl
+    {
+        settings.push(format!(
+            "idempotency keys kept {}",
+            format_duration(i.ttl)
+        ));
+    }
+    if let Some(p) = &tool.preview
+        && p.ttl != d.preview_ttl
+    {
+        settings.push(format!("previews valid {}", format_duration(p.ttl)));
+    }
+    if tool.token_budget != d.token_budget {
+        settings.push(format!("token budget {}", tool.token_budget));
+    }
+    (!settings.is_empty()).then(|| OverrideCtx {
+        tool: tool.name.text.clone(),
+        page: page_of(&tool.name.text),
+        settings,
+    })
+}

@@ -1,0 +1,244 @@
+//! Parameter and output tables: one row per field, nested fields under dotted names.
+//!
+//! The words for types and constraints are composed here from the model's structured
+//! fields (the same numbers the schemas and the validator use), so a table cannot claim a
+//! limit the server does not enforce.
+
+use super::filters::code_span;
+use crate::model::{Field, Kind, Origin, StringRules, Type};
+use serde::Serialize;
+use serde_json::Value;
+
+/// One row of a parameter or output table.
+#[derive(Debug, Clone, Serialize)]
+pub struct FieldRow {
+    /// Dotted name (`ticket.status`; items of a list are under the list's name).
+    pub name: String,
+    /// How deep it is nested (0 for top-level fields).
+    pub depth: usize,
+    /// The type in words (`string`, `array of Ticket`, `TicketId (string)`).
+    pub ty: String,
+    /// Parameters: the call must include it. Outputs: it is always present.
+    pub required: bool,
+    /// The default as JSON, if it has one.
+    pub default: Option<String>,
+    /// The constraints in words, values and patterns as Markdown code spans
+    /// (`` one of: `open`, `closed` ``, `1 to 50`), empty when none.
+    pub constraints: String,
+    /// A realistic value, as compact JSON.
+    pub example: String,
+    /// What it means.
+    pub description: String,
+    /// `spec`, or the setting that implied it: `paging`, `response_format`, `idempotency`,
+    /// `preview`, `undo`, `budget`.
+    pub origin: &'static str,
+    /// Whether a setting implied it rather than the spec listing it.
+    pub implied: bool,
+    /// Present only in detailed responses (itself or a parent).
+    pub detailed_only: bool,
+}
+
+/// Rows for `fields` and everything nested in them, in order.
+pub fn rows(fields: &[Field]) -> Vec<FieldRow> {
+    let mut out = Vec::new();
+    walk(fields, "", 0, false, &mut out);
+    out
+}
+
+fn walk(fields: &[Field], prefix: &str, depth: usize, detailed: bool, out: &mut Vec<FieldRow>) {
+    for f in fields {
+        let name = format!("{prefix}{}", f.name);
+        let detailed_only = detailed || f.detailed_only;
+        out.push(FieldRow {
+            name: name.clone(),
+            depth,
+            ty: type_words(&f.ty),
+            required: f.required,
+            default: f.default.as_ref().map(Value::to_string),
+            constraints: constraints(&f.ty),
+            example: f.example.to_string(),
+            description: f.description.clone(),
+            origin: origin_name(f.origin),
+            implied: f.origin != Origin::Spec,
+            detailed_only,
+        });
+        if let Kind::Object { fields, .. } = &innermost(&f.ty).kind {
+            walk(fields, &format!("{name}."), depth + 1, detailed_only, out);
+        }
+    }
+}
+
+/// The type inside any number of arrays.
+fn innermost(ty: &Type) -> &Type {
+    match &ty.kind {
+        Kind::Array { items, .. } => innermost(items),
+        _ => ty,
+    }
+}
+
+fn origin_name(o: Origin) -> &'static str {
+    match o {
+        Origin::Spec => "spec",
+        Origin::Paging => "paging",
+        Origin::ResponseFormat => "response_format",
+        Origin::Idempotency => "idempotency",
+        Origin::Preview => "preview",
+        Origin::Undo => "undo",
+        Origin::Budget => "budget",
+    }
+}
+
+/// A type in words: named types by name with their JSON type, arrays by their items.
+pub fn type_words(ty: &Type) -> String {
+    match (&ty.kind, &ty.name) {
+        (Kind::Array { items, .. }, _) => format!("array of {}", item_words(items)),
+        (Kind::Object { .. }, Some(name)) => name.clone(),
+        (_, Some(name)) => format!("{name} ({})", ty.json_type()),
+        (Kind::Object { fields, open: true }, None) if fields.is_empty() => {
+            "object (any keys)".into()
+        }
+        (_, None) => ty.json_type().into(),
+    }
+}
+
+fn item_words(ty: &Type) -> String {
+    match (&ty.kind, &ty.name) {
+        (Kind::Array { .. }, _) => format!("({})", type_words(ty)),
+        (_, Some(name)) => name.clone(),
+        _ => type_words(ty),
+    }
+}
+
+/// The constraints of a type in words, `; `-separated; empty when it has none. Enum values
+/// and patterns are Markdown code spans, so `*` or `_` in them cannot turn into emphasis.
+pub fn constraints(ty: &Type) -> String {
+    let mut parts = Vec::new();
+    match &ty.kind {
+        Kind::String(rules) => string_rules(rules, &mut parts),
+        Kind::Integer { minimum, maximum } => {
+            if let Some(r) = range(minimum.map(|v| v.to_string()), maximum.map(|v| v.to_string()))
+            {
+                parts.push(r);
+            }
+        }
+        Kind::Number { minimum, maximum } => {
+            if let Some(r) = range(minimum.map(number), maximum.map(number)) {
+                parts.push(r);
+            }
+        }
+        Kind::Boolean => {}
+        Kind::Array {
+            items,
+            min_items,
+            max_items,
+        } => {
+            if let Some(c) = count(*min_items, *max_items, "item", "items") {
+                parts.push(c);
+            }
+            let inner = constraints(items);
+            if !inner.is_empty() {
+                parts.push(format!("each: {inner}"));
+            }
+        }
+        Kind::Object { .. } => {}
+    }
+    parts.join("; ")
+}
+
+fn string_rules(rules: &StringRules, parts: &mut Vec<String>) {
+    if let Some(values) = &rules.enum_values {
+        let values: Vec<String> = values.iter().map(|v| code_span(v)).collect();
+        parts.push(format!("one of: {}", values.join(", ")));
+        // The validator checks nothing else on an enum; neither do the docs.
+        return;
+    }
+    if let Some(c) = count(rules.min_length, rules.max_length, "char", "chars") {
+        parts.push(c);
+    }
+    if let Some(p) = &rules.pattern {
+        parts.push(format!("matches {}", code_span(p)));
+    }
+    if let Some(f) = rules.format {
+        parts.push(format!("format: {}", f.as_str()));
+    }
+}
+
+fn range(min: Option<String>, max: Option<String>) -> Option<String> {
+    match (min, max) {
+        (Some(lo), Some(hi)) => Some(format!("{lo} to {hi}")),
+        (Some(lo), None) => Some(format!("at least {lo}")),
+        (None, Some(hi)) => Some(format!("at most {hi}")),
+        (None, None) => None,
+    }
+}
+
+fn count(min: Option<u64>, max: Option<u64>, one: &str, many: &str) -> Option<String> {
+    let unit = |n: u64| if n == 1 { one } else { many };
+    match (min, max) {
+        (Some(lo), Some(hi)) if lo == hi => Some(format!("exactly {lo} {}", unit(lo))),
+        (Some(lo), Some(hi)) => Some(format!("{lo} to {hi} {many}")),
+        (Some(lo), None) => Some(format!("at least {lo} {}", unit(lo))),
+        (None, Some(hi)) => Some(format!("at most {hi} {}", unit(hi))),
+        (None, None) => None,
+    }
+}
+
+/// A number as JSON writes it (`0`, `42.5`), not as `0.0`.
+fn number(v: f64) -> String {
+    serde_json::Number::from_f64(v)
+        .map(|n| {
+            let s = n.to_string();
+            s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+        })
+        .unwrap_or_else(|| v.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn string(rules: StringRules) -> Type {
+        Type::of(Kind::String(rules))
+    }
+
+    #[test]
+    fn words_for_constraints() {
+        let t = string(StringRules {
+            min_length: Some(1),
+            max_length: Some(200),
+            pattern: Some("^T-[0-9]+$".into()),
+            ..StringRules::default()
+        });
+        assert_eq!(constraints(&t), "1 to 200 chars; matches `^T-[0-9]+$`");
+        let list = Type::of(Kind::Array {
+            items: Box::new(string(StringRules {
+                max_length: Some(40),
+                ..StringRules::default()
+            })),
+            min_items: Some(1),
+            max_items: Some(5),
+        });
+        assert_eq!(constraints(&list), "1 to 5 items; each: at most 40 chars");
+        assert_eq!(type_words(&list), "array of string");
+        let money = Type::of(Kind::Number {
+            minimum: Some(0.0),
+            maximum: Some(1000000.0),
+        });
+        assert_eq!(constraints(&money), "0 to 1000000");
+        let one = Type::of(Kind::Integer {
+            minimum: Some(1),
+            maximum: None,
+        });
+        assert_eq!(constraints(&one), "at least 1");
+    }
+
+    #[test]
+    fn enums_say_only_their_values() {
+        let t = string(StringRules {
+            enum_values: Some(vec!["open".into(), "closed".into()]),
+            max_length: Some(3),
+            ..StringRules::default()
+        });
+        assert_eq!(constraints(&t), "one of: `open`, `closed`");
+    }
+}

@@ -1,0 +1,122 @@
+//! Documentation pages for a docs site, generated from the same model as the server.
+//!
+//! For each toolset `toolspec generate --emit docs` writes `<service>/docs/`:
+//!
+//! - `index.md`: what the toolset is for, its tools, which tool to use for what (from
+//!   `use_when`, `not_for` and undo links) and its defaults;
+//! - `<tool>.md`: the description exactly as the agent reads it
+//!   ([`crate::model::describe::tool_description`]), parameter and output tables (implied
+//!   fields included), the errors the tool can return, its safety spec, worked examples
+//!   played through the runtime's own validator and constructors, and the token cost of its
+//!   definition;
+//! - `errors.md`: the whole error catalog;
+//! - `SUMMARY.md` and `book.toml`, so `mdbook build` makes a site of the folder as it is.
+//!
+//! Pages are rendered from minijinja templates (`templates/docs/`, embedded in the binary);
+//! `--templates DIR` overrides any of them by file name. Spec text reaches a page only
+//! through the escaping filters of [`filters`]. Every JSON block of a page follows an HTML
+//! comment saying what it is (`<!-- call: tickets_search -->`, `<!-- result: ... -->`,
+//! `<!-- error: ... -->`), invisible on the site, so tests can validate each one against the
+//! tool's schemas.
+
+mod catalog;
+mod context;
+mod examples;
+mod fields;
+pub mod filters;
+mod shapes;
+mod templates;
+
+pub use examples::example_call;
+pub use templates::{EMBEDDED, TemplateError};
+
+use crate::diagnostics::{Diagnostic, Diagnostics, Span};
+use crate::emit::{GeneratedFile, Options};
+use crate::model::{Model, ToolSet};
+use serde::Serialize;
+use std::collections::BTreeSet;
+use templates::Renderer;
+
+/// Keeps a site build (`mdbook build` writes `book/` next to `book.toml`) out of git.
+const GITIGNORE: &str = "/book/\n";
+
+/// The docs of every toolset, or the problems that keep them from being true: a spec example
+/// the server would answer differently, or a template that fails (named by file and line).
+pub fn generate(model: &Model, options: &Options) -> Result<Vec<GeneratedFile>, Diagnostics> {
+    let renderer = Renderer::new(options.templates.as_deref());
+    let mut out = Output {
+        renderer: &renderer,
+        files: Vec::new(),
+        diags: Diagnostics::default(),
+        reported: BTreeSet::new(),
+    };
+    for ts in &model.toolsets {
+        let dir = format!("{}/docs", ts.service.text);
+        let set = context::toolset(model, ts);
+        #[derive(Serialize)]
+        struct SetPage<'a> {
+            toolset: &'a context::ToolsetCtx,
+        }
+        let page = SetPage { toolset: &set };
+        for (template, file) in [
+            ("index.md.jinja", "index.md"),
+            ("errors.md.jinja", "errors.md"),
+            ("SUMMARY.md.jinja", "SUMMARY.md"),
+            ("book.toml.jinja", "book.toml"),
+        ] {
+            out.render(ts, template, &page, format!("{dir}/{file}"));
+        }
+        for tool in &ts.tools {
+            let (page, problems) = context::tool_page(model, ts, tool, None);
+            for d in problems {
+                out.diags.push(d);
+            }
+            out.render(
+                ts,
+                "tool.md.jinja",
+                &page,
+                format!("{dir}/{}", context::page_of(&tool.name.text)),
+            );
+        }
+        out.files
+            .push(GeneratedFile::new(format!("{dir}/.gitignore"), GITIGNORE));
+    }
+    if out.diags.has_errors() {
+        return Err(out.diags);
+    }
+    Ok(out.files)
+}
+
+struct Output<'r> {
+    renderer: &'r Renderer,
+    files: Vec<GeneratedFile>,
+    diags: Diagnostics,
+    /// Template errors already reported: a broken template fails for every toolset, and
+    /// saying so once is enough.
+    reported: BTreeSet<String>,
+}
+
+impl Output<'_> {
+    fn render(&mut self, ts: &ToolSet, template: &str, ctx: &impl Serialize, path: String) {
+        match self.renderer.render(template, ctx) {
+            Ok(text) => self.files.push(GeneratedFile::new(path, text)),
+            Err(e) => {
+                if self.reported.insert(e.to_string()) {
+                    self.diags.push(template_diagnostic(&e, ts.span));
+                }
+            }
+        }
+    }
+}
+
+/// A template problem as a diagnostic: the message starts with `file:line:`, and the
+/// snippet shows the spec whose docs were being rendered.
+fn template_diagnostic(e: &TemplateError, span: Span) -> Diagnostic {
+    let d = Diagnostic::error("template", span, e.to_string())
+        .label("while rendering the docs of this spec");
+    if e.overridden {
+        d.help("fix the template, or remove it from the --templates directory to use the built-in one")
+    } else {
+        d.help("this is a bug in toolspec's built-in docs templates; please report it")
+    }
+}

@@ -1,0 +1,116 @@
+//! A tool's parameters as the runtime validator's shape tables, so the docs can show the
+//! error a refused call really gets.
+//!
+//! Generated servers validate calls with [`toolspec_runtime::validate::prepare`] over `static`
+//! shape tables. The docs run that same function on their example calls, so an error body on
+//! a page is the runtime's own output (code, message, `details.problems`), not an imitation
+//! that could drift from it.
+//!
+//! The validator takes `&'static` tables. Here they are built at generation time from the
+//! model and leaked: a few hundred bytes per tool, once per `generate` run, which is the
+//! price of reusing the server's validator verbatim instead of writing a second one.
+
+use crate::model::{Field, Kind, Tool, Type};
+use crate::spec::format::Format;
+use serde_json::Value;
+use toolspec_runtime::validate::{
+    self, ArrayShape, Field as RtField, Format as RtFormat, ObjectShape, Pattern, Shape,
+    StringShape,
+};
+use toolspec_runtime::{ToolError, validate::prepare};
+
+/// The runtime's input shape of `tool` (spec and implied parameters).
+pub fn input_shape(tool: &Tool) -> &'static ObjectShape {
+    object(&tool.params)
+}
+
+/// Validates `arguments` exactly as a generated server does: `Ok` with defaults filled in, or
+/// the one [`ToolError`] the agent would get, whose message ends with `example_call`.
+pub fn check_call(
+    shape: &'static ObjectShape,
+    example_call: &str,
+    arguments: &Value,
+) -> Result<Value, ToolError> {
+    prepare(shape, example_call, arguments.clone())
+}
+
+/// The codes of the problems the validator finds (empty when the call is valid).
+pub fn problem_codes(shape: &'static ObjectShape, arguments: &Value) -> Vec<&'static str> {
+    validate::validate(shape, arguments)
+        .iter()
+        .map(|p| p.code)
+        .collect()
+}
+
+fn leak<T>(value: T) -> &'static T {
+    Box::leak(Box::new(value))
+}
+
+fn leak_str(s: &str) -> &'static str {
+    Box::leak(s.to_owned().into_boxed_str())
+}
+
+fn object(fields: &[Field]) -> &'static ObjectShape {
+    let fields: Vec<RtField> = fields.iter().map(field).collect();
+    leak(ObjectShape::new(Box::leak(fields.into_boxed_slice())))
+}
+
+fn field(f: &Field) -> RtField {
+    let name = leak_str(&f.name);
+    let shape = shape(&f.ty);
+    let mut out = if f.required {
+        RtField::required(name, shape)
+    } else {
+        RtField::optional(name, shape)
+    };
+    if let Some(default) = &f.default {
+        out = out.default_json(leak_str(&default.to_string()));
+    }
+    out
+}
+
+fn shape(ty: &Type) -> Shape {
+    match &ty.kind {
+        Kind::String(rules) => {
+            let mut s = StringShape::new().length(rules.min_length, rules.max_length);
+            if let Some(values) = &rules.enum_values {
+                let values: Vec<&'static str> = values.iter().map(|v| leak_str(v)).collect();
+                s = s.one_of(Box::leak(values.into_boxed_slice()));
+            }
+            if let Some(p) = &rules.pattern {
+                s = s.pattern(leak(Pattern::new(leak_str(p))));
+            }
+            if let Some(f) = rules.format {
+                s = s.format(format(f));
+            }
+            Shape::String(s)
+        }
+        Kind::Integer { minimum, maximum } => Shape::integer(*minimum, *maximum),
+        Kind::Number { minimum, maximum } => Shape::number(*minimum, *maximum),
+        Kind::Boolean => Shape::Boolean,
+        Kind::Array {
+            items,
+            min_items,
+            max_items,
+        } => Shape::Array(leak(
+            ArrayShape::new(shape(items)).bounds(*min_items, *max_items),
+        )),
+        Kind::Object { fields, open } => {
+            if *open && fields.is_empty() {
+                Shape::Any
+            } else {
+                Shape::Object(object(fields))
+            }
+        }
+    }
+}
+
+fn format(f: Format) -> RtFormat {
+    match f {
+        Format::Email => RtFormat::Email,
+        Format::DateTime => RtFormat::DateTime,
+        Format::Date => RtFormat::Date,
+        Format::Uri => RtFormat::Uri,
+        Format::Uuid => RtFormat::Uuid,
+    }
+}

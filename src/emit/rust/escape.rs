@@ -1,0 +1,216 @@
+//! The only ways spec text becomes Rust source: string literals, identifiers, doc attributes.
+//!
+//! Every function returns text that is valid Rust in its position whatever the input (quotes,
+//! backslashes, raw-string delimiters `"#`, comment ends `*/`, newlines, Rust keywords, any
+//! Unicode), and that no default rustc or clippy lint flags: identifiers are ASCII in the
+//! case rustc expects, literals escape invisible and bidirectional characters, docs cannot
+//! open code blocks (which rustdoc would run as doctests) or links.
+//!
+//! The templates reach these through the filters of [`super::templates`]; names built in
+//! Rust (type names, field names) go through them before they reach a template.
+
+use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
+
+/// A Rust string literal whose value is exactly `text`: `"..."` with `"`, `\` and every
+/// non-printable or invisible character escaped (the escaping of
+/// `proc_macro2::Literal::string`).
+pub fn lit(text: &str) -> String {
+    proc_macro2::Literal::string(text).to_string()
+}
+
+/// Keywords that can be written as raw identifiers (`r#type`).
+const RAW_OK: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do",
+    "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in",
+    "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
+    "return", "static", "struct", "trait", "true", "try", "type", "typeof", "unsafe", "unsized",
+    "use", "virtual", "where", "while", "yield",
+];
+
+/// Keywords that cannot be raw identifiers: they get a trailing underscore.
+const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
+
+/// ASCII words of `text`: letters and digits kept, everything else a word break, so that
+/// heck sees `café-au lait` as `caf`, `au`, `lait`. Non-ASCII letters are left out because
+/// rustc lints non-ASCII identifiers (`uncommon_codepoints`, confusables) by default.
+fn ascii_words(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
+        .collect()
+}
+
+/// Makes a cased word list a Rust identifier: `fallback` when nothing is left, a leading
+/// letter when it starts with a digit, keywords escaped.
+fn finish(mut name: String, fallback: &str, digit_prefix: &str) -> String {
+    if name.is_empty() {
+        name = fallback.to_string();
+    }
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        name = format!("{digit_prefix}{name}");
+    }
+    if NOT_RAW.contains(&name.as_str()) {
+        format!("{name}_")
+    } else if RAW_OK.contains(&name.as_str()) {
+        format!("r#{name}")
+    } else {
+        name
+    }
+}
+
+/// A snake_case identifier for a field, method or function (`customerEmail` →
+/// `customer_email`, `type` → `r#type`, `self` → `self_`, `_` → `value`).
+/// The wire name is kept separately (serde `rename`), so this may change the spelling.
+pub fn ident(text: &str) -> String {
+    finish(ascii_words(text).to_snake_case(), "value", "n")
+}
+
+/// An UpperCamelCase identifier for a type or trait (`ticket_status` → `TicketStatus`,
+/// `Self` → `Self_`, `HTTP` → `Http`).
+pub fn type_ident(text: &str) -> String {
+    finish(ascii_words(text).to_upper_camel_case(), "Type", "T")
+}
+
+/// An enum variant for the value `text` (`in_progress` → `InProgress`, `"#` → `Value`,
+/// `1st` → `V1st`).
+pub fn variant(text: &str) -> String {
+    finish(ascii_words(text).to_upper_camel_case(), "Value", "V")
+}
+
+/// A SCREAMING_SNAKE_CASE identifier for a `static` (`tickets_search` → `TICKETS_SEARCH`).
+pub fn const_ident(text: &str) -> String {
+    finish(ascii_words(text).to_shouty_snake_case(), "VALUE", "N")
+}
+
+/// Characters dropped from docs: the bidirectional controls rustc denies in comments
+/// (`text_direction_codepoint_in_comment`) and invisible formatting characters.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{061C}' | '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// `#[doc = "..."]` attributes for `text`, or nothing when it is blank.
+///
+/// The text is made inert for rustdoc and clippy: carriage returns and tabs become plain
+/// line breaks and spaces, control and invisible characters are dropped, each line's leading
+/// spaces are removed (four would open an indented code block, run as a doctest), the
+/// characters that open code spans and fences, links, HTML and headings
+/// (`` ` ~ [ ] < > # \ ``) and a line-leading list marker are backslash-escaped, so the
+/// doc renders as the text it came from. It is then written as a string literal, so `*/` or
+/// `///` inside cannot end or open a comment.
+pub fn doc(text: &str) -> String {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let mut lines = Vec::new();
+    for raw in text.split('\n') {
+        let line: String = raw
+            .chars()
+            .map(|c| if c == '\t' { ' ' } else { c })
+            .filter(|c| !c.is_control() && !invisible(*c))
+            .collect();
+        let line = line.trim();
+        let mut out = String::with_capacity(line.len() + 8);
+        if line.starts_with(['-', '+', '*', '=']) {
+            out.push('\\');
+        }
+        let digits = line.chars().take_while(char::is_ascii_digit).count();
+        for (i, c) in line.chars().enumerate() {
+            if matches!(c, '`' | '~' | '[' | ']' | '<' | '>' | '#' | '\\')
+                || (digits > 0 && i == digits && matches!(c, '.' | ')'))
+            {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        lines.push(out);
+    }
+    while lines.last().is_some_and(String::is_empty) {
+        lines.pop();
+    }
+    while lines.first().is_some_and(String::is_empty) {
+        lines.remove(0);
+    }
+    if lines.is_empty() {
+        return String::new();
+    }
+    // One attribute per line, each with a leading space as `///` comments have.
+    lines
+        .iter()
+        .map(|l| {
+            if l.is_empty() {
+                "#[doc = \"\"]".to_string()
+            } else {
+                format!("#[doc = {}]", lit(&format!(" {l}")))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parses_as_expr(code: &str) -> bool {
+        syn::parse_str::<syn::Expr>(code).is_ok()
+    }
+
+    #[test]
+    fn literals_keep_every_character() {
+        for text in [
+            "plain",
+            "quote \" and \\ and \"# and \"## and r#\"raw\"#",
+            "*/ /* /// //",
+            "emoji 🎉 👨‍👩‍👧 é 中文",
+            "bidi \u{202E}evil\u{202C} zero\u{200B}width nul\0 tab\t cr\r nl\n",
+            "",
+        ] {
+            let l = lit(text);
+            let parsed: syn::LitStr = syn::parse_str(&l).expect("a literal");
+            assert_eq!(parsed.value(), text);
+            assert!(!l.contains('\u{202E}') && !l.contains('\u{200B}') && !l.contains('\r'));
+            assert!(parses_as_expr(&l));
+        }
+    }
+
+    #[test]
+    fn identifiers_are_valid_and_lint_free() {
+        let cases = [
+            ("ticket_id", "ticket_id", "TicketId", "TICKET_ID"),
+            ("type", "r#type", "Type", "TYPE"),
+            ("self", "self_", "Self_", "SELF"),
+            ("Self", "self_", "Self_", "SELF"),
+            ("crate", "crate_", "Crate", "CRATE"),
+            ("_", "value", "Type", "VALUE"),
+            ("customerEmail", "customer_email", "CustomerEmail", "CUSTOMER_EMAIL"),
+            ("\"#", "value", "Type", "VALUE"),
+            ("1st", "n1st", "T1st", "N1ST"),
+            ("café 🎉", "caf", "Caf", "CAF"),
+            ("HTTP", "http", "Http", "HTTP"),
+            ("match", "r#match", "Match", "MATCH"),
+        ];
+        for (text, snake, camel, shout) in cases {
+            assert_eq!(ident(text), snake, "{text}");
+            assert_eq!(type_ident(text), camel, "{text}");
+            assert_eq!(const_ident(text), shout, "{text}");
+            for id in [ident(text), type_ident(text), const_ident(text), variant(text)] {
+                assert!(syn::parse_str::<syn::Ident>(&id).is_ok(), "{id}");
+            }
+        }
+        assert_eq!(variant("\"#"), "Value");
+        assert_eq!(variant("in_progress"), "InProgress");
+        assert_eq!(variant("1st"), "V1st");
+    }
+
+    #[test]
+    fn docs_cannot_break_out_or_become_code() {
+        let hostile = "*/ end\r\n```rust\npanic!()\n```\n    indented code\n- list\nlazy\n[link] <b> # h\n\u{202E}x\t\u{200B}";
+        let d = doc(hostile);
+        let item = format!("{d}\npub struct X;");
+        let file: syn::File = syn::parse_str(&item).expect("parses");
+        let printed = prettyplease::unparse(&file);
+        assert!(!printed.contains("```") && !printed.contains('\u{202E}'));
+        assert!(!printed.contains("\n    indented") && !printed.contains('\t'));
+        assert!(printed.contains("\\`\\`\\`rust"), "{printed}");
+        assert_eq!(doc("  \n \t "), "");
+    }
+}

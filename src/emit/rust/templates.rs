@@ -1,0 +1,73 @@
+//! The embedded templates and the minijinja environment that renders them.
+//!
+//! Two rules keep spec text from breaking the generated code:
+//! - the only filters that print spec text are `lit` (a Rust string literal) and `doc`
+//!   (`#[doc = "..."]` attributes), both from [`super::escape`], which return *safe* values;
+//! - the formatter refuses to print any string that is not safe (identifiers and type
+//!   expressions come safe from [`super::Safe`]), and undefined values are errors.
+//!
+//! So a template that prints spec text unescaped fails to render, in every test, instead
+//! of producing code that breaks on the first hostile spec.
+
+use minijinja::value::Value;
+use minijinja::{Environment, Error, ErrorKind, UndefinedBehavior};
+
+use super::escape;
+
+/// The templates, embedded so the binary and build scripts need no files at run time.
+const TEMPLATES: &[(&str, &str)] = &[
+    (
+        "rust/toolset.rs.j2",
+        include_str!("../../../templates/rust/toolset.rs.j2"),
+    ),
+    (
+        "rust/types.rs.j2",
+        include_str!("../../../templates/rust/types.rs.j2"),
+    ),
+    (
+        "rust/errors.rs.j2",
+        include_str!("../../../templates/rust/errors.rs.j2"),
+    ),
+    (
+        "rust/trait.rs.j2",
+        include_str!("../../../templates/rust/trait.rs.j2"),
+    ),
+    (
+        "rust/server.rs.j2",
+        include_str!("../../../templates/rust/server.rs.j2"),
+    ),
+    (
+        "rust/tables.rs.j2",
+        include_str!("../../../templates/rust/tables.rs.j2"),
+    ),
+];
+
+/// The entry template.
+pub const ENTRY: &str = "rust/toolset.rs.j2";
+
+/// An environment with the Rust templates, the escaping filters and the strict formatter.
+pub fn environment() -> Result<Environment<'static>, Error> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    for (name, source) in TEMPLATES {
+        env.add_template(name, source)?;
+    }
+    env.add_filter("lit", |text: &str| Value::from_safe_string(escape::lit(text)));
+    env.add_filter("doc", |text: &str| Value::from_safe_string(escape::doc(text)));
+    env.remove_filter("safe");
+    env.set_formatter(|out, _state, value| {
+        if value.is_safe() || value.is_number() || value.kind() == minijinja::value::ValueKind::Bool
+        {
+            write!(out, "{value}").map_err(Error::from)
+        } else {
+            Err(Error::new(
+                ErrorKind::InvalidOperation,
+                format!(
+                    "refusing to print {value:?} unescaped: pipe spec text through `|lit` or \
+                     `|doc`, or pass identifiers as escaped `Safe` values"
+                ),
+            ))
+        }
+    });
+    Ok(env)
+}

@@ -1,0 +1,510 @@
+//! JSON Schemas of tool inputs and outputs, built from the model.
+//!
+//! A tool's schema is read by the model on every call, so it has two jobs: carry every fact
+//! of the spec, and cost as few tokens as possible while every real client accepts it. The
+//! rules that follow from the client pitfalls (see the MCP reference) hold for every schema
+//! made here:
+//!
+//! - JSON Schema 2020-12 without `$schema`, `$ref` or `$defs`: named types are inlined;
+//! - the root is `type: "object"`; every array has `items`;
+//! - an optional input is one that is absent from `required` (never `type: [T, "null"]`,
+//!   which several clients reject), except in the OpenAI strict profile, which demands
+//!   exactly that form;
+//! - input objects are closed (`additionalProperties: false`), so a misspelt argument is
+//!   refused instead of ignored;
+//! - every input property's description carries its example and, where a keyword alone is
+//!   easy to miss, its rule in words (`One of: open, pending, closed.`, `1-200 characters.`).
+//!
+//! [`Profile`] picks between the schema most clients take (MCP, Anthropic, the per-tool
+//! files) and OpenAI's strict structured-outputs subset. The facts are the same in both; only
+//! where they are written differs: a keyword the strict subset does not support (`default`,
+//! `minLength`, `maxLength`, `format: uri`) is dropped and its fact moves into the words.
+//!
+//! Output schemas describe what comes back and are not closed: a client that validates
+//! results (the Python SDK does) keeps working when a later server version adds a field, and
+//! the keyword would cost tokens on every object for no benefit to the model.
+
+use crate::model::{Field, Kind, Origin, StringRules, Tier, Tool, Type};
+use crate::spec::format::Format;
+use serde_json::{Map, Value, json};
+
+/// Which dialect of JSON Schema to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// What MCP `tools/list`, Anthropic's `input_schema` and the per-tool files carry:
+    /// optional means absent from `required`; every keyword the spec implies is present.
+    Standard,
+    /// OpenAI's `strict: true` subset: every property is listed in `required`, optional ones
+    /// accept `null` (which the runtime reads as "omitted"), and unsupported keywords are
+    /// replaced by words in the description.
+    OpenAiStrict,
+}
+
+/// Formats OpenAI strict mode accepts in `format`; others (`uri`) move into the words.
+const OPENAI_FORMATS: &[&str] = &[
+    "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
+];
+
+/// The schema of a tool's arguments: the spec's parameters, then the implied ones.
+///
+/// A tool without parameters gets `{"type": "object", "additionalProperties": false}` (plus
+/// empty `properties` and `required`, which OpenAI strict mode expects).
+pub fn input_schema(tool: &Tool, profile: Profile) -> Value {
+    Value::Object(input_object(&tool.params, false, profile))
+}
+
+/// The schema of a tool's successful structured result.
+///
+/// Required are the fields always present: not `detailed_only` ones (concise responses drop
+/// them) and, for irreversible tools, none of the spec's own fields, because a preview
+/// (`applied: false`) carries only the implied `applied`, `preview` and `truncated` keys.
+/// Implied fields keep the `required` the model gives them.
+pub fn output_schema(tool: &Tool) -> Value {
+    let previews = tool.tier == Tier::Irreversible && tool.preview.is_some();
+    let required = |f: &Field| f.required && !f.detailed_only && !(previews && f.origin == Origin::Spec);
+    Value::Object(output_object(&tool.output, &required))
+}
+
+/// Whether a field list contains, at any depth, a free-form object (one written without
+/// `fields`): JSON Schema can say "any keys" but OpenAI strict mode cannot.
+pub fn has_free_form_object(fields: &[Field]) -> bool {
+    fn ty_has(ty: &Type) -> bool {
+        match &ty.kind {
+            Kind::Object { fields, open } => *open || has_free_form_object(fields),
+            Kind::Array { items, .. } => ty_has(items),
+            _ => false,
+        }
+    }
+    fields.iter().any(|f| ty_has(&f.ty))
+}
+
+fn input_object(fields: &[Field], open: bool, profile: Profile) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("type".into(), json!("object"));
+    let strict = profile == Profile::OpenAiStrict;
+    if !fields.is_empty() || strict {
+        let props: Map<String, Value> = fields
+            .iter()
+            .map(|f| (f.name.clone(), input_property(f, profile)))
+            .collect();
+        m.insert("properties".into(), Value::Object(props));
+        let required: Vec<Value> = fields
+            .iter()
+            .filter(|f| strict || f.required)
+            .map(|f| json!(f.name))
+            .collect();
+        if !required.is_empty() || strict {
+            m.insert("required".into(), Value::Array(required));
+        }
+    }
+    if !open || !fields.is_empty() {
+        m.insert("additionalProperties".into(), json!(false));
+    }
+    m
+}
+
+fn output_object(fields: &[Field], required: &dyn Fn(&Field) -> bool) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("type".into(), json!("object"));
+    if fields.is_empty() {
+        return m;
+    }
+    let props: Map<String, Value> = fields
+        .iter()
+        .map(|f| (f.name.clone(), output_property(f)))
+        .collect();
+    m.insert("properties".into(), Value::Object(props));
+    let req: Vec<Value> = fields.iter().filter(|f| required(f)).map(|f| json!(f.name)).collect();
+    if !req.is_empty() {
+        m.insert("required".into(), Value::Array(req));
+    }
+    m
+}
+
+/// Nested output objects: present fields are those marked required and not detailed-only.
+fn nested_output_required(f: &Field) -> bool {
+    f.required && !f.detailed_only
+}
+
+fn input_property(f: &Field, profile: Profile) -> Value {
+    let body = type_body(&f.ty, Direction::Input(profile));
+    let mut m = Map::new();
+    let nullable = profile == Profile::OpenAiStrict && !f.required;
+    for (k, v) in body {
+        match k.as_str() {
+            "type" if nullable => m.insert(k, json!([v, "null"])),
+            "enum" if nullable => {
+                let mut values = v.as_array().cloned().unwrap_or_default();
+                values.push(Value::Null);
+                m.insert(k, Value::Array(values))
+            }
+            _ => m.insert(k, v),
+        };
+        if !m.contains_key("description") {
+            m.insert("description".into(), json!(input_description(f, profile)));
+        }
+    }
+    if profile == Profile::Standard
+        && let Some(d) = &f.default
+    {
+        m.insert("default".into(), d.clone());
+    }
+    move_nested_keys_last(&mut m);
+    Value::Object(m)
+}
+
+fn output_property(f: &Field) -> Value {
+    let body = type_body(&f.ty, Direction::Output);
+    let mut m = Map::new();
+    for (k, v) in body {
+        m.insert(k, v);
+        if !m.contains_key("description") {
+            let mut parts = vec![sentence(&f.description)];
+            push_type_description(&mut parts, f);
+            if f.detailed_only {
+                parts.push("Detailed responses only.".into());
+            }
+            m.insert("description".into(), json!(join(&parts)));
+        }
+    }
+    move_nested_keys_last(&mut m);
+    Value::Object(m)
+}
+
+/// Keeps `items`, `properties`, `required` and `additionalProperties` after the scalar
+/// keywords, so a property reads type, description, rules, then its insides.
+fn move_nested_keys_last(m: &mut Map<String, Value>) {
+    for key in ["items", "properties", "required", "additionalProperties"] {
+        if let Some(v) = m.remove(key) {
+            m.insert(key.into(), v);
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    Input(Profile),
+    Output,
+}
+
+/// The keywords of a type without its description: `type` first, then its rules, then the
+/// schemas of its items or fields.
+fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
+    let strict = dir == Direction::Input(Profile::OpenAiStrict);
+    let mut m = Map::new();
+    m.insert("type".into(), json!(ty.json_type()));
+    match &ty.kind {
+        Kind::String(rules) => {
+            if let Some(values) = &rules.enum_values {
+                m.insert("enum".into(), json!(values));
+            }
+            if let Some(f) = rules.format
+                && (!strict || OPENAI_FORMATS.contains(&f.as_str()))
+            {
+                m.insert("format".into(), json!(f.as_str()));
+            }
+            if let Some(p) = &rules.pattern {
+                m.insert("pattern".into(), json!(p));
+            }
+            if !strict {
+                if let Some(n) = rules.min_length {
+                    m.insert("minLength".into(), json!(n));
+                }
+                if let Some(n) = rules.max_length {
+                    m.insert("maxLength".into(), json!(n));
+                }
+            }
+        }
+        Kind::Integer { minimum, maximum } => {
+            if let Some(n) = minimum {
+                m.insert("minimum".into(), json!(n));
+            }
+            if let Some(n) = maximum {
+                m.insert("maximum".into(), json!(n));
+            }
+        }
+        Kind::Number { minimum, maximum } => {
+            if let Some(n) = minimum {
+                m.insert("minimum".into(), number(*n));
+            }
+            if let Some(n) = maximum {
+                m.insert("maximum".into(), number(*n));
+            }
+        }
+        Kind::Boolean => {}
+        Kind::Array {
+            items,
+            min_items,
+            max_items,
+        } => {
+            if let Some(n) = min_items {
+                m.insert("minItems".into(), json!(n));
+            }
+            if let Some(n) = max_items {
+                m.insert("maxItems".into(), json!(n));
+            }
+            let mut item = type_body(items, dir);
+            if let Some(d) = items.description.as_deref().filter(|d| !d.trim().is_empty()) {
+                // A named item type's description has no property to live in: give it to the
+                // items schema, right after its type.
+                let mut with = Map::new();
+                for (k, v) in std::mem::take(&mut item) {
+                    with.insert(k, v);
+                    if !with.contains_key("description") {
+                        with.insert("description".into(), json!(sentence(d)));
+                    }
+                }
+                item = with;
+            }
+            m.insert("items".into(), Value::Object(item));
+        }
+        Kind::Object { fields, open } => {
+            let obj = match dir {
+                Direction::Input(p) => input_object(fields, *open, p),
+                Direction::Output => output_object(fields, &nested_output_required),
+            };
+            for (k, v) in obj {
+                if k != "type" {
+                    m.insert(k, v);
+                }
+            }
+        }
+    }
+    m
+}
+
+/// A number keyword, written as an integer when it is one (`0`, not `0.0`).
+fn number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9.0e15 {
+        json!(n as i64)
+    } else {
+        serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+    }
+}
+
+/// The description of an input property: what it means, then its rules in words, then its
+/// example, each said once.
+///
+/// Implied parameters (`limit`, `cursor`, ...) keep the description the model composed for
+/// them, which already states their rules and defaults; they get words only for a keyword
+/// the OpenAI profile drops, and no example: `cursor` and `preview_id` are server-issued
+/// tokens, and an example would invite the model to invent one.
+fn input_description(f: &Field, profile: Profile) -> String {
+    let mut parts = vec![sentence(&f.description)];
+    push_type_description(&mut parts, f);
+    let strict = profile == Profile::OpenAiStrict;
+    if f.origin == Origin::Spec {
+        parts.extend(rule_words(&f.ty, profile));
+        if strict && let Some(d) = &f.default {
+            parts.push(format!("Default: {}.", compact(d)));
+        }
+        if shows_example(f) {
+            parts.push(format!("Example: {}.", compact(&f.example)));
+        }
+    } else if strict {
+        for w in dropped_words(&f.ty) {
+            if !mentions_range(&f.description, &f.ty) {
+                parts.push(w);
+            }
+        }
+    }
+    join(&parts)
+}
+
+/// A scalar named type's description (`A ticket id, T- and digits.`) carries facts the
+/// field's own description does not; an object type's one-liner only names what the field
+/// already names, and its fields carry the facts.
+fn push_type_description(parts: &mut Vec<String>, f: &Field) {
+    if let Some(td) = f.ty.description.as_deref().map(str::trim)
+        && !td.is_empty()
+        && !matches!(f.ty.kind, Kind::Object { .. })
+        && !f.description.contains(td.trim_end_matches('.'))
+    {
+        parts.push(sentence(td));
+    }
+}
+
+/// Whether the property's description shows an example. Objects (and lists of objects) are
+/// left out: each of their fields shows its own. An example equal to the default would say
+/// the default twice.
+fn shows_example(f: &Field) -> bool {
+    let mut ty = &f.ty;
+    while let Kind::Array { items, .. } = &ty.kind {
+        ty = items;
+    }
+    let composed = matches!(&ty.kind, Kind::Object { fields, .. } if !fields.is_empty());
+    !composed && f.default.as_ref() != Some(&f.example)
+}
+
+/// Rules in words for the facts a keyword alone makes easy to miss: allowed values, lengths,
+/// bounds and item counts, in both profiles; for the OpenAI profile also formats it does not
+/// support.
+fn rule_words(ty: &Type, profile: Profile) -> Vec<String> {
+    let strict = profile == Profile::OpenAiStrict;
+    match &ty.kind {
+        Kind::Array {
+            items,
+            min_items,
+            max_items,
+        } => {
+            let mut out = Vec::new();
+            if let Some(c) = range_words(min_items.map(|n| n as f64), max_items.map(|n| n as f64), "items", "item") {
+                out.push(sentence(&capitalize(&c)));
+            }
+            if !matches!(items.kind, Kind::Object { .. } | Kind::Array { .. }) {
+                let each = scalar_phrases(items, strict);
+                if !each.is_empty() {
+                    out.push(format!("Each item: {}.", each.join(", ")));
+                }
+            }
+            out
+        }
+        Kind::Object { .. } => Vec::new(),
+        _ => scalar_phrases(ty, strict)
+            .into_iter()
+            .map(|p| sentence(&capitalize(&p)))
+            .collect(),
+    }
+}
+
+/// The words for a scalar's rules, lower-case phrases (`one of: open, closed`,
+/// `1-200 characters`, `0 to 100`, `URI format`).
+fn scalar_phrases(ty: &Type, strict: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    match &ty.kind {
+        Kind::String(StringRules {
+            enum_values,
+            min_length,
+            max_length,
+            format,
+            ..
+        }) => {
+            if let Some(values) = enum_values {
+                out.push(format!("one of: {}", values.join(", ")));
+            }
+            if let Some(c) = range_words(
+                min_length.map(|n| n as f64),
+                max_length.map(|n| n as f64),
+                "characters",
+                "character",
+            ) {
+                out.push(c);
+            }
+            if strict && let Some(f) = format.filter(|f| !OPENAI_FORMATS.contains(&f.as_str())) {
+                out.push(format_words(f));
+            }
+        }
+        Kind::Integer { minimum, maximum } => {
+            out.extend(bound_words(minimum.map(|n| n as f64), maximum.map(|n| n as f64)));
+        }
+        Kind::Number { minimum, maximum } => out.extend(bound_words(*minimum, *maximum)),
+        _ => {}
+    }
+    out
+}
+
+/// Words for the keywords the OpenAI profile drops from an implied parameter.
+fn dropped_words(ty: &Type) -> Vec<String> {
+    match &ty.kind {
+        Kind::String(r) => range_words(
+            r.min_length.map(|n| n as f64),
+            r.max_length.map(|n| n as f64),
+            "characters",
+            "character",
+        )
+        .map(|c| vec![sentence(&capitalize(&c))])
+        .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether a description already states a string's length range (`(1-255 chars)`).
+fn mentions_range(description: &str, ty: &Type) -> bool {
+    match &ty.kind {
+        Kind::String(r) => match (r.min_length, r.max_length) {
+            (Some(a), Some(b)) => description.contains(&format!("{a}-{b}")),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+fn format_words(f: Format) -> String {
+    match f {
+        Format::Uri => "an absolute URI".into(),
+        other => format!("{} format", other.as_str()),
+    }
+}
+
+/// `1-200 characters`, `up to 5 items`, `at least 1 item`.
+fn range_words(min: Option<f64>, max: Option<f64>, plural: &str, singular: &str) -> Option<String> {
+    let unit = |n: f64| if n == 1.0 { singular } else { plural };
+    match (min, max) {
+        (Some(a), Some(b)) if a == b => Some(format!("exactly {a} {}", unit(a))),
+        (Some(a), Some(b)) => Some(format!("{a}-{b} {plural}")),
+        (Some(a), None) if a > 0.0 => Some(format!("at least {a} {}", unit(a))),
+        (_, Some(b)) => Some(format!("up to {b} {}", unit(b))),
+        _ => None,
+    }
+}
+
+/// `1 to 50`, `at least 0`, `at most 100`.
+fn bound_words(min: Option<f64>, max: Option<f64>) -> Option<String> {
+    match (min, max) {
+        (Some(a), Some(b)) => Some(format!("{a} to {b}")),
+        (Some(a), None) => Some(format!("at least {a}")),
+        (None, Some(b)) => Some(format!("at most {b}")),
+        (None, None) => None,
+    }
+}
+
+/// Compact JSON of a value, as an example or default is shown in words.
+fn compact(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn sentence(s: &str) -> String {
+    let s = s.trim();
+    if s.is_empty() || s.ends_with(['.', '!', '?']) {
+        s.to_string()
+    } else {
+        format!("{s}.")
+    }
+}
+
+fn join(parts: &[String]) -> String {
+    parts
+        .iter()
+        .filter(|p| !p.is_empty())
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_for_ranges_and_bounds() {
+        assert_eq!(range_words(Some(1.0), Some(200.0), "characters", "character").as_deref(), Some("1-200 characters"));
+        assert_eq!(range_words(None, Some(1.0), "items", "item").as_deref(), Some("up to 1 item"));
+        assert_eq!(range_words(Some(0.0), None, "items", "item"), None);
+        assert_eq!(bound_words(Some(0.0), Some(1e6)).as_deref(), Some("0 to 1000000"));
+        assert_eq!(bound_words(None, Some(2.5)).as_deref(), Some("at most 2.5"));
+    }
+
+    #[test]
+    fn whole_numbers_are_written_as_integers() {
+        assert_eq!(number(0.0), json!(0));
+        assert_eq!(number(42.5), json!(42.5));
+    }
+}

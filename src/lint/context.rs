@@ -1,0 +1,102 @@
+//! What a rule's check receives: the model, and walks over its fields.
+
+use crate::diagnostics::Span;
+use crate::model::{Field, Kind, Model, Origin, Tool, ToolSet, Type};
+
+/// The input of every rule: every toolset linted together.
+#[derive(Debug, Clone, Copy)]
+pub struct Ctx<'a> {
+    /// The resolved specs.
+    pub model: &'a Model,
+}
+
+impl<'a> Ctx<'a> {
+    /// A context over `model`.
+    pub fn new(model: &'a Model) -> Self {
+        Ctx { model }
+    }
+
+    /// Every toolset.
+    pub fn toolsets(&self) -> impl Iterator<Item = &'a ToolSet> {
+        self.model.toolsets.iter()
+    }
+
+    /// Every tool with its toolset.
+    pub fn tools(&self) -> impl Iterator<Item = (&'a ToolSet, &'a Tool)> {
+        self.model.tools()
+    }
+}
+
+/// One place a type occurs inside a tool's parameters or outputs: a field, or the items of
+/// an array field (`skus[]`).
+#[derive(Debug, Clone, Copy)]
+pub struct Slot<'a> {
+    /// The field it belongs to (for items: the array field), whose span a finding uses.
+    pub field: &'a Field,
+    /// Dotted path from the top (`order.lines[].sku`).
+    pub path: &'a str,
+    /// The type at this place.
+    pub ty: &'a Type,
+    /// How many objects and arrays enclose it (0 for a top-level field).
+    pub depth: usize,
+    /// Whether this is an array's items rather than a field itself.
+    pub is_items: bool,
+}
+
+/// Visits every field written in the spec and every nested field and array item below them,
+/// parents before children. Implied fields (paging, idempotency...) are skipped: toolspec
+/// writes those itself.
+pub fn walk<'a>(fields: &'a [Field], visit: &mut dyn FnMut(&Slot<'_>)) {
+    for f in fields.iter().filter(|f| f.origin == Origin::Spec) {
+        walk_type(f, f.name.clone(), &f.ty, 0, false, visit);
+    }
+}
+
+fn walk_type<'a>(
+    field: &'a Field,
+    path: String,
+    ty: &'a Type,
+    depth: usize,
+    is_items: bool,
+    visit: &mut dyn FnMut(&Slot<'_>),
+) {
+    visit(&Slot {
+        field,
+        path: &path,
+        ty,
+        depth,
+        is_items,
+    });
+    match &ty.kind {
+        Kind::Object { fields, .. } => {
+            for f in fields {
+                walk_type(
+                    f,
+                    format!("{path}.{}", f.name),
+                    &f.ty,
+                    depth + 1,
+                    false,
+                    visit,
+                );
+            }
+        }
+        Kind::Array { items, .. } => {
+            walk_type(field, format!("{path}[]"), items, depth + 1, true, visit);
+        }
+        _ => {}
+    }
+}
+
+/// Where a constraint of `ty` is written: the named type's declaration when it comes from
+/// one (so a problem in `TicketId` is reported once, where it can be fixed), else the field.
+pub fn constraint_span(ts: &ToolSet, ty: &Type, field: &Field) -> (Span, Option<String>) {
+    match ty.name.as_deref().and_then(|n| ts.named_type(n)) {
+        Some(named) => (named.span, Some(named.name.clone())),
+        None => (field.span, None),
+    }
+}
+
+/// The spec's own parameters of a tool (not the implied ones).
+pub fn spec_params(tool: &Tool) -> Vec<&Field> {
+    tool.spec_params().collect()
+}

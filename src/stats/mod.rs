@@ -1,0 +1,260 @@
+//! What tool definitions cost in context: tokens counted with OpenAI's `o200k_base`.
+//!
+//! Every tool definition is sent to the model with every request, so its size is a running
+//! cost and a share of the context the agent cannot use for its task. Two numbers are given
+//! per tool:
+//!
+//! - **OpenAI estimate**: OpenAI's published estimate of what a function definition costs
+//!   (gpt-4o family, `o200k_base`), applied to the tool's entry in `tools.openai.json`:
+//!   7 per function plus the tokens of `name:description` (without a trailing `.`); if it has
+//!   properties 3, plus per top-level property 3 and the tokens of `name:type:description`;
+//!   per enum -3 once, then 3 plus the value's tokens per value; and 12 once per tools list.
+//!   It reproduces the API's count on OpenAI's own example ([`openai_estimate`]).
+//! - **MCP JSON**: the `o200k_base` tokens of the tool's compact MCP definition (what goes
+//!   over the wire). Hosts render definitions in their own way and Claude's tokenizer is not
+//!   public, so take it as an estimate for other models.
+//!
+//! The MCP count is split into the tool's description, its parameters' and outputs' words
+//! (names, descriptions, enum values) and the rest, the schema keywords and JSON syntax.
+//! Parts are counted separately, so the split is approximate; it shows where tokens go.
+//!
+//! [`tool_cost`] is the one function other stages call for "the definition's token cost".
+
+pub mod report;
+
+use crate::emit::providers::{mcp, openai};
+use crate::model::describe::tool_description;
+use crate::model::{Tool, ToolSet};
+use serde::Serialize;
+use serde_json::Value;
+use std::sync::OnceLock;
+
+/// The encoding every count uses.
+pub const ENCODING: &str = "o200k_base";
+
+/// Tokens added once per tools list by OpenAI's estimate.
+pub const OPENAI_LIST_OVERHEAD: usize = 12;
+
+/// The number of `o200k_base` tokens of `text`.
+///
+/// Falls back to one token per four bytes, rounded up, if the embedded tables cannot be
+/// loaded (they always can in a normal build; a count is never worth a panic).
+pub fn count_tokens(text: &str) -> usize {
+    static BPE: OnceLock<Option<tiktoken_rs::CoreBPE>> = OnceLock::new();
+    match BPE.get_or_init(|| tiktoken_rs::o200k_base().ok()) {
+        Some(bpe) => bpe.encode_ordinary(text).len(),
+        None => text.len().div_ceil(4),
+    }
+}
+
+/// What one tool's definition costs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ToolCost {
+    /// The tool's name.
+    pub name: String,
+    /// OpenAI's estimate for the tool's function definition (without the per-list 12).
+    pub openai_estimate: usize,
+    /// Tokens of the compact MCP definition JSON.
+    pub mcp_tokens: usize,
+    /// Of `mcp_tokens`: the tool's description.
+    pub description_tokens: usize,
+    /// Of `mcp_tokens`: names, descriptions and enum values of parameters and output fields.
+    pub parameter_tokens: usize,
+    /// Of `mcp_tokens`: everything else (schema keywords, types, annotations, JSON syntax).
+    pub schema_tokens: usize,
+}
+
+/// What a toolset's definitions cost together.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ToolSetCost {
+    /// Service namespace.
+    pub service: String,
+    /// The spec file.
+    pub path: String,
+    /// Per tool, most expensive first (by MCP tokens, then name).
+    pub tools: Vec<ToolCost>,
+    /// OpenAI's estimate for the whole `tools` list (per tool, plus 12 once).
+    pub openai_estimate: usize,
+    /// Tokens of the compact `tools/list` result.
+    pub mcp_tokens: usize,
+}
+
+/// The token cost of one tool's definition.
+pub fn tool_cost(tool: &Tool) -> ToolCost {
+    let def = mcp::tool(tool);
+    let mcp_tokens = count_tokens(&compact(&def));
+    let description_tokens = count_tokens(&tool_description(tool));
+    let mut words = 0;
+    for key in ["inputSchema", "outputSchema"] {
+        if let Some(s) = def.get(key) {
+            words += schema_words(s);
+        }
+    }
+    let parameter_tokens = words.min(mcp_tokens.saturating_sub(description_tokens));
+    ToolCost {
+        name: tool.name.text.clone(),
+        openai_estimate: openai_function_estimate(&openai::tool(tool)),
+        mcp_tokens,
+        description_tokens,
+        parameter_tokens,
+        schema_tokens: mcp_tokens - description_tokens.min(mcp_tokens) - parameter_tokens,
+    }
+}
+
+/// The token cost of a toolset's definitions, tools sorted most expensive first.
+pub fn toolset_cost(ts: &ToolSet) -> ToolSetCost {
+    let mut tools: Vec<ToolCost> = ts.tools.iter().map(tool_cost).collect();
+    tools.sort_by(|a, b| b.mcp_tokens.cmp(&a.mcp_tokens).then(a.name.cmp(&b.name)));
+    let functions: Vec<Value> = ts.tools.iter().map(openai::tool).collect();
+    ToolSetCost {
+        service: ts.service.text.clone(),
+        path: ts.path.clone(),
+        tools,
+        openai_estimate: openai_estimate(&functions),
+        mcp_tokens: count_tokens(&compact(&mcp::tools_list(ts))),
+    }
+}
+
+/// OpenAI's estimate for a whole `tools` list: each function, plus 12 once.
+pub fn openai_estimate(tools: &[Value]) -> usize {
+    if tools.is_empty() {
+        return 0;
+    }
+    tools.iter().map(openai_function_estimate).sum::<usize>() + OPENAI_LIST_OVERHEAD
+}
+
+/// OpenAI's estimate for one function definition, given as a Chat Completions `tools` entry
+/// (`{"type": "function", "function": {...}}`) or as the bare function object.
+///
+/// Only top-level properties count, as in OpenAI's formula. A type array (the nullable
+/// `["string", "null"]` of strict mode) is written as Python writes a list, as the formula's
+/// reference code does; a `null` in an enum is not a value and is not counted.
+pub fn openai_function_estimate(entry: &Value) -> usize {
+    let f = entry.get("function").unwrap_or(entry);
+    let name = f.get("name").and_then(Value::as_str).unwrap_or("");
+    let desc = f.get("description").and_then(Value::as_str).unwrap_or("");
+    let mut n: i64 = 7 + count_tokens(&format!("{name}:{}", strip_period(desc))) as i64;
+    let props = f
+        .get("parameters")
+        .and_then(|p| p.get("properties"))
+        .and_then(Value::as_object);
+    if let Some(props) = props.filter(|p| !p.is_empty()) {
+        n += 3;
+        for (key, p) in props {
+            n += 3;
+            if let Some(values) = p.get("enum").and_then(Value::as_array) {
+                n -= 3;
+                for v in values.iter().filter_map(Value::as_str) {
+                    n += 3 + count_tokens(v) as i64;
+                }
+            }
+            let ty = python_repr(p.get("type").unwrap_or(&Value::Null));
+            let pdesc = p.get("description").and_then(Value::as_str).unwrap_or("");
+            n += count_tokens(&format!("{key}:{ty}:{}", strip_period(pdesc))) as i64;
+        }
+    }
+    n.max(0) as usize
+}
+
+/// Tokens of the words inside a schema: property names, descriptions and enum values.
+fn schema_words(schema: &Value) -> usize {
+    let mut n = 0;
+    if let Some(d) = schema.get("description").and_then(Value::as_str) {
+        n += count_tokens(d);
+    }
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        n += values.iter().filter_map(Value::as_str).map(count_tokens).sum::<usize>();
+    }
+    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+        for (k, v) in props {
+            n += count_tokens(k) + schema_words(v);
+        }
+    }
+    if let Some(items) = schema.get("items") {
+        n += schema_words(items);
+    }
+    n
+}
+
+fn strip_period(s: &str) -> &str {
+    s.strip_suffix('.').unwrap_or(s)
+}
+
+/// How Python's `str()` writes a JSON type: `string`, or `['string', 'null']` for a list.
+fn python_repr(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => {
+            let parts: Vec<String> = items
+                .iter()
+                .map(|i| match i {
+                    Value::String(s) => format!("'{s}'"),
+                    other => other.to_string(),
+                })
+                .collect();
+            format!("[{}]", parts.join(", "))
+        }
+        Value::Null => "None".into(),
+        other => other.to_string(),
+    }
+}
+
+fn compact(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// OpenAI's estimate for chat messages (gpt-4o): 3 per message plus its values' tokens,
+    /// plus 3 to prime the reply.
+    fn messages_estimate(messages: &[Value]) -> usize {
+        let mut n = 3;
+        for m in messages {
+            n += 3;
+            for v in m.as_object().into_iter().flat_map(|o| o.values()) {
+                n += count_tokens(v.as_str().unwrap_or(""));
+            }
+        }
+        n
+    }
+
+    /// OpenAI's cookbook example, for which the API reports 101 prompt tokens on gpt-4o.
+    #[test]
+    fn reproduces_openai_weather_example() {
+        let tools = [json!({
+            "type": "function",
+            "function": {
+                "name": "get_current_weather",
+                "description": "Get the current weather in a given location",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
+                        "unit": {"type": "string", "description": "The unit of temperature to return", "enum": ["celsius", "fahrenheit"]}
+                    },
+                    "required": ["location"]
+                }
+            }
+        })];
+        let messages = [
+            json!({"role": "system", "content": "You are a helpful assistant that can answer to questions about the weather."}),
+            json!({"role": "user", "content": "What's the weather like in San Francisco?"}),
+        ];
+        assert_eq!(openai_estimate(&tools) + messages_estimate(&messages), 101);
+    }
+
+    #[test]
+    fn counts_tokens_with_o200k() {
+        assert_eq!(count_tokens(""), 0);
+        assert_eq!(count_tokens("hello world"), 2);
+    }
+
+    #[test]
+    fn writes_type_lists_as_python_does() {
+        assert_eq!(python_repr(&json!(["string", "null"])), "['string', 'null']");
+        assert_eq!(python_repr(&json!("integer")), "integer");
+    }
+}
