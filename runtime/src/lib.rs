@@ -84,6 +84,8 @@
 //!   ([`idempotency::SqliteStore`], [`preview::SqlitePreviewStore`], [`sqlite`]).
 //! - `mcp`: the MCP adapter (module `mcp`): serves any [`engine::Toolset`] over stdio or
 //!   streamable HTTP with rmcp (adds tokio, rmcp and axum).
+//! - `gauntlet`: module `gauntlet`, the checks that hold an implementation to its spec
+//!   (what generated `<service>_gauntlet.rs` test files run; adds jsonschema).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -98,6 +100,8 @@ pub mod cursor;
 pub mod engine;
 pub mod error;
 pub mod fingerprint;
+#[cfg(feature = "gauntlet")]
+pub mod gauntlet;
 pub mod idempotency;
 #[cfg(feature = "mcp")]
 pub mod mcp;

@@ -35,8 +35,9 @@ fn new_log() -> Arc<Mutex<Vec<String>>> {
 async fn initialize_reports_name_version_and_the_tools_capability() {
     let client = connect(server(&new_log())).await;
     let info = client.peer_info().expect("server info after initialize");
-    assert_eq!(info.server_info.name, "notes-test");
-    assert_eq!(info.server_info.version, "1.2.3");
+    let identity = info.server_info.as_ref().expect("serverInfo is sent");
+    assert_eq!(identity.name, "notes-test");
+    assert_eq!(identity.version, "1.2.3");
     assert!(info.capabilities.tools.is_some(), "tools must be enabled");
 }
 
@@ -47,7 +48,11 @@ async fn list_shows_definitions_in_order_with_every_hint_and_no_alias() {
     assert_eq!(listed.next_cursor, None);
     let wire = serde_json::to_value(&listed.tools).unwrap();
     let names: Vec<&str> = listed.tools.iter().map(|t| t.name.as_ref()).collect();
-    assert_eq!(names, ["notes_get", "notes_delete"], "definitions' order, no alias");
+    assert_eq!(
+        names,
+        ["notes_get", "notes_delete"],
+        "definitions' order, no alias"
+    );
 
     let get = &wire[0];
     assert_eq!(get["title"], "Get a note");
@@ -99,7 +104,10 @@ async fn a_tool_error_is_an_is_error_result_with_the_structured_error() {
     });
     assert_eq!(result.structured_content, Some(error.clone()));
     let texts = texts(&result);
-    assert_eq!(texts[0], message, "the message first, for hosts that show only text");
+    assert_eq!(
+        texts[0], message,
+        "the message first, for hosts that show only text"
+    );
     assert_eq!(serde_json::from_str::<Value>(&texts[1]).unwrap(), error);
 }
 
@@ -113,14 +121,20 @@ async fn bad_arguments_are_an_is_error_result_not_a_protocol_error() {
     let error = result.structured_content.unwrap();
     assert_eq!(error["code"], "invalid_arguments", "{error}");
     assert!(
-        error["message"].as_str().unwrap().contains(r#"{"note_id":"N-1"}"#),
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains(r#"{"note_id":"N-1"}"#),
         "the message ends with a valid example call: {error}"
     );
     // No arguments at all is the same as `{}`: a missing argument, reported to the model.
     let result = within(client.call_tool(CallToolRequestParams::new("notes_get")))
         .await
         .unwrap();
-    assert_eq!(result.structured_content.unwrap()["code"], "missing_argument");
+    assert_eq!(
+        result.structured_content.unwrap()["code"],
+        "missing_argument"
+    );
 }
 
 #[tokio::test]
@@ -158,7 +172,11 @@ async fn an_unknown_tool_is_a_json_rpc_invalid_params_error() {
     assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
     assert_eq!(error.code.0, -32602);
     assert!(error.message.contains("notes_burn"), "{}", error.message);
-    assert!(error.message.contains("notes_get, notes_delete"), "{}", error.message);
+    assert!(
+        error.message.contains("notes_get, notes_delete"),
+        "{}",
+        error.message
+    );
     let data = error.data.expect("data carries the structured error");
     assert_eq!(data["code"], "unknown_tool");
 }
@@ -187,17 +205,35 @@ async fn every_call_is_logged_with_its_outcome() {
     let log = new_log();
     let client = connect(server(&log)).await;
     let args = || json!({"note_id": "N-1"});
-    within(client.call_tool(call("notes_get", args()))).await.unwrap();
-    within(client.call_tool(call("notes_fetch", args()))).await.unwrap();
-    within(client.call_tool(call("notes_delete", args()))).await.unwrap();
+    within(client.call_tool(call("notes_get", args())))
+        .await
+        .unwrap();
+    within(client.call_tool(call("notes_fetch", args())))
+        .await
+        .unwrap();
+    within(client.call_tool(call("notes_delete", args())))
+        .await
+        .unwrap();
     let _ = within(client.call_tool(call("nope", args()))).await;
     within(client.list_tools(None)).await.unwrap();
 
     let lines = log.lock().unwrap().clone();
-    assert_eq!(lines.len(), 4, "one line per tools/call, none for list: {lines:?}");
-    assert!(lines[0].starts_with("mcp tools/call notes_get id="), "{}", lines[0]);
+    assert_eq!(
+        lines.len(),
+        4,
+        "one line per tools/call, none for list: {lines:?}"
+    );
+    assert!(
+        lines[0].starts_with("mcp tools/call notes_get id="),
+        "{}",
+        lines[0]
+    );
     assert!(lines[0].ends_with("ms ok"), "{}", lines[0]);
-    assert!(lines[1].starts_with("mcp tools/call notes_fetch->notes_get "), "{}", lines[1]);
+    assert!(
+        lines[1].starts_with("mcp tools/call notes_fetch->notes_get "),
+        "{}",
+        lines[1]
+    );
     assert!(lines[2].ends_with(" error=locked"), "{}", lines[2]);
     assert!(lines[3].starts_with("mcp tools/call nope "), "{}", lines[3]);
     assert!(lines[3].ends_with(" unknown_tool"), "{}", lines[3]);
@@ -212,7 +248,10 @@ async fn logging_can_be_turned_off() {
         .await
         .unwrap();
     assert_eq!(ok.is_error, Some(false));
-    assert!(log.lock().unwrap().is_empty(), "the removed logger was called");
+    assert!(
+        log.lock().unwrap().is_empty(),
+        "the removed logger was called"
+    );
 }
 
 #[test]

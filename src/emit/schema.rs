@@ -24,6 +24,7 @@
 //! results (the Python SDK does) keeps working when a later server version adds a field, and
 //! the keyword would cost tokens on every object for no benefit to the model.
 
+use crate::model::values::compose_example;
 use crate::model::{Field, Kind, Origin, StringRules, Tier, Tool, Type};
 use crate::spec::format::Format;
 use serde_json::{Map, Value, json};
@@ -159,8 +160,8 @@ fn output_property(f: &Field) -> Value {
     for (k, v) in body {
         m.insert(k, v);
         if !m.contains_key("description") {
+            // Keywords carry a named type's rules here; its words are for choosing inputs.
             let mut parts = vec![sentence(&f.description)];
-            push_type_description(&mut parts, f);
             if f.detailed_only {
                 parts.push("Detailed responses only.".into());
             }
@@ -332,8 +333,11 @@ fn shows_example(f: &Field) -> bool {
     while let Kind::Array { items, .. } = &ty.kind {
         ty = items;
     }
-    let composed = matches!(&ty.kind, Kind::Object { fields, .. } if !fields.is_empty());
-    !composed && f.default.as_ref() != Some(&f.example)
+    let of_fields = matches!(&ty.kind, Kind::Object { fields, .. } if !fields.is_empty());
+    // A list without a written example gets one composed from its item type, which knows no
+    // example of its own (`[""]`): that would teach nothing.
+    let composed_list = matches!(f.ty.kind, Kind::Array { .. }) && f.example == compose_example(&f.ty);
+    !of_fields && !composed_list && f.default.as_ref() != Some(&f.example)
 }
 
 /// Rules in words for the facts a keyword alone makes easy to miss: allowed values, lengths,

@@ -7,33 +7,140 @@
 //! machine; it is a floor, not a simulation: if plain word overlap sends a request to the
 //! wrong tool, a model reading the same descriptions may well do the same.
 //!
+//! The schema counts too, since agents read it: parameter names, enum values (a request
+//! about "open tickets" meets the tool whose `status` takes `open`), and the kinds of values
+//! a tool takes (a request naming `T-1001` meets the tools whose parameter's pattern it
+//! matches; one with an email address meets the tools that take an email).
+//!
 //! `not_for` sentences are left out of the documents on purpose: they name the other tool's
 //! subject ("order status") precisely to send the agent away, and counting them as the tool's
 //! own words would punish the author for writing them.
 
 use crate::lint::words::{content_words, ident_words, stem};
-use crate::model::{Model, Tool};
-use std::collections::HashMap;
+use crate::model::values::format_matches;
+use crate::model::{Field, Format, Kind, Model, Tool};
+use regex::Regex;
+use std::collections::{BTreeSet, HashMap};
 
 /// BM25 term-frequency saturation.
 const K1: f64 = 1.2;
 /// BM25 length normalisation.
 const B: f64 = 0.75;
 
-/// The words of a tool that routing reads.
-pub fn tool_words(tool: &Tool) -> Vec<String> {
-    let mut out: Vec<String> = ident_words(&tool.name.text)
+/// Verbs users and authors use for the same action, mapped to one word so that "find
+/// tickets" meets "Search tickets". Deliberately short: only unambiguous groups.
+const SYNONYMS: &[(&str, &[&str])] = &[
+    ("search", &["find", "look", "lookup", "locat", "query"]),
+    ("get", &["read", "show", "view", "fetch", "display", "see"]),
+    ("updat", &["chang", "modify", "set", "edit", "fix"]),
+    ("delet", &["remov", "eras"]),
+    ("creat", &["add"]),
+];
+
+/// A stemmed word, with synonyms mapped to their group's word.
+fn canonical(stemmed: String) -> String {
+    for (to, from) in SYNONYMS {
+        if from.contains(&stemmed.as_str()) {
+            return (*to).to_string();
+        }
+    }
+    stemmed
+}
+
+/// The routing terms of prose: content words, stemmed, synonyms merged.
+fn terms(text: &str) -> Vec<String> {
+    content_words(text).into_iter().map(canonical).collect()
+}
+
+/// A term that stands for "the request contains a value this parameter takes", so a request
+/// naming `T-1001` meets the tools that take a `TicketId`.
+fn value_term(param: &Field) -> Option<String> {
+    let Kind::String(rules) = &param.ty.kind else {
+        return None;
+    };
+    let key = param.ty.name.clone().unwrap_or_else(|| param.name.clone());
+    if rules.pattern.is_some() {
+        Some(format!("={key}"))
+    } else if rules.format == Some(Format::Email) {
+        Some("=email".to_string())
+    } else {
+        None
+    }
+}
+
+/// Whether a request token is a value `param` takes (matches its pattern or format).
+fn takes(param: &Field, token: &str) -> bool {
+    let Kind::String(rules) = &param.ty.kind else {
+        return false;
+    };
+    match (&rules.pattern, rules.format) {
+        (Some(p), _) => Regex::new(p).is_ok_and(|re| re.is_match(token)),
+        (None, Some(f)) => f == Format::Email && format_matches(f, token),
+        _ => false,
+    }
+}
+
+/// The words of a tool that routing reads: its name's words, title, summary, returns and
+/// use_when, and from its schema the parameter names, enum values and the kinds of values
+/// it takes (an id pattern, an email). Names of other tools mentioned in the text ("from
+/// tickets_search") are left out: they point away from this tool.
+pub fn tool_words(tool: &Tool, tool_names: &[&str]) -> Vec<String> {
+    // The name is what an agent reads first, so its words count twice.
+    let name: Vec<String> = ident_words(&tool.name.text)
         .iter()
         .filter(|w| w.len() > 1)
-        .map(|w| stem(w))
+        .map(|w| canonical(stem(w)))
         .collect();
-    out.extend(content_words(&tool.title.text));
-    out.extend(content_words(&tool.summary.text));
-    out.extend(content_words(&tool.returns.text));
-    if let Some(u) = &tool.use_when {
-        out.extend(content_words(&u.text));
+    let mut out = name.clone();
+    out.extend(name);
+    let mut prose = format!(
+        "{} {} {} {}",
+        tool.title.text,
+        tool.summary.text,
+        tool.returns.text,
+        tool.use_when.as_ref().map_or("", |u| u.text.as_str())
+    );
+    for name in tool_names {
+        prose = prose.replace(name, " ");
+    }
+    out.extend(terms(&prose));
+    for p in tool.spec_params() {
+        out.extend(terms(&ident_words(&p.name).join(" ")));
+        for v in p.ty.enum_values().unwrap_or_default() {
+            out.extend(terms(v));
+        }
+        out.extend(value_term(p));
     }
     out
+}
+
+/// The routing terms of a request: its words, plus a value term for each word that is a
+/// value some tool's parameter takes.
+fn request_terms(request: &str, params: &[&Field]) -> Vec<String> {
+    let mut out = terms(request);
+    for token in request.split_whitespace() {
+        let token = token.trim_matches(|c: char| ",.;:!?()\"'".contains(c));
+        for p in params {
+            if takes(p, token)
+                && let Some(t) = value_term(p)
+                && !out.contains(&t)
+            {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
+/// One tool's score for a request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit<'a> {
+    /// The tool's name.
+    pub tool: &'a str,
+    /// Its BM25 score (0 when no term matched).
+    pub score: f64,
+    /// The request's terms found in the tool's words.
+    pub matched: BTreeSet<String>,
 }
 
 /// A BM25 index over every tool of a model.
@@ -41,6 +148,8 @@ pub fn tool_words(tool: &Tool) -> Vec<String> {
 pub struct Index {
     /// (tool name, term counts, length) per tool, in model order.
     docs: Vec<(String, HashMap<String, usize>, usize)>,
+    /// Every parameter with a value term, to recognise values in requests.
+    params: Vec<Field>,
     /// Number of documents containing each term.
     df: HashMap<String, usize>,
     avg_len: f64,
@@ -51,8 +160,17 @@ impl Index {
     pub fn new(model: &Model) -> Index {
         let mut docs = Vec::new();
         let mut df: HashMap<String, usize> = HashMap::new();
+        let names: Vec<&str> = model.tools().map(|(_, t)| t.name.text.as_str()).collect();
+        let mut params: Vec<Field> = Vec::new();
         for (_, tool) in model.tools() {
-            let words = tool_words(tool);
+            for p in tool.spec_params() {
+                if value_term(p).is_some() && !params.iter().any(|q| q.ty == p.ty) {
+                    params.push(p.clone());
+                }
+            }
+        }
+        for (_, tool) in model.tools() {
+            let words = tool_words(tool, &names);
             let mut tf: HashMap<String, usize> = HashMap::new();
             for w in &words {
                 *tf.entry(w.clone()).or_default() += 1;
@@ -69,32 +187,41 @@ impl Index {
         };
         Index {
             docs,
+            params,
             df,
             avg_len: avg_len.max(1.0),
         }
     }
 
-    /// Every tool's score for `request`, best first (ties in model order).
-    pub fn rank(&self, request: &str) -> Vec<(&str, f64)> {
-        let terms = content_words(request);
+    /// Every tool's score for `request` and the request terms it matched, best first (ties
+    /// in model order).
+    pub fn rank(&self, request: &str) -> Vec<Hit<'_>> {
+        let params: Vec<&Field> = self.params.iter().collect();
+        let terms = request_terms(request, &params);
         let n = self.docs.len() as f64;
-        let mut scores: Vec<(&str, f64)> = self
+        let mut scores: Vec<Hit> = self
             .docs
             .iter()
             .map(|(name, tf, len)| {
                 let mut score = 0.0;
+                let mut matched = BTreeSet::new();
                 for t in &terms {
                     let Some(&f) = tf.get(t) else { continue };
+                    matched.insert(t.clone());
                     let df = self.df.get(t).copied().unwrap_or(0) as f64;
                     let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
                     let f = f as f64;
                     score += idf * f * (K1 + 1.0)
                         / (f + K1 * (1.0 - B + B * *len as f64 / self.avg_len));
                 }
-                (name.as_str(), score)
+                Hit {
+                    tool: name.as_str(),
+                    score,
+                    matched,
+                }
             })
             .collect();
-        scores.sort_by(|a, b| b.1.total_cmp(&a.1));
+        scores.sort_by(|a, b| b.score.total_cmp(&a.score));
         scores
     }
 }

@@ -64,6 +64,7 @@ impl Runtime {
                     return answer;
                 }
             }
+            self.record_invocation(gate.tool, true);
             return self.make_preview(&gate, preview().await?);
         };
 
@@ -89,6 +90,7 @@ impl Runtime {
                 return Err(refused);
             }
         };
+        self.record_invocation(gate.tool, false);
         let outcome = apply(stored.preview)
             .await
             .map(|v| mark(v, "applied", true));

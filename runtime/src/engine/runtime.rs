@@ -21,6 +21,22 @@ pub struct Runtime {
     pub(super) idempotency: Arc<dyn IdempotencyStore>,
     pub(super) previews: Arc<dyn PreviewStore>,
     pub(super) clock: Arc<dyn Clock>,
+    /// How often each tool's user methods ran (feature `gauntlet`: the retry checks count
+    /// effects, which a replay must not add to).
+    #[cfg(feature = "gauntlet")]
+    pub(super) invocations: Arc<std::sync::Mutex<std::collections::HashMap<String, Invocations>>>,
+}
+
+/// How many times the user's methods of one tool ran through a [`Runtime`] (feature
+/// `gauntlet`). A replayed idempotent call, a refused apply or a validation failure runs
+/// nothing and adds nothing.
+#[cfg(feature = "gauntlet")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Invocations {
+    /// Runs of a reversible tool's method plus applies of an irreversible one: the effects.
+    pub writes: u64,
+    /// Runs of an irreversible tool's preview method.
+    pub previews: u64,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -51,6 +67,8 @@ impl Runtime {
             idempotency,
             previews,
             clock: Arc::new(SystemClock),
+            #[cfg(feature = "gauntlet")]
+            invocations: Arc::default(),
         }
     }
 
@@ -71,6 +89,35 @@ impl Runtime {
     pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
         self.clock = clock;
         self
+    }
+
+    /// The runtime's clock (to build another runtime on the same time, e.g. durable stores
+    /// in a test whose fixture was handed a manual clock).
+    pub fn clock(&self) -> Arc<dyn Clock> {
+        self.clock.clone()
+    }
+
+    /// How many times the user's methods of `tool` ran through this runtime (feature
+    /// `gauntlet`; clones of a runtime share the counts).
+    #[cfg(feature = "gauntlet")]
+    pub fn invocations(&self, tool: &str) -> Invocations {
+        let counts = self.invocations.lock().unwrap_or_else(|p| p.into_inner());
+        counts.get(tool).copied().unwrap_or_default()
+    }
+
+    /// Counts one run of a user method of `tool` (a no-op without feature `gauntlet`).
+    #[cfg_attr(not(feature = "gauntlet"), allow(unused_variables))]
+    pub(super) fn record_invocation(&self, tool: &str, preview: bool) {
+        #[cfg(feature = "gauntlet")]
+        {
+            let mut counts = self.invocations.lock().unwrap_or_else(|p| p.into_inner());
+            let entry = counts.entry(tool.to_owned()).or_default();
+            if preview {
+                entry.previews += 1;
+            } else {
+                entry.writes += 1;
+            }
+        }
     }
 
     /// Now, in Unix milliseconds, from the runtime's clock.
@@ -163,6 +210,7 @@ impl Runtime {
         Fut: Future<Output = Result<Value, ToolError>>,
     {
         let Some(key) = key else {
+            self.record_invocation(tool, false);
             return run().await.map(|v| mark(v, "replayed", false));
         };
         let now = self.now_ms();
@@ -172,6 +220,7 @@ impl Runtime {
         if let Some(answer) = answer_existing(reservation, tool, key) {
             return answer;
         }
+        self.record_invocation(tool, false);
         let outcome = run().await;
         self.settle(tool, key, outcome)
     }

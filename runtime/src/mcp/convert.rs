@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use rmcp::ErrorData;
-use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject, Tool, ToolAnnotations};
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
 use serde_json::{Value, json};
 
 use crate::ToolError;
@@ -44,7 +44,10 @@ pub fn tool_list(definitions: &[ToolDefinition]) -> Result<Vec<Tool>, Definition
         for name in std::iter::once(&def.name).chain(def.deprecated_aliases) {
             check_name(name)?;
             if seen.contains(name) {
-                return Err(problem(name, "the name is used twice (as a tool or an alias)"));
+                return Err(problem(
+                    name,
+                    "the name is used twice (as a tool or an alias)",
+                ));
             }
             seen.push(name);
         }
@@ -141,7 +144,7 @@ fn with_alias(mut result: CallToolResult, alias: AliasUse<'_>) -> CallToolResult
     result
         .content
         .push(ContentBlock::text(alias_note(called, canonical)));
-    let mut meta = result.meta.take().unwrap_or_else(MetaObject::new);
+    let mut meta = result.meta.take().unwrap_or_default();
     meta.insert(
         ALIAS_META_KEY.to_owned(),
         json!({ "called": called, "use": canonical }),
@@ -220,7 +223,10 @@ mod tests {
         let note = r.content[1].as_text().unwrap().text.clone();
         assert_eq!(note, "Note: `old` is deprecated; call `new` instead.");
         let meta = r.meta.unwrap();
-        assert_eq!(meta.get(ALIAS_META_KEY), Some(&json!({"called": "old", "use": "new"})));
+        assert_eq!(
+            meta.get(ALIAS_META_KEY),
+            Some(&json!({"called": "old", "use": "new"}))
+        );
     }
 
     #[test]

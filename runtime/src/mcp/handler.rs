@@ -11,7 +11,9 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::convert::{DefinitionError, error_result, success_result, tool_list, unknown_tool_error};
+use super::convert::{
+    DefinitionError, error_result, success_result, tool_list, unknown_tool_error,
+};
 use super::log::{CallLogger, CallOutcome, CallRecord, stderr_logger};
 use crate::ToolError;
 use crate::engine::{CallContext, CallOutput, Toolset, find_tool};
@@ -96,13 +98,20 @@ impl McpServer {
     /// `internal_error` result instead of a request that never answers, and a client that
     /// cancels (or disconnects) does not cut a write off halfway; it finishes, and its
     /// idempotency record is stored for the retry.
-    async fn run(&self, name: &str, arguments: Value, ctx: CallContext) -> Result<CallOutput, ToolError> {
+    async fn run(
+        &self,
+        name: &str,
+        arguments: Value,
+        ctx: CallContext,
+    ) -> Result<CallOutput, ToolError> {
         let toolset = Arc::clone(&self.toolset);
         let owned = name.to_owned();
         let task = tokio::spawn(async move { toolset.call(&owned, arguments, &ctx).await });
         match task.await {
             Ok(outcome) => outcome,
-            Err(join) => Err(ToolError::internal(format!("tool {name} did not finish: {join}"))),
+            Err(join) => Err(ToolError::internal(format!(
+                "tool {name} did not finish: {join}"
+            ))),
         }
     }
 }

@@ -10,8 +10,8 @@ use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rmcp::service::{RoleClient, RunningService};
 use rmcp::ServiceExt;
+use rmcp::service::{RoleClient, RunningService};
 use serde_json::json;
 use toolspec_runtime::ToolError;
 use toolspec_runtime::engine::*;
@@ -117,7 +117,9 @@ pub async fn connect(server: McpServer) -> RunningService<RoleClient, ()> {
             let _ = running.waiting().await;
         }
     });
-    within(().serve(client_io)).await.expect("initialize succeeds")
+    within(().serve(client_io))
+        .await
+        .expect("initialize succeeds")
 }
 
 /// Awaits `fut`, failing the test instead of hanging if the protocol stalls.

@@ -11,6 +11,7 @@ use super::fields::{FieldRow, rows};
 use crate::diagnostics::Diagnostic;
 use crate::model::describe::tool_description;
 use crate::model::{Model, Tool, ToolSet, format_duration};
+use crate::stats::{ToolCost, tool_cost};
 use serde::Serialize;
 
 /// The toolset as every page sees it.
@@ -131,8 +132,8 @@ pub struct ToolCtx {
     pub response_format: Option<ResponseFormatCtx>,
     /// Largest result in estimated tokens; bigger results are cut (`truncated`).
     pub token_budget: u32,
-    /// What the tool's definition costs in the model's context, in tokens.
-    pub token_cost: Option<usize>,
+    /// What the tool's definition costs in the agent's context ([`crate::stats::tool_cost`]).
+    pub token_cost: ToolCost,
     /// Worked examples.
     pub examples: Vec<ExampleCtx>,
 }
@@ -250,12 +251,7 @@ pub fn toolset(model: &Model, ts: &ToolSet) -> ToolsetCtx {
 }
 
 /// The page view of `tool`, with any spec example the docs cannot show truthfully reported.
-pub fn tool_page(
-    model: &Model,
-    ts: &ToolSet,
-    tool: &Tool,
-    token_cost: Option<usize>,
-) -> (ToolPage, Vec<Diagnostic>) {
+pub fn tool_page(model: &Model, ts: &ToolSet, tool: &Tool) -> (ToolPage, Vec<Diagnostic>) {
     let (examples, diags) = Examples::new(model, ts, tool).build();
     let page = ToolPage {
         toolset: toolset(model, ts),
@@ -287,7 +283,7 @@ pub fn tool_page(
                     }),
             }),
             token_budget: tool.token_budget,
-            token_cost,
+            token_cost: tool_cost(tool),
             examples,
         },
     };

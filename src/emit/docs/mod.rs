@@ -67,7 +67,7 @@ pub fn generate(model: &Model, options: &Options) -> Result<Vec<GeneratedFile>, 
             out.render(ts, template, &page, format!("{dir}/{file}"));
         }
         for tool in &ts.tools {
-            let (page, problems) = context::tool_page(model, ts, tool, None);
+            let (page, problems) = context::tool_page(model, ts, tool);
             for d in problems {
                 out.diags.push(d);
             }

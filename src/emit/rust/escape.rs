@@ -11,10 +11,23 @@
 
 use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 
-/// A Rust string literal whose value is exactly `text`: `"..."` with `"`, `\` and every
-/// non-printable or invisible character escaped (the escaping of
-/// `proc_macro2::Literal::string`).
+/// A Rust string literal whose value is exactly `text`.
+///
+/// Text with double quotes becomes a raw string with just enough `#`s (`r##"say "hi"#"##`),
+/// so JSON Schemas and messages stay readable, unless it holds a character that must be
+/// escaped (a control, invisible or bidirectional one: rustc and clippy deny those when
+/// written raw). Everything else is the escaped form of `proc_macro2::Literal::string`.
 pub fn lit(text: &str) -> String {
+    let printable = |c: char| c == '"' || c == '\\' || c.escape_debug().count() == 1;
+    if text.contains('"') && text.chars().all(printable) {
+        let mut longest = 0;
+        for (i, _) in text.match_indices('"') {
+            let run = text[i + 1..].chars().take_while(|c| *c == '#').count();
+            longest = longest.max(run);
+        }
+        let hashes = "#".repeat(longest + 1);
+        return format!("r{hashes}\"{text}\"{hashes}");
+    }
     proc_macro2::Literal::string(text).to_string()
 }
 
@@ -89,39 +102,39 @@ fn invisible(c: char) -> bool {
         | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
 }
 
+/// Doc lines are wrapped at this many characters (rustdoc joins them back).
+const DOC_WIDTH: usize = 92;
+
 /// `#[doc = "..."]` attributes for `text`, or nothing when it is blank.
 ///
 /// The text is made inert for rustdoc and clippy: carriage returns and tabs become plain
-/// line breaks and spaces, control and invisible characters are dropped, each line's leading
-/// spaces are removed (four would open an indented code block, run as a doctest), the
-/// characters that open code spans and fences, links, HTML and headings
-/// (`` ` ~ [ ] < > # \ ``) and a line-leading list marker are backslash-escaped, so the
-/// doc renders as the text it came from. It is then written as a string literal, so `*/` or
-/// `///` inside cannot end or open a comment.
+/// line breaks and spaces, control and invisible characters are dropped, lines are
+/// re-wrapped without indentation (four leading spaces would open an indented code block,
+/// which rustdoc runs as a doctest), the characters that open code spans and fences, links,
+/// HTML and headings (`` ` ~ [ ] < > # \ ``) and a line-leading list or heading marker are
+/// backslash-escaped, so the doc renders as the text it came from. Each line is then a string
+/// literal, so `*/` or `///` inside cannot end or open a comment.
 pub fn doc(text: &str) -> String {
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
-    let mut lines = Vec::new();
+    let mut lines: Vec<String> = Vec::new();
     for raw in text.split('\n') {
-        let line: String = raw
+        let clean: String = raw
             .chars()
             .map(|c| if c == '\t' { ' ' } else { c })
             .filter(|c| !c.is_control() && !invisible(*c))
             .collect();
-        let line = line.trim();
-        let mut out = String::with_capacity(line.len() + 8);
-        if line.starts_with(['-', '+', '*', '=']) {
-            out.push('\\');
-        }
-        let digits = line.chars().take_while(char::is_ascii_digit).count();
-        for (i, c) in line.chars().enumerate() {
-            if matches!(c, '`' | '~' | '[' | ']' | '<' | '>' | '#' | '\\')
-                || (digits > 0 && i == digits && matches!(c, '.' | ')'))
-            {
-                out.push('\\');
+        let mut line = String::new();
+        for word in clean.split(' ').filter(|w| !w.is_empty()) {
+            if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > DOC_WIDTH {
+                lines.push(escape_doc_line(&line));
+                line.clear();
             }
-            out.push(c);
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
         }
-        lines.push(out);
+        lines.push(escape_doc_line(&line));
     }
     while lines.last().is_some_and(String::is_empty) {
         lines.pop();
@@ -129,9 +142,7 @@ pub fn doc(text: &str) -> String {
     while lines.first().is_some_and(String::is_empty) {
         lines.remove(0);
     }
-    if lines.is_empty() {
-        return String::new();
-    }
+    lines.dedup_by(|a, b| a.is_empty() && b.is_empty());
     // One attribute per line, each with a leading space as `///` comments have.
     lines
         .iter()
@@ -144,6 +155,24 @@ pub fn doc(text: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Escapes one doc line (see [`doc`]).
+fn escape_doc_line(line: &str) -> String {
+    let mut out = String::with_capacity(line.len() + 8);
+    if line.starts_with(['-', '+', '*', '=']) {
+        out.push('\\');
+    }
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    for (i, c) in line.chars().enumerate() {
+        if matches!(c, '`' | '~' | '[' | ']' | '<' | '>' | '#' | '\\')
+            || (digits > 0 && i == digits && matches!(c, '.' | ')'))
+        {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -73,7 +73,7 @@ pub fn render(model: &Model, ts: &ToolSet) -> Result<String, Diagnostics> {
     let env = templates::environment().map_err(|e| fail(format!("{e:#}")))?;
     let text = env
         .get_template(templates::ENTRY)
-        .and_then(|t| t.render(minijinja::Value::from_serialize(&ctx)))
+        .and_then(|t| t.render(minijinja::Value::from(minijinja::value::Serde(&ctx))))
         .map_err(|e| fail(format!("{e:#}")))?;
     let file = syn::parse_file(&text).map_err(|e| {
         let at = e.span().start();
@@ -85,7 +85,33 @@ pub fn render(model: &Model, ts: &ToolSet) -> Result<String, Diagnostics> {
             line.trim()
         ))
     })?;
-    Ok(format!("{}\n{}", header(ts), prettyplease::unparse(&file)))
+    Ok(format!(
+        "{}\n{}",
+        header(ts),
+        separate_items(&prettyplease::unparse(&file))
+    ))
+}
+
+/// Puts a blank line between top-level items, which prettyplease writes back to back.
+///
+/// A top-level item ends on a line at column 0 that is `}` or ends with `;` (not a comment
+/// or attribute); string literals never span lines (newlines in them are escaped), so
+/// this cannot touch a literal.
+fn separate_items(code: &str) -> String {
+    let mut out = String::with_capacity(code.len() + code.len() / 16);
+    let mut ended = false;
+    let mut prev = "";
+    for line in code.lines() {
+        let imports = prev.starts_with("use ") && line.starts_with("use ");
+        if ended && !imports && !line.is_empty() && !line.starts_with([' ', '}', ')', ']']) {
+            out.push('\n');
+        }
+        prev = line;
+        ended = !line.starts_with([' ', '/', '#']) && (line == "}" || line.ends_with(';'));
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 /// The first line of every generated file.
@@ -250,11 +276,11 @@ fn context(model: &Model, ts: &ToolSet, diags: &mut Diagnostics) -> Context {
         }
         let mut methods: Vec<(String, String)> = Vec::new();
         for (t, (input, output, preview)) in ts.tools.iter().zip(tool_names) {
-            types.declare_struct(&input, &format!("Arguments of `{}`.", t.name.text), &t.params);
-            types.declare_struct(&output, &format!("Result of `{}`.", t.name.text), &t.output);
+            types.declare_struct(&input, &format!("Arguments of the {} tool.", t.name.text), &t.params);
+            types.declare_struct(&output, &format!("Result of the {} tool.", t.name.text), &t.output);
             if let (Some(p), Some(spec)) = (&preview, &t.preview) {
                 let doc = format!(
-                    "What `{}` would change, shown before it is applied.",
+                    "What the {} tool would change, shown before it is applied.",
                     t.name.text
                 );
                 types.declare_struct(p, &doc, &spec.fields);

@@ -38,7 +38,8 @@ pub struct Shapes<'d> {
     diags: &'d mut Diagnostics,
 }
 
-const V: &str = "::toolspec_runtime::validate";
+/// The path the templates import `toolspec_runtime::validate` as.
+const V: &str = "validate";
 
 impl<'d> Shapes<'d> {
     /// No statics yet; problems (a non-finite number bound) go to `diags`.

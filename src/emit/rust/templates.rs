@@ -9,7 +9,7 @@
 //! So a template that prints spec text unescaped fails to render, in every test, instead
 //! of producing code that breaks on the first hostile spec.
 
-use minijinja::value::Value;
+use minijinja::value::{Value, ValueKind};
 use minijinja::{Environment, Error, ErrorKind, UndefinedBehavior};
 
 use super::escape;
@@ -56,18 +56,22 @@ pub fn environment() -> Result<Environment<'static>, Error> {
     env.add_filter("doc", |text: &str| Value::from_safe_string(escape::doc(text)));
     env.remove_filter("safe");
     env.set_formatter(|out, _state, value| {
-        if value.is_safe() || value.is_number() || value.kind() == minijinja::value::ValueKind::Bool
-        {
-            write!(out, "{value}").map_err(Error::from)
-        } else {
-            Err(Error::new(
-                ErrorKind::InvalidOperation,
-                format!(
-                    "refusing to print {value:?} unescaped: pipe spec text through `|lit` or \
-                     `|doc`, or pass identifiers as escaped `Safe` values"
-                ),
-            ))
-        }
+        let text = match value.kind() {
+            // Rust spells booleans in lower case; minijinja's display is Python's.
+            ValueKind::Bool => value.is_true().to_string(),
+            ValueKind::Number => value.to_string(),
+            _ if value.is_safe() => value.to_string(),
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::InvalidOperation,
+                    format!(
+                        "refusing to print {value:?} unescaped: pipe spec text through `|lit` \
+                         or `|doc`, or pass identifiers as escaped `Safe` values"
+                    ),
+                ));
+            }
+        };
+        out.write_str(&text).map_err(Error::from)
     });
     Ok(env)
 }

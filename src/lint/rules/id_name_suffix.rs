@@ -62,13 +62,18 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
                 }
                 if let Some(why) = problem(s.field, is_param) {
                     let stem = s.field.name.trim_end_matches("Ids").trim_end_matches("Id");
+                    let help = if s.field.name == "id" || stem.is_empty() {
+                        "rename it `<thing>_id`, like `ticket_id`".to_string()
+                    } else {
+                        format!(
+                            "rename it `{}_id` (or `_ids` for a list)",
+                            heck::ToSnakeCase::to_snake_case(stem)
+                        )
+                    };
                     out.push(
                         Finding::on(tool, s.field.span, why)
                             .label("name ids `<thing>_id`")
-                            .help(format!(
-                                "rename it `{}_id` (or `_ids` for a list)",
-                                heck::ToSnakeCase::to_snake_case(if stem == "id" || stem.is_empty() { "thing" } else { stem })
-                            )),
+                            .help(help),
                     );
                 }
             });

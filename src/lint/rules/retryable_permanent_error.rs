@@ -10,7 +10,7 @@ pub static RULE: Rule = Rule {
     category: Category::Errors,
     summary: "`retryable: true` is not set on codes the same call cannot pass (not_found, invalid_*, conflict).",
     what: "Reports a catalog code with `retryable: true` whose name says the same call will \
-           fail again: `not_found`, `already_exists`, `permission_denied`, or one containing \
+           fail again: `not_found`, `bad_request`, `already_exists`, `permission_denied`, or one containing \
            the word invalid, conflict, duplicate, forbidden, unauthorized or unsupported.",
     why: "Agents decide whether to retry from this flag alone. A retryable `not_found` makes \
           the model repeat the identical call (burning turns and rate limits) instead of \
@@ -27,6 +27,7 @@ pub fn is_permanent(code: &str) -> bool {
     let ws = words::ident_words(code);
     let has = |w: &str| ws.iter().any(|x| x == w);
     code.contains("not_found")
+        || code.contains("bad_request")
         || code.contains("already_exists")
         || code.contains("permission_denied")
         || ["invalid", "conflict", "duplicate", "forbidden", "unauthorized", "unsupported"]

@@ -1,0 +1,152 @@
+//! How long `--emit schemas` takes for large toolsets: synthetic specs of 100, 1,000 and
+//! 10,000 tools, built as YAML text, loaded and resolved outside the timing.
+//!
+//! A toolset holds at most 100 tools (OpenAI takes 128 per request, so a bigger one would be
+//! refused, not generated), so the larger cases are several specs resolved together, as a
+//! host loading many services would. Tools cycle through the three tiers: a paged read-only
+//! search, a reversible status change with undo, an irreversible create with preview.
+//!
+//! Run: `cargo bench --bench generate`. Criterion reports the time per run and, as
+//! throughput, tools per second; time per tool is the run time divided by the tool count.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use toolspec::diagnostics::{Diagnostics, Sources};
+use toolspec::emit::{self, Kind, Options};
+use toolspec::model::Model;
+
+const TOOLS_PER_SPEC: usize = 100;
+
+fn header(service: &str) -> String {
+    format!(
+        r#"toolspec: 1
+service: {service}
+title: Synthetic {service}
+description: Generated for benchmarks.
+types:
+  ItemId: {{ type: string, description: An item id., pattern: '^I-[0-9]+$', max_length: 20, example: I-1 }}
+  State: {{ type: string, description: Where an item is., enum: [new, active, done], example: new }}
+  Item:
+    type: object
+    description: An item.
+    fields:
+      item_id: {{ type: ItemId, description: The item's id. }}
+      name: {{ type: string, description: Its name., max_length: 120, example: Red mug }}
+      state: {{ type: State, description: Its state. }}
+      owner_email: {{ type: string, format: email, description: Who owns it., example: a@example.com, detailed_only: true }}
+tools:
+"#
+    )
+}
+
+fn tool(service: &str, i: usize) -> String {
+    match i % 3 {
+        0 => format!(
+            r#"  - name: {service}_search_{i}
+    title: Search items {i}
+    summary: Search items by words, optionally by state.
+    returns: matching items, best first, with the total count.
+    use_when: the user asks about items without an id.
+    tier: read_only
+    params:
+      query: {{ type: string, description: Words to match., min_length: 1, max_length: 200, example: red mug }}
+      state: {{ type: State, description: Only items in this state., required: false }}
+    output:
+      items: {{ type: array, description: This page of items., items: {{ type: Item }} }}
+    paging: {{ items: items }}
+    response_format: {{ default: concise }}
+    examples:
+      - title: Active red mugs
+        arguments: {{ query: red mug, state: active }}
+"#
+        ),
+        1 => format!(
+            r#"  - name: {service}_set_state_{i}
+    title: Change an item's state {i}
+    summary: Set the state of one item.
+    returns: the item after the change and its previous state.
+    tier: reversible
+    params:
+      item_id: {{ type: ItemId, description: The item to change. }}
+      state: {{ type: State, description: The new state. }}
+    output:
+      item: {{ type: Item, description: The item after the change. }}
+      previous_state: {{ type: State, description: The state before. }}
+    idempotency: {{}}
+    undo:
+      tool: {service}_set_state_{i}
+      arguments: {{ item_id: item.item_id, state: previous_state }}
+"#
+        ),
+        _ => format!(
+            r#"  - name: {service}_create_{i}
+    title: Create an item {i}
+    summary: Create a new item and notify its owner.
+    returns: the new item.
+    tier: irreversible
+    open_world: true
+    params:
+      name: {{ type: string, description: Its name., min_length: 1, max_length: 120, example: Red mug }}
+      owner_email: {{ type: string, format: email, description: Who owns it., example: a@example.com }}
+      tags:
+        type: array
+        description: Labels for it.
+        required: false
+        max_items: 10
+        items: {{ type: string, max_length: 30, example: kitchen }}
+    output:
+      item: {{ type: Item, description: The item that was created. }}
+    idempotency: {{}}
+    preview:
+      fields:
+        name: {{ type: string, description: Name it will have., example: Red mug }}
+"#
+        ),
+    }
+}
+
+/// Specs of `n` tools in total, at most [`TOOLS_PER_SPEC`] each.
+fn synthetic_specs(n: usize) -> Vec<String> {
+    (0..n.div_ceil(TOOLS_PER_SPEC))
+        .map(|s| {
+            let service = format!("svc{s}");
+            let mut text = header(&service);
+            for i in (s * TOOLS_PER_SPEC)..((s + 1) * TOOLS_PER_SPEC).min(n) {
+                text.push_str(&tool(&service, i));
+            }
+            text
+        })
+        .collect()
+}
+
+fn model(n: usize) -> Model {
+    let mut sources = Sources::default();
+    let mut diags = Diagnostics::default();
+    let mut loaded = Vec::new();
+    for (i, text) in synthetic_specs(n).into_iter().enumerate() {
+        let file = sources.add(format!("svc{i}.yaml"), text);
+        let spec = toolspec::spec::load(file, &sources.get(file).text, &mut diags);
+        loaded.extend(spec.map(|s| (file, s)));
+    }
+    let model = toolspec::model::resolve(&loaded, &sources, &mut diags);
+    assert!(!diags.has_errors(), "{}", diags.render(&sources));
+    model
+}
+
+fn bench_generate(c: &mut Criterion) {
+    let mut group = c.benchmark_group("generate_schemas");
+    for n in [100, 1_000, 10_000] {
+        let model = model(n);
+        let files = emit::generate(&model, &[Kind::Schemas], &Options::default()).expect("exports");
+        assert_eq!(files.len(), n * 2 + 3 * n.div_ceil(TOOLS_PER_SPEC));
+        group.throughput(Throughput::Elements(n as u64));
+        group.sample_size(if n >= 10_000 { 10 } else if n >= 1_000 { 20 } else { 50 });
+        group.bench_with_input(BenchmarkId::from_parameter(n), &model, |b, model| {
+            b.iter(|| emit::generate(black_box(model), &[Kind::Schemas], &Options::default()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_generate);
+criterion_main!(benches);

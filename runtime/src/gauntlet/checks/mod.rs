@@ -1,0 +1,121 @@
+//! The checks, one function each, grouped by the promise they test.
+
+mod dry_run;
+mod examples;
+mod output;
+mod paging;
+mod refusals;
+mod retry;
+mod schema;
+
+use serde_json::Value;
+
+use super::Gauntlet;
+use super::facts::{Check, CheckDef, Facts, Tier, ToolFacts};
+use super::failure::Failure;
+use super::session::{Session, parse, set};
+
+/// What a check function gets: the gauntlet (for fresh sessions), the facts and its tool.
+pub(crate) struct Ctx<'g> {
+    pub(crate) gauntlet: &'g Gauntlet<'g>,
+    pub(crate) facts: &'static Facts,
+    pub(crate) tool: &'static ToolFacts,
+}
+
+impl Ctx<'_> {
+    /// A fresh implementation.
+    pub(crate) fn session(&self) -> Result<Session<'_>, Failure> {
+        self.gauntlet.session()
+    }
+
+    /// The valid call every probe starts from.
+    pub(crate) fn base_call(&self) -> Value {
+        parse(self.tool.example_call)
+    }
+
+    /// The first successful example's arguments, else the base call; with an idempotency
+    /// key when the tool takes one (`key` unless the example has its own).
+    pub(crate) fn success_call(&self, key: &str) -> Value {
+        let mut args = self
+            .tool
+            .examples
+            .iter()
+            .find(|e| e.error.is_none())
+            .map(|e| parse(e.arguments))
+            .unwrap_or_else(|| self.base_call());
+        if self.tool.idempotency_ttl_secs.is_some() && args.get("idempotency_key").is_none() {
+            set(&mut args, "idempotency_key", Value::from(key));
+        }
+        args
+    }
+
+    /// The successful examples' arguments (the base call when there are none).
+    pub(crate) fn success_calls(&self) -> Vec<Value> {
+        let calls: Vec<Value> = self
+            .tool
+            .examples
+            .iter()
+            .filter(|e| e.error.is_none())
+            .map(|e| parse(e.arguments))
+            .collect();
+        if calls.is_empty() {
+            vec![self.base_call()]
+        } else {
+            calls
+        }
+    }
+}
+
+/// Runs one check.
+pub(crate) fn run(gauntlet: &Gauntlet<'_>, def: &'static CheckDef) -> Result<(), Failure> {
+    let facts = gauntlet.facts;
+    let Some(tool) = facts.tool(def.tool) else {
+        return Err(Failure::new("the generated gauntlet names tools of the spec")
+            .got(format!("a check of unknown tool {}", def.tool))
+            .expected("a tool of the facts")
+            .fix("regenerate the gauntlet file from the spec"));
+    };
+    let ctx = Ctx {
+        gauntlet,
+        facts,
+        tool,
+    };
+    match def.check {
+        Check::Schema => schema::matches_spec(&ctx),
+        Check::Example(i) => examples::example(&ctx, i),
+        Check::Refused { param, violation } => refusals::refused(&ctx, param, violation),
+        Check::UnknownArgument => refusals::unknown_argument(&ctx),
+        Check::RetryRunsOnce => retry::runs_once(&ctx),
+        Check::RetryWithOtherArgumentsRefused => retry::other_arguments_refused(&ctx),
+        Check::ConcurrentRetriesRunOnce => retry::concurrent_run_once(&ctx),
+        Check::IdempotencyTtl => retry::ttl(&ctx),
+        Check::PreviewChangesNothing => dry_run::preview_changes_nothing(&ctx),
+        Check::ApplyMatchesPreview => dry_run::apply_matches_preview(&ctx),
+        Check::ApplyChangedArgumentsRefused => dry_run::changed_arguments_refused(&ctx),
+        Check::ApplyUsedPreviewRefused => dry_run::used_preview_refused(&ctx),
+        Check::ApplyExpiredPreviewRefused => dry_run::expired_preview_refused(&ctx),
+        Check::PreviewTtl => dry_run::preview_ttl(&ctx),
+        Check::UndoRestores => dry_run::undo_restores(&ctx),
+        Check::PagesWalkEveryItemOnce => paging::walk_every_item_once(&ctx),
+        Check::ForgedCursorRefused => paging::forged_cursor_refused(&ctx),
+        Check::DefaultLimit => paging::default_limit(&ctx),
+        Check::MaxLimit => paging::max_limit(&ctx),
+        Check::OutputMatchesSchema => output::matches_schema(&ctx),
+        Check::ConciseOmitsDetailedOnly => output::concise_omits_detailed(&ctx),
+        Check::AllowedValuesAccepted { param } => output::allowed_values_accepted(&ctx, param),
+        Check::BoundsAccepted { param } => output::bounds_accepted(&ctx, param),
+    }
+}
+
+/// A check listed for a tool it cannot apply to: the facts are inconsistent.
+pub(crate) fn not_applicable(ctx: &Ctx<'_>, what: &str) -> Failure {
+    Failure::new(format!("{} {what}", ctx.tool.name))
+        .got("the facts say otherwise")
+        .expected("a check generated only where it applies")
+        .fix("regenerate the gauntlet file from the spec")
+}
+
+/// Whether a tool is gated behind a preview.
+pub(crate) fn gated(tool: &ToolFacts) -> bool {
+    tool.tier == Tier::Irreversible && tool.preview.is_some()
+}

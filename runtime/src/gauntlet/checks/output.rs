@@ -1,0 +1,173 @@
+//! Output and facts: results keep the output schema and the concise promise, and every
+//! allowed value and published bound is really accepted.
+
+use serde_json::{Value, json};
+
+use super::{Ctx, not_applicable};
+use crate::gauntlet::failure::{Failure, show};
+use crate::gauntlet::session::{describe_error, parse, set};
+use crate::gauntlet::values::{bound_values, present_at};
+
+/// Codes that mean "the arguments were refused".
+const VALIDATION: &[&str] = &[
+    "invalid_arguments",
+    "missing_argument",
+    "unknown_argument",
+    "invalid_type",
+    "invalid_enum",
+    "out_of_range",
+    "invalid_length",
+    "pattern_mismatch",
+    "invalid_format",
+];
+
+/// The calls whose results are checked: each success call, in each response format.
+fn variants(ctx: &Ctx<'_>) -> Vec<Value> {
+    let mut calls = Vec::new();
+    for (i, call) in ctx.success_calls().into_iter().enumerate() {
+        let mut call = call;
+        if ctx.tool.idempotency_ttl_secs.is_some() && call.get("idempotency_key").is_none() {
+            set(&mut call, "idempotency_key", json!(format!("gauntlet-output-{i}")));
+        }
+        if ctx.tool.response_format.is_some() {
+            for format in ["concise", "detailed"] {
+                let mut c = call.clone();
+                set(&mut c, "response_format", json!(format));
+                calls.push(c);
+            }
+        } else {
+            calls.push(call);
+        }
+    }
+    calls
+}
+
+/// Every successful result (previews and applies alike) validates against the tool's
+/// output schema.
+pub(crate) fn matches_schema(ctx: &Ctx<'_>) -> Result<(), Failure> {
+    let tool = ctx.tool;
+    let promise = format!("every result of {} matches its output schema", tool.name);
+    let schema = parse(tool.output_schema);
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .map_err(|e| {
+            Failure::new(&promise)
+                .got(format!("the output schema does not compile: {e}"))
+                .expected("a valid JSON Schema")
+                .fix("regenerate the gauntlet file from the spec")
+        })?;
+    for args in variants(ctx) {
+        let session = ctx.session()?;
+        let (preview, result) = session.succeed(tool, &args, &promise)?;
+        for value in preview.iter().chain([&result]) {
+            let errors: Vec<String> = validator
+                .iter_errors(value)
+                .map(|e| {
+                    let at = e.instance_path().to_string();
+                    format!("{}: {e}", if at.is_empty() { "/".into() } else { at })
+                })
+                .collect();
+            if !errors.is_empty() {
+                return Err(Failure::new(promise)
+                    .call(tool.name, &args)
+                    .got(format!("{} in {}", errors.join("; "), show(value)))
+                    .expected("a result valid against the output schema")
+                    .fix("return the spec's fields with the spec's types and constraints (an enum value, a format, a length)"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Concise results hold none of the fields the spec marks detailed-only.
+pub(crate) fn concise_omits_detailed(ctx: &Ctx<'_>) -> Result<(), Failure> {
+    let tool = ctx.tool;
+    let Some(formats) = tool.response_format else {
+        return Err(not_applicable(ctx, "takes response_format"));
+    };
+    let promise = format!(
+        "concise results of {} leave out {}",
+        tool.name,
+        formats.detailed_only.join(", ")
+    );
+    for mut args in ctx.success_calls() {
+        set(&mut args, "response_format", json!("concise"));
+        let session = ctx.session()?;
+        let (_, result) = session.succeed(tool, &args, &promise)?;
+        if let Some(at) = formats
+            .detailed_only
+            .iter()
+            .find_map(|path| present_at(&result, path))
+        {
+            return Err(Failure::new(promise)
+                .call(tool.name, &args)
+                .got(format!("{at} is present in {}", show(&result)))
+                .expected("no detailed-only field in a concise result")
+                .fix("shape results with the generated server (it strips detailed-only fields)"));
+        }
+    }
+    Ok(())
+}
+
+/// `value` for `param` in the base call is accepted: no validation error about it, and no
+/// internal error.
+fn accepted(ctx: &Ctx<'_>, param: &str, value: Value, promise: &str) -> Result<(), Failure> {
+    let tool = ctx.tool;
+    let mut args = ctx.base_call();
+    set(&mut args, param, value);
+    let session = ctx.session()?;
+    let call = session.call(tool.name, &args);
+    let Err(e) = call else {
+        return Ok(());
+    };
+    let path = format!("/{param}");
+    let about_param = e.details.get("path").and_then(Value::as_str) == Some(path.as_str())
+        || e.details
+            .get("problems")
+            .and_then(Value::as_array)
+            .is_some_and(|ps| ps.iter().any(|p| p.get("path").and_then(Value::as_str) == Some(path.as_str())));
+    if (VALIDATION.contains(&e.code.as_ref()) && about_param) || e.code == "internal_error" {
+        return Err(Failure::new(promise)
+            .call(tool.name, &args)
+            .got(describe_error(&e))
+            .expected(format!("`{param}` accepted, as the spec allows it"))
+            .fix(format!(
+                "handle every value the spec allows for `{param}` (or narrow the spec to what the implementation does)"
+            )));
+    }
+    Ok(())
+}
+
+/// Every value of an enum parameter is accepted.
+pub(crate) fn allowed_values_accepted(ctx: &Ctx<'_>, name: &str) -> Result<(), Failure> {
+    let Some(param) = ctx.tool.param(name) else {
+        return Err(not_applicable(ctx, &format!("has a parameter `{name}`")));
+    };
+    let promise = format!(
+        "{} accepts every value its description lists for `{name}`: {}",
+        ctx.tool.name,
+        param.allowed.join(", ")
+    );
+    for value in param.allowed {
+        accepted(ctx, name, json!(value), &promise)?;
+    }
+    Ok(())
+}
+
+/// The published bounds of a parameter (minimum, maximum, shortest, longest) are accepted.
+pub(crate) fn bounds_accepted(ctx: &Ctx<'_>, name: &str) -> Result<(), Failure> {
+    let Some(param) = ctx.tool.param(name) else {
+        return Err(not_applicable(ctx, &format!("has a parameter `{name}`")));
+    };
+    let base = ctx.base_call();
+    let values = bound_values(param, base.get(name));
+    let promise = format!(
+        "{} accepts `{name}` at the bounds its description states",
+        ctx.tool.name
+    );
+    for value in values {
+        accepted(ctx, name, value, &promise)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,267 @@
+//! Pagination: every item once, never more than `limit` a page, a `total` that adds up, the
+//! published default and maximum `limit`, and cursors that cannot be forged.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+
+use super::{Ctx, not_applicable};
+use crate::gauntlet::facts::PagingFacts;
+use crate::gauntlet::failure::{Failure, show};
+use crate::gauntlet::session::{Session, describe_error, set, unset};
+use crate::gauntlet::values::other_arguments;
+
+fn paging(ctx: &Ctx<'_>) -> Result<PagingFacts, Failure> {
+    ctx.tool.paging.ok_or_else(|| not_applicable(ctx, "pages"))
+}
+
+/// The example queries to page through: the successful calls, first page.
+fn queries(ctx: &Ctx<'_>) -> Vec<Value> {
+    ctx.success_calls()
+        .into_iter()
+        .map(|mut q| {
+            unset(&mut q, "cursor");
+            q
+        })
+        .collect()
+}
+
+fn items_of<'v>(page: &'v Value, paging: &PagingFacts) -> &'v [Value] {
+    page.get(paging.items)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+fn total_of(page: &Value) -> Option<u64> {
+    page.get("total").and_then(Value::as_u64)
+}
+
+const WALK_FIX: &str = "return the `window.limit` items that follow the first `window.offset` matches, \
+                        in a stable order, and the number of all matches as the page's total";
+
+/// Walks every page of `query` at `limit`; the items in order, and the total.
+fn walk(
+    ctx: &Ctx<'_>,
+    session: &Session<'_>,
+    query: &Value,
+    limit: u64,
+    promise: &str,
+) -> Result<(Vec<String>, u64), Failure> {
+    let paging = paging(ctx)?;
+    let tool = ctx.tool.name;
+    let mut args = query.clone();
+    set(&mut args, "limit", json!(limit));
+    let mut seen: Vec<String> = Vec::new();
+    let mut total = None;
+    for page_no in 1.. {
+        let page = session.ok(tool, &args, promise)?;
+        let items = items_of(&page, &paging);
+        let fail = |got: String, expected: &str| {
+            Failure::new(promise)
+                .call(tool, &args)
+                .got(got)
+                .expected(expected)
+                .fix(WALK_FIX)
+        };
+        let Some(this_total) = total_of(&page) else {
+            return Err(fail(format!("page {page_no} has no total: {}", show(&page)), "a total"));
+        };
+        if *total.get_or_insert(this_total) != this_total {
+            return Err(fail(
+                format!("page {page_no} says total {this_total}, page 1 said {}", total.unwrap_or(0)),
+                "the same total on every page of one query",
+            ));
+        }
+        if items.len() as u64 > limit {
+            return Err(fail(
+                format!("page {page_no} holds {} items with limit {limit}", items.len()),
+                "at most `limit` items a page",
+            ));
+        }
+        for item in items {
+            let text = item.to_string();
+            if let Some(first) = seen.iter().position(|s| *s == text) {
+                return Err(fail(
+                    format!(
+                        "page {page_no} repeats an item already seen as item {}: {}",
+                        first + 1,
+                        show(item)
+                    ),
+                    "every item on exactly one page",
+                ));
+            }
+            seen.push(text);
+        }
+        match page.get("next_cursor").and_then(Value::as_str) {
+            Some(cursor) => {
+                let cut = page.get("truncated").is_some();
+                if items.len() as u64 != limit && !cut {
+                    return Err(fail(
+                        format!(
+                            "page {page_no} holds {} items with limit {limit}, and more pages follow",
+                            items.len()
+                        ),
+                        "full pages of `limit` items until the last one",
+                    ));
+                }
+                set(&mut args, "cursor", json!(cursor));
+            }
+            None => break,
+        }
+        if seen.len() as u64 > this_total.saturating_add(limit) {
+            return Err(fail(
+                format!("{} items after {page_no} pages with total {this_total}", seen.len()),
+                "paging that ends",
+            ));
+        }
+    }
+    let total = total.unwrap_or(0);
+    if seen.len() as u64 != total {
+        return Err(Failure::new(promise)
+            .call(tool, &args)
+            .got(format!(
+                "walking every page at limit {limit} gave {} distinct items, total says {total}",
+                seen.len()
+            ))
+            .expected("as many items as total, each once")
+            .fix(WALK_FIX));
+    }
+    Ok((seen, total))
+}
+
+/// Walking every page of each example query returns every item once, within the limit, as
+/// many as `total` says; walking at the maximum limit gives the same items.
+pub(crate) fn walk_every_item_once(ctx: &Ctx<'_>) -> Result<(), Failure> {
+    let paging = paging(ctx)?;
+    let tool = ctx.tool.name;
+    let promise = format!(
+        "walking every page of a {tool} query returns each matching item exactly once, as many as total says"
+    );
+    let session = ctx.session()?;
+    for query in queries(ctx) {
+        let limit = query
+            .get("limit")
+            .and_then(Value::as_u64)
+            .unwrap_or(paging.default_limit);
+        let (small, _) = walk(ctx, &session, &query, limit, &promise)?;
+        let (large, _) = walk(ctx, &session, &query, paging.max_limit, &promise)?;
+        let a: BTreeSet<&String> = small.iter().collect();
+        let b: BTreeSet<&String> = large.iter().collect();
+        if a != b {
+            let missing = a.symmetric_difference(&b).next().map_or("", |s| s.as_str());
+            return Err(Failure::new(promise)
+                .call(tool, &query)
+                .got(format!(
+                    "pages of {limit} and pages of {} hold different items, e.g. {missing}",
+                    paging.max_limit
+                ))
+                .expected("the same items whatever the page size")
+                .fix(WALK_FIX));
+        }
+    }
+    Ok(())
+}
+
+/// Without `limit`, a page holds the published default number of items (fewer only when
+/// fewer match).
+pub(crate) fn default_limit(ctx: &Ctx<'_>) -> Result<(), Failure> {
+    let paging = paging(ctx)?;
+    let tool = ctx.tool.name;
+    let promise = format!(
+        "without limit, a page of {tool} holds {} items (the default its description states) when as many match",
+        paging.default_limit
+    );
+    let session = ctx.session()?;
+    for mut query in queries(ctx) {
+        unset(&mut query, "limit");
+        page_size(&session, tool, &query, &paging, paging.default_limit, &promise)?;
+    }
+    Ok(())
+}
+
+/// `limit` = the published maximum is served in full; one more is refused with
+/// `out_of_range` naming the maximum.
+pub(crate) fn max_limit(ctx: &Ctx<'_>) -> Result<(), Failure> {
+    let paging = paging(ctx)?;
+    let tool = ctx.tool.name;
+    let max = paging.max_limit;
+    let promise = format!(
+        "{tool} serves limit up to {max} (the maximum its description states) and refuses {}",
+        max + 1
+    );
+    let session = ctx.session()?;
+    for mut query in queries(ctx) {
+        set(&mut query, "limit", json!(max));
+        page_size(&session, tool, &query, &paging, max, &promise)?;
+        set(&mut query, "limit", json!(max + 1));
+        let e = session.refused(tool, &query, "out_of_range", &promise)?;
+        if e.details.get("maximum").and_then(Value::as_u64) != Some(max) {
+            return Err(Failure::new(promise)
+                .call(tool, &query)
+                .got(describe_error(&e))
+                .expected(format!("details.maximum {max}")));
+        }
+    }
+    Ok(())
+}
+
+/// The first page of `query` holds `min(expected, total)` items.
+fn page_size(
+    session: &Session<'_>,
+    tool: &str,
+    query: &Value,
+    paging: &PagingFacts,
+    expected: u64,
+    promise: &str,
+) -> Result<(), Failure> {
+    let page = session.ok(tool, query, promise)?;
+    let n = items_of(&page, paging).len() as u64;
+    let total = total_of(&page).unwrap_or(n);
+    let want = expected.min(total);
+    if n == want || page.get("truncated").is_some() {
+        return Ok(());
+    }
+    Err(Failure::new(promise)
+        .call(tool, query)
+        .got(format!("{n} items, total {total}"))
+        .expected(format!("{want} items"))
+        .fix("take `window.limit` items (the runtime passes the call's limit or the spec's default)"))
+}
+
+/// A tampered cursor, a cursor of another query and a made-up one are refused with
+/// `invalid_cursor`.
+pub(crate) fn forged_cursor_refused(ctx: &Ctx<'_>) -> Result<(), Failure> {
+    paging(ctx)?;
+    let tool = ctx.tool;
+    let promise = format!(
+        "{} refuses a cursor it did not issue for the same query (invalid_cursor)",
+        tool.name
+    );
+    let session = ctx.session()?;
+    let mut query = queries(ctx).into_iter().next().unwrap_or_else(|| ctx.base_call());
+    set(&mut query, "limit", json!(1));
+    let page = session.ok(tool.name, &query, &promise)?;
+    let mut forged = vec!["c1.not-a-real-cursor".to_owned()];
+    let real = page.get("next_cursor").and_then(Value::as_str);
+    if let Some(real) = real {
+        // Flip one character in the middle (the MAC covers every byte).
+        let mut chars: Vec<char> = real.chars().collect();
+        let mid = chars.len() / 2;
+        if let Some(c) = chars.get_mut(mid) {
+            *c = if *c == 'A' { 'B' } else { 'A' };
+        }
+        forged.push(chars.into_iter().collect());
+    }
+    for cursor in forged {
+        let mut args = query.clone();
+        set(&mut args, "cursor", json!(cursor));
+        session.refused(tool.name, &args, "invalid_cursor", &promise)?;
+    }
+    if let (Some(real), Some(definition)) = (real, session.definition(tool.name))
+        && let Some(mut other) = other_arguments(tool.params, definition, &query)
+    {
+        set(&mut other, "cursor", json!(real));
+        session.refused(tool.name, &other, "invalid_cursor", &promise)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,294 @@
+//! The static facts a generated `<service>_gauntlet.rs` declares: what the spec promises
+//! about each tool, and the list of checks that hold an implementation to it.
+//!
+//! Everything here is `const`-constructible plain data (`&'static str` JSON text, slices),
+//! so a generated file is one `static` and no code. The generator decides which checks
+//! apply and names them; the runtime only runs them.
+
+use crate::engine::Annotations;
+
+/// Everything one toolset's spec promises, with the checks that test it.
+#[derive(Debug, Clone, Copy)]
+pub struct Facts {
+    /// Service namespace (`tickets`).
+    pub service: &'static str,
+    /// Every tool, in the spec's order.
+    pub tools: &'static [ToolFacts],
+    /// The error catalog: the spec's codes and the built-in ones, with their retryable flag.
+    pub errors: &'static [ErrorFacts],
+    /// Every check, in the order `cargo test` lists them.
+    pub checks: &'static [CheckDef],
+}
+
+impl Facts {
+    /// The tool called `name`.
+    pub fn tool(&self, name: &str) -> Option<&'static ToolFacts> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    /// The check whose full name (`tickets_search::schema_matches_the_spec`) is `name`.
+    pub fn check(&self, name: &str) -> Option<&'static CheckDef> {
+        self.checks.iter().find(|c| c.name == name)
+    }
+
+    /// The catalog entry of `code`.
+    pub fn error(&self, code: &str) -> Option<&'static ErrorFacts> {
+        self.errors.iter().find(|e| e.code == code)
+    }
+}
+
+/// One code of the error catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorFacts {
+    /// The code.
+    pub code: &'static str,
+    /// Whether the catalog says retrying the same call may succeed.
+    pub retryable: bool,
+}
+
+/// A tool's side-effect tier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tier {
+    /// Changes nothing.
+    ReadOnly,
+    /// Changes state and returns the undo call.
+    Reversible,
+    /// Changes state after a preview was shown and applied.
+    Irreversible,
+}
+
+/// What the spec promises about one tool.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolFacts {
+    /// Canonical name.
+    pub name: &'static str,
+    /// Human title.
+    pub title: &'static str,
+    /// The description the model reads (composed from the spec's facts).
+    pub description: &'static str,
+    /// Side-effect tier.
+    pub tier: Tier,
+    /// MCP annotations the tier implies.
+    pub annotations: Annotations,
+    /// Deprecated names still routed to it.
+    pub aliases: &'static [&'static str],
+    /// Every parameter, the spec's then the implied ones, in the order agents see them.
+    pub params: &'static [ParamFacts],
+    /// A call the spec says is valid, as JSON text (the first successful example, else the
+    /// required parameters' examples): the base every probe changes one thing of.
+    pub example_call: &'static str,
+    /// The JSON Schema of a successful result, as JSON text.
+    pub output_schema: &'static str,
+    /// The spec's examples.
+    pub examples: &'static [ExampleFacts],
+    /// Paging, if the tool pages.
+    pub paging: Option<PagingFacts>,
+    /// Response formats, if the tool takes `response_format`.
+    pub response_format: Option<ResponseFormatFacts>,
+    /// How long idempotency keys are kept, in seconds, if the tool takes one.
+    pub idempotency_ttl_secs: Option<u64>,
+    /// The preview, if the tool is gated behind one.
+    pub preview: Option<PreviewFacts>,
+    /// The tool of the undo call, if reversible.
+    pub undo_tool: Option<&'static str>,
+}
+
+impl ToolFacts {
+    /// The parameter called `name`.
+    pub fn param(&self, name: &str) -> Option<&'static ParamFacts> {
+        self.params.iter().find(|p| p.name == name)
+    }
+}
+
+/// One parameter and its constraints.
+#[derive(Debug, Clone, Copy)]
+pub struct ParamFacts {
+    /// Its name.
+    pub name: &'static str,
+    /// JSON type: `string`, `integer`, `number`, `boolean`, `array` or `object`.
+    pub json_type: &'static str,
+    /// Whether a call must pass it.
+    pub required: bool,
+    /// The closed set of values, if any (empty: any).
+    pub allowed: &'static [&'static str],
+    /// Numeric bounds.
+    pub range: Range,
+    /// Fewest characters (strings) or items (arrays).
+    pub min_length: Option<u64>,
+    /// Most characters (strings) or items (arrays).
+    pub max_length: Option<u64>,
+    /// Regular expression a string must contain a match of.
+    pub pattern: Option<&'static str>,
+    /// Well-known string format (`email`, `date-time`, ...).
+    pub format: Option<&'static str>,
+    /// The default, as JSON text.
+    pub default: Option<&'static str>,
+    /// A realistic value, as JSON text.
+    pub example: &'static str,
+}
+
+/// Inclusive numeric bounds of a parameter.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Range {
+    /// Not a number, or unbounded.
+    None,
+    /// A whole number.
+    Integer(Option<i64>, Option<i64>),
+    /// Any number.
+    Number(Option<f64>, Option<f64>),
+}
+
+/// One example of the spec and its expected outcome.
+#[derive(Debug, Clone, Copy)]
+pub struct ExampleFacts {
+    /// What it shows.
+    pub title: &'static str,
+    /// The arguments, as JSON text.
+    pub arguments: &'static str,
+    /// For a success: a part of the result that must match, as JSON text.
+    pub result: Option<&'static str>,
+    /// For a failure: the expected error code.
+    pub error: Option<&'static str>,
+}
+
+/// How a tool pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PagingFacts {
+    /// The output field holding a page's items.
+    pub items: &'static str,
+    /// Items per page when no `limit` is passed.
+    pub default_limit: u64,
+    /// The largest `limit` accepted.
+    pub max_limit: u64,
+}
+
+/// A tool's response formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResponseFormatFacts {
+    /// `concise` or `detailed`.
+    pub default: &'static str,
+    /// Paths concise results leave out: keys joined by `/`, `*` for every item of a list.
+    pub detailed_only: &'static [&'static str],
+}
+
+/// A tool's preview.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PreviewFacts {
+    /// How long a preview may be applied, in seconds.
+    pub ttl_secs: u64,
+    /// The spec's own preview fields (besides `preview_id`, `expires_at`, `summary`).
+    pub fields: &'static [&'static str],
+}
+
+/// One named check of one tool: a `#[test]` in generated code, an outcome in a report.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CheckDef {
+    /// `<tool>::<test name>`, as `cargo test` lists it under `gauntlet::`.
+    pub name: &'static str,
+    /// The tool it checks.
+    pub tool: &'static str,
+    /// What it checks.
+    pub check: Check,
+}
+
+/// What a check tests. See [`crate::gauntlet`] for what each one calls and expects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// The served definition matches the spec: name, description, parameters, required,
+    /// enums, bounds, annotations, aliases, output schema; the validator enforces the same.
+    Schema,
+    /// The example at this index gives the outcome the spec says.
+    Example(usize),
+    /// A call with one bad value of `param` is refused with the right code, the allowed
+    /// facts in `details`, a message naming `param`, and a valid call that works.
+    Refused {
+        /// The parameter made invalid.
+        param: &'static str,
+        /// How.
+        violation: Violation,
+    },
+    /// An argument the tool does not take is refused, listing the allowed ones.
+    UnknownArgument,
+    /// The same idempotency key twice: one effect, two equivalent answers, the second a replay.
+    RetryRunsOnce,
+    /// The same key with other arguments is refused.
+    RetryWithOtherArgumentsRefused,
+    /// Concurrent calls with one key make one effect.
+    ConcurrentRetriesRunOnce,
+    /// A key is remembered for exactly the published TTL.
+    IdempotencyTtl,
+    /// A preview changes nothing the read tools can see, and runs no apply.
+    PreviewChangesNothing,
+    /// Apply does what the preview showed: shared fields have equal values.
+    ApplyMatchesPreview,
+    /// Apply with arguments other than the previewed ones is refused.
+    ApplyChangedArgumentsRefused,
+    /// Apply with an already applied preview is refused.
+    ApplyUsedPreviewRefused,
+    /// Apply after the preview's TTL is refused.
+    ApplyExpiredPreviewRefused,
+    /// A preview can be applied until just before its published TTL, and says when it expires.
+    PreviewTtl,
+    /// The undo call a reversible tool returns is valid and restores the prior state.
+    UndoRestores,
+    /// Walking every page returns every item once, within the limit, matching `total`.
+    PagesWalkEveryItemOnce,
+    /// A forged or foreign cursor is refused.
+    ForgedCursorRefused,
+    /// Without `limit`, a page holds the published default number of items.
+    DefaultLimit,
+    /// `limit` = the published maximum is served in full; one more is refused.
+    MaxLimit,
+    /// Every success validates against the output schema.
+    OutputMatchesSchema,
+    /// Concise results carry no detailed-only field.
+    ConciseOmitsDetailedOnly,
+    /// Every allowed value of `param` is accepted.
+    AllowedValuesAccepted {
+        /// The enum parameter.
+        param: &'static str,
+    },
+    /// The published bounds of `param` are themselves accepted.
+    BoundsAccepted {
+        /// The bounded parameter.
+        param: &'static str,
+    },
+}
+
+/// One way to make a parameter invalid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Violation {
+    /// Left out though required: `missing_argument`.
+    Missing,
+    /// A value of another JSON type: `invalid_type`.
+    WrongType,
+    /// A value outside the closed set: `invalid_enum`.
+    NotAllowed,
+    /// One below the minimum: `out_of_range`.
+    BelowMinimum,
+    /// One above the maximum: `out_of_range`.
+    AboveMaximum,
+    /// One character (or item) short: `invalid_length`.
+    TooShort,
+    /// One character (or item) too many: `invalid_length`.
+    TooLong,
+    /// A string the pattern does not match: `pattern_mismatch`.
+    PatternMismatch,
+    /// A string not in the format: `invalid_format`.
+    WrongFormat,
+}
+
+impl Violation {
+    /// The error code the runtime answers with.
+    pub fn code(self) -> &'static str {
+        match self {
+            Violation::Missing => "missing_argument",
+            Violation::WrongType => "invalid_type",
+            Violation::NotAllowed => "invalid_enum",
+            Violation::BelowMinimum | Violation::AboveMaximum => "out_of_range",
+            Violation::TooShort | Violation::TooLong => "invalid_length",
+            Violation::PatternMismatch => "pattern_mismatch",
+            Violation::WrongFormat => "invalid_format",
+        }
+    }
+}

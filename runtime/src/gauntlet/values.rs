@@ -1,0 +1,375 @@
+//! Values the checks send: one invalid value per kind of violation, other valid values for
+//! "the same call with other arguments", and the comparisons the checks make.
+
+use serde_json::{Value, json};
+
+use super::facts::{ParamFacts, Range, Violation};
+use super::session::parse;
+use crate::engine::ToolDefinition;
+use crate::fingerprint::CONTROL_PARAMS;
+use crate::validate::{Format, Pattern};
+
+const FORMATS: [Format; 5] = [
+    Format::Email,
+    Format::DateTime,
+    Format::Date,
+    Format::Uri,
+    Format::Uuid,
+];
+
+/// The validator's format called `name`.
+pub(crate) fn format_named(name: &str) -> Option<Format> {
+    FORMATS.into_iter().find(|f| f.name() == name)
+}
+
+/// A string value to start from: the call's current value, else the parameter's example.
+fn seed(param: &ParamFacts, current: Option<&Value>) -> String {
+    current
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .or_else(|| parse(param.example).as_str().map(str::to_owned))
+        .unwrap_or_else(|| "x".into())
+}
+
+/// `seed` cut or grown (repeating its last character, which keeps most patterns matching:
+/// `T-1001` becomes `T-10011111`) to exactly `len` characters.
+pub(crate) fn sized(seed: &str, len: u64) -> String {
+    let len = usize::try_from(len).unwrap_or(usize::MAX);
+    let mut chars: Vec<char> = seed.chars().take(len).collect();
+    let fill = chars.last().copied().unwrap_or('x');
+    while chars.len() < len {
+        chars.push(fill);
+    }
+    chars.into_iter().collect()
+}
+
+/// A value of `param` that breaks it in the way `violation` says, or `None` when the
+/// parameter has no such constraint.
+pub(crate) fn bad_value(
+    param: &ParamFacts,
+    violation: Violation,
+    current: Option<&Value>,
+) -> Option<Value> {
+    match violation {
+        Violation::Missing => None,
+        Violation::WrongType => Some(match param.json_type {
+            "string" => json!(12345),
+            "integer" | "number" => json!("twelve"),
+            "boolean" => json!("yes"),
+            "array" => json!("not a list"),
+            _ => json!("not an object"),
+        }),
+        Violation::NotAllowed => {
+            let first = param.allowed.first()?;
+            let mut value = format!("{first}_not_allowed");
+            while param.allowed.contains(&value.as_str()) {
+                value.push('x');
+            }
+            Some(json!(value))
+        }
+        Violation::BelowMinimum => match param.range {
+            Range::Integer(Some(min), _) => min.checked_sub(1).map(Value::from),
+            Range::Number(Some(min), _) => Some(json!(min - 1.0)),
+            _ => None,
+        },
+        Violation::AboveMaximum => match param.range {
+            Range::Integer(_, Some(max)) => max.checked_add(1).map(Value::from),
+            Range::Number(_, Some(max)) => Some(json!(max + 1.0)),
+            _ => None,
+        },
+        Violation::TooShort => {
+            let min = param.min_length.filter(|m| *m > 0)?;
+            Some(sized_value(param, current, min - 1))
+        }
+        Violation::TooLong => {
+            let max = param.max_length?;
+            Some(sized_value(param, current, max.checked_add(1)?))
+        }
+        Violation::PatternMismatch => {
+            let pattern = Pattern::new(param.pattern?);
+            let candidates = ["!", "not a match", "0", "zzzz", "?!?", "", "A"];
+            let fits = |s: &&str| {
+                let n = s.chars().count() as u64;
+                param.min_length.is_none_or(|m| n >= m) && param.max_length.is_none_or(|m| n <= m)
+            };
+            let misses = |s: &&str| !pattern.is_match(s);
+            candidates
+                .iter()
+                .find(|s| misses(s) && fits(s))
+                .or_else(|| candidates.iter().find(misses))
+                .map(|s| json!(s))
+        }
+        Violation::WrongFormat => {
+            let format = format_named(param.format?)?;
+            ["not-a-valid-value", "31/12/2025", "no spaces allowed", "x"]
+                .into_iter()
+                .find(|s| !format.is_valid(s))
+                .map(|s| json!(s))
+        }
+    }
+}
+
+/// A string of `len` characters, or an array of `len` items, for length probes.
+fn sized_value(param: &ParamFacts, current: Option<&Value>, len: u64) -> Value {
+    if param.json_type == "array" {
+        let item = current
+            .and_then(Value::as_array)
+            .and_then(|a| a.first().cloned())
+            .or_else(|| parse(param.example).as_array().and_then(|a| a.first().cloned()))
+            .unwrap_or(Value::Null);
+        let n = usize::try_from(len).unwrap_or(0);
+        return Value::Array(vec![item; n]);
+    }
+    json!(sized(&seed(param, current), len))
+}
+
+/// The values at the edges of `param`'s bounds (minimum and maximum, shortest and longest),
+/// each valid in every other respect as far as can be told from the facts.
+pub(crate) fn bound_values(param: &ParamFacts, current: Option<&Value>) -> Vec<Value> {
+    let mut out = Vec::new();
+    match param.range {
+        Range::Integer(min, max) => out.extend([min, max].into_iter().flatten().map(Value::from)),
+        Range::Number(min, max) => out.extend([min, max].into_iter().flatten().map(|n| json!(n))),
+        Range::None => {}
+    }
+    if param.json_type == "string" {
+        let pattern = param.pattern.map(Pattern::new);
+        for len in [param.min_length.filter(|m| *m > 0), param.max_length]
+            .into_iter()
+            .flatten()
+        {
+            let s = sized(&seed(param, current), len);
+            if pattern.as_ref().is_none_or(|p| p.is_match(&s)) {
+                out.push(json!(s));
+            }
+        }
+    }
+    out
+}
+
+/// Values other than `current` that `param` accepts, most plausible first.
+fn other_values(param: &ParamFacts, current: Option<&Value>) -> Vec<Value> {
+    if !param.allowed.is_empty() {
+        return param
+            .allowed
+            .iter()
+            .filter(|v| current.and_then(Value::as_str) != Some(**v))
+            .map(|v| json!(v))
+            .collect();
+    }
+    match param.json_type {
+        "integer" => {
+            let n = current.and_then(Value::as_i64).unwrap_or(0);
+            [n.checked_add(1), n.checked_sub(1)]
+                .into_iter()
+                .flatten()
+                .map(Value::from)
+                .collect()
+        }
+        "number" => {
+            let n = current.and_then(Value::as_f64).unwrap_or(0.0);
+            vec![json!(n + 1.0), json!(n - 1.0)]
+        }
+        "boolean" => vec![json!(!current.and_then(Value::as_bool).unwrap_or(false))],
+        "string" => {
+            let s = seed(param, current);
+            let mut out = Vec::new();
+            if let Some(format) = param.format.and_then(format_named) {
+                match format {
+                    Format::Email => out.push(format!("other.{s}")),
+                    _ => out.push(format.example().to_owned()),
+                }
+            }
+            // Change the last character to a sibling of its kind (keeps patterns matching).
+            if let Some(last) = s.chars().last() {
+                let swapped = match last {
+                    '0'..='8' | 'a'..='y' | 'A'..='Y' => char::from(last as u8 + 1),
+                    '9' => '8',
+                    'z' => 'y',
+                    'Z' => 'Y',
+                    _ => 'x',
+                };
+                let mut t: String = s.chars().take(s.chars().count() - 1).collect();
+                t.push(swapped);
+                out.push(t);
+            }
+            out.push(format!("{s} (other)"));
+            out.into_iter().map(Value::from).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// `args` with one parameter that counts for the fingerprint changed to another valid
+/// value (checked with the served validator), or `None` when no such change is found.
+pub(crate) fn other_arguments(
+    params: &[ParamFacts],
+    definition: &ToolDefinition,
+    args: &Value,
+) -> Option<Value> {
+    let counted = params
+        .iter()
+        .filter(|p| !CONTROL_PARAMS.contains(&p.name));
+    // Present parameters first: changing one the call already has is the plainest change.
+    let (present, absent): (Vec<_>, Vec<_>) = counted.partition(|p| args.get(p.name).is_some());
+    for param in present.into_iter().chain(absent) {
+        for value in other_values(param, args.get(param.name)) {
+            let mut other = args.clone();
+            if let Value::Object(map) = &mut other {
+                map.insert(param.name.to_owned(), value);
+            }
+            if other != *args && definition.prepare(other.clone()).is_ok() {
+                return Some(other);
+            }
+        }
+    }
+    None
+}
+
+/// Whether `expected` is a part of `actual`: objects by their keys (extra keys allowed),
+/// arrays item by item with equal lengths, scalars equal (numbers by value). On a mismatch,
+/// the JSON Pointer where it is and both sides.
+pub(crate) fn subset(expected: &Value, actual: &Value, at: &str) -> Result<(), String> {
+    match (expected, actual) {
+        (Value::Object(e), Value::Object(a)) => {
+            for (k, ev) in e {
+                let path = format!("{at}/{k}");
+                match a.get(k) {
+                    Some(av) => subset(ev, av, &path)?,
+                    None => return Err(format!("{path} is missing (expected {ev})")),
+                }
+            }
+            Ok(())
+        }
+        (Value::Array(e), Value::Array(a)) => {
+            if e.len() != a.len() {
+                return Err(format!(
+                    "{at} has {} items (expected {})",
+                    a.len(),
+                    e.len()
+                ));
+            }
+            for (i, (ev, av)) in e.iter().zip(a).enumerate() {
+                subset(ev, av, &format!("{at}/{i}"))?;
+            }
+            Ok(())
+        }
+        (Value::Number(e), Value::Number(a)) if e.as_f64() == a.as_f64() => Ok(()),
+        (e, a) if e == a => Ok(()),
+        (e, a) => Err(format!(
+            "{} is {a} (expected {e})",
+            if at.is_empty() { "the result" } else { at }
+        )),
+    }
+}
+
+/// Every value under a key called `key`, at any depth of `value`, with its JSON Pointer.
+pub(crate) fn find_key<'v>(value: &'v Value, key: &str, at: &str, out: &mut Vec<(String, &'v Value)>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                let path = format!("{at}/{k}");
+                if k == key {
+                    out.push((path.clone(), v));
+                }
+                find_key(v, key, &path, out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                find_key(v, key, &format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The JSON Pointer of a value present at a detailed-only `path` (keys joined by `/`, `*`
+/// for every item of a list), if any.
+pub(crate) fn present_at(value: &Value, path: &str) -> Option<String> {
+    fn walk(value: &Value, parts: &[&str], at: String) -> Option<String> {
+        let Some((first, rest)) = parts.split_first() else {
+            return Some(at);
+        };
+        match (*first, value) {
+            ("*", Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .find_map(|(i, v)| walk(v, rest, format!("{at}/{i}"))),
+            (key, Value::Object(map)) => map
+                .get(key)
+                .and_then(|v| walk(v, rest, format!("{at}/{key}"))),
+            _ => None,
+        }
+    }
+    let parts: Vec<&str> = path.split('/').collect();
+    walk(value, &parts, String::new())
+}
+
+/// The valid call at the end of a validation message (`... Example of a valid call: {...}`).
+pub(crate) fn suggested_call(message: &str) -> Option<Value> {
+    let marker = "Example of a valid call:";
+    let start = message.rfind(marker)? + marker.len();
+    let text = message[start..].trim_start();
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    values.next()?.ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TICKET_ID: ParamFacts = ParamFacts {
+        name: "ticket_id",
+        json_type: "string",
+        required: true,
+        allowed: &[],
+        range: Range::None,
+        min_length: None,
+        max_length: Some(20),
+        pattern: Some("^T-[0-9]+$"),
+        format: None,
+        default: None,
+        example: "\"T-1001\"",
+    };
+
+    #[test]
+    fn bad_values_break_only_what_they_target() {
+        let too_long = bad_value(&TICKET_ID, Violation::TooLong, None).unwrap();
+        let s = too_long.as_str().unwrap();
+        assert_eq!(s.chars().count(), 21);
+        assert!(Pattern::new("^T-[0-9]+$").is_match(s), "{s}");
+        let miss = bad_value(&TICKET_ID, Violation::PatternMismatch, None).unwrap();
+        assert!(!Pattern::new("^T-[0-9]+$").is_match(miss.as_str().unwrap()));
+        assert_eq!(bad_value(&TICKET_ID, Violation::TooShort, None), None);
+        assert_eq!(
+            bound_values(&TICKET_ID, None),
+            vec![json!("T-100111111111111111")]
+        );
+    }
+
+    #[test]
+    fn subsets_report_where_they_differ() {
+        let actual = json!({"ticket": {"id": "T-1", "status": "open"}, "total": 15});
+        assert!(subset(&json!({"total": 15.0}), &actual, "").is_ok());
+        assert!(subset(&json!({"ticket": {"status": "open"}}), &actual, "").is_ok());
+        assert_eq!(
+            subset(&json!({"ticket": {"status": "closed"}}), &actual, ""),
+            Err("/ticket/status is \"open\" (expected \"closed\")".into())
+        );
+    }
+
+    #[test]
+    fn detailed_paths_find_present_values() {
+        let v = json!({"tickets": [{"id": 1}, {"id": 2, "email": "a@b.c"}]});
+        assert_eq!(present_at(&v, "tickets/*/email"), Some("/tickets/1/email".into()));
+        assert_eq!(present_at(&v, "tickets/*/phone"), None);
+    }
+
+    #[test]
+    fn the_suggested_call_is_parsed_from_the_message() {
+        let m = "status 'x' is not valid. Example of a valid call: {\"query\":\"a b\"}";
+        assert_eq!(suggested_call(m), Some(json!({"query": "a b"})));
+        assert_eq!(suggested_call("no call here"), None);
+    }
+}

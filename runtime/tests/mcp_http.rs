@@ -1,0 +1,65 @@
+//! The MCP adapter over streamable HTTP on a real socket (127.0.0.1, a free port), driven by
+//! rmcp's streamable HTTP client: the same tools and results as over stdio, at `/mcp`.
+#![cfg(feature = "mcp")]
+
+mod mcp_common;
+
+use std::sync::{Arc, Mutex};
+
+use mcp_common::{server, within};
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, ErrorCode};
+use rmcp::service::ServiceError;
+use rmcp::transport::StreamableHttpClientTransport;
+use serde_json::json;
+use toolspec_runtime::mcp::{HTTP_PATH, HttpServer};
+
+#[tokio::test]
+async fn list_and_call_over_streamable_http_then_shut_down() {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let http = HttpServer::bind(server(&log), "127.0.0.1:0").await.unwrap();
+    let addr = http.local_addr();
+    assert_ne!(addr.port(), 0, "port 0 is replaced by the bound port");
+    assert_eq!(http.url(), format!("http://{addr}{HTTP_PATH}"));
+    assert_eq!(HTTP_PATH, "/mcp");
+
+    let client = within(().serve(StreamableHttpClientTransport::from_uri(http.url())))
+        .await
+        .expect("initialize over HTTP");
+    let identity = client.peer_info().unwrap().server_info.clone().unwrap();
+    assert_eq!(identity.name, "notes-test");
+
+    let tools = within(client.list_tools(None)).await.unwrap().tools;
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(names, ["notes_get", "notes_delete"]);
+
+    let args = json!({"note_id": "N-3"});
+    let params = CallToolRequestParams::new("notes_fetch")
+        .with_arguments(args.as_object().cloned().unwrap());
+    let result = within(client.call_tool(params)).await.unwrap();
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"note_id": "N-3", "text": "text of N-3"}))
+    );
+    assert_eq!(result.content.len(), 2, "result JSON, then the alias note");
+
+    let params = CallToolRequestParams::new("notes_delete")
+        .with_arguments(args.as_object().cloned().unwrap());
+    let failed = within(client.call_tool(params)).await.unwrap();
+    assert_eq!(failed.is_error, Some(true));
+    assert_eq!(failed.structured_content.unwrap()["code"], "locked");
+
+    let unknown = within(client.call_tool(CallToolRequestParams::new("notes_burn"))).await;
+    let Err(ServiceError::McpError(error)) = unknown else {
+        panic!("expected a JSON-RPC error, got {unknown:?}")
+    };
+    assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+
+    assert_eq!(log.lock().unwrap().len(), 3, "one log line per call");
+    let _ = within(client.cancel()).await;
+    within(http.shutdown()).await.expect("a clean shutdown");
+    assert!(
+        tokio::net::TcpStream::connect(addr).await.is_err(),
+        "nothing listens after shutdown"
+    );
+}

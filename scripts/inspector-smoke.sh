@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Smoke test of an MCP server with the official MCP Inspector CLI, an independent client
+# (npm package @modelcontextprotocol/inspector, pinned below).
+#
+#   scripts/inspector-smoke.sh SERVER_BINARY [SERVER_ARGS...]
+#
+# Without SERVER_BINARY, $TICKETS_SERVER is used; without SERVER_ARGS, the tickets example's
+# `--db <temp file> --demo`. Checks, over stdio:
+#   1. tools/list lists tickets_search, tickets_get, tickets_create, tickets_update_status
+#      (in that order, the deprecated alias absent), every tool with all four hints;
+#   2. tools/call tickets_get ticket_id=T-1001 returns the open ticket T-1001;
+#   3. tools/call tickets_get ticket_id=T-9999 is an isError result with code not_found
+#      (the Inspector exits 5 for an isError result).
+# Needs node and npx (the Inspector asks for Node >= 22.19) and python3 for the checks.
+set -euo pipefail
+
+INSPECTOR_VERSION=2.12.0
+
+server=${1:-${TICKETS_SERVER:-}}
+if [[ -z "$server" ]]; then
+    echo "usage: $0 SERVER_BINARY [SERVER_ARGS...]   (or set TICKETS_SERVER)" >&2
+    exit 2
+fi
+shift || true
+workdir=$(mktemp -d)
+trap 'rm -rf "$workdir"' EXIT
+if [[ $# -gt 0 ]]; then
+    server_cmd=("$server" "$@")
+else
+    server_cmd=("$server" --db "$workdir/tickets.db" --demo)
+fi
+
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if (( node_major < 22 )); then
+    echo "warning: node $(node --version 2>/dev/null || echo missing) is older than the Inspector's" \
+        "required 22.19; trying anyway" >&2
+fi
+
+# The server command goes after `--`, so its own flags (--db, --demo) are not read as the
+# Inspector's. `--format json -q`: one JSON document on stdout, nothing else.
+inspect() {
+    npx -y "@modelcontextprotocol/inspector@${INSPECTOR_VERSION}" --cli --format json -q \
+        "$@" -- "${server_cmd[@]}"
+}
+
+echo "== tools/list" >&2
+inspect --method tools/list > "$workdir/list.json"
+python3 - "$workdir/list.json" <<'PY'
+import json, sys
+listed = json.load(open(sys.argv[1]))
+tools = listed["tools"]
+names = [t["name"] for t in tools]
+expected = ["tickets_search", "tickets_get", "tickets_create", "tickets_update_status"]
+assert names == expected, f"tools/list gave {names}, expected {expected}"
+for tool in tools:
+    hints = tool.get("annotations", {})
+    for hint in ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"):
+        assert isinstance(hints.get(hint), bool), f"{tool['name']}: {hint} missing in {hints}"
+    assert tool["inputSchema"]["type"] == "object", tool["name"]
+    assert tool["outputSchema"]["type"] == "object", tool["name"]
+print(f"ok: {len(tools)} tools, every hint explicit", file=sys.stderr)
+PY
+
+echo "== tools/call tickets_get ticket_id=T-1001" >&2
+inspect --method tools/call --tool-name tickets_get --tool-arg ticket_id=T-1001 > "$workdir/get.json"
+python3 - "$workdir/get.json" <<'PY'
+import json, sys
+result = json.load(open(sys.argv[1]))
+assert not result.get("isError"), f"tickets_get failed: {result}"
+ticket = result["structuredContent"]["ticket"]
+assert ticket["ticket_id"] == "T-1001" and ticket["status"] == "open", ticket
+text = json.loads(result["content"][0]["text"])
+assert text == result["structuredContent"], "the text block repeats structuredContent"
+print("ok: T-1001 is open", file=sys.stderr)
+PY
+
+echo "== tools/call tickets_get ticket_id=T-9999 (expect isError not_found)" >&2
+status=0
+inspect --method tools/call --tool-name tickets_get --tool-arg ticket_id=T-9999 \
+    > "$workdir/missing.json" || status=$?
+if [[ $status -ne 0 && $status -ne 5 ]]; then
+    echo "unexpected Inspector exit code $status for an isError result" >&2
+    exit 1
+fi
+python3 - "$workdir/missing.json" <<'PY'
+import json, sys
+text = open(sys.argv[1]).read().strip()
+result = json.loads(text) if text else {}
+# Some Inspector versions put the result under "result" when the call reported isError.
+result = result.get("result", result)
+assert result.get("isError") is True, f"expected an isError result: {result}"
+assert result["structuredContent"]["code"] == "not_found", result["structuredContent"]
+print("ok: T-9999 is not_found", file=sys.stderr)
+PY
+
+echo "inspector smoke: all checks passed" >&2

@@ -1,0 +1,165 @@
+//! What the generated dispatch costs: one `tickets_search` call through the generated
+//! server (routing, validation of every argument, defaults, typed input, the method, typed
+//! output, shaping, paging) against
+//!
+//! - `serde_json` deserialization of the same arguments into `TicketsSearchInput` alone,
+//! - `jsonschema` validation against the tool's input schema, then that deserialization.
+//!
+//! The method is trivial (an empty page) so the numbers are the dispatch's own cost. Every
+//! variant starts from the same owned `serde_json::Value`, as the MCP adapter hands it over.
+//! The ratios are printed after the run:
+//!
+//! ```text
+//! cargo bench -p toolspec-compile-check --bench dispatch
+//! ```
+
+use std::future::Future;
+use std::hint::black_box;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group};
+use serde_json::{Value, json};
+use toolspec_compile_check::tickets::*;
+use toolspec_runtime::ToolError;
+use toolspec_runtime::engine::glue::{Page, Window};
+use toolspec_runtime::engine::{CallContext, Toolset};
+
+/// Answers every search with an empty page; the other tools are never called.
+struct Empty;
+
+impl TicketsTools for Empty {
+    async fn tickets_search(
+        &self,
+        input: TicketsSearchInput,
+        _window: Window,
+    ) -> Result<Page<TicketsSearchOutput>, ToolError> {
+        black_box(&input);
+        Ok(Page::new(TicketsSearchOutput { tickets: Vec::new() }, 0))
+    }
+    async fn tickets_get(&self, _: TicketsGetInput) -> Result<TicketsGetOutput, ToolError> {
+        Err(ToolError::internal("not benchmarked"))
+    }
+    async fn preview_tickets_create(
+        &self,
+        _: TicketsCreateInput,
+    ) -> Result<TicketsCreatePreview, ToolError> {
+        Err(ToolError::internal("not benchmarked"))
+    }
+    async fn tickets_create(
+        &self,
+        _: TicketsCreateInput,
+        _: TicketsCreatePreview,
+    ) -> Result<TicketsCreateOutput, ToolError> {
+        Err(ToolError::internal("not benchmarked"))
+    }
+    async fn tickets_update_status(
+        &self,
+        _: TicketsUpdateStatusInput,
+    ) -> Result<TicketsUpdateStatusOutput, ToolError> {
+        Err(ToolError::internal("not benchmarked"))
+    }
+}
+
+/// Polls a future that never waits (in-memory stores, a trivial method) to completion
+/// without an executor, so the executor's cost is not measured.
+fn now<F: Future>(f: F) -> F::Output {
+    let mut f = pin!(f);
+    let mut cx = Context::from_waker(Waker::noop());
+    loop {
+        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+            return v;
+        }
+    }
+}
+
+fn args() -> Value {
+    json!({"query": "login loop", "status": "open", "limit": 5})
+}
+
+fn dispatch(c: &mut Criterion) {
+    let server = TicketsServer::in_memory(Empty).expect("runtime");
+    let ctx = CallContext::new();
+    let args = args();
+    let schema: Value = serde_json::from_str(DEFINITIONS[0].input_schema).expect("schema");
+    let validator = jsonschema::validator_for(&schema).expect("valid schema");
+
+    let out = now(server.call("tickets_search", args.clone(), &ctx)).expect("call");
+    assert_eq!(out.structured["total"], 0);
+    assert!(validator.is_valid(&args));
+
+    let mut g = c.benchmark_group("tickets_search");
+    g.bench_function("serde_deserialize", |b| {
+        b.iter(|| serde_json::from_value::<TicketsSearchInput>(black_box(args.clone())))
+    });
+    g.bench_function("jsonschema_then_deserialize", |b| {
+        b.iter(|| {
+            let a = black_box(args.clone());
+            assert!(validator.is_valid(&a));
+            serde_json::from_value::<TicketsSearchInput>(a)
+        })
+    });
+    g.bench_function("generated_dispatch", |b| {
+        b.iter(|| now(server.call("tickets_search", black_box(args.clone()), &ctx)))
+    });
+    g.finish();
+}
+
+/// Median-of-runs nanoseconds per iteration of `f`, for the ratio summary.
+fn per_call(mut f: impl FnMut()) -> f64 {
+    let mut samples = Vec::new();
+    for _ in 0..15 {
+        let n = 20_000;
+        let start = Instant::now();
+        for _ in 0..n {
+            f();
+        }
+        samples.push(start.elapsed().as_nanos() as f64 / f64::from(n));
+    }
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+/// Prints the three costs and their ratios.
+fn ratios() {
+    let server = TicketsServer::in_memory(Empty).expect("runtime");
+    let ctx = CallContext::new();
+    let args = args();
+    let schema: Value = serde_json::from_str(DEFINITIONS[0].input_schema).expect("schema");
+    let validator = jsonschema::validator_for(&schema).expect("valid schema");
+    let serde = per_call(|| {
+        black_box(serde_json::from_value::<TicketsSearchInput>(black_box(args.clone())).ok());
+    });
+    let schema_then_serde = per_call(|| {
+        let a = black_box(args.clone());
+        black_box(validator.is_valid(&a));
+        black_box(serde_json::from_value::<TicketsSearchInput>(a).ok());
+    });
+    let generated = per_call(|| {
+        black_box(now(server.call("tickets_search", black_box(args.clone()), &ctx)).ok());
+    });
+    println!("\ntickets_search, ns per call (median of 15 runs of 20000):");
+    println!("  serde_json deserialize          {serde:>8.0}");
+    println!("  jsonschema + deserialize        {schema_then_serde:>8.0}");
+    println!("  generated dispatch              {generated:>8.0}");
+    println!(
+        "  dispatch / serde = {:.2}x, dispatch / (jsonschema + serde) = {:.2}x",
+        generated / serde,
+        generated / schema_then_serde
+    );
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    targets = dispatch
+}
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    ratios();
+}
