@@ -140,7 +140,13 @@ fn bench_generate(c: &mut Criterion) {
         let files = emit::generate(&model, &[Kind::Schemas], &Options::default()).expect("exports");
         assert_eq!(files.len(), n * 2 + 3 * n.div_ceil(TOOLS_PER_SPEC));
         group.throughput(Throughput::Elements(n as u64));
-        group.sample_size(if n >= 10_000 { 10 } else if n >= 1_000 { 20 } else { 50 });
+        group.sample_size(if n >= 10_000 {
+            10
+        } else if n >= 1_000 {
+            20
+        } else {
+            50
+        });
         group.bench_with_input(BenchmarkId::from_parameter(n), &model, |b, model| {
             b.iter(|| emit::generate(black_box(model), &[Kind::Schemas], &Options::default()))
         });

@@ -90,7 +90,21 @@
 //! - `DEFINITIONS`, the tools' static definitions (names, descriptions, JSON Schemas,
 //!   annotations, validation tables).
 //!
-//! **5. Serve it.** With in-memory stores (keys and previews last as long as the process):
+//! **5. Test it against its spec.** The build script also writes
+//! `$OUT_DIR/tickets_gauntlet.rs` (the same bytes as `toolspec generate --emit tests`):
+//! the spec's facts and a macro that expands to one `#[test]` per promise. With
+//! `toolspec-runtime`'s feature `gauntlet` in `[dev-dependencies]`, a test file includes it
+//! and hands it a fixture that builds a fresh implementation around the runtime it gets:
+//!
+//! ```ignore
+//! include!(concat!(env!("OUT_DIR"), "/tickets_gauntlet.rs"));
+//! fn fixture(runtime: toolspec_runtime::engine::Runtime) -> TicketsServer<Desk> {
+//!     TicketsServer::new(Desk::seeded_for_the_examples(), runtime)
+//! }
+//! tickets_gauntlet!(fixture);   // gauntlet::tickets_search::pagination_walks_every_item_once, ...
+//! ```
+//!
+//! **6. Serve it.** With in-memory stores (keys and previews last as long as the process):
 //!
 //! ```ignore
 //! let server = TicketsServer::in_memory(Desk::new())?;
@@ -192,7 +206,8 @@ impl Builder {
     }
 
     /// Loads the specs, generates the Rust module of each selected toolset as
-    /// `<out_dir>/<service>.rs`, and returns the paths written (or already up to date).
+    /// `<out_dir>/<service>.rs` and its gauntlet tests as `<out_dir>/<service>_gauntlet.rs`,
+    /// and returns the paths written (or already up to date).
     pub fn compile(&self) -> Result<Vec<PathBuf>, BuildError> {
         let out = match &self.out_dir {
             Some(dir) => dir.clone(),
@@ -214,7 +229,8 @@ impl Builder {
         Ok(written.into_iter().map(|(path, _)| path).collect())
     }
 
-    /// Generates the files in memory (`<service>.rs` each), printing the rerun lines.
+    /// Generates the files in memory (`<service>.rs` and `<service>_gauntlet.rs` each),
+    /// printing the rerun lines.
     fn generate(&self) -> Result<Vec<GeneratedFile>, BuildError> {
         let mut sources = Sources::default();
         let mut diags = Diagnostics::default();
@@ -255,6 +271,14 @@ impl Builder {
             match crate::emit::rust::render(&model, ts) {
                 Ok(text) => files.push(GeneratedFile::new(
                     format!("{}.rs", ts.service.text),
+                    text,
+                )),
+                Err(d) => problems.extend(d),
+            }
+            // The gauntlet tests, the same bytes `toolspec generate --emit tests` writes.
+            match crate::emit::gauntlet::render(&model, ts) {
+                Ok(text) => files.push(GeneratedFile::new(
+                    crate::emit::gauntlet::file_name(ts),
                     text,
                 )),
                 Err(d) => problems.extend(d),

@@ -192,9 +192,10 @@ fn byte_range(text: &str, pos: Pos) -> std::ops::Range<usize> {
     let start = if pos.offset <= text.len() && text.is_char_boundary(pos.offset) {
         pos.offset
     } else {
-        offset_of(text, pos).unwrap_or(0)
+        // A line past the end (a parser reporting end of input) is the end of the text.
+        offset_of(text, pos).unwrap_or(text.len())
     };
-    let mut end = (start + pos.len.max(1)).min(text.len());
+    let mut end = start.saturating_add(pos.len.max(1)).min(text.len());
     // Stay on one line: a multi-line node (a mapping) is underlined on its first line.
     if let Some(nl) = text[start..].find('\n') {
         end = end.min(start + nl.max(1)).min(text.len());
@@ -214,12 +215,15 @@ fn offset_of(text: &str, pos: Pos) -> Option<usize> {
             .nth(pos.line as usize - 2)
             .map(|(i, _)| i + 1)?
     };
+    // Stay on the line: a column past its end points at its end, never into the next line.
+    let line = &text[line_start..];
+    let line = &line[..line.find('\n').unwrap_or(line.len())];
     let col = pos.column.saturating_sub(1) as usize;
-    text[line_start..]
-        .char_indices()
-        .nth(col)
-        .map(|(i, _)| line_start + i)
-        .or(Some(line_start))
+    Some(
+        line.char_indices()
+            .nth(col)
+            .map_or(line_start + line.len(), |(i, _)| line_start + i),
+    )
 }
 
 /// Every problem found in a run, in the order found.
@@ -322,17 +326,25 @@ pub fn did_you_mean<'a>(
         .map(|(_, c)| c)
 }
 
-/// Levenshtein distance over characters.
+/// Edit distance over characters where swapping two neighbours counts as one edit (optimal
+/// string alignment), so the common slip `titel` is one edit from `title`, not two.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    // Three rows: the one before the previous is needed for transpositions.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+    for i in 0..a.len() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for j in 0..b.len() {
+            let cost = usize::from(a[i] != b[j]);
+            let mut d = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+            if i > 0 && j > 0 && a[i] == b[j - 1] && a[i - 1] == b[j] {
+                d = d.min(before[j - 1] + 1);
+            }
+            cur[j + 1] = d;
         }
-        prev = cur;
+        before = std::mem::replace(&mut prev, cur);
     }
     prev[b.len()]
 }
@@ -348,6 +360,10 @@ mod tests {
             Some("required")
         );
         assert_eq!(did_you_mean("zzz", ["required", "items"]), None);
+        assert_eq!(did_you_mean("titel", ["title", "tools"]), Some("title"));
+        assert_eq!(edit_distance("ab", "ba"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 
     #[test]

@@ -44,7 +44,11 @@ fn generate(text: &str) -> Result<usize, Diagnostics> {
     let file = sources.add("big.yaml", text);
     let spec = toolspec::spec::load(file, text, &mut diags).expect("spec loads");
     let model = toolspec::model::resolve(&[(file, spec)], &sources, &mut diags);
-    assert!(!diags.has_errors(), "the spec itself is valid: {}", diags.render(&sources));
+    assert!(
+        !diags.has_errors(),
+        "the spec itself is valid: {}",
+        diags.render(&sources)
+    );
     emit::generate(&model, &[Kind::Schemas], &Options::default()).map(|f| f.len())
 }
 
@@ -69,25 +73,41 @@ fn run_binary(name: &str, text: &str) -> (i32, String, bool) {
         .expect("run toolspec");
     let wrote = Path::new(&out).exists();
     let _ = std::fs::remove_dir_all(&dir);
-    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stderr).into_owned(), wrote)
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+        wrote,
+    )
 }
 
 #[test]
 fn description_over_1024_characters_is_located() {
-    let long = format!("Read one thing {}.", "and say so at length ".repeat(55).trim_end());
-    let text = spec_yaml(&[tool_yaml("big_short", "Read a thing."), tool_yaml("big_long", &long)]);
+    let long = format!(
+        "Read one thing {}.",
+        "and say so at length ".repeat(55).trim_end()
+    );
+    let text = spec_yaml(&[
+        tool_yaml("big_short", "Read a thing."),
+        tool_yaml("big_long", &long),
+    ]);
     let diags = generate(&text).expect_err("OpenAI would refuse the description");
     let d: Vec<_> = diags.iter().collect();
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0].code, "openai-description-too-long");
     assert_eq!(d[0].span.pos.line, line_of(&text, "big_long"));
     assert!(d[0].message.contains("big_long"), "{}", d[0].message);
-    assert!(d[0].help.as_deref().unwrap_or("").contains("shorten"), "a fix hint");
+    assert!(
+        d[0].help.as_deref().unwrap_or("").contains("shorten"),
+        "a fix hint"
+    );
 
     let (code, stderr, wrote) = run_binary("long-description", &text);
     assert_eq!(code, 1, "{stderr}");
     let loc = format!("big.yaml:{}:", line_of(&text, "big_long"));
-    assert!(stderr.contains("openai-description-too-long") && stderr.contains(&loc), "{stderr}");
+    assert!(
+        stderr.contains("openai-description-too-long") && stderr.contains(&loc),
+        "{stderr}"
+    );
     assert!(!wrote, "no file is written");
 }
 
@@ -103,7 +123,9 @@ fn a_description_of_exactly_the_limit_passes() {
 
 #[test]
 fn more_than_128_tools_is_located_at_the_first_one_over() {
-    let tools: Vec<String> = (0..130).map(|i| tool_yaml(&format!("big_t{i}"), "Read a thing.")).collect();
+    let tools: Vec<String> = (0..130)
+        .map(|i| tool_yaml(&format!("big_t{i}"), "Read a thing."))
+        .collect();
     let text = spec_yaml(&tools);
     let diags = generate(&text).expect_err("OpenAI takes 128 tools");
     let d: Vec<_> = diags.iter().collect();
@@ -117,6 +139,8 @@ fn more_than_128_tools_is_located_at_the_first_one_over() {
     assert!(stderr.contains("openai-too-many-tools"), "{stderr}");
     assert!(!wrote, "no file is written");
 
-    let ok: Vec<String> = (0..128).map(|i| tool_yaml(&format!("big_t{i}"), "Read a thing.")).collect();
+    let ok: Vec<String> = (0..128)
+        .map(|i| tool_yaml(&format!("big_t{i}"), "Read a thing."))
+        .collect();
     assert!(generate(&spec_yaml(&ok)).is_ok(), "128 tools are fine");
 }

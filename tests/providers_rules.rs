@@ -26,7 +26,8 @@ fn spec_paths() -> Vec<PathBuf> {
 fn load_specs() -> Model {
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
-    let model = toolspec::model::load_files(&spec_paths(), &mut sources, &mut diags).expect("specs are readable");
+    let model = toolspec::model::load_files(&spec_paths(), &mut sources, &mut diags)
+        .expect("specs are readable");
     assert!(!diags.has_errors(), "{}", diags.render(&sources));
     model
 }
@@ -39,7 +40,10 @@ fn generated(model: &Model, ts: &ToolSet, name: &str) -> Value {
         .iter()
         .find(|f| f.path.to_string_lossy().replace('\\', "/") == path)
         .unwrap_or_else(|| panic!("{path} was not generated"));
-    assert!(f.contents.ends_with("}\n") || f.contents.ends_with("]\n"), "{path} must end with a newline");
+    assert!(
+        f.contents.ends_with("}\n") || f.contents.ends_with("]\n"),
+        "{path} must end with a newline"
+    );
     serde_json::from_str(&f.contents).expect("valid JSON")
 }
 
@@ -69,7 +73,10 @@ fn assert_self_contained(v: &Value, at: &str) {
     match v {
         Value::Object(m) => {
             for (k, child) in m {
-                assert!(!["$ref", "$defs", "$schema", "definitions"].contains(&k.as_str()), "{at}: `{k}` found");
+                assert!(
+                    !["$ref", "$defs", "$schema", "definitions"].contains(&k.as_str()),
+                    "{at}: `{k}` found"
+                );
                 assert_self_contained(child, at);
             }
         }
@@ -83,12 +90,21 @@ fn assert_self_contained(v: &Value, at: &str) {
 fn assert_standard_input(schema: &Value, at: &str) {
     assert_eq!(schema["type"], "object", "{at}: root is an object");
     walk_schemas(schema, &mut |node| {
-        assert!(node["type"].is_string(), "{at}: type arrays are rejected by several clients: {node}");
+        assert!(
+            node["type"].is_string(),
+            "{at}: type arrays are rejected by several clients: {node}"
+        );
         if has_type(node, "object") {
-            assert_eq!(node["additionalProperties"], false, "{at}: open input object {node}");
+            assert_eq!(
+                node["additionalProperties"], false,
+                "{at}: open input object {node}"
+            );
         }
         if has_type(node, "array") {
-            assert!(node["items"].is_object(), "{at}: array without items {node}");
+            assert!(
+                node["items"].is_object(),
+                "{at}: array without items {node}"
+            );
         }
         if let Some(props) = node.get("properties").and_then(Value::as_object) {
             for (k, p) in props {
@@ -113,24 +129,58 @@ fn mcp_tools_list() {
         for (t, tool) in tools.iter().zip(&ts.tools) {
             let at = format!("{} (MCP)", tool.name);
             let keys: Vec<&str> = t.as_object().unwrap().keys().map(String::as_str).collect();
-            assert_eq!(keys, ["name", "title", "description", "inputSchema", "outputSchema", "annotations"], "{at}");
+            assert_eq!(
+                keys,
+                [
+                    "name",
+                    "title",
+                    "description",
+                    "inputSchema",
+                    "outputSchema",
+                    "annotations"
+                ],
+                "{at}"
+            );
             assert!(name_re.is_match(&tool.name.text), "{at}: name");
             assert_eq!(t["title"], tool.title.text.as_str(), "{at}");
-            assert_eq!(t["description"], tool_description(tool).as_str(), "{at}: description is the model's");
+            assert_eq!(
+                t["description"],
+                tool_description(tool).as_str(),
+                "{at}: description is the model's"
+            );
             assert_standard_input(&t["inputSchema"], &at);
-            assert_eq!(t["outputSchema"]["type"], "object", "{at}: output root is an object");
+            assert_eq!(
+                t["outputSchema"]["type"], "object",
+                "{at}: output root is an object"
+            );
             walk_schemas(&t["outputSchema"], &mut |node| {
                 if has_type(node, "array") {
-                    assert!(node["items"].is_object(), "{at}: output array without items");
+                    assert!(
+                        node["items"].is_object(),
+                        "{at}: output array without items"
+                    );
                 }
             });
             let a = &t["annotations"];
-            for hint in ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] {
+            for hint in [
+                "readOnlyHint",
+                "destructiveHint",
+                "idempotentHint",
+                "openWorldHint",
+            ] {
                 assert!(a[hint].is_boolean(), "{at}: {hint} must be set explicitly");
             }
             assert_eq!(a["readOnlyHint"], tool.tier == Tier::ReadOnly, "{at}");
-            assert_eq!(a["destructiveHint"], tool.tier == Tier::Irreversible, "{at}");
-            assert_eq!(a["idempotentHint"], tool.tier == Tier::ReadOnly || tool.idempotency.is_some(), "{at}");
+            assert_eq!(
+                a["destructiveHint"],
+                tool.tier == Tier::Irreversible,
+                "{at}"
+            );
+            assert_eq!(
+                a["idempotentHint"],
+                tool.tier == Tier::ReadOnly || tool.idempotency.is_some(),
+                "{at}"
+            );
             assert_eq!(a["openWorldHint"], tool.open_world, "{at}");
         }
     }
@@ -145,27 +195,57 @@ fn mcp_property_descriptions_carry_examples_and_rules() {
             let props = &t["inputSchema"]["properties"];
             for p in tool.params.iter() {
                 let d = props[&p.name]["description"].as_str().unwrap_or_default();
-                assert!(d.starts_with(p.description.trim().trim_end_matches('.')), "{}.{}: {d}", tool.name, p.name);
+                assert!(
+                    d.starts_with(p.description.trim().trim_end_matches('.')),
+                    "{}.{}: {d}",
+                    tool.name,
+                    p.name
+                );
                 if p.origin != Origin::Spec {
                     continue;
                 }
                 let scalar = !matches!(p.ty.kind, TyKind::Object { .. } | TyKind::Array { .. });
                 if scalar && p.default.as_ref() != Some(&p.example) {
                     let ex = format!("Example: {}.", serde_json::to_string(&p.example).unwrap());
-                    assert!(d.contains(&ex), "{}.{}: `{d}` lacks `{ex}`", tool.name, p.name);
+                    assert!(
+                        d.contains(&ex),
+                        "{}.{}: `{d}` lacks `{ex}`",
+                        tool.name,
+                        p.name
+                    );
                 }
                 if let Some(values) = p.ty.enum_values() {
                     let words = format!("One of: {}.", values.join(", "));
-                    assert!(d.contains(&words), "{}.{}: `{d}` lacks `{words}`", tool.name, p.name);
+                    assert!(
+                        d.contains(&words),
+                        "{}.{}: `{d}` lacks `{words}`",
+                        tool.name,
+                        p.name
+                    );
                 }
-                assert_eq!(props[&p.name].get("default"), p.default.as_ref(), "{}.{} default", tool.name, p.name);
+                assert_eq!(
+                    props[&p.name].get("default"),
+                    p.default.as_ref(),
+                    "{}.{} default",
+                    tool.name,
+                    p.name
+                );
             }
             let required: Vec<&str> = t["inputSchema"]["required"]
                 .as_array()
                 .map(|r| r.iter().filter_map(Value::as_str).collect())
                 .unwrap_or_default();
-            let expected: Vec<&str> = tool.params.iter().filter(|p| p.required).map(|p| p.name.as_str()).collect();
-            assert_eq!(required, expected, "{}: optional means absent from required", tool.name);
+            let expected: Vec<&str> = tool
+                .params
+                .iter()
+                .filter(|p| p.required)
+                .map(|p| p.name.as_str())
+                .collect();
+            assert_eq!(
+                required, expected,
+                "{}: optional means absent from required",
+                tool.name
+            );
         }
     }
 }
@@ -180,14 +260,25 @@ fn anthropic_tools() {
         let mcp = generated(&model, ts, "tools.mcp.json");
         let tools = list.as_array().expect("a `tools` array");
         assert_eq!(tools.len(), ts.tools.len());
-        for ((t, tool), m) in tools.iter().zip(&ts.tools).zip(mcp["tools"].as_array().unwrap()) {
+        for ((t, tool), m) in tools
+            .iter()
+            .zip(&ts.tools)
+            .zip(mcp["tools"].as_array().unwrap())
+        {
             let at = format!("{} (Anthropic)", tool.name);
             let keys: Vec<&str> = t.as_object().unwrap().keys().map(String::as_str).collect();
-            assert_eq!(keys, ["name", "description", "input_schema"], "{at}: non-strict tool, no extra keys");
+            assert_eq!(
+                keys,
+                ["name", "description", "input_schema"],
+                "{at}: non-strict tool, no extra keys"
+            );
             assert!(name_re.is_match(t["name"].as_str().unwrap()), "{at}: name");
             assert_eq!(t["description"], tool_description(tool).as_str(), "{at}");
             assert_standard_input(&t["input_schema"], &at);
-            assert_eq!(t["input_schema"], m["inputSchema"], "{at}: same schema as MCP");
+            assert_eq!(
+                t["input_schema"], m["inputSchema"],
+                "{at}: same schema as MCP"
+            );
         }
     }
 }
@@ -197,10 +288,31 @@ fn openai_strict_tools() {
     let model = load_specs();
     let name_re = Regex::new(r"^[a-zA-Z0-9_-]{1,64}$").unwrap();
     let supported = [
-        "type", "description", "properties", "required", "additionalProperties", "items", "enum", "pattern",
-        "format", "minimum", "maximum", "minItems", "maxItems",
+        "type",
+        "description",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "enum",
+        "pattern",
+        "format",
+        "minimum",
+        "maximum",
+        "minItems",
+        "maxItems",
     ];
-    let formats = ["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
+    let formats = [
+        "date-time",
+        "time",
+        "date",
+        "duration",
+        "email",
+        "hostname",
+        "ipv4",
+        "ipv6",
+        "uuid",
+    ];
     for ts in &model.toolsets {
         let list = generated(&model, ts, "tools.openai.json");
         assert_self_contained(&list, "tools.openai.json");
@@ -211,9 +323,16 @@ fn openai_strict_tools() {
             assert_eq!(t["type"], "function", "{at}");
             let f = &t["function"];
             let keys: Vec<&str> = f.as_object().unwrap().keys().map(String::as_str).collect();
-            assert_eq!(keys, ["name", "description", "parameters", "strict"], "{at}");
+            assert_eq!(
+                keys,
+                ["name", "description", "parameters", "strict"],
+                "{at}"
+            );
             assert!(name_re.is_match(f["name"].as_str().unwrap()), "{at}: name");
-            assert!(f["description"].as_str().unwrap().chars().count() <= 1024, "{at}: description too long");
+            assert!(
+                f["description"].as_str().unwrap().chars().count() <= 1024,
+                "{at}: description too long"
+            );
             assert_eq!(f["strict"], true, "{at}: strict");
             let params = &f["parameters"];
             assert_eq!(params["type"], "object", "{at}: root is a plain object");
@@ -222,32 +341,67 @@ fn openai_strict_tools() {
             assert!(depth_ok, "{at}: nesting over 10 levels");
             walk_schemas(params, &mut |node| {
                 for k in node.as_object().unwrap().keys() {
-                    assert!(supported.contains(&k.as_str()), "{at}: `{k}` is not supported in strict mode: {node}");
+                    assert!(
+                        supported.contains(&k.as_str()),
+                        "{at}: `{k}` is not supported in strict mode: {node}"
+                    );
                 }
                 if let Some(fmt) = node.get("format") {
-                    assert!(formats.contains(&fmt.as_str().unwrap()), "{at}: format {fmt} unsupported");
+                    assert!(
+                        formats.contains(&fmt.as_str().unwrap()),
+                        "{at}: format {fmt} unsupported"
+                    );
                 }
                 if has_type(node, "array") {
                     assert!(node["items"].is_object(), "{at}: array without items");
                 }
                 if has_type(node, "object") {
-                    assert_eq!(node["additionalProperties"], false, "{at}: every object is closed");
-                    let props: Vec<&String> = node["properties"].as_object().expect("properties").keys().collect();
-                    let required: Vec<&str> = node["required"].as_array().expect("required").iter().map(|r| r.as_str().unwrap()).collect();
-                    assert_eq!(props, required, "{at}: every property is required in strict mode");
+                    assert_eq!(
+                        node["additionalProperties"], false,
+                        "{at}: every object is closed"
+                    );
+                    let props: Vec<&String> = node["properties"]
+                        .as_object()
+                        .expect("properties")
+                        .keys()
+                        .collect();
+                    let required: Vec<&str> = node["required"]
+                        .as_array()
+                        .expect("required")
+                        .iter()
+                        .map(|r| r.as_str().unwrap())
+                        .collect();
+                    assert_eq!(
+                        props, required,
+                        "{at}: every property is required in strict mode"
+                    );
                 }
             });
             // Optional parameters (at the top level, as the model says) are nullable.
             for p in &tool.params {
                 let node = &params["properties"][&p.name];
-                assert_eq!(has_type(node, "null"), !p.required, "{at}: `{}` nullable iff optional", p.name);
+                assert_eq!(
+                    has_type(node, "null"),
+                    !p.required,
+                    "{at}: `{}` nullable iff optional",
+                    p.name
+                );
                 if let Some(values) = node.get("enum").and_then(Value::as_array) {
-                    assert_eq!(values.contains(&Value::Null), !p.required, "{at}: `{}` enum and null", p.name);
+                    assert_eq!(
+                        values.contains(&Value::Null),
+                        !p.required,
+                        "{at}: `{}` enum and null",
+                        p.name
+                    );
                 }
                 if let Some(d) = &p.default {
                     let words = format!("Default: {}.", serde_json::to_string(d).unwrap());
                     let desc = node["description"].as_str().unwrap();
-                    assert!(p.origin != Origin::Spec || desc.contains(&words), "{at}: `{}` lost its default: {desc}", p.name);
+                    assert!(
+                        p.origin != Origin::Spec || desc.contains(&words),
+                        "{at}: `{}` lost its default: {desc}",
+                        p.name
+                    );
                 }
             }
         }
@@ -279,13 +433,27 @@ fn openai_profile_keeps_dropped_facts_in_words() {
         let openai = generated(&model, ts, "tools.openai.json");
         for (t, tool) in openai.as_array().unwrap().iter().zip(&ts.tools) {
             for p in tool.params.iter() {
-                let TyKind::String(rules) = &p.ty.kind else { continue };
-                let d = t["function"]["parameters"]["properties"][&p.name]["description"].as_str().unwrap();
+                let TyKind::String(rules) = &p.ty.kind else {
+                    continue;
+                };
+                let d = t["function"]["parameters"]["properties"][&p.name]["description"]
+                    .as_str()
+                    .unwrap();
                 if let (Some(a), Some(b)) = (rules.min_length, rules.max_length) {
-                    assert!(d.contains(&format!("{a}-{b}")), "{}.{}: length lost: {d}", tool.name, p.name);
+                    assert!(
+                        d.contains(&format!("{a}-{b}")),
+                        "{}.{}: length lost: {d}",
+                        tool.name,
+                        p.name
+                    );
                     seen_length = true;
                 } else if let Some(b) = rules.max_length {
-                    assert!(d.contains(&format!("{b} character")), "{}.{}: length lost: {d}", tool.name, p.name);
+                    assert!(
+                        d.contains(&format!("{b} character")),
+                        "{}.{}: length lost: {d}",
+                        tool.name,
+                        p.name
+                    );
                     seen_length = true;
                 }
             }

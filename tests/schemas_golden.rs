@@ -25,7 +25,12 @@ fn spec_paths() -> Vec<PathBuf> {
 
 fn generate(out: &Path, check: bool) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_toolspec"));
-    cmd.current_dir(root()).arg("generate").args(spec_paths()).arg("--out").arg(out).args(["--emit", "schemas"]);
+    cmd.current_dir(root())
+        .arg("generate")
+        .args(spec_paths())
+        .arg("--out")
+        .arg(out)
+        .args(["--emit", "schemas"]);
     if check {
         cmd.arg("--check");
     }
@@ -33,7 +38,11 @@ fn generate(out: &Path, check: bool) -> Output {
 }
 
 fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 #[test]
@@ -70,9 +79,19 @@ fn check_reports_stale_and_missing_files_and_writes_nothing() {
     let o = generate(&tmp, true);
     let out = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(out.contains(&format!("stale: {}", stale.display())), "{out}");
-    assert!(out.contains(&format!("missing: {}", missing.display())), "{out}");
-    assert_eq!(std::fs::read_to_string(&stale).unwrap(), "{}\n", "--check writes nothing");
+    assert!(
+        out.contains(&format!("stale: {}", stale.display())),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("missing: {}", missing.display())),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&stale).unwrap(),
+        "{}\n",
+        "--check writes nothing"
+    );
     assert!(!missing.exists(), "--check writes nothing");
 
     // A second generation restores both, and only those two files change.
@@ -94,7 +113,15 @@ fn output_is_deterministic() {
     let b = toolspec::emit::generate(&model, &kinds, &Default::default()).expect("export");
     assert_eq!(a, b);
     for f in &a {
-        assert!(f.contents.ends_with('\n'), "{} ends with a newline", f.path.display());
-        assert!(f.contents.contains("\n  \""), "{} is pretty-printed with 2 spaces", f.path.display());
+        assert!(
+            f.contents.ends_with('\n'),
+            "{} ends with a newline",
+            f.path.display()
+        );
+        assert!(
+            f.contents.contains("\n  \""),
+            "{} is pretty-printed with 2 spaces",
+            f.path.display()
+        );
     }
 }

@@ -25,24 +25,35 @@ const VALIDATION_CODES: &[&str] = &[
     "invalid_format",
 ];
 
-fn spec_paths() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("specs");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("specs/ exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
+fn yaml_files(dir: &Path) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    paths.retain(|p| p.extension().is_some_and(|e| e == "yaml"));
     paths.sort();
-    assert!(!paths.is_empty(), "no specs in {}", dir.display());
     paths
 }
 
-fn load_specs() -> Model {
+fn load(paths: &[PathBuf]) -> Model {
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
-    let model = toolspec::model::load_files(&spec_paths(), &mut sources, &mut diags).expect("specs are readable");
+    let model =
+        toolspec::model::load_files(paths, &mut sources, &mut diags).expect("specs are readable");
     assert!(!diags.has_errors(), "{}", diags.render(&sources));
     model
+}
+
+/// The example specs (`specs/*.yaml`, together), then each spec of `specs/adversarial/`
+/// (strings built to break generators) on its own.
+fn models() -> Vec<Model> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("specs");
+    let examples = yaml_files(&root);
+    assert!(!examples.is_empty(), "no specs in {}", root.display());
+    let mut out = vec![load(&examples)];
+    for p in yaml_files(&root.join("adversarial")) {
+        out.push(load(&[p]));
+    }
+    out
 }
 
 /// The generated files of all specs, parsed, by path.
@@ -51,7 +62,8 @@ fn generated(model: &Model) -> BTreeMap<String, Value> {
     files
         .into_iter()
         .map(|f| {
-            let v = serde_json::from_str(&f.contents).unwrap_or_else(|e| panic!("{}: {e}", f.path.display()));
+            let v = serde_json::from_str(&f.contents)
+                .unwrap_or_else(|e| panic!("{}: {e}", f.path.display()));
             (f.path.to_string_lossy().replace('\\', "/"), v)
         })
         .collect()
@@ -65,8 +77,14 @@ fn all_schemas(files: &BTreeMap<String, Value>) -> Vec<(String, Value)> {
             out.push((path.clone(), v.clone()));
         } else if path.ends_with("tools.mcp.json") {
             for t in v["tools"].as_array().expect("tools") {
-                out.push((format!("{path} {} inputSchema", t["name"]), t["inputSchema"].clone()));
-                out.push((format!("{path} {} outputSchema", t["name"]), t["outputSchema"].clone()));
+                out.push((
+                    format!("{path} {} inputSchema", t["name"]),
+                    t["inputSchema"].clone(),
+                ));
+                out.push((
+                    format!("{path} {} outputSchema", t["name"]),
+                    t["outputSchema"].clone(),
+                ));
             }
         } else if path.ends_with("tools.anthropic.json") {
             for t in v.as_array().expect("array") {
@@ -74,7 +92,10 @@ fn all_schemas(files: &BTreeMap<String, Value>) -> Vec<(String, Value)> {
             }
         } else if path.ends_with("tools.openai.json") {
             for t in v.as_array().expect("array") {
-                out.push((format!("{path} {}", t["function"]["name"]), t["function"]["parameters"].clone()));
+                out.push((
+                    format!("{path} {}", t["function"]["name"]),
+                    t["function"]["parameters"].clone(),
+                ));
             }
         }
     }
@@ -89,71 +110,110 @@ fn validator(schema: &Value) -> jsonschema::Validator {
 }
 
 fn errors(schema: &Value, instance: &Value) -> Vec<String> {
-    validator(schema).iter_errors(instance).map(|e| format!("{} at {}", e, e.instance_path())).collect()
+    validator(schema)
+        .iter_errors(instance)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
 }
 
-fn file<'a>(files: &'a BTreeMap<String, Value>, service: &str, tool: &Tool, kind: &str) -> &'a Value {
+fn file<'a>(
+    files: &'a BTreeMap<String, Value>,
+    service: &str,
+    tool: &Tool,
+    kind: &str,
+) -> &'a Value {
     let path = format!("{service}/schemas/{}.{kind}.json", tool.name);
-    files.get(&path).unwrap_or_else(|| panic!("{path} was not generated"))
+    files
+        .get(&path)
+        .unwrap_or_else(|| panic!("{path} was not generated"))
 }
 
 #[test]
 fn every_schema_is_valid_2020_12() {
-    let files = generated(&load_specs());
-    let schemas = all_schemas(&files);
-    assert!(schemas.len() >= 5 * 4, "expected schemas of every tool, got {}", schemas.len());
-    for (at, schema) in schemas {
-        if let Err(e) = jsonschema::draft202012::meta::validate(&schema) {
-            panic!("{at} is not a valid 2020-12 schema: {e}");
+    for model in models() {
+        let files = generated(&model);
+        let schemas = all_schemas(&files);
+        assert!(
+            schemas.len() >= 5 * model.tools().count(),
+            "expected schemas of every tool, got {}",
+            schemas.len()
+        );
+        for (at, schema) in schemas {
+            if let Err(e) = jsonschema::draft202012::meta::validate(&schema) {
+                panic!("{at} is not a valid 2020-12 schema: {e}");
+            }
+            assert_eq!(schema["type"], "object", "{at}: root must be an object");
+            validator(&schema);
         }
-        assert_eq!(schema["type"], "object", "{at}: root must be an object");
-        validator(&schema);
     }
 }
 
 #[test]
 fn examples_pass_or_fail_as_the_spec_says() {
-    let model = load_specs();
-    let files = generated(&model);
     let mut checked = (0, 0);
-    for (ts, tool) in model.tools() {
-        let input = file(&files, &ts.service.text, tool, "input");
-        for ex in &tool.examples {
-            let problems = errors(input, &ex.arguments);
-            match ex.error.as_ref().map(|e| e.text.as_str()) {
-                Some(code) if VALIDATION_CODES.contains(&code) => {
-                    assert!(!problems.is_empty(), "{}: example `{}` expects {code} but passes the schema", tool.name, ex.title);
-                    checked.1 += 1;
-                }
-                // Business errors (not_found...) happen after validation: the call is valid.
-                _ => {
-                    assert!(problems.is_empty(), "{}: example `{}` is refused: {problems:?}", tool.name, ex.title);
-                    checked.0 += 1;
+    for model in models() {
+        let files = generated(&model);
+        for (ts, tool) in model.tools() {
+            let input = file(&files, &ts.service.text, tool, "input");
+            for ex in &tool.examples {
+                let problems = errors(input, &ex.arguments);
+                match ex.error.as_ref().map(|e| e.text.as_str()) {
+                    Some(code) if VALIDATION_CODES.contains(&code) => {
+                        assert!(
+                            !problems.is_empty(),
+                            "{}: example `{}` expects {code} but passes the schema",
+                            tool.name,
+                            ex.title
+                        );
+                        checked.1 += 1;
+                    }
+                    // Business errors (not_found...) happen after validation: the call is valid.
+                    _ => {
+                        assert!(
+                            problems.is_empty(),
+                            "{}: example `{}` is refused: {problems:?}",
+                            tool.name,
+                            ex.title
+                        );
+                        checked.0 += 1;
+                    }
                 }
             }
         }
     }
-    assert!(checked.0 > 0 && checked.1 > 0, "no examples checked: {checked:?}");
+    assert!(
+        checked.0 > 0 && checked.1 > 0,
+        "no examples checked: {checked:?}"
+    );
 }
 
 /// OpenAI strict mode sends every property, `null` for the ones left out: a valid call
 /// written that way must pass the OpenAI profile.
 #[test]
 fn success_examples_pass_the_openai_profile_with_nulls() {
-    let model = load_specs();
-    let files = generated(&model);
-    for ts in &model.toolsets {
-        let list = &files[&format!("{}/tools.openai.json", ts.service)];
-        for tool in &ts.tools {
-            let entry = list
-                .as_array()
-                .and_then(|l| l.iter().find(|e| e["function"]["name"] == tool.name.text.as_str()))
-                .expect("tool in the OpenAI list");
-            let schema = &entry["function"]["parameters"];
-            for ex in tool.examples.iter().filter(|e| e.error.is_none()) {
-                let args = with_nulls(&ex.arguments, &tool.params);
-                let problems = errors(schema, &args);
-                assert!(problems.is_empty(), "{} `{}` as OpenAI sends it ({args}): {problems:?}", tool.name, ex.title);
+    for model in models() {
+        let files = generated(&model);
+        for ts in &model.toolsets {
+            let list = &files[&format!("{}/tools.openai.json", ts.service)];
+            for tool in &ts.tools {
+                let entry = list
+                    .as_array()
+                    .and_then(|l| {
+                        l.iter()
+                            .find(|e| e["function"]["name"] == tool.name.text.as_str())
+                    })
+                    .expect("tool in the OpenAI list");
+                let schema = &entry["function"]["parameters"];
+                for ex in tool.examples.iter().filter(|e| e.error.is_none()) {
+                    let args = with_nulls(&ex.arguments, &tool.params);
+                    let problems = errors(schema, &args);
+                    assert!(
+                        problems.is_empty(),
+                        "{} `{}` as OpenAI sends it ({args}): {problems:?}",
+                        tool.name,
+                        ex.title
+                    );
+                }
             }
         }
     }
@@ -172,20 +232,39 @@ fn with_nulls(args: &Value, fields: &[Field]) -> Value {
 /// required.
 #[test]
 fn composed_results_and_previews_pass_the_output_schema() {
-    let model = load_specs();
-    let files = generated(&model);
-    for (ts, tool) in model.tools() {
-        let output = file(&files, &ts.service.text, tool, "output");
-        let full: Map<String, Value> = tool.output.iter().map(|f| (f.name.clone(), f.example.clone())).collect();
-        let problems = errors(output, &Value::Object(full));
-        assert!(problems.is_empty(), "{} full result: {problems:?}", tool.name);
-        if tool.tier == Tier::Irreversible && tool.preview.is_some() {
-            let preview = tool.output_field("preview").expect("irreversible tools have a preview");
-            let bare = json!({ "applied": false, "preview": compose_example(&preview.ty) });
-            let problems = errors(output, &bare);
-            assert!(problems.is_empty(), "{} preview result {bare}: {problems:?}", tool.name);
-            let wrong = json!({ "preview": compose_example(&preview.ty) });
-            assert!(!errors(output, &wrong).is_empty(), "{}: `applied` must be required", tool.name);
+    for model in models() {
+        let files = generated(&model);
+        for (ts, tool) in model.tools() {
+            let output = file(&files, &ts.service.text, tool, "output");
+            let full: Map<String, Value> = tool
+                .output
+                .iter()
+                .map(|f| (f.name.clone(), f.example.clone()))
+                .collect();
+            let problems = errors(output, &Value::Object(full));
+            assert!(
+                problems.is_empty(),
+                "{} full result: {problems:?}",
+                tool.name
+            );
+            if tool.tier == Tier::Irreversible && tool.preview.is_some() {
+                let preview = tool
+                    .output_field("preview")
+                    .expect("irreversible tools have a preview");
+                let bare = json!({ "applied": false, "preview": compose_example(&preview.ty) });
+                let problems = errors(output, &bare);
+                assert!(
+                    problems.is_empty(),
+                    "{} preview result {bare}: {problems:?}",
+                    tool.name
+                );
+                let wrong = json!({ "preview": compose_example(&preview.ty) });
+                assert!(
+                    !errors(output, &wrong).is_empty(),
+                    "{}: `applied` must be required",
+                    tool.name
+                );
+            }
         }
     }
 }
@@ -194,18 +273,33 @@ fn composed_results_and_previews_pass_the_output_schema() {
 /// a wrong type are refused by every tool's input schema.
 #[test]
 fn input_schemas_refuse_unknown_and_mistyped_arguments() {
-    let model = load_specs();
-    let files = generated(&model);
-    for (ts, tool) in model.tools() {
-        let input = file(&files, &ts.service.text, tool, "input");
-        let Some(ex) = tool.examples.iter().find(|e| e.error.is_none()) else { continue };
-        let mut args = ex.arguments.as_object().cloned().unwrap_or_default();
-        args.insert("no_such_argument".into(), json!(1));
-        assert!(!errors(input, &Value::Object(args)).is_empty(), "{} accepts an unknown argument", tool.name);
-        if let Some((k, _)) = ex.arguments.as_object().and_then(|o| o.iter().find(|(_, v)| v.is_string())) {
+    for model in models() {
+        let files = generated(&model);
+        for (ts, tool) in model.tools() {
+            let input = file(&files, &ts.service.text, tool, "input");
+            let Some(ex) = tool.examples.iter().find(|e| e.error.is_none()) else {
+                continue;
+            };
             let mut args = ex.arguments.as_object().cloned().unwrap_or_default();
-            args.insert(k.clone(), json!(12));
-            assert!(!errors(input, &Value::Object(args)).is_empty(), "{} accepts a number for `{k}`", tool.name);
+            args.insert("no_such_argument".into(), json!(1));
+            assert!(
+                !errors(input, &Value::Object(args)).is_empty(),
+                "{} accepts an unknown argument",
+                tool.name
+            );
+            if let Some((k, _)) = ex
+                .arguments
+                .as_object()
+                .and_then(|o| o.iter().find(|(_, v)| v.is_string()))
+            {
+                let mut args = ex.arguments.as_object().cloned().unwrap_or_default();
+                args.insert(k.clone(), json!(12));
+                assert!(
+                    !errors(input, &Value::Object(args)).is_empty(),
+                    "{} accepts a number for `{k}`",
+                    tool.name
+                );
+            }
         }
     }
 }

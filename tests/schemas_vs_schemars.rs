@@ -207,9 +207,21 @@ fn load_specs() -> toolspec::model::Model {
 /// (so only the schemas differ), schemas from schemars' defaults.
 fn common_way(model: &toolspec::model::Model) -> Value {
     let schemas = [
-        ("tickets_search", schema_for!(SearchArgs).to_value(), schema_for!(SearchResult).to_value()),
-        ("tickets_get", schema_for!(GetArgs).to_value(), schema_for!(GetResult).to_value()),
-        ("tickets_create", schema_for!(CreateArgs).to_value(), schema_for!(CreateResult).to_value()),
+        (
+            "tickets_search",
+            schema_for!(SearchArgs).to_value(),
+            schema_for!(SearchResult).to_value(),
+        ),
+        (
+            "tickets_get",
+            schema_for!(GetArgs).to_value(),
+            schema_for!(GetResult).to_value(),
+        ),
+        (
+            "tickets_create",
+            schema_for!(CreateArgs).to_value(),
+            schema_for!(CreateResult).to_value(),
+        ),
         (
             "tickets_update_status",
             schema_for!(UpdateStatusArgs).to_value(),
@@ -236,14 +248,26 @@ fn common_way(model: &toolspec::model::Model) -> Value {
 /// Facts a schema states: constraint keywords, defaults, and examples in descriptions.
 fn facts(v: &Value) -> usize {
     const KEYWORDS: &[&str] = &[
-        "enum", "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "default",
+        "enum",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "minItems",
+        "maxItems",
+        "default",
     ];
     match v {
         Value::Object(m) => m
             .iter()
             .map(|(k, child)| {
                 let own = usize::from(KEYWORDS.contains(&k.as_str()))
-                    + usize::from(k == "description" && child.as_str().is_some_and(|d| d.contains("Example:")));
+                    + usize::from(
+                        k == "description"
+                            && child.as_str().is_some_and(|d| d.contains("Example:")),
+                    );
                 own + facts(child)
             })
             .sum(),
@@ -255,24 +279,54 @@ fn facts(v: &Value) -> usize {
 #[test]
 fn ours_costs_fewer_tokens_and_carries_more_facts() {
     let model = load_specs();
-    let tickets = model.toolsets.iter().find(|t| t.service.text == "tickets").expect("tickets spec");
+    let tickets = model
+        .toolsets
+        .iter()
+        .find(|t| t.service.text == "tickets")
+        .expect("tickets spec");
     let ours = mcp::tools_list(tickets);
     let theirs = common_way(&model);
-    assert_eq!(ours["tools"].as_array().map(Vec::len), Some(4), "the comparison covers every tickets tool");
+    assert_eq!(
+        ours["tools"].as_array().map(Vec::len),
+        Some(4),
+        "the comparison covers every tickets tool"
+    );
 
     let ours_file = count_tokens(&pretty(&ours));
     let theirs_file = count_tokens(&pretty(&theirs));
     let ours_wire = count_tokens(&ours.to_string());
     let theirs_wire = count_tokens(&theirs.to_string());
     let input = |v: &Value| -> usize {
-        v["tools"].as_array().unwrap().iter().map(|t| count_tokens(&t["inputSchema"].to_string())).sum()
+        v["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| count_tokens(&t["inputSchema"].to_string()))
+            .sum()
     };
     println!("o200k_base tokens of the tickets tools/list (4 tools):");
-    println!("  toolspec  (generated/tickets/tools.mcp.json): pretty {ours_file}, compact {ours_wire}, input schemas {}, facts {}", input(&ours), facts(&ours));
-    println!("  schemars defaults (rmcp #[tool] common way):  pretty {theirs_file}, compact {theirs_wire}, input schemas {}, facts {}", input(&theirs), facts(&theirs));
+    println!(
+        "  toolspec  (generated/tickets/tools.mcp.json): pretty {ours_file}, compact {ours_wire}, input schemas {}, facts {}",
+        input(&ours),
+        facts(&ours)
+    );
+    println!(
+        "  schemars defaults (rmcp #[tool] common way):  pretty {theirs_file}, compact {theirs_wire}, input schemas {}, facts {}",
+        input(&theirs),
+        facts(&theirs)
+    );
 
-    assert!(theirs.to_string().contains("$defs") && theirs.to_string().contains("uint32"), "the baseline is schemars' default output");
-    assert!(ours_file < theirs_file, "pretty: ours {ours_file} >= common {theirs_file}");
-    assert!(ours_wire < theirs_wire, "compact: ours {ours_wire} >= common {theirs_wire}");
+    assert!(
+        theirs.to_string().contains("$defs") && theirs.to_string().contains("uint32"),
+        "the baseline is schemars' default output"
+    );
+    assert!(
+        ours_file < theirs_file,
+        "pretty: ours {ours_file} >= common {theirs_file}"
+    );
+    assert!(
+        ours_wire < theirs_wire,
+        "compact: ours {ours_wire} >= common {theirs_wire}"
+    );
     assert!(facts(&ours) > facts(&theirs), "ours carries more facts");
 }

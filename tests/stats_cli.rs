@@ -51,24 +51,47 @@ fn json_report_matches_the_library_and_is_sorted() {
         assert_eq!(set["service"], ts.service.text.as_str());
         let tools = set["tools"].as_array().expect("tools");
         assert_eq!(tools.len(), ts.tools.len());
-        let costs: Vec<u64> = tools.iter().map(|t| t["mcp_tokens"].as_u64().unwrap()).collect();
-        assert!(costs.windows(2).all(|w| w[0] >= w[1]), "sorted by cost: {costs:?}");
+        let costs: Vec<u64> = tools
+            .iter()
+            .map(|t| t["mcp_tokens"].as_u64().unwrap())
+            .collect();
+        assert!(
+            costs.windows(2).all(|w| w[0] >= w[1]),
+            "sorted by cost: {costs:?}"
+        );
         let mut sum = 0;
         for t in tools {
-            let tool = ts.tool(t["name"].as_str().unwrap()).expect("a tool of the spec");
+            let tool = ts
+                .tool(t["name"].as_str().unwrap())
+                .expect("a tool of the spec");
             let cost = toolspec::stats::tool_cost(tool);
             assert_eq!(t["mcp_tokens"], cost.mcp_tokens);
             assert_eq!(t["openai_estimate"], cost.openai_estimate);
             let parts = cost.description_tokens + cost.parameter_tokens + cost.schema_tokens;
             assert_eq!(parts, cost.mcp_tokens, "shares add up");
-            assert!(cost.description_tokens > 10 && cost.parameter_tokens > 10 && cost.schema_tokens > 10);
+            assert!(
+                cost.description_tokens > 10
+                    && cost.parameter_tokens > 10
+                    && cost.schema_tokens > 10
+            );
             // The compact definition costs fewer tokens than the pretty file, more than its description.
-            let pretty = toolspec::emit::providers::pretty(&toolspec::emit::providers::mcp::tool(tool));
+            let pretty =
+                toolspec::emit::providers::pretty(&toolspec::emit::providers::mcp::tool(tool));
             assert!(cost.mcp_tokens < toolspec::stats::count_tokens(&pretty));
             sum += cost.openai_estimate;
         }
-        assert_eq!(set["openai_estimate"].as_u64().unwrap() as usize, sum + 12, "12 once per list");
-        assert!(set["mcp_tokens"].as_u64().unwrap() as usize >= tools.iter().map(|t| t["mcp_tokens"].as_u64().unwrap() as usize).sum::<usize>());
+        assert_eq!(
+            set["openai_estimate"].as_u64().unwrap() as usize,
+            sum + 12,
+            "12 once per list"
+        );
+        assert!(
+            set["mcp_tokens"].as_u64().unwrap() as usize
+                >= tools
+                    .iter()
+                    .map(|t| t["mcp_tokens"].as_u64().unwrap() as usize)
+                    .sum::<usize>()
+        );
     }
 }
 
@@ -76,8 +99,14 @@ fn json_report_matches_the_library_and_is_sorted() {
 fn human_report_is_a_table_per_toolset() {
     let (code, out, err) = stats(&[]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("OpenAI est") && out.contains("MCP JSON") && out.contains("whole list"), "{out}");
-    assert!(out.contains("tickets (") && out.contains("tickets_search"), "{out}");
+    assert!(
+        out.contains("OpenAI est") && out.contains("MCP JSON") && out.contains("whole list"),
+        "{out}"
+    );
+    assert!(
+        out.contains("tickets (") && out.contains("tickets_search"),
+        "{out}"
+    );
     assert!(out.contains("o200k_base"), "{out}");
 }
 
@@ -92,8 +121,15 @@ fn exit_codes() {
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.yaml");
     std::fs::write(&bad, "toolspec: 1\nservice: Bad Name\n").unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_toolspec")).arg("stats").arg(&bad).output().expect("run");
+    let o = Command::new(env!("CARGO_BIN_EXE_toolspec"))
+        .arg("stats")
+        .arg(&bad)
+        .output()
+        .expect("run");
     assert_eq!(o.status.code(), Some(1), "a broken spec fails");
-    assert!(String::from_utf8_lossy(&o.stderr).contains("bad.yaml:"), "located diagnostics");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("bad.yaml:"),
+        "located diagnostics"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -27,7 +27,11 @@ pub fn run(specs: &[PathBuf], format: Format) -> Outcome {
         eprint!("{}", diags.render(&sources));
         return Outcome::Failed;
     }
-    let sets: Vec<_> = model.toolsets.iter().map(crate::stats::toolset_cost).collect();
+    let sets: Vec<_> = model
+        .toolsets
+        .iter()
+        .map(crate::stats::toolset_cost)
+        .collect();
     match format {
         Format::Human => print!("{}", crate::stats::report::human(&sets)),
         Format::Json => print!("{}", crate::stats::report::json(&sets)),

@@ -4,6 +4,7 @@
 //! is deterministic: the same model gives the same bytes, in the same order, on any machine.
 
 pub mod docs;
+pub mod gauntlet;
 pub mod providers;
 pub mod rust;
 pub mod schema;
@@ -41,11 +42,14 @@ pub enum Kind {
     Docs,
     /// Rust server code per toolset: `<service>/<service>.rs` (types, trait, dispatcher).
     Rust,
+    /// Gauntlet tests per toolset: `<service>/<service>_gauntlet.rs`, the spec's facts and a
+    /// macro (`<service>_gauntlet!(fixture)`) expanding to one `#[test]` per promise.
+    Tests,
 }
 
 impl Kind {
     /// Every kind, in the order they are generated.
-    pub const ALL: &'static [Kind] = &[Kind::Schemas, Kind::Docs, Kind::Rust];
+    pub const ALL: &'static [Kind] = &[Kind::Schemas, Kind::Docs, Kind::Rust, Kind::Tests];
 }
 
 /// Options shared by the emitters.
@@ -78,6 +82,10 @@ pub fn generate(
                 Err(d) => diags.extend(d),
             },
             Kind::Rust => match rust::emit(model) {
+                Ok(f) => files.extend(f),
+                Err(d) => diags.extend(d),
+            },
+            Kind::Tests => match gauntlet::emit(model) {
                 Ok(f) => files.extend(f),
                 Err(d) => diags.extend(d),
             },

@@ -43,7 +43,15 @@ pub enum Profile {
 
 /// Formats OpenAI strict mode accepts in `format`; others (`uri`) move into the words.
 const OPENAI_FORMATS: &[&str] = &[
-    "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
 ];
 
 /// The schema of a tool's arguments: the spec's parameters, then the implied ones.
@@ -62,7 +70,8 @@ pub fn input_schema(tool: &Tool, profile: Profile) -> Value {
 /// Implied fields keep the `required` the model gives them.
 pub fn output_schema(tool: &Tool) -> Value {
     let previews = tool.tier == Tier::Irreversible && tool.preview.is_some();
-    let required = |f: &Field| f.required && !f.detailed_only && !(previews && f.origin == Origin::Spec);
+    let required =
+        |f: &Field| f.required && !f.detailed_only && !(previews && f.origin == Origin::Spec);
     Value::Object(output_object(&tool.output, &required))
 }
 
@@ -115,7 +124,11 @@ fn output_object(fields: &[Field], required: &dyn Fn(&Field) -> bool) -> Map<Str
         .map(|f| (f.name.clone(), output_property(f)))
         .collect();
     m.insert("properties".into(), Value::Object(props));
-    let req: Vec<Value> = fields.iter().filter(|f| required(f)).map(|f| json!(f.name)).collect();
+    let req: Vec<Value> = fields
+        .iter()
+        .filter(|f| required(f))
+        .map(|f| json!(f.name))
+        .collect();
     if !req.is_empty() {
         m.insert("required".into(), Value::Array(req));
     }
@@ -245,7 +258,11 @@ fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
                 m.insert("maxItems".into(), json!(n));
             }
             let mut item = type_body(items, dir);
-            if let Some(d) = items.description.as_deref().filter(|d| !d.trim().is_empty()) {
+            if let Some(d) = items
+                .description
+                .as_deref()
+                .filter(|d| !d.trim().is_empty())
+            {
                 // A named item type's description has no property to live in: give it to the
                 // items schema, right after its type.
                 let mut with = Map::new();
@@ -336,7 +353,8 @@ fn shows_example(f: &Field) -> bool {
     let of_fields = matches!(&ty.kind, Kind::Object { fields, .. } if !fields.is_empty());
     // A list without a written example gets one composed from its item type, which knows no
     // example of its own (`[""]`): that would teach nothing.
-    let composed_list = matches!(f.ty.kind, Kind::Array { .. }) && f.example == compose_example(&f.ty);
+    let composed_list =
+        matches!(f.ty.kind, Kind::Array { .. }) && f.example == compose_example(&f.ty);
     !of_fields && !composed_list && f.default.as_ref() != Some(&f.example)
 }
 
@@ -352,7 +370,12 @@ fn rule_words(ty: &Type, profile: Profile) -> Vec<String> {
             max_items,
         } => {
             let mut out = Vec::new();
-            if let Some(c) = range_words(min_items.map(|n| n as f64), max_items.map(|n| n as f64), "items", "item") {
+            if let Some(c) = range_words(
+                min_items.map(|n| n as f64),
+                max_items.map(|n| n as f64),
+                "items",
+                "item",
+            ) {
                 out.push(sentence(&capitalize(&c)));
             }
             if !matches!(items.kind, Kind::Object { .. } | Kind::Array { .. }) {
@@ -399,7 +422,10 @@ fn scalar_phrases(ty: &Type, strict: bool) -> Vec<String> {
             }
         }
         Kind::Integer { minimum, maximum } => {
-            out.extend(bound_words(minimum.map(|n| n as f64), maximum.map(|n| n as f64)));
+            out.extend(bound_words(
+                minimum.map(|n| n as f64),
+                maximum.map(|n| n as f64),
+            ));
         }
         Kind::Number { minimum, maximum } => out.extend(bound_words(*minimum, *maximum)),
         _ => {}
@@ -499,10 +525,19 @@ mod tests {
 
     #[test]
     fn words_for_ranges_and_bounds() {
-        assert_eq!(range_words(Some(1.0), Some(200.0), "characters", "character").as_deref(), Some("1-200 characters"));
-        assert_eq!(range_words(None, Some(1.0), "items", "item").as_deref(), Some("up to 1 item"));
+        assert_eq!(
+            range_words(Some(1.0), Some(200.0), "characters", "character").as_deref(),
+            Some("1-200 characters")
+        );
+        assert_eq!(
+            range_words(None, Some(1.0), "items", "item").as_deref(),
+            Some("up to 1 item")
+        );
         assert_eq!(range_words(Some(0.0), None, "items", "item"), None);
-        assert_eq!(bound_words(Some(0.0), Some(1e6)).as_deref(), Some("0 to 1000000"));
+        assert_eq!(
+            bound_words(Some(0.0), Some(1e6)).as_deref(),
+            Some("0 to 1000000")
+        );
         assert_eq!(bound_words(None, Some(2.5)).as_deref(), Some("at most 2.5"));
     }
 

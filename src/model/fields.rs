@@ -137,7 +137,14 @@ impl<'a> FieldResolver<'a> {
                     .help("use letters, digits and `_`, starting with a letter (snake_case: `customer_email`)"),
             );
         }
+        let errors_before = self.diags.error_count();
         let ty = self.resolve_type(f, place, name.pos);
+        // A type that is itself wrong (unknown, contradictory bounds, an empty enum) would make
+        // every check of the default and example against it a second report of one mistake.
+        let type_ok = self.diags.error_count() == errors_before;
+        // A reference to a named type takes its example from the type; if the reference is
+        // broken, that is reported once, as such, and not again as a missing example.
+        let is_reference = !BUILTIN_TYPES.contains(&f.ty.value.as_str());
         let description = match &f.description {
             Some(d) if !d.value.trim().is_empty() => d.value.clone(),
             _ => {
@@ -187,16 +194,20 @@ impl<'a> FieldResolver<'a> {
             );
         }
         let default = f.default.as_ref().map(|d| {
-            self.check_against("invalid-default", "default", &d.value, &ty, d.pos);
+            if type_ok {
+                self.check_against("invalid-default", "default", &name.value, &d.value, &ty, d.pos);
+            }
             d.value.clone()
         });
         let example = match &f.example {
             Some(e) => {
-                self.check_against("invalid-example", "example", &e.value, &ty, e.pos);
+                if type_ok {
+                    self.check_against("invalid-example", "example", &name.value, &e.value, &ty, e.pos);
+                }
                 e.value.clone()
             }
             None => {
-                if is_scalar(&ty) && ty.name.is_none() && place != Place::NamedType {
+                if is_scalar(&ty) && !is_reference && place != Place::NamedType {
                     self.diags.push(
                         Diagnostic::error("missing-example", span, format!("`{}` has no example", name.value))
                             .label("add a realistic value")
@@ -221,7 +232,15 @@ impl<'a> FieldResolver<'a> {
         }
     }
 
-    fn check_against(&mut self, code: &str, what: &str, value: &Value, ty: &Type, pos: Pos) {
+    fn check_against(
+        &mut self,
+        code: &str,
+        what: &str,
+        field: &str,
+        value: &Value,
+        ty: &Type,
+        pos: Pos,
+    ) {
         for (path, problem) in check_value(value, ty, "") {
             let at = if path.is_empty() {
                 String::new()
@@ -232,7 +251,7 @@ impl<'a> FieldResolver<'a> {
                 Diagnostic::error(
                     code,
                     self.span(pos),
-                    format!("the {what} breaks its own constraints{at}: {problem}"),
+                    format!("the {what} of `{field}` breaks the field's own rules{at}: {problem}"),
                 )
                 .label(format!("invalid {what}"))
                 .help(format!(
@@ -303,9 +322,14 @@ impl<'a> FieldResolver<'a> {
                     format!("unknown type `{other}`"),
                 )
                 .label("not a built-in or named type");
-                d = match did_you_mean(other, known.iter().copied()) {
-                    Some(s) => d.help(format!("did you mean `{s}`?")),
-                    None => d.help(format!(
+                // `type: date` or `type: email` means a string with that format.
+                let format = serde_json::from_value::<raw::Format>(Value::from(other)).ok();
+                d = match (format, did_you_mean(other, known.iter().copied())) {
+                    (Some(_), _) => d.help(format!(
+                        "`{other}` is a string format: write `type: string` and `format: {other}`"
+                    )),
+                    (None, Some(s)) => d.help(format!("did you mean `{s}`?")),
+                    (None, None) => d.help(format!(
                         "use one of {}, or declare `{other}` under `types:`",
                         known.join(", ")
                     )),
@@ -323,13 +347,9 @@ impl<'a> FieldResolver<'a> {
         if let Some(p) = &f.pattern
             && let Err(e) = Regex::new(&p.value)
         {
-            let reason = e
-                .to_string()
-                .lines()
-                .last()
-                .unwrap_or("invalid")
-                .trim()
-                .to_string();
+            let message = e.to_string();
+            let last = message.lines().last().unwrap_or("invalid").trim();
+            let reason = last.strip_prefix("error: ").unwrap_or(last).to_string();
             self.diags.push(
                 Diagnostic::error("invalid-pattern", self.span(p.pos), format!("`{}` is not a valid regular expression: {reason}", p.value))
                     .label("invalid regex")

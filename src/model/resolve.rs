@@ -1,12 +1,14 @@
 //! From loaded specs to the [`Model`]: every semantic rule of the format, checked at once.
 
-use crate::diagnostics::{Diagnostic, Diagnostics, FileId, Sources, Span, did_you_mean};
+use crate::diagnostics::{
+    Diagnostic, Diagnostics, FileId, SourceFile, Sources, Span, did_you_mean,
+};
 use crate::model::fields::{FieldResolver, Place, is_field_name};
 use crate::model::implied::{self, RESERVED_OUTPUTS, RESERVED_PARAMS};
 use crate::model::values::check_arguments;
 use crate::model::{
     Defaults, Duration, ErrorCode, Example, Field, Idempotency, Kind, LintSettings, Model, NotFor,
-    Paging, Preview, Text, Tool, ToolSet, Undo,
+    Origin, Paging, Preview, Text, Tool, ToolSet, Undo,
 };
 use crate::spec::format::{self as raw, SpecFile, Tier};
 use crate::spec::spanned::{Pos, Sp};
@@ -40,7 +42,7 @@ pub fn load_files<P: AsRef<Path>>(
 pub fn resolve(specs: &[(FileId, SpecFile)], sources: &Sources, diags: &mut Diagnostics) -> Model {
     let mut model = Model::default();
     for (file, spec) in specs {
-        let ts = resolve_toolset(*file, sources.path(*file), spec, diags);
+        let ts = resolve_toolset(*file, sources.get(*file), spec, diags);
         model.toolsets.push(ts);
     }
     // A spec that failed to load has no tools in the model; naming one of them is not a
@@ -66,7 +68,13 @@ fn text(file: FileId, s: &Sp<String>) -> Text {
     }
 }
 
-fn resolve_toolset(file: FileId, path: &str, spec: &SpecFile, diags: &mut Diagnostics) -> ToolSet {
+fn resolve_toolset(
+    file: FileId,
+    source: &SourceFile,
+    spec: &SpecFile,
+    diags: &mut Diagnostics,
+) -> ToolSet {
+    let path = source.path.as_str();
     let top = at(
         file,
         Pos {
@@ -106,7 +114,7 @@ fn resolve_toolset(file: FileId, path: &str, spec: &SpecFile, diags: &mut Diagno
     let types = fr.named_types();
     let mut errors = Vec::new();
     for (code, def) in spec.errors.iter().flat_map(|e| e.iter()) {
-        errors.push(resolve_error(&mut fr, code, def));
+        errors.push(resolve_error(&mut fr, code, def, &source.text));
     }
     for b in toolspec_runtime::catalog::ALL {
         errors.push(ErrorCode {
@@ -214,10 +222,10 @@ fn check_limits(
             Diagnostic::error(
                 "min-above-max",
                 at(file, pos),
-                format!("default_limit ({d}) is above max_limit ({m})"),
+                format!("`default_limit` ({d}) is above `max_limit` ({m})"),
             )
             .label("the default would be refused")
-            .help("make default_limit at most max_limit"),
+            .help("make `default_limit` at most `max_limit`"),
         );
     }
 }
@@ -240,7 +248,12 @@ fn duration(file: FileId, s: &Sp<String>, fallback: Duration, diags: &mut Diagno
     }
 }
 
-fn resolve_error(fr: &mut FieldResolver, code: &Sp<String>, def: &raw::ErrorDef) -> ErrorCode {
+fn resolve_error(
+    fr: &mut FieldResolver,
+    code: &Sp<String>,
+    def: &raw::ErrorDef,
+    text: &str,
+) -> ErrorCode {
     let span = fr.span(code.pos);
     if !is_service_name(&code.value) {
         fr.diags.push(
@@ -264,9 +277,15 @@ fn resolve_error(fr: &mut FieldResolver, code: &Sp<String>, def: &raw::ErrorDef)
     for placeholder in placeholders(&def.message.value) {
         if !details.iter().any(|d| d.name == placeholder) {
             let known: Vec<&str> = details.iter().map(|d| d.name.as_str()).collect();
+            // Point at the placeholder itself when the message is written as it reads.
+            let pos = def
+                .message
+                .pos
+                .find_within(text, &format!("{{{placeholder}}}"))
+                .unwrap_or(def.message.pos);
             let mut d = Diagnostic::error(
                 "unknown-placeholder",
-                fr.span(def.message.pos),
+                fr.span(pos),
                 format!(
                     "message of `{}` uses `{{{placeholder}}}`, which is not one of its details",
                     code.value
@@ -832,10 +851,18 @@ fn cross_check(model: &mut Model, all_loaded: bool, diags: &mut Diagnostics) {
                     continue;
                 };
                 if output_path(&t.output, &path.text).is_none() {
+                    let paths = spec_output_paths(&t.output);
+                    let help = match did_you_mean(&path.text, paths.iter().map(String::as_str)) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => format!(
+                            "use a dotted path to a field of the output: {}",
+                            paths.join(", ")
+                        ),
+                    };
                     diags.push(
                         Diagnostic::error("unknown-output-path", path.span, format!("`{}` is not a field of `{}`'s output", path.text, t.name))
                             .label("the undo argument must come from the result")
-                            .help("use a dotted path to an output field, like `ticket.ticket_id` or `previous_status`"),
+                            .help(help),
                     );
                 }
                 let mut f = p.clone();
@@ -883,6 +910,23 @@ fn cross_check(model: &mut Model, all_loaded: bool, diags: &mut Diagnostics) {
             .unwrap_or(output.len());
         output.insert(at, field);
     }
+}
+
+/// Dotted paths of every field the spec wrote in an output, objects followed into, for
+/// suggesting where an undo argument can come from.
+fn spec_output_paths(fields: &[Field]) -> Vec<String> {
+    fn walk(fields: &[Field], prefix: &str, out: &mut Vec<String>) {
+        for f in fields.iter().filter(|f| f.origin == Origin::Spec) {
+            let path = format!("{prefix}{}", f.name);
+            out.push(path.clone());
+            if let Kind::Object { fields, .. } = &f.ty.kind {
+                walk(fields, &format!("{path}."), out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(fields, "", &mut out);
+    out
 }
 
 /// The field a dotted path names in an output (`ticket.ticket_id`).

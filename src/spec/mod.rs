@@ -84,7 +84,10 @@ pub fn load(file: FileId, text: &str, out: &mut Diagnostics) -> Option<SpecFile>
 }
 
 fn options() -> serde_saphyr::Options {
-    serde_saphyr::Options::default()
+    // YAML 1.2 booleans only: unquoted `yes`, `no`, `on` and `off` stay strings, as editors
+    // (and the YAML 1.2 core schema) read them, so `enum: [yes, no]` is two strings and not
+    // two booleans. Duplicate keys stay errors (the default), and so do alias bombs.
+    serde_saphyr::options! { strict_booleans: true }
 }
 
 fn parse(text: &str) -> Result<PNode, serde_saphyr::Error> {
@@ -107,11 +110,12 @@ fn syntax_error(file: FileId, text: &str, e: &serde_saphyr::Error) -> Diagnostic
         Span { file, pos },
         format!("invalid YAML: {message}"),
     )
-    .label(message.clone())
+    .label("the YAML parser stopped here")
     .help(help)
 }
 
-/// The parser's message without its own location prefix and suffix (ours is printed).
+/// The parser's message without its own location prefix and suffix (ours is printed), and
+/// without advice that is about the parser's API rather than the spec.
 fn clean_message(rendered: &str) -> String {
     let mut msg = rendered.lines().next().unwrap_or("").trim().to_string();
     if let Some(rest) = msg.strip_prefix("error: ") {
@@ -125,21 +129,32 @@ fn clean_message(rendered: &str) -> String {
     if let Some(i) = msg.find(" at line ") {
         msg.truncate(i);
     }
+    if let Some(key) = msg.strip_prefix("duplicate mapping key: ") {
+        let key = key.split(", set ").next().unwrap_or(key);
+        msg = format!("the key `{key}` appears twice in one mapping");
+    }
     msg
 }
 
+/// A fix hint for the parser's message. Matched on whole phrases of the parser's wording:
+/// a loose match (`tab` in `acceptable`) once gave tab advice for a duplicate key.
 fn syntax_help(message: &str) -> String {
     let m = message.to_lowercase();
-    if m.contains("tab") {
+    if m.contains("appears twice") || m.contains("duplicate") {
+        "each key may appear once in a mapping; remove one, or rename it".into()
+    } else if m.contains("tabs ") || m.starts_with("tab ") || m.contains(" tab ") {
         "indent with spaces; YAML does not allow tabs for indentation".into()
-    } else if m.contains("quote") {
+    } else if m.contains("quote") || m.contains("quoted scalar") {
         "close the string with the same quote it opened with".into()
-    } else if m.contains("duplicate") {
-        "each key may appear once in a mapping; remove or rename one".into()
-    } else if m.contains("bracket") || m.contains("brace") {
-        "close the `[` or `{` on the same value".into()
-    } else if m.contains("mapping values are not allowed") || m.contains("indent") {
-        "check the indentation: keys of one mapping must start in the same column".into()
+    } else if m.contains("flow mapping") || m.contains("flow sequence") {
+        "close the `{` or `[`; inside them, quote any value that contains `,`, `:`, `[` or `{`"
+            .into()
+    } else if m.contains("mapping values are not allowed") {
+        "quote a value that contains `: `, or check the indentation of this line".into()
+    } else if m.contains("block") || m.contains("indent") {
+        "check the indentation: keys of one mapping start in the same column, and a nested \
+         mapping is indented deeper than its key"
+            .into()
     } else {
         "fix the YAML syntax at this position".into()
     }

@@ -89,7 +89,7 @@ impl<'a> Checker<'a> {
                 ),
             )
             .label(format!("expected {expected}"));
-            d = d.help(type_help(&node.node, &types));
+            d = d.help(type_help(&node.node, &types, schema));
             out.push(d);
             return;
         }
@@ -103,6 +103,26 @@ impl<'a> Checker<'a> {
                 }
             }
             Node::Int(i) if types.contains(&"integer") => {
+                // The typed loader reads these into u32/u64: a larger number must be refused
+                // here, with its position, rather than by the typed loader.
+                let max = match schema.get("format").and_then(Value::as_str) {
+                    Some("uint32") => Some(i128::from(u32::MAX)),
+                    Some("uint64") => Some(i128::from(u64::MAX)),
+                    _ => None,
+                };
+                if let Some(max) = max
+                    && *i > max
+                {
+                    out.push(
+                        Diagnostic::error(
+                            "invalid-value",
+                            self.span(node),
+                            format!("`{}` must be at most {max}, found {i}", display_path(path)),
+                        )
+                        .label("too large")
+                        .help(format!("use a number of at most {max}")),
+                    );
+                }
                 if let Some(min) = schema.get("minimum").and_then(Value::as_f64)
                     && (*i as f64) < min
                 {
@@ -131,12 +151,76 @@ impl<'a> Checker<'a> {
     ) {
         let props = schema.get("properties").and_then(Value::as_object);
         let extra = schema.get("additionalProperties");
-        for (key, key_pos, value) in entries {
+        // In a map of named fields (`params`, `output`, `fields`), the keys of one field
+        // (`type`, `description`) written at the level of the names are an indentation slip.
+        let value_keys = extra
+            .filter(|v| v.is_object())
+            .map(|v| self.resolve(v))
+            .and_then(|v| v.get("properties"))
+            .and_then(Value::as_object);
+        let misplaced = |key: &str, value: &PNode| {
+            value_keys.is_some_and(|k| k.contains_key(key)) && !matches!(value.node, Node::Map(_))
+        };
+        let mut suggested: Vec<&str> = Vec::new();
+        for (i, (key, key_pos, value)) in entries.iter().enumerate() {
             let child_path = if path.is_empty() {
                 key.clone()
             } else {
                 format!("{path}.{key}")
             };
+            if value_keys.is_some() {
+                let below: Vec<&str> = entries[i + 1..]
+                    .iter()
+                    .take_while(|(k, _, v)| misplaced(k, v))
+                    .map(|(k, _, _)| k.as_str())
+                    .collect();
+                if matches!(value.node, Node::Null) && !below.is_empty() {
+                    out.push(
+                        Diagnostic::error(
+                            "wrong-type",
+                            self.span(value),
+                            format!("`{child_path}` has no keys of its own"),
+                        )
+                        .label("the keys below are not indented under it")
+                        .help(format!(
+                            "indent {} two more spaces, so they belong to `{key}`",
+                            below
+                                .iter()
+                                .map(|k| format!("`{k}:`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )),
+                    );
+                    continue;
+                }
+                if misplaced(key, value) {
+                    let owner = entries[..i]
+                        .iter()
+                        .rev()
+                        .find(|(k, _, v)| !misplaced(k, v))
+                        .map(|(k, _, _)| k.as_str());
+                    let help = match owner {
+                        Some(owner) => format!("indent `{key}:` under `{owner}`, two spaces deeper than `{owner}:`"),
+                        None => format!("indent `{key}:` under the name of the field it describes"),
+                    };
+                    out.push(
+                        Diagnostic::error(
+                            "misplaced-key",
+                            Span {
+                                file: self.file,
+                                pos: *key_pos,
+                            },
+                            format!(
+                                "`{key}` is a key of a field, but sits among the names in {}",
+                                describe_place(path)
+                            ),
+                        )
+                        .label("indented too little")
+                        .help(help),
+                    );
+                    continue;
+                }
+            }
             match props.and_then(|p| p.get(key)) {
                 Some(prop) => self.check(value, prop, &child_path, out),
                 None => match extra {
@@ -155,7 +239,18 @@ impl<'a> Checker<'a> {
                         )
                         .label("not a key of the format");
                         d = match did_you_mean(key, known.iter().copied()) {
-                            Some(s) => d.help(format!("did you mean `{s}`?")),
+                            Some(s) => {
+                                suggested.push(s);
+                                d.help(format!("did you mean `{s}`?"))
+                            }
+                            // A key without a value in `{ ... }` is most often the rest of the
+                            // value before it, cut off by a comma.
+                            None if matches!(value.node, Node::Null) => d.help(format!(
+                                "if `{key}` is the end of the value before it, quote that \
+                                 value: in `{{ ... }}` a comma ends a value. Allowed keys \
+                                 here: {}",
+                                known.join(", ")
+                            )),
                             None => d.help(format!("allowed keys here: {}", known.join(", "))),
                         };
                         out.push(d);
@@ -169,14 +264,20 @@ impl<'a> Checker<'a> {
         }
         if let Some(required) = schema.get("required").and_then(Value::as_array) {
             for name in required.iter().filter_map(Value::as_str) {
-                if !entries.iter().any(|(k, _, _)| k == name) {
-                    let what = props
-                        .and_then(|p| p.get(name))
-                        .map(|p| self.resolve(p))
+                // A misspelled key already reported with "did you mean `name`" says it all.
+                if !entries.iter().any(|(k, _, _)| k == name) && !suggested.contains(&name) {
+                    let prop = props.and_then(|p| p.get(name));
+                    let mut what = prop
                         .and_then(|p| p.get("description"))
+                        .or_else(|| prop.map(|p| self.resolve(p)).and_then(|p| p.get("description")))
                         .and_then(Value::as_str)
                         .map(first_sentence)
                         .unwrap_or_default();
+                    if let Some(values) = prop.map(|p| self.resolve(p)).and_then(allowed_values)
+                        && !values.iter().all(|v| what.contains(v.as_str()))
+                    {
+                        what = format!("{what} One of: {}.", values.join(", "));
+                    }
                     out.push(
                         Diagnostic::error(
                             "missing-key",
@@ -194,7 +295,10 @@ impl<'a> Checker<'a> {
     fn check_enum(&self, node: &PNode, values: &[String], path: &str, out: &mut Diagnostics) {
         let found = match &node.node {
             Node::Str(s) => s.clone(),
-            other => format!("{other:?}"),
+            Node::Int(i) => i.to_string(),
+            Node::Float(f) => f.to_string(),
+            Node::Bool(b) => b.to_string(),
+            other => other.kind().to_string(),
         };
         if values.contains(&found) {
             return;
@@ -269,7 +373,23 @@ fn type_words(ty: &str) -> &'static str {
 
 /// A hint tailored to the common slips: a list where a mapping belongs and the reverse, a
 /// quoted number, an empty value.
-fn type_help(found: &Node, expected: &[&str]) -> String {
+fn type_help(found: &Node, expected: &[&str], schema: &Value) -> String {
+    let keys = || -> String {
+        let props = schema.get("properties").and_then(Value::as_object);
+        let required: Vec<&str> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        match props {
+            Some(p) if !p.is_empty() => {
+                let mut keys: Vec<&str> = required.clone();
+                keys.extend(p.keys().map(String::as_str).filter(|k| !required.contains(k)));
+                format!(" with the keys {}", keys.join(", "))
+            }
+            _ => String::new(),
+        }
+    };
     match (found, expected.first().copied().unwrap_or("")) {
         (Node::Seq(_), "object") => {
             "write `key: value` lines here instead of `- item` entries".to_string()
@@ -278,10 +398,17 @@ fn type_help(found: &Node, expected: &[&str]) -> String {
             "write each entry on its own line starting with `- `".to_string()
         }
         (Node::Null, _) => "give it a value after the colon, or remove the key".to_string(),
-        (Node::Str(s), "integer" | "number") => {
+        (_, "object") => format!("write a mapping here{}", keys()),
+        (Node::Str(s), "integer" | "number") if s.trim().parse::<f64>().is_ok() => {
             format!("write the number without quotes (found \"{s}\")")
         }
-        (Node::Str(_), "boolean") => "write true or false without quotes".to_string(),
+        (Node::Str(s), "boolean") => match s.to_lowercase().as_str() {
+            "true" | "false" => "write true or false without quotes".to_string(),
+            "yes" | "no" | "on" | "off" | "y" | "n" => format!(
+                "write `true` or `false`; toolspec reads YAML 1.2, where `{s}` is a string"
+            ),
+            _ => "write `true` or `false`".to_string(),
+        },
         (Node::Int(_) | Node::Float(_) | Node::Bool(_), "string") => {
             "put the value in quotes to make it a string".to_string()
         }

@@ -13,7 +13,9 @@ pub struct Pos {
     pub line: u32,
     /// 1-based column in characters; 0 when unknown.
     pub column: u32,
-    /// Byte offset of the node's first character.
+    /// Byte offset of the node's first character; `usize::MAX` when the parser knew the line
+    /// and column but not the byte offset (it does not for syntax errors), in which case
+    /// diagnostics find the node from `line` and `column`.
     pub offset: usize,
     /// Length of the node in bytes (0 for a point).
     pub len: usize,
@@ -25,10 +27,12 @@ impl Pos {
         Pos {
             line: u32::try_from(loc.line()).unwrap_or(u32::MAX),
             column: u32::try_from(loc.column()).unwrap_or(u32::MAX),
+            // Without byte information, 0 would point at the start of the file; the sentinel
+            // makes diagnostics fall back to the line and column, which are always right.
             offset: span
                 .byte_offset()
                 .and_then(|o| usize::try_from(o).ok())
-                .unwrap_or(0),
+                .unwrap_or(usize::MAX),
             len: span
                 .byte_len()
                 .and_then(|l| usize::try_from(l).ok())
@@ -39,6 +43,23 @@ impl Pos {
     /// Whether the parser knew where this node was.
     pub fn is_known(&self) -> bool {
         self.line > 0
+    }
+
+    /// Where `needle` first occurs inside this node's source text, to point at part of a
+    /// scalar (one `{placeholder}` of a message) rather than all of it. `None` when the node's
+    /// bytes are unknown or do not contain it as written (an escape in a quoted string).
+    pub fn find_within(&self, text: &str, needle: &str) -> Option<Pos> {
+        let end = self.offset.checked_add(self.len)?;
+        let at = text.get(self.offset..end)?.find(needle)?;
+        let offset = self.offset + at;
+        let before = &text[..offset];
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        Some(Pos {
+            line: u32::try_from(before.matches('\n').count() + 1).unwrap_or(u32::MAX),
+            column: u32::try_from(before[line_start..].chars().count() + 1).unwrap_or(u32::MAX),
+            offset,
+            len: needle.len(),
+        })
     }
 }
 

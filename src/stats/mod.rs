@@ -163,7 +163,11 @@ fn schema_words(schema: &Value) -> usize {
         n += count_tokens(d);
     }
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
-        n += values.iter().filter_map(Value::as_str).map(count_tokens).sum::<usize>();
+        n += values
+            .iter()
+            .filter_map(Value::as_str)
+            .map(count_tokens)
+            .sum::<usize>();
     }
     if let Some(props) = schema.get("properties").and_then(Value::as_object) {
         for (k, v) in props {
@@ -254,7 +258,10 @@ mod tests {
 
     #[test]
     fn writes_type_lists_as_python_does() {
-        assert_eq!(python_repr(&json!(["string", "null"])), "['string', 'null']");
+        assert_eq!(
+            python_repr(&json!(["string", "null"])),
+            "['string', 'null']"
+        );
         assert_eq!(python_repr(&json!("integer")), "integer");
     }
 }

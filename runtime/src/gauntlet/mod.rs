@@ -241,9 +241,9 @@ pub fn run_test(facts: &'static Facts, check: &str, fixture: Fixture<'_>) {
 }
 
 /// [`run_test`] with an executor that drives each call (see [`Gauntlet::executor`]).
-pub fn run_test_with<E>(facts: &'static Facts, check: &str, fixture: Fixture<'_>, executor: E)
+pub fn run_test_with<'a, E>(facts: &'static Facts, check: &str, fixture: Fixture<'a>, executor: E)
 where
-    E: Fn(LocalBoxFuture<'_, ()>) + Sync,
+    E: Fn(LocalBoxFuture<'_, ()>) + Sync + 'a,
 {
     if let Err(failure) = Gauntlet::new(facts, fixture).executor(executor).run(check) {
         panic!("{failure}");

@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::Executor;
 use super::facts::{Facts, Tier, ToolFacts};
@@ -221,9 +221,4 @@ pub(crate) fn error_fix(e: &ToolError) -> String {
          the spec's examples assume"
             .into()
     }
-}
-
-/// An empty object, for building arguments.
-pub(crate) fn object() -> Value {
-    Value::Object(Map::new())
 }

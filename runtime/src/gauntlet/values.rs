@@ -96,7 +96,7 @@ pub(crate) fn bad_value(
             candidates
                 .iter()
                 .find(|s| misses(s) && fits(s))
-                .or_else(|| candidates.iter().find(misses))
+                .or_else(|| candidates.iter().find(|s| misses(s)))
                 .map(|s| json!(s))
         }
         Violation::WrongFormat => {

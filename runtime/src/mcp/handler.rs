@@ -137,9 +137,10 @@ impl ServerHandler for McpServer {
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = Value::Object(request.arguments.take().unwrap_or_default());
         let definitions = self.toolset.definitions();
         let called: &str = &request.name;
         let request_id = context.id.to_string();
@@ -153,7 +154,6 @@ impl ServerHandler for McpServer {
             });
             return Err(unknown_tool_error(definitions, called));
         };
-        let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
         let mut ctx = CallContext::new();
         ctx.request_id = Some(request_id.clone());
         ctx.session_id = session_id(&context);

@@ -401,6 +401,11 @@ impl<'a> Examples<'a> {
                 m.insert(f.name.clone(), strip(&f.example, &f.ty, detailed));
             }
         }
+        let spec_type = Type::of(Kind::Object {
+            fields: self.tool.spec_output().cloned().collect(),
+            open: false,
+        });
+        echo(&mut spec_part, &spec_type, prepared);
         if let Some(o) = overlay {
             merge(&mut spec_part, o);
         }
@@ -602,6 +607,34 @@ fn strip(value: &Value, ty: &Type, detailed: bool) -> Value {
             Value::Array(a.iter().map(|v| strip(v, items, detailed)).collect())
         }
         _ => value.clone(),
+    }
+}
+
+/// Sets every string field of `value` (at any depth) that has the name of an argument to
+/// that argument's value, when it fits the field's type: a ticket set to `closed` comes back
+/// `closed`, a search by status returns items of that status. Only strings: a number of the
+/// same name is often another quantity (the revision restored is not the new revision).
+fn echo(value: &mut Value, ty: &Type, args: &Value) {
+    match (&ty.kind, value) {
+        (Kind::Object { fields, .. }, Value::Object(m)) => {
+            for f in fields {
+                let Some(slot) = m.get_mut(&f.name) else {
+                    continue;
+                };
+                match (&f.ty.kind, args.get(&f.name)) {
+                    (Kind::String(_), Some(arg)) if check_value(arg, &f.ty, "").is_empty() => {
+                        *slot = arg.clone();
+                    }
+                    _ => echo(slot, &f.ty, args),
+                }
+            }
+        }
+        (Kind::Array { items, .. }, Value::Array(a)) => {
+            for v in a {
+                echo(v, items, args);
+            }
+        }
+        _ => {}
     }
 }
 

@@ -3,7 +3,7 @@
 //! Spec text is prose that may contain Markdown code spans (`` `details.allowed` ``) on
 //! purpose, but also characters that would break a page: a `|` ends a table cell, a newline
 //! ends a table row or a quote, a `<` starts raw HTML that swallows the text, `[`/`]` and `\`
-//! make links and escapes. The filters escape those outside code spans and leave code spans
+//! make links and escapes, `*`, `_` and `~` emphasis, `&` entities. The filters escape those outside code spans and leave code spans
 //! as written (inside them everything is literal, and a `|` needs `\|` only in tables, which
 //! GFM removes again).
 //!
@@ -64,12 +64,24 @@ pub fn toml(s: &str) -> String {
 }
 
 /// Newlines (and the spaces around them) become one space: a cell or a quote is one line.
+/// Bidirectional controls are shown as `[U+202E]`: invisible, they would reorder what the
+/// reader sees around them (a "Trojan Source" page).
 fn one_line(s: &str) -> String {
-    s.split(['\n', '\r'])
+    let joined = s
+        .split(['\n', '\r'])
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
-        .join(" ")
+        .join(" ");
+    let mut out = String::with_capacity(joined.len());
+    for c in joined.chars() {
+        if matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}') {
+            out.push_str(&format!("[U+{:04X}]", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn longest_backtick_run(s: &str) -> usize {
@@ -142,8 +154,10 @@ fn escape_plain(s: &str, in_table: bool, out: &mut String) {
     for c in s.chars() {
         match c {
             '<' => out.push_str("&lt;"),
-            // Literal, not a link or an escape.
-            '[' | ']' | '\\' => {
+            '&' => out.push_str("&amp;"),
+            // Literal: not a link, an escape, emphasis or strikethrough. The page shows the
+            // characters the agent reads.
+            '[' | ']' | '\\' | '*' | '_' | '~' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -172,6 +186,8 @@ mod tests {
         assert_eq!(text("# not a heading"), "\\# not a heading");
         assert_eq!(text("1. not a list"), "1\\. not a list");
         assert_eq!(text("[x](y) a\\b"), "\\[x\\](y) a\\\\b");
+        assert_eq!(text("*/ a_b ~~c~~ &lt;"), "\\*/ a\\_b \\~\\~c\\~\\~ &amp;lt;");
+        assert_eq!(text("evil \u{202E}txt"), "evil [U+202E]txt");
         assert_eq!(text("2026 was"), "2026 was");
     }
 

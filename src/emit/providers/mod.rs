@@ -62,7 +62,9 @@ pub fn toolset_files(ts: &ToolSet) -> Vec<GeneratedFile> {
     ));
     files.push(GeneratedFile::new(
         format!("{service}/tools.anthropic.json"),
-        pretty(&Value::Array(ts.tools.iter().map(anthropic::tool).collect())),
+        pretty(&Value::Array(
+            ts.tools.iter().map(anthropic::tool).collect(),
+        )),
     ));
     files.push(GeneratedFile::new(
         format!("{service}/tools.openai.json"),

@@ -124,7 +124,11 @@ fn check_tool(t: &Tool, diags: &mut Diagnostics) {
     let over = [
         (tally.properties, MAX_PROPERTIES, "properties"),
         (tally.enum_values, MAX_ENUM_VALUES, "enum values"),
-        (tally.chars, MAX_SCHEMA_CHARS, "characters of property names and enum values"),
+        (
+            tally.chars,
+            MAX_SCHEMA_CHARS,
+            "characters of property names and enum values",
+        ),
     ];
     for (n, max, what) in over {
         if n > max {

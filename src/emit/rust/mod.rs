@@ -17,6 +17,8 @@ mod shapes;
 mod templates;
 mod types;
 
+pub(crate) use templates::environment_for;
+
 use serde::{Serialize, Serializer};
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
@@ -410,12 +412,7 @@ fn tool_context(
     let hints = annotations(t);
     let hint = |k: &str| hints.get(k).and_then(serde_json::Value::as_bool) == Some(true);
     let input_shape = shapes.input(&t.name.text, &t.params);
-    let mut detailed_only = Vec::new();
-    detailed_paths(
-        t.output.iter().filter(|f| f.origin == crate::model::Origin::Spec),
-        "",
-        &mut detailed_only,
-    );
+    let detailed_only = detailed_only(t);
     ToolCtx {
         wire: t.name.text.clone(),
         title: t.title.text.clone(),
@@ -473,6 +470,18 @@ fn tool_context(
     }
 }
 
+/// The paths of `t`'s detailed-only output fields, as the runtime's `Serve` and the
+/// gauntlet's facts list them (`tickets/*/customer_email`).
+pub(crate) fn detailed_only(t: &Tool) -> Vec<String> {
+    let mut out = Vec::new();
+    detailed_paths(
+        t.output.iter().filter(|f| f.origin == crate::model::Origin::Spec),
+        "",
+        &mut out,
+    );
+    out
+}
+
 /// Paths of detailed-only fields in the runtime's syntax: keys joined by `/`, `*` for every
 /// item of a list (`tickets/*/customer_email`).
 fn detailed_paths<'a>(fields: impl Iterator<Item = &'a Field>, prefix: &str, out: &mut Vec<String>) {
@@ -499,7 +508,7 @@ fn detailed_paths<'a>(fields: impl Iterator<Item = &'a Field>, prefix: &str, out
 
 /// A valid call as compact JSON: the first example expected to succeed, else one made of
 /// the required parameters' examples.
-fn example_call(t: &Tool) -> String {
+pub(crate) fn example_call(t: &Tool) -> String {
     if let Some(e) = t.examples.iter().find(|e| e.error.is_none()) {
         return e.arguments.to_string();
     }

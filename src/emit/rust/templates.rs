@@ -47,9 +47,17 @@ pub const ENTRY: &str = "rust/toolset.rs.j2";
 
 /// An environment with the Rust templates, the escaping filters and the strict formatter.
 pub fn environment() -> Result<Environment<'static>, Error> {
+    environment_for(TEMPLATES)
+}
+
+/// An environment with `templates`, the escaping filters and the strict formatter: what
+/// every emitter of Rust source renders with (the server code, the gauntlet tests).
+pub fn environment_for(
+    templates: &'static [(&'static str, &'static str)],
+) -> Result<Environment<'static>, Error> {
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);
-    for (name, source) in TEMPLATES {
+    for (name, source) in templates {
         env.add_template(name, source)?;
     }
     env.add_filter("lit", |text: &str| Value::from_safe_string(escape::lit(text)));

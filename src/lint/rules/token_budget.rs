@@ -15,8 +15,9 @@ pub static RULE: Rule = Rule {
     summary: "A tool's definition costs at most 600 tokens.",
     what: "Estimates the tokens of a tool's definition as a provider counts them (OpenAI's \
            published formula: the name and full description, then each parameter's name, type, \
-           description and enum values, including the parameters toolspec adds) and reports a \
-           tool over 600. Text is counted at about 4 characters a token.",
+           description and enum values, including the parameters toolspec adds), with text \
+           counted by the `o200k_base` tokenizer, and reports a tool over 600. `toolspec stats` \
+           shows the same counts.",
     why: "Every loaded tool definition is sent with every request, in every turn. A 2,000-token \
           tool in a host with twenty servers is paid for thousands of times a day, and long \
           definitions crowd out the conversation the model needs to reason about.",

@@ -11,7 +11,7 @@ use crate::gauntlet::session::{
 };
 use crate::gauntlet::values::{find_key, other_arguments};
 
-fn preview_ttl_ms(ctx: &Ctx<'_>) -> Result<(u64, i64), Failure> {
+fn preview_ttl_ms(ctx: &Ctx<'_, '_>) -> Result<(u64, i64), Failure> {
     match ctx.tool.preview {
         Some(p) if gated(ctx.tool) => Ok((
             p.ttl_secs,
@@ -23,7 +23,7 @@ fn preview_ttl_ms(ctx: &Ctx<'_>) -> Result<(u64, i64), Failure> {
 
 /// A preview, and the arguments that apply it.
 fn preview(
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_>,
     session: &Session<'_>,
     key: &str,
     promise: &str,
@@ -41,7 +41,7 @@ fn preview(
 }
 
 /// A preview changes nothing the read tools can see, and runs no apply.
-pub(crate) fn preview_changes_nothing(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn preview_changes_nothing(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     preview_ttl_ms(ctx)?;
     let tool = ctx.tool;
     let promise = format!("a preview of {} changes nothing", tool.name);
@@ -71,7 +71,7 @@ pub(crate) fn preview_changes_nothing(ctx: &Ctx<'_>) -> Result<(), Failure> {
 
 /// Apply does what the preview said: every preview field that the result also carries
 /// (under the same name, at any depth) has the same value.
-pub(crate) fn apply_matches_preview(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn apply_matches_preview(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     preview_ttl_ms(ctx)?;
     let tool = ctx.tool;
     let promise = format!("applying a preview of {} does what the preview showed", tool.name);
@@ -100,7 +100,7 @@ pub(crate) fn apply_matches_preview(ctx: &Ctx<'_>) -> Result<(), Failure> {
 }
 
 /// Apply with arguments other than the previewed ones is refused with `preview_mismatch`.
-pub(crate) fn changed_arguments_refused(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn changed_arguments_refused(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     preview_ttl_ms(ctx)?;
     let tool = ctx.tool;
     let promise = format!(
@@ -127,7 +127,7 @@ pub(crate) fn changed_arguments_refused(ctx: &Ctx<'_>) -> Result<(), Failure> {
 }
 
 /// Apply with a preview that was already applied is refused with `preview_used`.
-pub(crate) fn used_preview_refused(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn used_preview_refused(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     preview_ttl_ms(ctx)?;
     let tool = ctx.tool;
     let promise = format!("{} applies a preview at most once", tool.name);
@@ -148,7 +148,7 @@ pub(crate) fn used_preview_refused(ctx: &Ctx<'_>) -> Result<(), Failure> {
 }
 
 /// Apply after the preview's TTL is refused with `preview_expired`.
-pub(crate) fn expired_preview_refused(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn expired_preview_refused(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let (ttl_secs, ttl_ms) = preview_ttl_ms(ctx)?;
     let tool = ctx.tool;
     let promise = format!(
@@ -163,7 +163,7 @@ pub(crate) fn expired_preview_refused(ctx: &Ctx<'_>) -> Result<(), Failure> {
 }
 
 /// A preview can be applied until just before its TTL, and says when it expires.
-pub(crate) fn preview_ttl(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn preview_ttl(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let (ttl_secs, ttl_ms) = preview_ttl_ms(ctx)?;
     let tool = ctx.tool;
     let promise = format!(
@@ -186,7 +186,7 @@ pub(crate) fn preview_ttl(ctx: &Ctx<'_>) -> Result<(), Failure> {
 
 fn no_effect(
     session: &Session<'_>,
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_>,
     args: &Value,
     promise: &str,
 ) -> Result<(), Failure> {
@@ -202,7 +202,7 @@ fn no_effect(
 
 /// The undo call a reversible tool returns is valid against its tool's schema and brings
 /// back what the read tools saw before the change.
-pub(crate) fn undo_restores(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn undo_restores(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let tool = ctx.tool;
     let Some(undo_tool) = tool.undo_tool else {
         return Err(not_applicable(ctx, "returns an undo call"));

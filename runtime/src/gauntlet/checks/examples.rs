@@ -8,7 +8,7 @@ use crate::gauntlet::values::subset;
 /// Runs the example at `index`: an error example must fail with its code (and the
 /// catalog's retryable flag); a success example must succeed (preview then apply for a
 /// gated tool) with its `result` as a part of the real one.
-pub(crate) fn example(ctx: &Ctx<'_>, index: usize) -> Result<(), Failure> {
+pub(crate) fn example(ctx: &Ctx<'_, '_>, index: usize) -> Result<(), Failure> {
     let tool = ctx.tool;
     let Some(example) = tool.examples.get(index) else {
         return Err(not_applicable(ctx, &format!("has an example number {}", index + 1)));

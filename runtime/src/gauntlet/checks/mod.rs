@@ -16,13 +16,13 @@ use super::failure::Failure;
 use super::session::{Session, parse, set};
 
 /// What a check function gets: the gauntlet (for fresh sessions), the facts and its tool.
-pub(crate) struct Ctx<'g> {
-    pub(crate) gauntlet: &'g Gauntlet<'g>,
+pub(crate) struct Ctx<'g, 'a> {
+    pub(crate) gauntlet: &'g Gauntlet<'a>,
     pub(crate) facts: &'static Facts,
     pub(crate) tool: &'static ToolFacts,
 }
 
-impl Ctx<'_> {
+impl Ctx<'_, '_> {
     /// A fresh implementation.
     pub(crate) fn session(&self) -> Result<Session<'_>, Failure> {
         self.gauntlet.session()
@@ -108,7 +108,7 @@ pub(crate) fn run(gauntlet: &Gauntlet<'_>, def: &'static CheckDef) -> Result<(),
 }
 
 /// A check listed for a tool it cannot apply to: the facts are inconsistent.
-pub(crate) fn not_applicable(ctx: &Ctx<'_>, what: &str) -> Failure {
+pub(crate) fn not_applicable(ctx: &Ctx<'_, '_>, what: &str) -> Failure {
     Failure::new(format!("{} {what}", ctx.tool.name))
         .got("the facts say otherwise")
         .expected("a check generated only where it applies")

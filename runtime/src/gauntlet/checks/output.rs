@@ -22,7 +22,7 @@ const VALIDATION: &[&str] = &[
 ];
 
 /// The calls whose results are checked: each success call, in each response format.
-fn variants(ctx: &Ctx<'_>) -> Vec<Value> {
+fn variants(ctx: &Ctx<'_, '_>) -> Vec<Value> {
     let mut calls = Vec::new();
     for (i, call) in ctx.success_calls().into_iter().enumerate() {
         let mut call = call;
@@ -44,7 +44,7 @@ fn variants(ctx: &Ctx<'_>) -> Vec<Value> {
 
 /// Every successful result (previews and applies alike) validates against the tool's
 /// output schema.
-pub(crate) fn matches_schema(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn matches_schema(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let tool = ctx.tool;
     let promise = format!("every result of {} matches its output schema", tool.name);
     let schema = parse(tool.output_schema);
@@ -81,7 +81,7 @@ pub(crate) fn matches_schema(ctx: &Ctx<'_>) -> Result<(), Failure> {
 }
 
 /// Concise results hold none of the fields the spec marks detailed-only.
-pub(crate) fn concise_omits_detailed(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn concise_omits_detailed(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let tool = ctx.tool;
     let Some(formats) = tool.response_format else {
         return Err(not_applicable(ctx, "takes response_format"));
@@ -112,7 +112,7 @@ pub(crate) fn concise_omits_detailed(ctx: &Ctx<'_>) -> Result<(), Failure> {
 
 /// `value` for `param` in the base call is accepted: no validation error about it, and no
 /// internal error.
-fn accepted(ctx: &Ctx<'_>, param: &str, value: Value, promise: &str) -> Result<(), Failure> {
+fn accepted(ctx: &Ctx<'_, '_>, param: &str, value: Value, promise: &str) -> Result<(), Failure> {
     let tool = ctx.tool;
     let mut args = ctx.base_call();
     set(&mut args, param, value);
@@ -140,7 +140,7 @@ fn accepted(ctx: &Ctx<'_>, param: &str, value: Value, promise: &str) -> Result<(
 }
 
 /// Every value of an enum parameter is accepted.
-pub(crate) fn allowed_values_accepted(ctx: &Ctx<'_>, name: &str) -> Result<(), Failure> {
+pub(crate) fn allowed_values_accepted(ctx: &Ctx<'_, '_>, name: &str) -> Result<(), Failure> {
     let Some(param) = ctx.tool.param(name) else {
         return Err(not_applicable(ctx, &format!("has a parameter `{name}`")));
     };
@@ -156,7 +156,7 @@ pub(crate) fn allowed_values_accepted(ctx: &Ctx<'_>, name: &str) -> Result<(), F
 }
 
 /// The published bounds of a parameter (minimum, maximum, shortest, longest) are accepted.
-pub(crate) fn bounds_accepted(ctx: &Ctx<'_>, name: &str) -> Result<(), Failure> {
+pub(crate) fn bounds_accepted(ctx: &Ctx<'_, '_>, name: &str) -> Result<(), Failure> {
     let Some(param) = ctx.tool.param(name) else {
         return Err(not_applicable(ctx, &format!("has a parameter `{name}`")));
     };

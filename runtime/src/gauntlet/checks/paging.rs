@@ -11,12 +11,12 @@ use crate::gauntlet::failure::{Failure, show};
 use crate::gauntlet::session::{Session, describe_error, set, unset};
 use crate::gauntlet::values::other_arguments;
 
-fn paging(ctx: &Ctx<'_>) -> Result<PagingFacts, Failure> {
+fn paging(ctx: &Ctx<'_, '_>) -> Result<PagingFacts, Failure> {
     ctx.tool.paging.ok_or_else(|| not_applicable(ctx, "pages"))
 }
 
 /// The example queries to page through: the successful calls, first page.
-fn queries(ctx: &Ctx<'_>) -> Vec<Value> {
+fn queries(ctx: &Ctx<'_, '_>) -> Vec<Value> {
     ctx.success_calls()
         .into_iter()
         .map(|mut q| {
@@ -41,7 +41,7 @@ const WALK_FIX: &str = "return the `window.limit` items that follow the first `w
 
 /// Walks every page of `query` at `limit`; the items in order, and the total.
 fn walk(
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_>,
     session: &Session<'_>,
     query: &Value,
     limit: u64,
@@ -56,9 +56,10 @@ fn walk(
     for page_no in 1.. {
         let page = session.ok(tool, &args, promise)?;
         let items = items_of(&page, &paging);
+        let shown_args = args.clone();
         let fail = |got: String, expected: &str| {
             Failure::new(promise)
-                .call(tool, &args)
+                .call(tool, &shown_args)
                 .got(got)
                 .expected(expected)
                 .fix(WALK_FIX)
@@ -131,7 +132,7 @@ fn walk(
 
 /// Walking every page of each example query returns every item once, within the limit, as
 /// many as `total` says; walking at the maximum limit gives the same items.
-pub(crate) fn walk_every_item_once(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn walk_every_item_once(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let paging = paging(ctx)?;
     let tool = ctx.tool.name;
     let promise = format!(
@@ -164,7 +165,7 @@ pub(crate) fn walk_every_item_once(ctx: &Ctx<'_>) -> Result<(), Failure> {
 
 /// Without `limit`, a page holds the published default number of items (fewer only when
 /// fewer match).
-pub(crate) fn default_limit(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn default_limit(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let paging = paging(ctx)?;
     let tool = ctx.tool.name;
     let promise = format!(
@@ -181,7 +182,7 @@ pub(crate) fn default_limit(ctx: &Ctx<'_>) -> Result<(), Failure> {
 
 /// `limit` = the published maximum is served in full; one more is refused with
 /// `out_of_range` naming the maximum.
-pub(crate) fn max_limit(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn max_limit(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let paging = paging(ctx)?;
     let tool = ctx.tool.name;
     let max = paging.max_limit;
@@ -230,7 +231,7 @@ fn page_size(
 
 /// A tampered cursor, a cursor of another query and a made-up one are refused with
 /// `invalid_cursor`.
-pub(crate) fn forged_cursor_refused(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn forged_cursor_refused(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     paging(ctx)?;
     let tool = ctx.tool;
     let promise = format!(

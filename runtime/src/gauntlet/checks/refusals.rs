@@ -13,7 +13,7 @@ use crate::problem::escape_pointer;
 /// A call whose `param` is broken as `violation` says is refused with the right code,
 /// `retryable: false`, the allowed facts in `details`, a message naming the parameter, and a
 /// valid call in the message that succeeds on a fresh fixture.
-pub(crate) fn refused(ctx: &Ctx<'_>, name: &str, violation: Violation) -> Result<(), Failure> {
+pub(crate) fn refused(ctx: &Ctx<'_, '_>, name: &str, violation: Violation) -> Result<(), Failure> {
     let tool = ctx.tool;
     let Some(param) = tool.param(name) else {
         return Err(not_applicable(ctx, &format!("has a parameter `{name}`")));
@@ -40,7 +40,7 @@ pub(crate) fn refused(ctx: &Ctx<'_>, name: &str, violation: Violation) -> Result
 
 /// An argument the tool does not take is refused with `unknown_argument`, listing the
 /// parameters it does take.
-pub(crate) fn unknown_argument(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn unknown_argument(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let tool = ctx.tool;
     let name = "gauntlet_unknown_argument";
     let promise = format!(
@@ -62,7 +62,7 @@ pub(crate) fn unknown_argument(ctx: &Ctx<'_>) -> Result<(), Failure> {
 
 /// The shared body of the refusal checks.
 fn expect_refusal(
-    ctx: &Ctx<'_>,
+    ctx: &Ctx<'_, '_>,
     args: &Value,
     code: &str,
     path: &str,

@@ -16,7 +16,7 @@ const RACERS: usize = 8;
 
 /// The call a retry repeats: the success call, applied through a fresh preview when gated.
 /// Returns the arguments that produce the effect (with `preview_id` for gated tools).
-fn effect_call(ctx: &Ctx<'_>, session: &Session<'_>, key: &str, promise: &str) -> Result<Value, Failure> {
+fn effect_call(ctx: &Ctx<'_, '_>, session: &Session<'_>, key: &str, promise: &str) -> Result<Value, Failure> {
     let args = ctx.success_call(key);
     if !gated(ctx.tool) {
         return Ok(args);
@@ -33,7 +33,7 @@ fn replay_fix(tool: &str) -> String {
 }
 
 /// The same key twice: one effect, two equivalent answers, the second marked as a replay.
-pub(crate) fn runs_once(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn runs_once(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let tool = ctx.tool;
     let promise = format!(
         "calling {} twice with one idempotency_key makes one change and answers the same twice, the second marked replayed",
@@ -77,7 +77,7 @@ pub(crate) fn runs_once(ctx: &Ctx<'_>) -> Result<(), Failure> {
 }
 
 /// The same key with other arguments is refused with `idempotency_key_reused`.
-pub(crate) fn other_arguments_refused(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn other_arguments_refused(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let tool = ctx.tool;
     let promise = format!(
         "{} refuses an idempotency_key reused with other arguments (idempotency_key_reused, not retryable)",
@@ -111,7 +111,7 @@ pub(crate) fn other_arguments_refused(ctx: &Ctx<'_>) -> Result<(), Failure> {
 
 /// Concurrent calls with one key make one effect; the others get the same result, or
 /// `idempotency_in_progress` and then the same result on retry.
-pub(crate) fn concurrent_run_once(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn concurrent_run_once(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let tool = ctx.tool;
     let promise = format!(
         "{RACERS} concurrent calls of {} with one idempotency_key make one change",
@@ -185,7 +185,7 @@ pub(crate) fn concurrent_run_once(ctx: &Ctx<'_>) -> Result<(), Failure> {
 
 /// A key is remembered for exactly its published TTL: a retry just before it replays, one
 /// just after runs again.
-pub(crate) fn ttl(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn ttl(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let tool = ctx.tool;
     let Some(ttl_secs) = tool.idempotency_ttl_secs else {
         return Err(not_applicable(ctx, "takes an idempotency_key"));

@@ -11,7 +11,7 @@ use crate::validate::{Field, Shape};
 const PROMISE: &str = "the served tool definition is the one the spec describes";
 
 /// Compares the served definition with the facts and lists every difference.
-pub(crate) fn matches_spec(ctx: &Ctx<'_>) -> Result<(), Failure> {
+pub(crate) fn matches_spec(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let session = ctx.session()?;
     let tool = ctx.tool;
     let Some(def) = session.definition(tool.name) else {
@@ -22,23 +22,26 @@ pub(crate) fn matches_spec(ctx: &Ctx<'_>) -> Result<(), Failure> {
             .fix("regenerate the server code and the gauntlet from the same spec"));
     };
     let mut diffs = Vec::new();
-    let mut same = |what: &str, served: String, spec: String| {
+    let same = |diffs: &mut Vec<String>, what: &str, served: String, spec: String| {
         if served != spec {
             diffs.push(format!("{what}: served {served}, spec {spec}"));
         }
     };
-    same("title", json!(def.title).to_string(), json!(tool.title).to_string());
+    same(&mut diffs, "title", json!(def.title).to_string(), json!(tool.title).to_string());
     same(
+        &mut diffs,
         "description",
         json!(def.description).to_string(),
         json!(tool.description).to_string(),
     );
     same(
+        &mut diffs,
         "annotations",
         format!("{:?}", def.annotations),
         format!("{:?}", tool.annotations),
     );
     same(
+        &mut diffs,
         "deprecated aliases",
         format!("{:?}", def.deprecated_aliases),
         format!("{:?}", tool.aliases),
@@ -60,6 +63,7 @@ pub(crate) fn matches_spec(ctx: &Ctx<'_>) -> Result<(), Failure> {
         .unwrap_or_default();
     let spec_names: Vec<&str> = tool.params.iter().map(|p| p.name).collect();
     same(
+        &mut diffs,
         "parameters",
         format!("{served_names:?}"),
         format!("{spec_names:?}"),
@@ -70,7 +74,7 @@ pub(crate) fn matches_spec(ctx: &Ctx<'_>) -> Result<(), Failure> {
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     let spec_required: Vec<&str> = tool.params.iter().filter(|p| p.required).map(|p| p.name).collect();
-    same("required", format!("{required:?}"), format!("{spec_required:?}"));
+    same(&mut diffs, "required", format!("{required:?}"), format!("{spec_required:?}"));
     if schema.get("additionalProperties") != Some(&Value::Bool(false)) {
         diffs.push("the input schema does not refuse unknown arguments (additionalProperties: false)".into());
     }

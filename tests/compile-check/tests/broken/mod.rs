@@ -1,0 +1,212 @@
+//! The in-memory tickets implementation the gauntlet runs against, and the bugs it can be
+//! told to have.
+//!
+//! `Desk::demo()` holds what the tickets spec's examples assume: 23 tickets T-1000..T-1022
+//! titled "login loop case {i}", open unless `i % 3 == 0` (then closed), so 15 open ones
+//! match "login" and T-1001 is open. `Desk::with_bug(bug)` is the same desk with one
+//! deliberate bug, each breaking one promise of the spec.
+
+// Shared by two test crates; each uses a part of it.
+#![allow(dead_code)]
+
+use std::sync::Mutex;
+
+use toolspec_compile_check::tickets::*;
+use toolspec_runtime::ToolError;
+use toolspec_runtime::engine::Runtime;
+use toolspec_runtime::engine::glue::{Page, Window};
+
+/// One deliberate bug.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bug {
+    /// Search pages by a fixed 10 items, whatever `limit` the call passed.
+    IgnoresLimit,
+    /// Every page after the first skips one item.
+    SkipsItems,
+    /// Every page after the first repeats the last item of the page before.
+    RepeatsItems,
+    /// Search reports one more match than there are.
+    WrongTotal,
+    /// The preview of tickets_create already opens the ticket.
+    PreviewWrites,
+    /// tickets_create opens a ticket with another title than the preview showed.
+    ApplyDiffersFromPreview,
+    /// tickets_update_status reports the new status as the previous one, so its undo call
+    /// sets the new status again.
+    UndoDoesNotRestore,
+    /// tickets_get returns a customer email that is not an email address.
+    BreaksOutputSchema,
+    /// tickets_get reports an unknown ticket as an internal error instead of not_found.
+    NotFoundIsInternal,
+}
+
+impl Bug {
+    /// Every bug.
+    pub const ALL: [Bug; 9] = [
+        Bug::IgnoresLimit,
+        Bug::SkipsItems,
+        Bug::RepeatsItems,
+        Bug::WrongTotal,
+        Bug::PreviewWrites,
+        Bug::ApplyDiffersFromPreview,
+        Bug::UndoDoesNotRestore,
+        Bug::BreaksOutputSchema,
+        Bug::NotFoundIsInternal,
+    ];
+}
+
+/// An in-memory support desk.
+pub struct Desk {
+    tickets: Mutex<Vec<Ticket>>,
+    bug: Option<Bug>,
+}
+
+impl Desk {
+    /// The desk the spec's examples describe.
+    pub fn demo() -> Self {
+        let tickets = (0..23)
+            .map(|i| Ticket {
+                ticket_id: format!("T-{}", 1000 + i),
+                title: format!("login loop case {i}"),
+                status: if i % 3 == 0 {
+                    TicketStatus::Closed
+                } else {
+                    TicketStatus::Open
+                },
+                customer_email: format!("customer{i}@example.com"),
+            })
+            .collect();
+        Desk {
+            tickets: Mutex::new(tickets),
+            bug: None,
+        }
+    }
+
+    /// The demo desk with one bug.
+    pub fn with_bug(bug: Bug) -> Self {
+        Desk {
+            bug: Some(bug),
+            ..Desk::demo()
+        }
+    }
+
+    fn has(&self, bug: Bug) -> bool {
+        self.bug == Some(bug)
+    }
+
+    fn open(&self, input: &TicketsCreateInput, title: String) -> Ticket {
+        let mut tickets = self.tickets.lock().unwrap();
+        let ticket = Ticket {
+            ticket_id: format!("T-{}", 1000 + tickets.len()),
+            title,
+            status: TicketStatus::Open,
+            customer_email: input.customer_email.clone(),
+        };
+        tickets.push(ticket.clone());
+        ticket
+    }
+}
+
+impl TicketsTools for Desk {
+    async fn tickets_search(
+        &self,
+        input: TicketsSearchInput,
+        window: Window,
+    ) -> Result<Page<TicketsSearchOutput>, ToolError> {
+        let tickets = self.tickets.lock().unwrap();
+        let query = input.query.to_lowercase();
+        let hits: Vec<&Ticket> = tickets
+            .iter()
+            .filter(|t| t.title.to_lowercase().contains(&query))
+            .filter(|t| input.status.is_none_or(|s| t.status == s))
+            .collect();
+        let mut skip = window.skip();
+        if skip > 0 && self.has(Bug::SkipsItems) {
+            skip += 1;
+        }
+        if skip > 0 && self.has(Bug::RepeatsItems) {
+            skip -= 1;
+        }
+        let take = if self.has(Bug::IgnoresLimit) { 10 } else { window.take() };
+        let page = hits.iter().skip(skip).take(take).map(|t| (*t).clone()).collect();
+        let mut total = hits.len() as u64;
+        if self.has(Bug::WrongTotal) {
+            total += 1;
+        }
+        Ok(Page::new(TicketsSearchOutput { tickets: page }, total))
+    }
+
+    async fn tickets_get(&self, input: TicketsGetInput) -> Result<TicketsGetOutput, ToolError> {
+        let tickets = self.tickets.lock().unwrap();
+        let Some(found) = tickets.iter().find(|t| t.ticket_id == input.ticket_id) else {
+            if self.has(Bug::NotFoundIsInternal) {
+                return Err(ToolError::internal(format!("no row for {}", input.ticket_id)));
+            }
+            return Err(TicketsError::NotFound {
+                ticket_id: input.ticket_id,
+            }
+            .into());
+        };
+        let mut ticket = found.clone();
+        if self.has(Bug::BreaksOutputSchema) {
+            ticket.customer_email = "customer at example dot com".into();
+        }
+        Ok(TicketsGetOutput { ticket })
+    }
+
+    async fn preview_tickets_create(
+        &self,
+        input: TicketsCreateInput,
+    ) -> Result<TicketsCreatePreview, ToolError> {
+        if self.has(Bug::PreviewWrites) {
+            self.open(&input, input.title.clone());
+        }
+        Ok(TicketsCreatePreview {
+            summary: Some(format!("Would open \"{}\" and email its id.", input.title)),
+            title: input.title,
+            customer_email: input.customer_email,
+        })
+    }
+
+    async fn tickets_create(
+        &self,
+        input: TicketsCreateInput,
+        preview: TicketsCreatePreview,
+    ) -> Result<TicketsCreateOutput, ToolError> {
+        let title = if self.has(Bug::ApplyDiffersFromPreview) {
+            format!("{} (escalated)", preview.title)
+        } else {
+            preview.title
+        };
+        Ok(TicketsCreateOutput {
+            ticket: self.open(&input, title),
+        })
+    }
+
+    async fn tickets_update_status(
+        &self,
+        input: TicketsUpdateStatusInput,
+    ) -> Result<TicketsUpdateStatusOutput, ToolError> {
+        let mut tickets = self.tickets.lock().unwrap();
+        let Some(t) = tickets.iter_mut().find(|t| t.ticket_id == input.ticket_id) else {
+            return Err(TicketsError::NotFound {
+                ticket_id: input.ticket_id,
+            }
+            .into());
+        };
+        let mut previous_status = t.status;
+        t.status = input.status;
+        if self.has(Bug::UndoDoesNotRestore) {
+            previous_status = input.status;
+        }
+        Ok(TicketsUpdateStatusOutput {
+            ticket: t.clone(),
+            previous_status,
+        })
+    }
+}
+
+/// The gauntlet's fixture: a fresh demo desk served with the runtime it is handed.
+pub fn fixture(runtime: Runtime) -> TicketsServer<Desk> {
+    TicketsServer::new(Desk::demo(), runtime)
+}
