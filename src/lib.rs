@@ -2,6 +2,7 @@
 pub mod builder;
 pub mod cli;
 pub mod diagnostics;
+pub mod diff;
 pub mod emit;
 pub mod lint;
 pub mod model;

@@ -48,7 +48,7 @@ fn cryptic_names_are_found_without_configuration() {
     let l = lint(&spec("", ""), None);
     assert_eq!(
         l.at("param-name-cryptic"),
-        [(12, 7), (22, 7)],
+        [(12, 7), (21, 7)],
         "{}",
         l.render()
     );
@@ -79,14 +79,14 @@ fn spec_deny_raises_a_rule_to_error_even_outside_the_set() {
     assert!(d.iter().all(|d| d.severity == Severity::Error));
     // `notes_count` has a verb; nothing else from the recommended set runs under minimal.
     assert!(l.at("tool-name-verb").is_empty());
-    assert!(l.at("missing-not-for").is_empty(), "{}", l.render());
+    assert!(l.at("list-without-pagination").is_empty(), "{}", l.render());
 }
 
 #[test]
 fn minimal_set_leaves_out_recommended_rules_and_cli_set_overrides_the_spec() {
     let text = spec("lint:\n  set: minimal\n", "");
     let minimal = lint(&text, None);
-    assert!(minimal.at("missing-not-for").is_empty());
+    assert!(minimal.at("list-without-pagination").is_empty());
     assert!(
         !minimal.at("param-name-cryptic").is_empty(),
         "minimal rules still run"
@@ -103,7 +103,7 @@ fn minimal_set_leaves_out_recommended_rules_and_cli_set_overrides_the_spec() {
 fn tool_allowance_with_reason_turns_a_rule_off_for_that_tool_only() {
     let allow = "    lint:\n      allow:\n        - rule: param-name-cryptic\n          reason: q is the search box's name in the upstream API.\n";
     let l = lint(&spec("", allow), None);
-    assert_eq!(l.at("param-name-cryptic"), [(26, 7)], "{}", l.render());
+    assert_eq!(l.at("param-name-cryptic"), [(25, 7)], "{}", l.render());
     assert!(l.at("unused-lint-allow").is_empty());
 }
 
@@ -115,7 +115,7 @@ fn empty_reason_is_an_error() {
     let d = l.with("lint-allow-without-reason");
     assert_eq!(d.len(), 1, "{}", l.render());
     assert_eq!(d[0].severity, Severity::Error);
-    assert_eq!((d[0].span.pos.line, d[0].span.pos.column), (17, 19));
+    assert_eq!((d[0].span.pos.line, d[0].span.pos.column), (18, 19));
 }
 
 #[test]
@@ -152,7 +152,7 @@ fn unknown_set_is_reported_with_did_you_mean() {
     assert_eq!((d[0].span.pos.line, d[0].span.pos.column), (6, 8));
     assert_eq!(d[0].help.as_deref(), Some("did you mean `recommended`?"));
     // It falls back to the recommended set.
-    assert!(!l.at("missing-not-for").is_empty());
+    assert!(!l.at("list-without-pagination").is_empty());
 }
 
 #[test]
@@ -162,7 +162,7 @@ fn an_allowance_that_allows_nothing_is_reported() {
     let d = l.with("unused-lint-allow");
     assert_eq!(d.len(), 1, "{}", l.render());
     assert_eq!(d[0].severity, Severity::Warning);
-    assert_eq!((d[0].span.pos.line, d[0].span.pos.column), (16, 17));
+    assert_eq!((d[0].span.pos.line, d[0].span.pos.column), (17, 17));
 }
 
 #[test]

@@ -80,7 +80,7 @@ fn misroute_compares_tools_across_specs() {
     );
     let d = both.with("misroute");
     assert_eq!(d.len(), 1, "{}", both.render());
-    assert_eq!((d[0].span.pos.line, d[0].span.pos.column), (21, 9));
+    assert_eq!((d[0].span.pos.line, d[0].span.pos.column), (19, 9));
     assert!(
         d[0].message
             .contains("lands on `tickets_search` before `helpdesk_search`"),

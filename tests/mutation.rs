@@ -273,7 +273,7 @@ fn check_mutant(which: usize, text: &str, show: bool) -> Vec<String> {
     let mut loaded = Vec::new();
     // Only the mutant alone in most runs, to keep the test fast; with its siblings in some,
     // so cross-spec checks (`not_for`, `undo`, duplicate names) see broken input too.
-    let with_siblings = text.len() % 4 == 0;
+    let with_siblings = text.len() % 16 == 0;
     for (i, (path, original)) in SPECS.iter().enumerate() {
         if i != which && !with_siblings {
             continue;
@@ -355,29 +355,11 @@ fn the_example_specs_load_without_errors() {
     assert_eq!(model.toolsets.len(), SPECS.len());
 }
 
-#[test]
-fn mutated_specs_never_panic_and_every_error_has_a_location() {
-    if let Some(seed) = std::env::var("MUTATION_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-    {
-        let (which, text, done) = mutant(seed);
-        eprintln!(
-            "seed {seed}: {} after {done:?}:\n{text}\n",
-            SPECS[which].0
-        );
-        let problems = check_mutant(which, &text, true);
-        assert!(problems.is_empty(), "{problems:#?}");
-        return;
-    }
-    let count = std::env::var("MUTATIONS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(DEFAULT_MUTATIONS);
-    install_panic_recorder();
+/// Runs the mutants of these seeds; returns how many differ from their spec, and failures.
+fn run_seeds(seeds: impl Iterator<Item = u64>) -> (u64, Vec<String>) {
     let mut failures = Vec::new();
     let mut changed = 0;
-    for seed in 0..count {
+    for seed in seeds {
         let (which, text, done) = mutant(seed);
         if text != SPECS[which].1 {
             changed += 1;
@@ -400,6 +382,44 @@ fn mutated_specs_never_panic_and_every_error_has_a_location() {
             }
         }
     }
+    (changed, failures)
+}
+
+#[test]
+fn mutated_specs_never_panic_and_every_error_has_a_location() {
+    if let Some(seed) = std::env::var("MUTATION_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+    {
+        let (which, text, done) = mutant(seed);
+        eprintln!(
+            "seed {seed}: {} after {done:?}:\n{text}\n",
+            SPECS[which].0
+        );
+        let problems = check_mutant(which, &text, true);
+        assert!(problems.is_empty(), "{problems:#?}");
+        return;
+    }
+    let count = std::env::var("MUTATIONS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(DEFAULT_MUTATIONS);
+    install_panic_recorder();
+    // One worker per core: each takes every `workers`-th seed, so the set of mutants (and any
+    // failure's seed) does not depend on how many cores ran them.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8)) as u64;
+    let results: Vec<(u64, Vec<String>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| scope.spawn(move || run_seeds((w..count).step_by(workers as usize))))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("worker thread"))
+            .collect()
+    });
+    let changed: u64 = results.iter().map(|(c, _)| c).sum();
+    let mut failures: Vec<String> = results.into_iter().flat_map(|(_, f)| f).collect();
+    failures.sort();
     assert!(
         changed * 10 >= count * 9,
         "only {changed} of {count} mutants differ from their spec: the mutator is broken"

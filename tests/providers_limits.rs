@@ -35,7 +35,7 @@ fn spec_yaml(tools: &[String]) -> String {
 fn line_of(text: &str, name: &str) -> u32 {
     let needle = format!("- name: {name}\n");
     let at = text.find(&needle).expect("tool in spec");
-    text[..at].lines().count() as u32 + 1
+    text[..at].matches('\n').count() as u32 + 1
 }
 
 fn generate(text: &str) -> Result<usize, Diagnostics> {
@@ -143,4 +143,42 @@ fn more_than_128_tools_is_located_at_the_first_one_over() {
         .map(|i| tool_yaml(&format!("big_t{i}"), "Read a thing."))
         .collect();
     assert!(generate(&spec_yaml(&ok)).is_ok(), "128 tools are fine");
+}
+
+/// A free-form object (no `fields`) cannot be said in OpenAI strict mode: the tool is
+/// exported with `"strict": false` instead of being refused; MCP gets an open object.
+#[test]
+fn free_form_object_is_exported_non_strict() {
+    let text = spec_yaml(&[
+        tool_yaml("big_plain", "Read a thing."),
+        tool_yaml("big_meta", "Read a thing.").replace(
+            "    output:\n",
+            "      meta: { type: object, description: Any labels to match., required: false }\n    output:\n",
+        ),
+    ]);
+    let mut sources = Sources::default();
+    let mut diags = Diagnostics::default();
+    let file = sources.add("big.yaml", text.as_str());
+    let spec = toolspec::spec::load(file, &text, &mut diags).expect("spec loads");
+    let model = toolspec::model::resolve(&[(file, spec)], &sources, &mut diags);
+    assert!(!diags.has_errors(), "{}", diags.render(&sources));
+    let files = emit::generate(&model, &[Kind::Schemas], &Options::default()).expect("exports");
+    let get = |name: &str| -> serde_json::Value {
+        let f = files.iter().find(|f| f.path.ends_with(name)).expect("file");
+        serde_json::from_str(&f.contents).expect("JSON")
+    };
+    let openai = get("tools.openai.json");
+    assert_eq!(openai[0]["function"]["strict"], true);
+    assert_eq!(openai[1]["function"]["strict"], false);
+    let mcp = get("tools.mcp.json");
+    let meta = &mcp["tools"][1]["inputSchema"]["properties"]["meta"];
+    assert_eq!(meta["type"], "object");
+    assert!(
+        meta.get("additionalProperties").is_none(),
+        "free-form: {meta}"
+    );
+    assert_eq!(
+        mcp["tools"][1]["inputSchema"]["additionalProperties"],
+        false
+    );
 }

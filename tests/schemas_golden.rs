@@ -118,8 +118,11 @@ fn output_is_deterministic() {
             "{} ends with a newline",
             f.path.display()
         );
-        assert!(
-            f.contents.contains("\n  \""),
+        let parsed: serde_json::Value = serde_json::from_str(&f.contents).expect("JSON");
+        let pretty = serde_json::to_string_pretty(&parsed).expect("serializes") + "\n";
+        assert_eq!(
+            f.contents,
+            pretty,
             "{} is pretty-printed with 2 spaces",
             f.path.display()
         );

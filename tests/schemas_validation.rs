@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use toolspec::diagnostics::{Diagnostics, Sources};
 use toolspec::emit::{self, Kind, Options};
-use toolspec::model::values::compose_example;
-use toolspec::model::{Field, Model, Tier, Tool};
+use toolspec::model::values::check_value;
+use toolspec::model::{Field, Kind as TyKind, Model, Tier, Tool, Type};
 
 /// Error codes the runtime raises while validating arguments, before the tool runs.
 const VALIDATION_CODES: &[&str] = &[
@@ -219,12 +219,69 @@ fn success_examples_pass_the_openai_profile_with_nulls() {
     }
 }
 
+/// `args` with every optional property OpenAI strict mode sends as `null`, at every depth.
 fn with_nulls(args: &Value, fields: &[Field]) -> Value {
     let mut obj = args.as_object().cloned().unwrap_or_default();
     for f in fields {
-        obj.entry(f.name.clone()).or_insert(Value::Null);
+        match obj.get_mut(&f.name) {
+            Some(v) => *v = nulls_in(v, &f.ty),
+            None => {
+                obj.insert(f.name.clone(), Value::Null);
+            }
+        }
     }
     Value::Object(obj)
+}
+
+fn nulls_in(v: &Value, ty: &Type) -> Value {
+    match (&ty.kind, v) {
+        (TyKind::Object { fields, .. }, Value::Object(_)) => with_nulls(v, fields),
+        (TyKind::Array { items, .. }, Value::Array(list)) => {
+            Value::Array(list.iter().map(|i| nulls_in(i, items)).collect())
+        }
+        _ => v.clone(),
+    }
+}
+
+/// A valid value of `ty`: the example when it is valid (the model composes `[""]` for a
+/// list whose items' example it does not keep), else one built from the type's rules.
+fn sample(ty: &Type, example: Option<&Value>) -> Value {
+    if let Some(e) = example
+        && check_value(e, ty, "").is_empty()
+    {
+        return e.clone();
+    }
+    match &ty.kind {
+        TyKind::String(r) => {
+            if let Some(v) = r.enum_values.as_ref().and_then(|v| v.first()) {
+                return json!(v);
+            }
+            json!(match r.format.map(|f| f.as_str()) {
+                Some("email") => "a@example.com",
+                Some("date-time") => "2026-11-30T10:00:00Z",
+                Some("date") => "2026-11-30",
+                Some("uri") => "https://example.com/a",
+                Some("uuid") => "0b7e4f5a-3c1d-4e2f-9a8b-7c6d5e4f3a2b",
+                _ => "x",
+            })
+        }
+        TyKind::Integer { minimum, .. } => json!(minimum.unwrap_or(0)),
+        TyKind::Number { minimum, .. } => json!(minimum.unwrap_or(0.0)),
+        TyKind::Boolean => json!(false),
+        TyKind::Array {
+            items, min_items, ..
+        } => Value::Array(
+            (0..min_items.unwrap_or(1).max(1))
+                .map(|_| sample(items, None))
+                .collect(),
+        ),
+        TyKind::Object { fields, .. } => Value::Object(
+            fields
+                .iter()
+                .map(|f| (f.name.clone(), sample(&f.ty, Some(&f.example))))
+                .collect(),
+        ),
+    }
 }
 
 /// A result built from every output field's example is valid; for irreversible tools a bare
@@ -239,7 +296,7 @@ fn composed_results_and_previews_pass_the_output_schema() {
             let full: Map<String, Value> = tool
                 .output
                 .iter()
-                .map(|f| (f.name.clone(), f.example.clone()))
+                .map(|f| (f.name.clone(), sample(&f.ty, Some(&f.example))))
                 .collect();
             let problems = errors(output, &Value::Object(full));
             assert!(
@@ -251,14 +308,14 @@ fn composed_results_and_previews_pass_the_output_schema() {
                 let preview = tool
                     .output_field("preview")
                     .expect("irreversible tools have a preview");
-                let bare = json!({ "applied": false, "preview": compose_example(&preview.ty) });
+                let bare = json!({ "applied": false, "preview": sample(&preview.ty, None) });
                 let problems = errors(output, &bare);
                 assert!(
                     problems.is_empty(),
                     "{} preview result {bare}: {problems:?}",
                     tool.name
                 );
-                let wrong = json!({ "preview": compose_example(&preview.ty) });
+                let wrong = json!({ "preview": sample(&preview.ty, None) });
                 assert!(
                     !errors(output, &wrong).is_empty(),
                     "{}: `applied` must be required",

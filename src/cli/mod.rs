@@ -4,6 +4,7 @@
 //! `--check` finds stale output), 2 for usage and I/O problems.
 
 mod check;
+mod diff;
 mod generate;
 mod lint;
 mod rules;
@@ -40,6 +41,18 @@ enum Command {
         /// Rule set for every spec, overriding each spec's `lint.set`.
         #[arg(long, value_enum)]
         set: Option<crate::lint::Set>,
+    },
+    /// Compare two versions of specs; list every change, breaking or compatible.
+    Diff {
+        /// OLD and NEW spec files; with `--against`, the specs to compare with their git version.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Compare each spec with its version at this git ref (`git show REF:path`).
+        #[arg(long, value_name = "GIT_REF")]
+        against: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "human")]
+        format: diff::Format,
     },
     /// List the lint rules, or print one rule's documentation.
     Rules {
@@ -126,6 +139,11 @@ pub fn main() -> ExitCode {
             set,
         } => lint::run(&specs, format, set),
         Command::Rules { id } => rules::run(id.as_deref()),
+        Command::Diff {
+            files,
+            against,
+            format,
+        } => diff::run(&files, against.as_deref(), format),
         Command::Stats { specs, format } => stats::run(&specs, format),
         Command::Schema => {
             println!("{}", schema_text());

@@ -20,7 +20,9 @@ pub fn run(id: Option<&str>) -> Outcome {
             None => {
                 match did_you_mean(id, ALL.iter().map(|r| r.id)) {
                     Some(s) => eprintln!("error: there is no rule `{id}`; did you mean `{s}`?"),
-                    None => eprintln!("error: there is no rule `{id}`; `toolspec rules` lists them"),
+                    None => {
+                        eprintln!("error: there is no rule `{id}`; `toolspec rules` lists them")
+                    }
                 }
                 Outcome::Usage
             }
@@ -32,7 +34,10 @@ pub fn run(id: Option<&str>) -> Outcome {
 pub fn table() -> String {
     let id_w = ALL.iter().map(|r| r.id.len()).max().unwrap_or(0);
     let sets_w = ALL.iter().map(|r| sets(r).len()).max().unwrap_or(0);
-    let mut out = format!("{:id_w$}  {:8}  {:sets_w$}  SUMMARY\n", "ID", "SEVERITY", "SETS");
+    let mut out = format!(
+        "{:id_w$}  {:8}  {:sets_w$}  SUMMARY\n",
+        "ID", "SEVERITY", "SETS"
+    );
     for r in ALL {
         out.push_str(&format!(
             "{:id_w$}  {:8}  {:sets_w$}  {}\n",

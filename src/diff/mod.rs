@@ -19,7 +19,7 @@
 mod fields;
 pub mod render;
 
-use crate::diagnostics::Span;
+use crate::diagnostics::{Diagnostics, Sources, Span};
 use crate::model::{ErrorCode, Model, Tool, ToolSet, format_duration};
 use fields::{Dir, compare_fields};
 
@@ -216,7 +216,10 @@ fn compare_tool(o: &Tool, n: &Tool, out: &mut Changes) {
                 format!("{name}.deprecated_aliases.{}", alias.text),
                 (Side::Old, alias.span),
                 format!("deprecated alias `{}` of `{name}` was removed", alias.text),
-                format!("calls by the old name `{}` now fail with unknown_tool", alias.text),
+                format!(
+                    "calls by the old name `{}` now fail with unknown_tool",
+                    alias.text
+                ),
             );
         }
     }
@@ -333,11 +336,11 @@ fn compare_tool(o: &Tool, n: &Tool, out: &mut Changes) {
     }
     let op: Vec<_> = o.spec_params().cloned().collect();
     let np: Vec<_> = n.spec_params().cloned().collect();
-    compare_fields(&op, &np, Dir::Input, name, &format!("{name}.params"), n.name.span, out);
+    compare_fields(&op, &np, Dir::Input, name, &format!("{name}.params"), out);
     let oo: Vec<_> = o.spec_output().cloned().collect();
     let no: Vec<_> = n.spec_output().cloned().collect();
     let hidden = n.response_format == Some(crate::model::Verbosity::Concise);
-    fields::compare_outputs(&oo, &no, hidden, name, &format!("{name}.output"), n.name.span, out);
+    fields::compare_outputs(&oo, &no, hidden, name, &format!("{name}.output"), out);
 }
 
 /// Paging, response format, idempotency, preview and token budget.
@@ -417,15 +420,18 @@ fn compare_settings(o: &Tool, n: &Tool, out: &mut Changes) {
     }
     match (o.response_format, n.response_format) {
         (None, Some(d)) => {
-            let hides = d == crate::model::Verbosity::Concise
-                && !crate::model::detailed_only_paths(&n.output).is_empty();
+            let hides =
+                d == crate::model::Verbosity::Concise && fields::has_detailed_only(&n.output);
             out.push(
                 "response-format-added",
                 hides.then_some(Party::Consumers),
                 Some(name),
                 format!("{name}.response_format"),
                 at_new,
-                format!("`{name}` now takes response_format (default {})", d.as_str()),
+                format!(
+                    "`{name}` now takes response_format (default {})",
+                    d.as_str()
+                ),
                 if hides {
                     "concise results, the default, leave out the fields marked detailed_only"
                 } else {
@@ -558,7 +564,10 @@ fn compare_catalog(o: &ToolSet, n: &ToolSet, out: &mut Changes) {
                 None,
                 format!("errors.{}", e.code),
                 (Side::Old, e.span),
-                format!("error code `{}` was removed from `{}`", e.code, n.service.text),
+                format!(
+                    "error code `{}` was removed from `{}`",
+                    e.code, n.service.text
+                ),
                 "no tool returns it any more; handling it breaks nothing",
             ),
             Some(x) => {
@@ -597,7 +606,6 @@ fn compare_catalog(o: &ToolSet, n: &ToolSet, out: &mut Changes) {
                     false,
                     "",
                     &format!("errors.{}.details", e.code),
-                    x.span,
                     out,
                 );
             }
@@ -615,5 +623,34 @@ fn compare_catalog(o: &ToolSet, n: &ToolSet, out: &mut Changes) {
                 "a new code breaks nothing until a tool lists it",
             );
         }
+    }
+}
+
+/// Loads and resolves the specs of one side, given as (path as shown, text): the specs of a
+/// side are resolved together, each side into its own [`Sources`].
+///
+/// A reference to a tool of a spec that is not given (`unknown-tool`) is not an error here,
+/// so that two versions of one file can be compared on their own; `check` reports it.
+pub fn load(specs: &[(String, String)]) -> Result<(Model, Sources), (Sources, Diagnostics)> {
+    let mut sources = Sources::default();
+    let mut diags = Diagnostics::default();
+    let mut loaded = Vec::new();
+    for (path, text) in specs {
+        let file = sources.add(path.clone(), text.clone());
+        if let Some(spec) = crate::spec::load(file, text, &mut diags) {
+            loaded.push((file, spec));
+        }
+    }
+    let model = crate::model::resolve(&loaded, &sources, &mut diags);
+    let mut kept = Diagnostics::default();
+    for d in diags {
+        if d.code != "unknown-tool" {
+            kept.push(d);
+        }
+    }
+    if kept.has_errors() {
+        Err((sources, kept))
+    } else {
+        Ok((model, sources))
     }
 }

@@ -11,7 +11,8 @@
 //!   which several clients reject), except in the OpenAI strict profile, which demands
 //!   exactly that form;
 //! - input objects are closed (`additionalProperties: false`), so a misspelt argument is
-//!   refused instead of ignored;
+//!   refused instead of ignored (a free-form object, written without `fields`, is the one
+//!   exception: it takes any keys by definition);
 //! - every input property's description carries its example and, where a keyword alone is
 //!   easy to miss, its rule in words (`One of: open, pending, closed.`, `1-200 characters.`).
 //!
@@ -92,7 +93,7 @@ fn input_object(fields: &[Field], open: bool, profile: Profile) -> Map<String, V
     let mut m = Map::new();
     m.insert("type".into(), json!("object"));
     let strict = profile == Profile::OpenAiStrict;
-    if !fields.is_empty() || strict {
+    if !fields.is_empty() || (strict && !open) {
         let props: Map<String, Value> = fields
             .iter()
             .map(|f| (f.name.clone(), input_property(f, profile)))

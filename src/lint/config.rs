@@ -164,9 +164,11 @@ impl Config {
     /// The configuration of the spec in `file`.
     pub fn spec(&mut self, file: FileId) -> &mut SpecConfig {
         let default = &mut self.default;
-        self.specs
-            .entry(file)
-            .or_insert_with(|| default.clone().unwrap_or_else(|| SpecConfig::new(Set::Recommended)))
+        self.specs.entry(file).or_insert_with(|| {
+            default
+                .clone()
+                .unwrap_or_else(|| SpecConfig::new(Set::Recommended))
+        })
     }
 
     /// Tool allowances of enabled rules that suppressed nothing: stale, or misspelled tools.
@@ -175,7 +177,9 @@ impl Config {
         for cfg in self.specs.values() {
             for (tool, allows) in &cfg.tools {
                 for a in allows.iter().filter(|a| !a.used) {
-                    let Some(rule) = rules::find(&a.rule) else { continue };
+                    let Some(rule) = rules::find(&a.rule) else {
+                        continue;
+                    };
                     if !cfg.enabled(rule) {
                         continue;
                     }
@@ -183,7 +187,10 @@ impl Config {
                         Diagnostic::warning(
                             "unused-lint-allow",
                             a.span,
-                            format!("`{}` finds nothing on `{tool}`; this allowance is not needed", a.rule),
+                            format!(
+                                "`{}` finds nothing on `{tool}`; this allowance is not needed",
+                                a.rule
+                            ),
                         )
                         .label("allows nothing")
                         .help("remove the allowance, so the rule guards this tool again"),
@@ -205,10 +212,12 @@ fn known(id: &Text, out: &mut Vec<Diagnostic>) -> bool {
         format!("there is no lint rule `{}`", id.text),
     )
     .label("unknown rule id");
-    out.push(match did_you_mean(&id.text, rules::ALL.iter().map(|r| r.id)) {
-        Some(s) => d.help(format!("did you mean `{s}`?")),
-        None => d.help("`toolspec rules` lists every rule id"),
-    });
+    out.push(
+        match did_you_mean(&id.text, rules::ALL.iter().map(|r| r.id)) {
+            Some(s) => d.help(format!("did you mean `{s}`?")),
+            None => d.help("`toolspec rules` lists every rule id"),
+        },
+    );
     false
 }
 

@@ -84,7 +84,10 @@ pub fn json(diags: &Diagnostics, sources: &Sources) -> String {
         "findings": findings,
         "summary": {"errors": c.errors, "warnings": c.warnings, "infos": c.infos},
     });
-    format!("{}\n", serde_json::to_string_pretty(&doc).unwrap_or_default())
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    )
 }
 
 fn sarif_level(s: Severity) -> &'static str {
@@ -205,7 +208,10 @@ pub fn sarif(diags: &Diagnostics, sources: &Sources, base: Option<&Path>) -> Str
             "results": results,
         }],
     });
-    format!("{}\n", serde_json::to_string_pretty(&doc).unwrap_or_default())
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    )
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@
 
 pub mod format;
 pub mod node;
+pub mod reference;
 pub mod shape;
 pub mod spanned;
 
@@ -30,14 +31,33 @@ pub fn format_schema() -> &'static Value {
     static SCHEMA: OnceLock<Value> = OnceLock::new();
     SCHEMA.get_or_init(|| {
         let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
-        let schema = generator.into_root_schema_for::<SpecFile>();
-        schema.to_value()
+        let schema = generator.into_root_schema_for::<SpecFile>().to_value();
+        // `$schema` and `title` first, as readers and editors expect at the top of the file.
+        match schema {
+            Value::Object(map) => {
+                let mut ordered = serde_json::Map::new();
+                for key in ["$schema", "title", "description"] {
+                    if let Some(v) = map.get(key) {
+                        ordered.insert(key.to_string(), v.clone());
+                    }
+                }
+                for (k, v) in map {
+                    ordered.entry(k).or_insert(v);
+                }
+                Value::Object(ordered)
+            }
+            other => other,
+        }
     })
 }
 
 /// Loads one spec's text. Returns the typed spec when it has the right shape; every problem
 /// found goes into `out` either way.
 pub fn load(file: FileId, text: &str, out: &mut Diagnostics) -> Option<SpecFile> {
+    if let Some(d) = lone_carriage_return(file, text) {
+        out.push(d);
+        return None;
+    }
     let doc: PNode = match parse(text) {
         Ok(doc) => doc,
         Err(e) => {
@@ -158,6 +178,31 @@ fn syntax_help(message: &str) -> String {
     } else {
         "fix the YAML syntax at this position".into()
     }
+}
+
+/// A `\r` not followed by `\n` (an old Mac line ending). The YAML parser counts it as a line
+/// break but editors, terminals and diagnostics count only `\n`, so every line number after
+/// it would be off: refuse it, at its position, instead.
+fn lone_carriage_return(file: FileId, text: &str) -> Option<Diagnostic> {
+    let bytes = text.as_bytes();
+    let at = (0..bytes.len()).find(|&i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))?;
+    let before = &text[..at];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let pos = Pos {
+        line: u32::try_from(before.matches('\n').count() + 1).unwrap_or(u32::MAX),
+        column: u32::try_from(before[line_start..].chars().count() + 1).unwrap_or(u32::MAX),
+        offset: at,
+        len: 1,
+    };
+    Some(
+        Diagnostic::error(
+            "yaml-syntax",
+            Span { file, pos },
+            "a carriage return (`\\r`) without a line feed",
+        )
+        .label("lone `\\r`")
+        .help("save the file with LF (or CRLF) line endings"),
+    )
 }
 
 fn end_of(text: &str) -> Pos {

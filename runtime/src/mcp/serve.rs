@@ -31,10 +31,10 @@ pub async fn serve_stdio(server: McpServer) -> io::Result<()> {
 /// Serves `server` over streamable HTTP at `http://<addr>/mcp` until Ctrl-C, with rmcp's
 /// default configuration: stateful sessions, and only loopback `Host` headers accepted (a
 /// defence against DNS rebinding; to serve other hosts, build the configuration yourself
-/// and use [`HttpServer::bind_with`]). Prints the endpoint's URL on standard error.
+/// and use [`HttpServer::bind_with`]). Prints nothing: announce the URL yourself if you
+/// want it in your logs ([`HttpServer::url`] has it when you bind with [`HttpServer`]).
 pub async fn serve_http(server: McpServer, addr: impl ToSocketAddrs) -> io::Result<()> {
     let http = HttpServer::bind(server, addr).await?;
-    eprintln!("mcp: serving streamable HTTP at {}", http.url());
     let stop = http.stop.clone();
     tokio::spawn(async move {
         // Without a signal handler the server simply keeps running.

@@ -187,7 +187,8 @@ mod tests {
         assert_eq!(text("1. not a list"), "1\\. not a list");
         assert_eq!(text("[x](y) a\\b"), "\\[x\\](y) a\\\\b");
         assert_eq!(text("*/ a_b ~~c~~ &lt;"), "\\*/ a\\_b \\~\\~c\\~\\~ &amp;lt;");
-        assert_eq!(text("evil \u{202E}txt"), "evil [U+202E]txt");
+        // The marker's brackets are escaped like any other: the page shows `[U+202E]`.
+        assert_eq!(text("evil \u{202E}txt"), "evil \\[U+202E\\]txt");
         assert_eq!(text("2026 was"), "2026 was");
     }
 

@@ -10,7 +10,7 @@
 //! of producing code that breaks on the first hostile spec.
 
 use minijinja::value::{Value, ValueKind};
-use minijinja::{Environment, Error, ErrorKind, UndefinedBehavior};
+use minijinja::{AutoEscape, Environment, Error, ErrorKind, UndefinedBehavior};
 
 use super::escape;
 
@@ -57,6 +57,10 @@ pub fn environment_for(
 ) -> Result<Environment<'static>, Error> {
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);
+    // A custom auto-escape mode makes minijinja mark what a macro renders as safe: every
+    // piece of it already went through the formatter below, so it may be printed as is.
+    // (Set before templates are added: each template takes its mode when added.)
+    env.set_auto_escape_callback(|_| AutoEscape::Custom("rust".into()));
     for (name, source) in templates {
         env.add_template(name, source)?;
     }

@@ -26,14 +26,29 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
         let paged = tool.paging.as_ref().map(|p| p.items.text.as_str());
         for (fields, what) in [(&tool.params, "parameter"), (&tool.output, "output")] {
             walk(fields, &mut |s: &Slot| {
-                let Kind::Array { max_items: None, .. } = &s.ty.kind else { return };
+                let Kind::Array {
+                    max_items: None, ..
+                } = &s.ty.kind
+                else {
+                    return;
+                };
                 if what == "output" && s.depth == 0 && !s.is_items && Some(s.path) == paged {
                     return;
                 }
                 let (span, named) = constraint_span(ts, s.ty, s.field);
                 let f = match &named {
-                    Some(n) => Finding::at(span, format!("list type `{n}` (used by `{}`) has no `max_items`", s.path)),
-                    None => Finding::on(tool, span, format!("{what} list `{}` of `{}` has no `max_items`", s.path, tool.name.text)),
+                    Some(n) => Finding::at(
+                        span,
+                        format!("list type `{n}` (used by `{}`) has no `max_items`", s.path),
+                    ),
+                    None => Finding::on(
+                        tool,
+                        span,
+                        format!(
+                            "{what} list `{}` of `{}` has no `max_items`",
+                            s.path, tool.name.text
+                        ),
+                    ),
                 };
                 out.push(f.label("unbounded list").help(if what == "output" {
                     "add `max_items`, or page the list with `paging: {items: ...}`"

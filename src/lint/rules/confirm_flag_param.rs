@@ -23,8 +23,17 @@ pub static RULE: Rule = Rule {
 };
 
 const FLAGS: &[&str] = &[
-    "approve", "approved", "confirm", "confirmation", "confirmed", "dry_run", "dryrun", "force",
-    "no_confirm", "skip_confirmation", "yes",
+    "approve",
+    "approved",
+    "confirm",
+    "confirmation",
+    "confirmed",
+    "dry_run",
+    "dryrun",
+    "force",
+    "no_confirm",
+    "skip_confirmation",
+    "yes",
 ];
 
 fn check(cx: &Ctx, out: &mut Vec<Finding>) {
@@ -32,9 +41,16 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
         for p in tool.spec_params() {
             if FLAGS.contains(&p.name.as_str()) {
                 out.push(
-                    Finding::on(tool, p.span, format!("`{}` of `{}` is a confirmation flag the model sets itself", p.name, tool.name.text))
-                        .label("not a confirmation")
-                        .help("remove it; make the tool `irreversible` with a `preview`"),
+                    Finding::on(
+                        tool,
+                        p.span,
+                        format!(
+                            "`{}` of `{}` is a confirmation flag the model sets itself",
+                            p.name, tool.name.text
+                        ),
+                    )
+                    .label("not a confirmation")
+                    .help("remove it; make the tool `irreversible` with a `preview`"),
                 );
             }
         }

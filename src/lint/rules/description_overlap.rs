@@ -47,10 +47,29 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
             let shared: Vec<&str> = wa.intersection(wb).map(String::as_str).collect();
             let at = a.summary.span.pos;
             out.push(
-                Finding::on(b, b.summary.span, format!("`{}` and `{}` are described in mostly the same words ({:.0}% shared)", b.name.text, a.name.text, score * 100.0))
-                    .label("an agent may confuse these")
-                    .note(format!("`{}` is at {}:{}:{}; shared words: {}", a.name.text, ts_a.path, at.line, at.column, shared.join(", ")))
-                    .help(format!("say what sets `{}` apart, and add `not_for: [{{when: ..., use: {}}}]`", b.name.text, a.name.text)),
+                Finding::on(
+                    b,
+                    b.summary.span,
+                    format!(
+                        "`{}` and `{}` are described in mostly the same words ({:.0}% shared)",
+                        b.name.text,
+                        a.name.text,
+                        score * 100.0
+                    ),
+                )
+                .label("an agent may confuse these")
+                .note(format!(
+                    "`{}` is at {}:{}:{}; shared words: {}",
+                    a.name.text,
+                    ts_a.path,
+                    at.line,
+                    at.column,
+                    shared.join(", ")
+                ))
+                .help(format!(
+                    "say what sets `{}` apart, and add `not_for: [{{when: ..., use: {}}}]`",
+                    b.name.text, a.name.text
+                )),
             );
         }
     }

@@ -42,11 +42,15 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
             if s.is_items {
                 return;
             }
-            let Kind::String(rules) = &s.ty.kind else { return };
+            let Kind::String(rules) = &s.ty.kind else {
+                return;
+            };
             if rules.enum_values.is_some() {
                 return;
             }
-            let Some(m) = closed_set().find(&s.field.description) else { return };
+            let Some(m) = closed_set().find(&s.field.description) else {
+                return;
+            };
             out.push(
                 Finding::on(tool, s.field.span, format!("parameter `{}` of `{}` lists its values in prose but has no `enum`", s.path, tool.name.text))
                     .label(format!("\"{}\"", m.as_str()))

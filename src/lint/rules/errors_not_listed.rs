@@ -35,7 +35,9 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
         if !tool.errors.is_empty() {
             continue;
         }
-        let Some(p) = tool.spec_params().find(|p| is_id_param(p)) else { continue };
+        let Some(p) = tool.spec_params().find(|p| is_id_param(p)) else {
+            continue;
+        };
         out.push(
             Finding::on(tool, tool.name.span, format!("`{}` takes `{}` but lists no errors", tool.name.text, p.name))
                 .label("what if nothing has that id?")

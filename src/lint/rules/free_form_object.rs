@@ -26,14 +26,26 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for (ts, tool) in cx.tools() {
         for (fields, what) in [(&tool.params, "parameter"), (&tool.output, "output")] {
             walk(fields, &mut |s: &Slot| {
-                let Kind::Object { fields, open: true } = &s.ty.kind else { return };
+                let Kind::Object { fields, open: true } = &s.ty.kind else {
+                    return;
+                };
                 if !fields.is_empty() {
                     return;
                 }
                 let (span, named) = constraint_span(ts, s.ty, s.field);
                 let f = match &named {
-                    Some(n) => Finding::at(span, format!("object type `{n}` (used by `{}`) has no `fields`", s.path)),
-                    None => Finding::on(tool, span, format!("{what} `{}` of `{}` is a free-form object", s.path, tool.name.text)),
+                    Some(n) => Finding::at(
+                        span,
+                        format!("object type `{n}` (used by `{}`) has no `fields`", s.path),
+                    ),
+                    None => Finding::on(
+                        tool,
+                        span,
+                        format!(
+                            "{what} `{}` of `{}` is a free-form object",
+                            s.path, tool.name.text
+                        ),
+                    ),
                 };
                 out.push(f.label("any keys").help("declare its keys under `fields:`"));
             });

@@ -25,7 +25,9 @@ pub static RULE: Rule = Rule {
 };
 
 fn is_id_type(ty: &Type) -> bool {
-    ty.name.as_deref().is_some_and(|n| n.ends_with("Id") || n.ends_with("ID"))
+    ty.name
+        .as_deref()
+        .is_some_and(|n| n.ends_with("Id") || n.ends_with("ID"))
         || matches!(&ty.kind, Kind::String(s) if s.format == Some(Format::Uuid))
 }
 
@@ -35,13 +37,20 @@ fn problem(f: &Field, is_param: bool) -> Option<String> {
         Kind::Array { items, .. } => (items.as_ref(), true),
         _ => (&f.ty, false),
     };
-    let snake_ok = if list { name.ends_with("_ids") } else { name.ends_with("_id") };
+    let snake_ok = if list {
+        name.ends_with("_ids")
+    } else {
+        name.ends_with("_id")
+    };
     if name == "id" {
         return (!is_param).then(|| "a bare `id` does not say whose id it is".to_string());
     }
     let words = words::ident_words(name);
-    if name.chars().any(char::is_uppercase) && words.last().is_some_and(|w| w == "id" || w == "ids") {
-        return Some(format!("`{name}` is camelCase; ids are named snake_case `<thing>_id`"));
+    if name.chars().any(char::is_uppercase) && words.last().is_some_and(|w| w == "id" || w == "ids")
+    {
+        return Some(format!(
+            "`{name}` is camelCase; ids are named snake_case `<thing>_id`"
+        ));
     }
     if is_id_type(ty) && !snake_ok {
         return Some(format!(

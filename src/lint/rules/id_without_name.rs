@@ -26,8 +26,10 @@ pub static RULE: Rule = Rule {
 };
 
 fn is_readable(name: &str) -> bool {
-    matches!(name, "name" | "title" | "label" | "subject" | "summary" | "display_name")
-        || name.ends_with("_name")
+    matches!(
+        name,
+        "name" | "title" | "label" | "subject" | "summary" | "display_name"
+    ) || name.ends_with("_name")
         || name.ends_with("_title")
         || name.ends_with("_label")
 }
@@ -36,7 +38,9 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for (ts, tool) in cx.tools() {
         let params: Vec<&str> = tool.params.iter().map(|p| p.name.as_str()).collect();
         walk(&tool.output, &mut |s: &Slot| {
-            let Kind::Object { fields, .. } = &s.ty.kind else { return };
+            let Kind::Object { fields, .. } = &s.ty.kind else {
+                return;
+            };
             let ids: Vec<&str> = fields
                 .iter()
                 .map(|f| f.name.as_str())
@@ -46,13 +50,22 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
                 return;
             }
             let (span, named) = constraint_span(ts, s.ty, s.field);
-            let what = named.map_or_else(|| format!("`{}`", s.path), |n| format!("type `{n}` (in `{}`)", s.path));
-            let msg = format!("{what} returns `{}` without a name, title or label", ids.join("`, `"));
+            let what = named.map_or_else(
+                || format!("`{}`", s.path),
+                |n| format!("type `{n}` (in `{}`)", s.path),
+            );
+            let msg = format!(
+                "{what} returns `{}` without a name, title or label",
+                ids.join("`, `")
+            );
             let f = match s.ty.name {
                 Some(_) => Finding::at(span, msg),
                 None => Finding::on(tool, span, msg),
             };
-            out.push(f.label("ids only").help("add the field a person would recognise it by, like `title` or `name`"));
+            out.push(
+                f.label("ids only")
+                    .help("add the field a person would recognise it by, like `title` or `name`"),
+            );
         });
     }
 }

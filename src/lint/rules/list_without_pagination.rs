@@ -39,16 +39,28 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
             .into_iter()
             .flatten()
             .find(|w| LIST_VERBS.contains(&w.as_str()));
-        let open_list = tool
-            .spec_output()
-            .find(|f| matches!(f.ty.kind, Kind::Array { max_items: None, .. }));
+        let open_list = tool.spec_output().find(|f| {
+            matches!(
+                f.ty.kind,
+                Kind::Array {
+                    max_items: None,
+                    ..
+                }
+            )
+        });
         let why = match (verb, open_list) {
             (Some(v), _) => format!("`{}` is a `{v}` tool without paging", tool.name.text),
-            (None, Some(f)) => format!("`{}` returns the list `{}` without paging or `max_items`", tool.name.text, f.name),
+            (None, Some(f)) => format!(
+                "`{}` returns the list `{}` without paging or `max_items`",
+                tool.name.text, f.name
+            ),
             (None, None) => continue,
         };
         let items = open_list
-            .or_else(|| tool.spec_output().find(|f| matches!(f.ty.kind, Kind::Array { .. })))
+            .or_else(|| {
+                tool.spec_output()
+                    .find(|f| matches!(f.ty.kind, Kind::Array { .. }))
+            })
             .map_or("<the output list>", |f| f.name.as_str());
         out.push(
             Finding::on(tool, tool.name.span, why)

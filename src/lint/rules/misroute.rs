@@ -59,12 +59,18 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
                 )
             } else if other.score == own.score {
                 (
-                    format!("request \"{}\" ties between `{name}` and `{}`", req.text, other.tool),
+                    format!(
+                        "request \"{}\" ties between `{name}` and `{}`",
+                        req.text, other.tool
+                    ),
                     format!("may route to `{}`", other.tool),
                 )
             } else {
                 (
-                    format!("request \"{}\" lands on `{}` before `{name}`", req.text, other.tool),
+                    format!(
+                        "request \"{}\" lands on `{}` before `{name}`",
+                        req.text, other.tool
+                    ),
                     format!("routes to `{}`", other.tool),
                 )
             };
@@ -77,7 +83,11 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
                 .label(label)
                 .note(format!("scores: {}", top.join(", ")));
             if !pulls.is_empty() {
-                f = f.note(format!("`{}` matches words `{name}` lacks: {}", other.tool, pulls.join(", ")));
+                f = f.note(format!(
+                    "`{}` matches words `{name}` lacks: {}",
+                    other.tool,
+                    pulls.join(", ")
+                ));
             }
             out.push(f.help(format!(
                 "use the request's words in `{name}`'s summary, returns or use_when, and add a `not_for` to `{}` naming `{name}`",

@@ -33,9 +33,17 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
         if !shown {
             let codes: Vec<&str> = tool.errors.iter().map(|e| e.text.as_str()).collect();
             out.push(
-                Finding::on(tool, tool.name.span, format!("no example of `{}` shows {}", tool.name.text, codes.join(" or ")))
-                    .label("errors never demonstrated")
-                    .help(format!("add an example with `error: {}`", codes[0])),
+                Finding::on(
+                    tool,
+                    tool.name.span,
+                    format!(
+                        "no example of `{}` shows {}",
+                        tool.name.text,
+                        codes.join(" or ")
+                    ),
+                )
+                .label("errors never demonstrated")
+                .help(format!("add an example with `error: {}`", codes[0])),
             );
         }
     }

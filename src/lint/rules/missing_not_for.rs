@@ -60,11 +60,27 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
                 .filter(|(j, _)| *j != i && !res[i].is_disjoint(&res[*j]))
                 .map(|(_, t)| t.name.text.as_str())
                 .collect();
-            let Some(first) = siblings.first() else { continue };
+            let Some(first) = siblings.first() else {
+                continue;
+            };
             out.push(
-                Finding::on(tool, tool.name.span, format!("`{}` does not say when to use {} instead", tool.name.text, siblings.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")))
-                    .label("no `not_for`")
-                    .help(format!("add `not_for: [{{when: <requests that belong elsewhere>, use: {first}}}]`")),
+                Finding::on(
+                    tool,
+                    tool.name.span,
+                    format!(
+                        "`{}` does not say when to use {} instead",
+                        tool.name.text,
+                        siblings
+                            .iter()
+                            .map(|s| format!("`{s}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+                .label("no `not_for`")
+                .help(format!(
+                    "add `not_for: [{{when: <requests that belong elsewhere>, use: {first}}}]`"
+                )),
             );
         }
     }

@@ -23,9 +23,13 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for (_, tool) in cx.tools() {
         if tool.requests.is_empty() {
             out.push(
-                Finding::on(tool, tool.name.span, format!("`{}` has no example `requests`", tool.name.text))
-                    .label("never checked for misroutes")
-                    .help("add `requests:` with what users say when they need this tool"),
+                Finding::on(
+                    tool,
+                    tool.name.span,
+                    format!("`{}` has no example `requests`", tool.name.text),
+                )
+                .label("never checked for misroutes")
+                .help("add `requests:` with what users say when they need this tool"),
             );
         }
     }

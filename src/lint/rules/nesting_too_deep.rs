@@ -29,9 +29,16 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
             let depth = p.ty.depth();
             if depth > MAX_DEPTH {
                 out.push(
-                    Finding::on(tool, p.span, format!("parameter `{}` of `{}` nests {depth} levels deep (most {MAX_DEPTH})", p.name, tool.name.text))
-                        .label("deeply nested")
-                        .help("flatten it into top-level parameters, or split the tool into steps"),
+                    Finding::on(
+                        tool,
+                        p.span,
+                        format!(
+                            "parameter `{}` of `{}` nests {depth} levels deep (most {MAX_DEPTH})",
+                            p.name, tool.name.text
+                        ),
+                    )
+                    .label("deeply nested")
+                    .help("flatten it into top-level parameters, or split the tool into steps"),
                 );
             }
         }

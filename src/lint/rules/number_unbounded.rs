@@ -46,10 +46,23 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
             };
             let (span, named) = constraint_span(ts, s.ty, s.field);
             let f = match &named {
-                Some(n) => Finding::at(span, format!("numeric type `{n}` (used by `{}`) has {missing}", s.path)),
-                None => Finding::on(tool, span, format!("parameter `{}` of `{}` has {missing}", s.path, tool.name.text)),
+                Some(n) => Finding::at(
+                    span,
+                    format!("numeric type `{n}` (used by `{}`) has {missing}", s.path),
+                ),
+                None => Finding::on(
+                    tool,
+                    span,
+                    format!(
+                        "parameter `{}` of `{}` has {missing}",
+                        s.path, tool.name.text
+                    ),
+                ),
             };
-            out.push(f.label("unbounded number").help("add `minimum` and `maximum` with the values the backend accepts"));
+            out.push(
+                f.label("unbounded number")
+                    .help("add `minimum` and `maximum` with the values the backend accepts"),
+            );
         });
     }
 }

@@ -27,9 +27,16 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for (_, tool) in cx.tools() {
         if tool.tier == Tier::Reversible && tool.open_world {
             out.push(
-                Finding::on(tool, tool.tier_span, format!("`{}` reaches outside the service but runs without a preview", tool.name.text))
-                    .label("an undo cannot recall what left the service")
-                    .help("make it `irreversible` with a `preview`, so a person sees the effect first"),
+                Finding::on(
+                    tool,
+                    tool.tier_span,
+                    format!(
+                        "`{}` reaches outside the service but runs without a preview",
+                        tool.name.text
+                    ),
+                )
+                .label("an undo cannot recall what left the service")
+                .help("make it `irreversible` with a `preview`, so a person sees the effect first"),
             );
         }
     }

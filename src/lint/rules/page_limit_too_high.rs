@@ -30,9 +30,16 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
         let Some(p) = &tool.paging else { continue };
         if p.max_limit > MAX_PAGE {
             out.push(
-                Finding::on(tool, p.span, format!("`{}` accepts pages of up to {} items (most {MAX_PAGE})", tool.name.text, p.max_limit))
-                    .label("a page can flood the context")
-                    .help(format!("set `max_limit` to {MAX_PAGE} or less")),
+                Finding::on(
+                    tool,
+                    p.span,
+                    format!(
+                        "`{}` accepts pages of up to {} items (most {MAX_PAGE})",
+                        tool.name.text, p.max_limit
+                    ),
+                )
+                .label("a page can flood the context")
+                .help(format!("set `max_limit` to {MAX_PAGE} or less")),
             );
         }
     }

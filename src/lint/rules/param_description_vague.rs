@@ -36,11 +36,17 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
                 .map(|w| words::stem(w))
                 .chain(["id".to_string()])
                 .collect();
-            let content: BTreeSet<String> = words::content_words(&s.field.description).into_iter().collect();
+            let content: BTreeSet<String> = words::content_words(&s.field.description)
+                .into_iter()
+                .collect();
             if content.len() >= 2 && !content.is_subset(&name) {
                 return;
             }
-            let why = if content.is_subset(&name) { "only restates its name" } else { "is too short to say how to fill it" };
+            let why = if content.is_subset(&name) {
+                "only restates its name"
+            } else {
+                "is too short to say how to fill it"
+            };
             out.push(
                 Finding::on(tool, s.field.span, format!("the description of parameter `{}` of `{}` {why}", s.path, tool.name.text))
                     .label(format!("\"{}\"", s.field.description.trim()))

@@ -49,9 +49,16 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
             let name = s.field.name.as_str();
             if name.chars().count() == 1 || CRYPTIC.contains(&name) {
                 out.push(
-                    Finding::on(tool, s.field.span, format!("parameter `{}` of `{}` has a cryptic name", s.path, tool.name.text))
-                        .label("say what it holds")
-                        .help(format!("rename it {}", suggestion(name))),
+                    Finding::on(
+                        tool,
+                        s.field.span,
+                        format!(
+                            "parameter `{}` of `{}` has a cryptic name",
+                            s.path, tool.name.text
+                        ),
+                    )
+                    .label("say what it holds")
+                    .help(format!("rename it {}", suggestion(name))),
                 );
             }
         });

@@ -29,8 +29,10 @@ pub static RULE: Rule = Rule {
 fn marker() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)\b(todo|tbd|fixme|xxx|lorem|ipsum)\b|description here|fill (this )?in|\?\?\?")
-            .expect("valid regex")
+        Regex::new(
+            r"(?i)\b(todo|tbd|fixme|xxx|lorem|ipsum)\b|description here|fill (this )?in|\?\?\?",
+        )
+        .expect("valid regex")
     })
 }
 
@@ -60,32 +62,80 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
         }
     };
     for ts in cx.toolsets() {
-        report(None, ts.description.span, "the toolset description", &ts.description.text, true);
+        report(
+            None,
+            ts.description.span,
+            "the toolset description",
+            &ts.description.text,
+            true,
+        );
         for e in ts.errors.iter().filter(|e| !e.builtin) {
-            report(None, e.span, &format!("the message of `{}`", e.code), &e.message, false);
+            report(
+                None,
+                e.span,
+                &format!("the message of `{}`", e.code),
+                &e.message,
+                false,
+            );
         }
         for nt in &ts.types {
             if let Some(d) = &nt.ty.description {
-                report(None, nt.span, &format!("the description of type `{}`", nt.name), d, false);
+                report(
+                    None,
+                    nt.span,
+                    &format!("the description of type `{}`", nt.name),
+                    d,
+                    false,
+                );
             }
         }
     }
     for (_, tool) in cx.tools() {
         let t = Some(tool);
         let name = &tool.name.text;
-        report(t, tool.title.span, &format!("the title of `{name}`"), &tool.title.text, false);
-        report(t, tool.summary.span, &format!("the summary of `{name}`"), &tool.summary.text, true);
-        report(t, tool.returns.span, &format!("`returns` of `{name}`"), &tool.returns.text, true);
+        report(
+            t,
+            tool.title.span,
+            &format!("the title of `{name}`"),
+            &tool.title.text,
+            false,
+        );
+        report(
+            t,
+            tool.summary.span,
+            &format!("the summary of `{name}`"),
+            &tool.summary.text,
+            true,
+        );
+        report(
+            t,
+            tool.returns.span,
+            &format!("`returns` of `{name}`"),
+            &tool.returns.text,
+            true,
+        );
         if let Some(u) = &tool.use_when {
             report(t, u.span, &format!("`use_when` of `{name}`"), &u.text, true);
         }
         for nf in &tool.not_for {
-            report(t, nf.when.span, &format!("a `not_for` of `{name}`"), &nf.when.text, false);
+            report(
+                t,
+                nf.when.span,
+                &format!("a `not_for` of `{name}`"),
+                &nf.when.text,
+                false,
+            );
         }
         for fields in [&tool.params, &tool.output] {
             walk(fields, &mut |s: &Slot| {
                 if !s.is_items && s.field.origin == crate::model::Origin::Spec {
-                    report(t, s.field.span, &format!("the description of `{}`", s.path), &s.field.description, false);
+                    report(
+                        t,
+                        s.field.span,
+                        &format!("the description of `{}`", s.path),
+                        &s.field.description,
+                        false,
+                    );
                 }
             });
         }

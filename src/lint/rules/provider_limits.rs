@@ -44,9 +44,16 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
             let n = name.text.chars().count();
             if n > MAX_NAME {
                 out.push(
-                    Finding::on(tool, name.span, format!("`{}` is {n} characters; providers accept at most {MAX_NAME}", name.text))
-                        .label("name too long")
-                        .help("shorten the name"),
+                    Finding::on(
+                        tool,
+                        name.span,
+                        format!(
+                            "`{}` is {n} characters; providers accept at most {MAX_NAME}",
+                            name.text
+                        ),
+                    )
+                    .label("name too long")
+                    .help("shorten the name"),
                 );
             }
         }

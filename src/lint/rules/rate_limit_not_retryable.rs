@@ -23,18 +23,31 @@ pub static RULE: Rule = Rule {
 };
 
 const TRANSIENT: &[&str] = &[
-    "busy", "later", "overloaded", "quota", "rate", "throttle", "throttled", "timeout",
+    "busy",
+    "later",
+    "overloaded",
+    "quota",
+    "rate",
+    "throttle",
+    "throttled",
+    "timeout",
     "unavailable",
 ];
 
 fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for ts in cx.toolsets() {
         for e in ts.errors.iter().filter(|e| !e.builtin && !e.retryable) {
-            if words::ident_words(&e.code).iter().any(|w| TRANSIENT.contains(&w.as_str())) {
+            if words::ident_words(&e.code)
+                .iter()
+                .any(|w| TRANSIENT.contains(&w.as_str()))
+            {
                 out.push(
-                    Finding::at(e.span, format!("`{}` clears with time but is marked not retryable", e.code))
-                        .label("the agent will give up")
-                        .help("set `retryable: true` and say how long to wait in the message"),
+                    Finding::at(
+                        e.span,
+                        format!("`{}` clears with time but is marked not retryable", e.code),
+                    )
+                    .label("the agent will give up")
+                    .help("set `retryable: true` and say how long to wait in the message"),
                 );
             }
         }

@@ -43,7 +43,10 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
         let why = if tool.paging.is_some() {
             format!("paginated `{}` has no `response_format`", tool.name.text)
         } else if n > MANY_FIELDS {
-            format!("`{}` returns {n} fields but has no `response_format`", tool.name.text)
+            format!(
+                "`{}` returns {n} fields but has no `response_format`",
+                tool.name.text
+            )
         } else {
             continue;
         };

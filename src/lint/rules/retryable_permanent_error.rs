@@ -30,9 +30,16 @@ pub fn is_permanent(code: &str) -> bool {
         || code.contains("bad_request")
         || code.contains("already_exists")
         || code.contains("permission_denied")
-        || ["invalid", "conflict", "duplicate", "forbidden", "unauthorized", "unsupported"]
-            .iter()
-            .any(|w| has(w))
+        || [
+            "invalid",
+            "conflict",
+            "duplicate",
+            "forbidden",
+            "unauthorized",
+            "unsupported",
+        ]
+        .iter()
+        .any(|w| has(w))
 }
 
 fn check(cx: &Ctx, out: &mut Vec<Finding>) {
@@ -40,9 +47,15 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
         for e in ts.errors.iter().filter(|e| !e.builtin && e.retryable) {
             if is_permanent(&e.code) {
                 out.push(
-                    Finding::at(e.span, format!("`{}` is marked retryable, but the same call will fail again", e.code))
-                        .label("retrying cannot help")
-                        .help("set `retryable: false`; the message should say what to change instead"),
+                    Finding::at(
+                        e.span,
+                        format!(
+                            "`{}` is marked retryable, but the same call will fail again",
+                            e.code
+                        ),
+                    )
+                    .label("retrying cannot help")
+                    .help("set `retryable: false`; the message should say what to change instead"),
                 );
             }
         }

@@ -23,8 +23,24 @@ pub static RULE: Rule = Rule {
 };
 
 const VAGUE: &[&str] = &[
-    "data", "detail", "details", "everything", "info", "information", "json", "object", "ok",
-    "output", "response", "result", "results", "stuff", "success", "thing", "things", "value",
+    "data",
+    "detail",
+    "details",
+    "everything",
+    "info",
+    "information",
+    "json",
+    "object",
+    "ok",
+    "output",
+    "response",
+    "result",
+    "results",
+    "stuff",
+    "success",
+    "thing",
+    "things",
+    "value",
     "values",
 ];
 

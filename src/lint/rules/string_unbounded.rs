@@ -26,7 +26,9 @@ pub static RULE: Rule = Rule {
 fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for (ts, tool) in cx.tools() {
         walk(&tool.params, &mut |s: &Slot| {
-            let Kind::String(rules) = &s.ty.kind else { return };
+            let Kind::String(rules) = &s.ty.kind else {
+                return;
+            };
             let bounded_format = matches!(
                 rules.format,
                 Some(Format::Email | Format::Date | Format::DateTime | Format::Uuid)
@@ -36,10 +38,26 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
             }
             let (span, named) = constraint_span(ts, s.ty, s.field);
             let f = match &named {
-                Some(n) => Finding::at(span, format!("string type `{n}` (used by `{}`) has no `max_length`", s.path)),
-                None => Finding::on(tool, span, format!("string parameter `{}` of `{}` has no `max_length`", s.path, tool.name.text)),
+                Some(n) => Finding::at(
+                    span,
+                    format!(
+                        "string type `{n}` (used by `{}`) has no `max_length`",
+                        s.path
+                    ),
+                ),
+                None => Finding::on(
+                    tool,
+                    span,
+                    format!(
+                        "string parameter `{}` of `{}` has no `max_length`",
+                        s.path, tool.name.text
+                    ),
+                ),
             };
-            out.push(f.label("unbounded string").help("add `max_length` with what the backend accepts"));
+            out.push(
+                f.label("unbounded string")
+                    .help("add `max_length` with what the backend accepts"),
+            );
         });
     }
 }

@@ -29,9 +29,16 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
         let n = tool.spec_params().count();
         if n > MAX_PARAMS {
             out.push(
-                Finding::on(tool, tool.name.span, format!("`{}` takes {n} parameters (most {MAX_PARAMS})", tool.name.text))
-                    .label("too many decisions per call")
-                    .help("split the tool by task, or drop parameters the backend can infer"),
+                Finding::on(
+                    tool,
+                    tool.name.span,
+                    format!(
+                        "`{}` takes {n} parameters (most {MAX_PARAMS})",
+                        tool.name.text
+                    ),
+                )
+                .label("too many decisions per call")
+                .help("split the tool by task, or drop parameters the backend can infer"),
             );
         }
     }

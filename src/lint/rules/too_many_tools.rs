@@ -29,9 +29,15 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
         let n = ts.tools.len();
         if n > MAX_TOOLS {
             out.push(
-                Finding::at(ts.service.span, format!("service `{}` has {n} tools (most {MAX_TOOLS})", ts.service.text))
-                    .label("many routing choices")
-                    .help("merge tools that are always called together, or split the service in two"),
+                Finding::at(
+                    ts.service.span,
+                    format!(
+                        "service `{}` has {n} tools (most {MAX_TOOLS})",
+                        ts.service.text
+                    ),
+                )
+                .label("many routing choices")
+                .help("merge tools that are always called together, or split the service in two"),
             );
         }
     }

@@ -44,9 +44,16 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
         let chars = summary.text.chars().count();
         if chars > MAX_SUMMARY_CHARS {
             out.push(
-                Finding::on(tool, summary.span, format!("the summary of `{}` is {chars} characters (most {MAX_SUMMARY_CHARS})", tool.name.text))
-                    .label("not one line")
-                    .help("keep the summary to one line; move details to `returns` and `use_when`"),
+                Finding::on(
+                    tool,
+                    summary.span,
+                    format!(
+                        "the summary of `{}` is {chars} characters (most {MAX_SUMMARY_CHARS})",
+                        tool.name.text
+                    ),
+                )
+                .label("not one line")
+                .help("keep the summary to one line; move details to `returns` and `use_when`"),
             );
         }
         let total = chars

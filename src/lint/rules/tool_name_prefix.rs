@@ -32,7 +32,11 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
         if ok {
             continue;
         }
-        let suggestion = format!("{service}_{}", name.trim_start_matches(service.as_str()).trim_start_matches('_'));
+        let suggestion = format!(
+            "{service}_{}",
+            name.trim_start_matches(service.as_str())
+                .trim_start_matches('_')
+        );
         out.push(
             Finding::on(tool, tool.name.span, format!("tool `{name}` does not start with `{service}_`"))
                 .label("no service prefix")

@@ -30,7 +30,8 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
             .strip_prefix(ts.service.text.as_str())
             .map_or(name.as_str(), |r| r.trim_start_matches('_'));
         let ws = words::ident_words(rest);
-        let is_verb = |w: &String| words::is_verb(w) || w.strip_suffix('s').is_some_and(words::is_verb);
+        let is_verb =
+            |w: &String| words::is_verb(w) || w.strip_suffix('s').is_some_and(words::is_verb);
         if ws.first().is_some_and(is_verb) || ws.last().is_some_and(is_verb) {
             continue;
         }

@@ -1,0 +1,201 @@
+//! Tickets in SQLite, behind the generated `TicketsTools` trait.
+
+use crate::tickets::{
+    Ticket, TicketStatus, TicketsCreateInput, TicketsCreateOutput, TicketsCreatePreview,
+    TicketsError, TicketsGetInput, TicketsGetOutput, TicketsSearchInput, TicketsSearchOutput,
+    TicketsServer, TicketsTools, TicketsUpdateStatusInput, TicketsUpdateStatusOutput,
+};
+use rusqlite::{OptionalExtension, params};
+use std::path::Path;
+use toolspec_runtime::ToolError;
+use toolspec_runtime::cursor::CursorKey;
+use toolspec_runtime::engine::Runtime;
+use toolspec_runtime::engine::glue::{Page, Window};
+use toolspec_runtime::sqlite::SharedConnection;
+
+/// The ticket desk: reads and writes tickets in the shared SQLite connection.
+pub struct Desk {
+    conn: SharedConnection,
+}
+
+/// Opens (or creates) the database at `path` and returns the server, ready to serve. With
+/// `demo`, seeds the 23 tickets of the seed article if they are not there yet.
+pub fn open(path: &Path, demo: bool) -> Result<TicketsServer<Desk>, Box<dyn std::error::Error>> {
+    let conn = toolspec_runtime::sqlite::open(path)?;
+    let key = {
+        let c = conn.lock().map_err(|_| "database lock poisoned")?;
+        c.execute_batch(
+            "CREATE TABLE IF NOT EXISTS tickets (
+                 num INTEGER PRIMARY KEY,
+                 title TEXT NOT NULL,
+                 status TEXT NOT NULL,
+                 customer_email TEXT NOT NULL
+             );
+             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+        )?;
+        if demo {
+            for i in 0..23 {
+                let status = if i % 3 == 0 { "closed" } else { "open" };
+                c.execute(
+                    "INSERT OR IGNORE INTO tickets (num, title, status, customer_email)
+                     VALUES (?1, ?2, ?3, ?4)",
+                    params![1000 + i, format!("login loop case {i}"), status, format!("customer{i}@example.com")],
+                )?;
+            }
+        }
+        cursor_secret(&c)?
+    };
+    let runtime = Runtime::sqlite(conn.clone(), CursorKey::from_bytes(key.as_bytes()))?;
+    Ok(TicketsServer::new(Desk { conn }, runtime))
+}
+
+/// The cursor key, made once and kept in the file: cursors handed out before a restart must
+/// still be accepted after it.
+fn cursor_secret(c: &rusqlite::Connection) -> rusqlite::Result<String> {
+    let existing: Option<String> = c
+        .query_row("SELECT value FROM meta WHERE key = 'cursor_key'", [], |r| r.get(0))
+        .optional()?;
+    if let Some(k) = existing {
+        return Ok(k);
+    }
+    let fresh = format!(
+        "{}{}",
+        toolspec_runtime::preview::new_preview_id().unwrap_or_default(),
+        toolspec_runtime::preview::new_preview_id().unwrap_or_default()
+    );
+    c.execute("INSERT INTO meta (key, value) VALUES ('cursor_key', ?1)", [&fresh])?;
+    Ok(fresh)
+}
+
+fn internal(e: impl std::fmt::Display) -> ToolError {
+    ToolError::internal(e.to_string())
+}
+
+fn status_of(s: &str) -> TicketStatus {
+    match s {
+        "pending" => TicketStatus::Pending,
+        "closed" => TicketStatus::Closed,
+        _ => TicketStatus::Open,
+    }
+}
+
+fn row_to_ticket(r: &rusqlite::Row<'_>) -> rusqlite::Result<Ticket> {
+    let num: i64 = r.get(0)?;
+    let status: String = r.get(2)?;
+    Ok(Ticket {
+        ticket_id: format!("T-{num}"),
+        title: r.get(1)?,
+        status: status_of(&status),
+        customer_email: r.get(3)?,
+    })
+}
+
+fn ticket_num(id: &str) -> Option<i64> {
+    id.strip_prefix("T-")?.parse().ok()
+}
+
+impl Desk {
+    fn get(&self, id: &str) -> Result<Ticket, ToolError> {
+        let not_found = || ToolError::from(TicketsError::NotFound { ticket_id: id.to_string() });
+        let num = ticket_num(id).ok_or_else(not_found)?;
+        let c = self.conn.lock().map_err(|_| internal("database lock poisoned"))?;
+        c.query_row(
+            "SELECT num, title, status, customer_email FROM tickets WHERE num = ?1",
+            [num],
+            row_to_ticket,
+        )
+        .optional()
+        .map_err(internal)?
+        .ok_or_else(not_found)
+    }
+}
+
+impl TicketsTools for Desk {
+    async fn tickets_search(
+        &self,
+        input: TicketsSearchInput,
+        window: Window,
+    ) -> Result<Page<TicketsSearchOutput>, ToolError> {
+        let words: Vec<String> = input.query.split_whitespace().map(str::to_lowercase).collect();
+        let c = self.conn.lock().map_err(|_| internal("database lock poisoned"))?;
+        let mut stmt = c
+            .prepare("SELECT num, title, status, customer_email FROM tickets ORDER BY num")
+            .map_err(internal)?;
+        let all = stmt
+            .query_map([], row_to_ticket)
+            .map_err(internal)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(internal)?;
+        let hits: Vec<Ticket> = all
+            .into_iter()
+            .filter(|t| {
+                let title = t.title.to_lowercase();
+                words.iter().all(|w| title.contains(w.as_str()))
+                    && input.status.is_none_or(|s| t.status == s)
+            })
+            .collect();
+        let total = hits.len() as u64;
+        let tickets = hits.into_iter().skip(window.skip()).take(window.take()).collect();
+        Ok(Page::new(TicketsSearchOutput { tickets }, total))
+    }
+
+    async fn tickets_get(&self, input: TicketsGetInput) -> Result<TicketsGetOutput, ToolError> {
+        Ok(TicketsGetOutput { ticket: self.get(&input.ticket_id)? })
+    }
+
+    async fn preview_tickets_create(
+        &self,
+        input: TicketsCreateInput,
+    ) -> Result<TicketsCreatePreview, ToolError> {
+        Ok(TicketsCreatePreview {
+            summary: Some(format!(
+                "Create ticket '{}' for {} and email them its id.",
+                input.title, input.customer_email
+            )),
+            title: input.title,
+            customer_email: input.customer_email,
+        })
+    }
+
+    async fn tickets_create(
+        &self,
+        input: TicketsCreateInput,
+        _preview: TicketsCreatePreview,
+    ) -> Result<TicketsCreateOutput, ToolError> {
+        let c = self.conn.lock().map_err(|_| internal("database lock poisoned"))?;
+        let num: i64 = c
+            .query_row("SELECT MAX(2000, COALESCE(MAX(num) + 1, 2000)) FROM tickets WHERE num >= 2000", [], |r| r.get(0))
+            .map_err(internal)?;
+        c.execute(
+            "INSERT INTO tickets (num, title, status, customer_email) VALUES (?1, ?2, 'open', ?3)",
+            params![num, input.title, input.customer_email],
+        )
+        .map_err(internal)?;
+        // The real service would email the customer here; the example only says so.
+        eprintln!("tickets-server: would email {} about T-{num}", input.customer_email);
+        Ok(TicketsCreateOutput {
+            ticket: Ticket {
+                ticket_id: format!("T-{num}"),
+                title: input.title,
+                status: TicketStatus::Open,
+                customer_email: input.customer_email,
+            },
+        })
+    }
+
+    async fn tickets_update_status(
+        &self,
+        input: TicketsUpdateStatusInput,
+    ) -> Result<TicketsUpdateStatusOutput, ToolError> {
+        let mut ticket = self.get(&input.ticket_id)?;
+        let previous_status = ticket.status;
+        let num = ticket_num(&ticket.ticket_id).unwrap_or_default();
+        {
+            let c = self.conn.lock().map_err(|_| internal("database lock poisoned"))?;
+            c.execute("UPDATE tickets SET status = ?1 WHERE num = ?2", params![input.status.as_str(), num])
+                .map_err(internal)?;
+        }
+        ticket.status = input.status;
+        Ok(TicketsUpdateStatusOutput { ticket, previous_status })
+    }
+}

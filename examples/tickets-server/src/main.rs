@@ -1,0 +1,77 @@
+//! `tickets-server --db PATH [--demo] [--http ADDR]`: serve the tickets toolset over MCP.
+//!
+//! Over stdio by default (what desktop hosts start), or streamable HTTP at `http://ADDR/mcp`
+//! with `--http`. Logs go to standard error, never standard output.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use toolspec_runtime::mcp::{McpServer, serve_http, serve_stdio};
+
+const USAGE: &str = "usage: tickets-server --db PATH [--demo] [--http ADDR]
+
+  --db PATH     SQLite file for tickets, idempotency keys and previews (created if absent)
+  --demo        seed the 23 demo tickets T-1000..T-1022 if they are not there yet
+  --http ADDR   serve streamable HTTP at http://ADDR/mcp instead of stdio";
+
+struct Args {
+    db: PathBuf,
+    demo: bool,
+    http: Option<String>,
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let (mut db, mut demo, mut http) = (None, false, None);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--db" => db = Some(PathBuf::from(args.next().ok_or("--db needs a path")?)),
+            "--demo" => demo = true,
+            "--http" => http = Some(args.next().ok_or("--http needs an address like 127.0.0.1:8080")?),
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    Ok(Args { db: db.ok_or("--db PATH is required")?, demo, http })
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let args = match parse(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("error: {e}");
+            }
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let server = match tickets_server::open(&args.db, args.demo) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot open {}: {e}", args.db.display());
+            return ExitCode::from(1);
+        }
+    };
+    let mcp = match McpServer::new(Arc::new(server), "tickets-server", env!("CARGO_PKG_VERSION")) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let result = match &args.http {
+        Some(addr) => {
+            eprintln!("tickets-server: serving MCP at http://{addr}/mcp");
+            serve_http(mcp, addr.as_str()).await
+        }
+        None => serve_stdio(mcp).await,
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
