@@ -211,12 +211,14 @@ impl Builder {
     pub fn compile(&self) -> Result<Vec<PathBuf>, BuildError> {
         let out = match &self.out_dir {
             Some(dir) => dir.clone(),
-            None => std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or_else(|| {
-                BuildError::Usage(
-                    "OUT_DIR is not set: call compile() from a build script, or set out_dir()"
-                        .into(),
-                )
-            })?,
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or_else(|| {
+                    BuildError::Usage(
+                        "OUT_DIR is not set: call compile() from a build script, or set out_dir()"
+                            .into(),
+                    )
+                })?,
         };
         if self.specs.is_empty() {
             return Err(BuildError::Usage(
@@ -246,8 +248,8 @@ impl Builder {
                 }
             }
         }
-        let model = loaded
-            .map_err(|(path, e)| BuildError::Usage(format!("cannot read {path}: {e}")))?;
+        let model =
+            loaded.map_err(|(path, e)| BuildError::Usage(format!("cannot read {path}: {e}")))?;
         if diags.has_errors() {
             return Err(BuildError::Spec(diags.render(&sources)));
         }
@@ -269,10 +271,7 @@ impl Builder {
                 continue;
             }
             match crate::emit::rust::render(&model, ts) {
-                Ok(text) => files.push(GeneratedFile::new(
-                    format!("{}.rs", ts.service.text),
-                    text,
-                )),
+                Ok(text) => files.push(GeneratedFile::new(format!("{}.rs", ts.service.text), text)),
                 Err(d) => problems.extend(d),
             }
             // The gauntlet tests, the same bytes `toolspec generate --emit tests` writes.

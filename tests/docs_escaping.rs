@@ -76,7 +76,9 @@ fn check_page(path: &str, page: &str, failures: &mut Vec<String>) {
             let n = cells(line);
             match header {
                 None => header = Some(n),
-                Some(h) if h != n => failures.push(format!("{at}: row has {n} cells, header {h}: {line}")),
+                Some(h) if h != n => {
+                    failures.push(format!("{at}: row has {n} cells, header {h}: {line}"))
+                }
                 Some(_) => {}
             }
         } else {
@@ -86,8 +88,13 @@ fn check_page(path: &str, page: &str, failures: &mut Vec<String>) {
         if !is_tag && outside_code(line).contains('<') {
             failures.push(format!("{at}: raw `<` outside code: {line}"));
         }
-        if line.chars().any(|c| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')) {
-            failures.push(format!("{at}: invisible direction control left in the text"));
+        if line
+            .chars()
+            .any(|c| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
+        {
+            failures.push(format!(
+                "{at}: invisible direction control left in the text"
+            ));
         }
     }
 }
@@ -107,21 +114,34 @@ fn hostile_text_keeps_every_page_well_formed() {
             }
         }
         assert!(pages >= 7, "only {pages} pages");
-        assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
+        assert!(
+            failures.is_empty(),
+            "{} problems:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
     }
 }
 
 #[test]
 fn the_checks_catch_what_they_look_for() {
     let mut failures = Vec::new();
-    check_page("p.md", "| a | b |\n|---|---|\n| x | y | z |\n", &mut failures);
+    check_page(
+        "p.md",
+        "| a | b |\n|---|---|\n| x | y | z |\n",
+        &mut failures,
+    );
     check_page("p.md", "a <script> b\n", &mut failures);
     check_page("p.md", "a \u{202E} b\n", &mut failures);
     assert_eq!(failures.len(), 3, "{failures:?}");
     // And the filters are what prevents each of them.
     let hostile = "x | y\n<script>`a|b` \u{202E}";
     let mut ok = Vec::new();
-    check_page("p.md", &format!("| c |\n|---|\n| {} |\n", filters::cell(hostile)), &mut ok);
+    check_page(
+        "p.md",
+        &format!("| c |\n|---|\n| {} |\n", filters::cell(hostile)),
+        &mut ok,
+    );
     check_page("p.md", &filters::text(hostile), &mut ok);
     assert!(ok.is_empty(), "{ok:?}");
 }

@@ -25,8 +25,8 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use toolspec::emit::Kind;
 use toolspec::emit::docs::filters;
-use toolspec::model::describe::tool_description;
 use toolspec::model::Model;
+use toolspec::model::describe::tool_description;
 use toolspec_runtime::catalog;
 
 const VALIDATION_CODES: &[&str] = &[
@@ -56,7 +56,10 @@ impl Checker<'_> {
             .unwrap_or_else(|| panic!("a block names `{tool}`, which no spec has"));
         let path = format!("{}/schemas/{tool}.{which}.json", ts.service.text);
         if !self.validators.contains_key(&path) {
-            let text = self.files.get(&path).unwrap_or_else(|| panic!("{path} is not generated"));
+            let text = self
+                .files
+                .get(&path)
+                .unwrap_or_else(|| panic!("{path} is not generated"));
             let mut schema: Value = serde_json::from_str(text).expect("schema is JSON");
             if which == "output" {
                 close(&mut schema);
@@ -107,12 +110,22 @@ struct Counts {
 fn every_json_block_is_what_its_tag_says() {
     let model = load(&spec_paths());
     let files = generate(&model, &[Kind::Schemas, Kind::Docs]);
-    let mut checker = Checker { model: &model, files: &files, validators: BTreeMap::new() };
+    let mut checker = Checker {
+        model: &model,
+        files: &files,
+        validators: BTreeMap::new(),
+    };
     let mut failures = Vec::new();
     let mut total = Counts::default();
-    let pages: Vec<(&String, &String)> =
-        files.iter().filter(|(p, _)| p.contains("/docs/") && p.ends_with(".md")).collect();
-    assert!(pages.len() >= 20, "expected the docs pages of every spec, got {}", pages.len());
+    let pages: Vec<(&String, &String)> = files
+        .iter()
+        .filter(|(p, _)| p.contains("/docs/") && p.ends_with(".md"))
+        .collect();
+    assert!(
+        pages.len() >= 20,
+        "expected the docs pages of every spec, got {}",
+        pages.len()
+    );
     for (path, page) in pages {
         let service = path.split('/').next().unwrap_or_default();
         let ts = model
@@ -120,12 +133,17 @@ fn every_json_block_is_what_its_tag_says() {
             .iter()
             .find(|t| t.service.text == service)
             .unwrap_or_else(|| panic!("{path}: no toolset `{service}`"));
-        let list: Vec<Block> = blocks(page).into_iter().filter(|b| b.lang == "json").collect();
+        let list: Vec<Block> = blocks(page)
+            .into_iter()
+            .filter(|b| b.lang == "json")
+            .collect();
         let mut counts = Counts::default();
         for (i, b) in list.iter().enumerate() {
             let at = format!("{path}:{}", b.line);
             let Some(tag) = &b.tag else {
-                failures.push(format!("{at}: json block without a `<!-- kind: tool -->` tag"));
+                failures.push(format!(
+                    "{at}: json block without a `<!-- kind: tool -->` tag"
+                ));
                 continue;
             };
             let value = json(path, b);
@@ -136,7 +154,8 @@ fn every_json_block_is_what_its_tag_says() {
                     None => {
                         counts.calls += 1;
                         for e in checker.errors(rest, "input", &value) {
-                            failures.push(format!("{at}: call of {rest} breaks its input schema: {e}"));
+                            failures
+                                .push(format!("{at}: call of {rest} breaks its input schema: {e}"));
                         }
                     }
                     Some((tool, code)) => {
@@ -144,7 +163,9 @@ fn every_json_block_is_what_its_tag_says() {
                         let problems = checker.errors(tool, "input", &value);
                         let validation = VALIDATION_CODES.contains(&code);
                         if validation && problems.is_empty() {
-                            failures.push(format!("{at}: refused with {code}, yet valid against {tool}'s input schema"));
+                            failures.push(format!(
+                                "{at}: refused with {code}, yet valid against {tool}'s input schema"
+                            ));
                         }
                         if !validation && !problems.is_empty() {
                             failures.push(format!("{at}: refused by the tool with {code}, yet its input schema refuses it first: {problems:?}"));
@@ -163,7 +184,9 @@ fn every_json_block_is_what_its_tag_says() {
                 "result" => {
                     counts.results += 1;
                     for e in checker.errors(rest, "output", &value) {
-                        failures.push(format!("{at}: result of {rest} breaks its output schema: {e}"));
+                        failures.push(format!(
+                            "{at}: result of {rest} breaks its output schema: {e}"
+                        ));
                     }
                 }
                 "error" => {
@@ -173,7 +196,10 @@ fn every_json_block_is_what_its_tag_says() {
                 other => failures.push(format!("{at}: unknown tag kind `{other}`")),
             }
         }
-        let tool_page = ts.tools.iter().find(|t| path.ends_with(&format!("/{}.md", t.name.text)));
+        let tool_page = ts
+            .tools
+            .iter()
+            .find(|t| path.ends_with(&format!("/{}.md", t.name.text)));
         if let Some(tool) = tool_page {
             // The Output Contract: at least one success and one error recovery per tool.
             if counts.calls < 2 || counts.results < 1 || counts.refused < 1 || counts.errors < 1 {
@@ -181,20 +207,32 @@ fn every_json_block_is_what_its_tag_says() {
             }
             let quoted = format!("> {}", filters::text(&tool_description(tool)));
             if !page.lines().any(|l| l == quoted) {
-                failures.push(format!("{path}: does not quote the description the agent reads: {quoted}"));
+                failures.push(format!(
+                    "{path}: does not quote the description the agent reads: {quoted}"
+                ));
             }
         } else if counts.calls + counts.refused + counts.results + counts.errors > 0 {
             // Other pages show no calls, so there is nothing unchecked on them either.
-            failures.push(format!("{path}: unexpected example blocks on a toolset page"));
+            failures.push(format!(
+                "{path}: unexpected example blocks on a toolset page"
+            ));
         }
         total.calls += counts.calls;
         total.refused += counts.refused;
         total.results += counts.results;
         total.errors += counts.errors;
     }
-    assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} problems:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     // Guards against a parser that finds nothing and so checks nothing.
-    assert!(total.calls >= 26 && total.results >= 13 && total.errors >= 13, "{total:?}");
+    assert!(
+        total.calls >= 26 && total.results >= 13 && total.errors >= 13,
+        "{total:?}"
+    );
 }
 
 fn check_error(at: &str, ts: &toolspec::model::ToolSet, page: &str, v: &Value) -> Vec<String> {
@@ -204,9 +242,14 @@ fn check_error(at: &str, ts: &toolspec::model::ToolSet, page: &str, v: &Value) -
     };
     let keys: Vec<&str> = m.keys().map(String::as_str).collect();
     if keys != ["code", "message", "retryable", "details"] {
-        out.push(format!("{at}: error keys are {keys:?}, not code, message, retryable, details"));
+        out.push(format!(
+            "{at}: error keys are {keys:?}, not code, message, retryable, details"
+        ));
     }
-    if !m.get("message").is_some_and(|x| x.as_str().is_some_and(|s| !s.is_empty())) {
+    if !m
+        .get("message")
+        .is_some_and(|x| x.as_str().is_some_and(|s| !s.is_empty()))
+    {
         out.push(format!("{at}: message must be a non-empty string"));
     }
     if !m.get("details").is_some_and(Value::is_object) {
@@ -214,10 +257,16 @@ fn check_error(at: &str, ts: &toolspec::model::ToolSet, page: &str, v: &Value) -
     }
     let code = m.get("code").and_then(Value::as_str).unwrap_or("");
     match ts.error(code) {
-        None => out.push(format!("{at}: code `{code}` is not in the {} catalog", ts.service.text)),
+        None => out.push(format!(
+            "{at}: code `{code}` is not in the {} catalog",
+            ts.service.text
+        )),
         Some(e) => {
             if m.get("retryable") != Some(&Value::Bool(e.retryable)) {
-                out.push(format!("{at}: `{code}` is retryable={} in the catalog", e.retryable));
+                out.push(format!(
+                    "{at}: `{code}` is retryable={} in the catalog",
+                    e.retryable
+                ));
             }
             if let Some(b) = catalog::find(code)
                 && b.retryable != e.retryable
@@ -238,20 +287,42 @@ fn every_tool_and_toolset_has_its_pages() {
     let files = generate(&model, &[Kind::Docs]);
     for ts in &model.toolsets {
         let dir = format!("{}/docs", ts.service.text);
-        for page in ["index.md", "errors.md", "SUMMARY.md", "book.toml", ".gitignore"] {
-            assert!(files.contains_key(&format!("{dir}/{page}")), "{dir}/{page} missing");
+        for page in [
+            "index.md",
+            "errors.md",
+            "SUMMARY.md",
+            "book.toml",
+            ".gitignore",
+        ] {
+            assert!(
+                files.contains_key(&format!("{dir}/{page}")),
+                "{dir}/{page} missing"
+            );
         }
         let summary = &files[&format!("{dir}/SUMMARY.md")];
         let index = &files[&format!("{dir}/index.md")];
         for t in &ts.tools {
             let page = format!("{}.md", t.name.text);
-            assert!(files.contains_key(&format!("{dir}/{page}")), "{dir}/{page} missing");
-            assert!(summary.contains(&format!("]({page})")), "SUMMARY.md of {dir} misses {page}");
-            assert!(index.contains(&format!("[`{}`]({page})", t.name.text)), "index.md of {dir} misses {page}");
+            assert!(
+                files.contains_key(&format!("{dir}/{page}")),
+                "{dir}/{page} missing"
+            );
+            assert!(
+                summary.contains(&format!("]({page})")),
+                "SUMMARY.md of {dir} misses {page}"
+            );
+            assert!(
+                index.contains(&format!("[`{}`]({page})", t.name.text)),
+                "index.md of {dir} misses {page}"
+            );
         }
         let errors = &files[&format!("{dir}/errors.md")];
         for e in &ts.errors {
-            assert!(errors.contains(&format!("\n### {}\n", e.code)), "errors.md of {dir} misses `{}`", e.code);
+            assert!(
+                errors.contains(&format!("\n### {}\n", e.code)),
+                "errors.md of {dir} misses `{}`",
+                e.code
+            );
         }
     }
 }

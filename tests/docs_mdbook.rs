@@ -82,7 +82,9 @@ fn attributes<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {
 
 /// Undoes the HTML escapes mdbook writes into attribute values.
 fn unescape(s: &str) -> String {
-    s.replace("&amp;", "&").replace("&quot;", "\"").replace("&#39;", "'")
+    s.replace("&amp;", "&")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
 }
 
 #[test]
@@ -117,7 +119,10 @@ fn docs_build_with_mdbook_and_every_link_resolves() {
         );
         // mdbook warns about what it could not use (a broken link in SUMMARY.md, ...).
         let stderr = String::from_utf8_lossy(&run.stderr);
-        for line in stderr.lines().filter(|l| l.contains("WARN") || l.contains("ERROR")) {
+        for line in stderr
+            .lines()
+            .filter(|l| l.contains("WARN") || l.contains("ERROR"))
+        {
             failures.push(format!("{}: mdbook says: {line}", ts.service.text));
         }
         for page in ["index.html", "errors.html"]
@@ -160,9 +165,21 @@ fn docs_build_with_mdbook_and_every_link_resolves() {
                 };
                 let file = file.split('?').next().unwrap_or_default();
                 let base = page.parent().expect("in the site");
-                let target = if file.is_empty() { page.clone() } else { base.join(file) };
-                let target = if target.is_dir() { target.join("index.html") } else { target };
-                let shown = page.strip_prefix(&out).unwrap_or(page).display().to_string();
+                let target = if file.is_empty() {
+                    page.clone()
+                } else {
+                    base.join(file)
+                };
+                let target = if target.is_dir() {
+                    target.join("index.html")
+                } else {
+                    target
+                };
+                let shown = page
+                    .strip_prefix(&out)
+                    .unwrap_or(page)
+                    .display()
+                    .to_string();
                 if !target.is_file() {
                     failures.push(format!("{shown}: link `{href}` names no file"));
                     continue;
@@ -172,16 +189,30 @@ fn docs_build_with_mdbook_and_every_link_resolves() {
                 {
                     let text = std::fs::read_to_string(&target).unwrap_or_default();
                     if !text.contains(&format!("id=\"{id}\"")) {
-                        failures.push(format!("{shown}: link `{href}` names no element with that id"));
+                        failures.push(format!(
+                            "{shown}: link `{href}` names no element with that id"
+                        ));
                     }
                 }
             }
         }
         if ours.len() < ts.tools.len() + 2 {
-            failures.push(format!("{}: only {} pages were built", ts.service.text, ours.len()));
+            failures.push(format!(
+                "{}: only {} pages were built",
+                ts.service.text,
+                ours.len()
+            ));
         }
     }
     let _ = std::fs::remove_dir_all(&out);
-    assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
-    assert!(links > 100, "only {links} links checked; is the site empty?");
+    assert!(
+        failures.is_empty(),
+        "{} problems:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        links > 100,
+        "only {links} links checked; is the site empty?"
+    );
 }

@@ -33,7 +33,11 @@ fn generate(out: &Path, templates: Option<&Path>) -> Output {
 }
 
 fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 fn read(path: PathBuf) -> String {
@@ -59,10 +63,15 @@ fn an_override_replaces_one_template_and_keeps_the_others() {
 
     let page = read(custom.join("tickets/docs/tickets_search.md"));
     assert!(
-        page.starts_with("---\ntitle: tickets_search\ntier: read_only\nservice: tickets\n---\n# Search tickets\n"),
+        page.starts_with(
+            "---\ntitle: tickets_search\ntier: read_only\nservice: tickets\n---\n# Search tickets\n"
+        ),
         "front matter missing:\n{page}"
     );
-    assert!(page.contains("- `limit`: integer\n"), "implied parameters are in the context:\n{page}");
+    assert!(
+        page.contains("- `limit`: integer\n"),
+        "implied parameters are in the context:\n{page}"
+    );
     assert_ne!(page, read(base.join("tickets/docs/tickets_search.md")));
     // Templates not overridden render as before.
     for other in ["index.md", "errors.md", "SUMMARY.md", "book.toml"] {
@@ -114,7 +123,10 @@ fn a_misspelt_variable_is_an_error_not_an_empty_string() {
     let said = text(&run);
     assert_eq!(run.status.code(), Some(1), "{said}");
     let file = templates.join("errors.md.jinja").display().to_string();
-    assert!(said.contains(&format!("error[template]: {file}:4: undefined value")), "{said}");
+    assert!(
+        said.contains(&format!("error[template]: {file}:4: undefined value")),
+        "{said}"
+    );
     assert!(said.contains("--templates directory"), "no hint:\n{said}");
     let _ = std::fs::remove_dir_all(&templates);
     let _ = std::fs::remove_dir_all(&out);

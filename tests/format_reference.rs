@@ -84,7 +84,10 @@ fn the_reference_documents_every_key_of_the_format() {
             .into_iter()
             .flat_map(|p| p.keys())
         {
-            assert!(md.contains(&format!("| `{key}` |")), "`{key}` is not documented");
+            assert!(
+                md.contains(&format!("| `{key}` |")),
+                "`{key}` is not documented"
+            );
         }
     }
 }

@@ -25,10 +25,7 @@ use toolspec::spec;
 const DEFAULT_MUTATIONS: u64 = 10_000;
 
 const SPECS: [(&str, &str); 3] = [
-    (
-        "specs/tickets.yaml",
-        include_str!("../specs/tickets.yaml"),
-    ),
+    ("specs/tickets.yaml", include_str!("../specs/tickets.yaml")),
     ("specs/orders.yaml", include_str!("../specs/orders.yaml")),
     ("specs/docs.yaml", include_str!("../specs/docs.yaml")),
 ];
@@ -392,10 +389,7 @@ fn mutated_specs_never_panic_and_every_error_has_a_location() {
         .and_then(|s| s.parse().ok())
     {
         let (which, text, done) = mutant(seed);
-        eprintln!(
-            "seed {seed}: {} after {done:?}:\n{text}\n",
-            SPECS[which].0
-        );
+        eprintln!("seed {seed}: {} after {done:?}:\n{text}\n", SPECS[which].0);
         let problems = check_mutant(which, &text, true);
         assert!(problems.is_empty(), "{problems:#?}");
         return;

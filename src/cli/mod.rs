@@ -133,11 +133,7 @@ pub fn main() -> ExitCode {
             let options = crate::emit::Options { templates };
             generate::run(&specs, &out, &emit, check, &options)
         }
-        Command::Lint {
-            specs,
-            format,
-            set,
-        } => lint::run(&specs, format, set),
+        Command::Lint { specs, format, set } => lint::run(&specs, format, set),
         Command::Rules { id } => rules::run(id.as_deref()),
         Command::Diff {
             files,

@@ -5,9 +5,10 @@
 //! callers; widening it is safe. Widening an output (a higher `maximum`, a new enum value)
 //! hands readers values they never saw, so it breaks consumers; narrowing it is safe.
 
+use super::constraints::{Bound, article, lower_bound, upper_bound};
 use super::{Changes, Party, Side};
 use crate::diagnostics::Span;
-use crate::model::{Field, Kind, StringRules, Type};
+use crate::model::{Field, Kind, Type};
 
 /// Which side of a call the fields are on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,7 +24,7 @@ pub enum Dir {
 }
 
 impl Dir {
-    fn noun(self) -> &'static str {
+    pub(super) fn noun(self) -> &'static str {
         match self {
             Dir::Input => "parameter",
             Dir::Output { .. } => "output field",
@@ -70,26 +71,17 @@ fn type_has_detailed_only(ty: &Type) -> bool {
     }
 }
 
-struct Cmp<'a> {
-    tool: &'a str,
-    out: &'a mut Changes,
-}
-
-/// A constraint that narrowed or widened, and the error a refused call gets.
-struct Bound<'b> {
-    name: &'b str,
-    old: Option<String>,
-    new: Option<String>,
-    narrowed: bool,
-    code: &'b str,
+pub(super) struct Cmp<'a> {
+    pub(super) tool: &'a str,
+    pub(super) out: &'a mut Changes,
 }
 
 impl<'a> Cmp<'a> {
-    fn tool(&self) -> Option<&'a str> {
+    pub(super) fn tool(&self) -> Option<&'a str> {
         (!self.tool.is_empty()).then_some(self.tool)
     }
 
-    fn who(&self) -> String {
+    pub(super) fn who(&self) -> String {
         if self.tool.is_empty() {
             String::new()
         } else {
@@ -97,7 +89,7 @@ impl<'a> Cmp<'a> {
         }
     }
 
-    fn fields(&mut self, old: &[Field], new: &[Field], dir: Dir, path: &str) {
+    pub(super) fn fields(&mut self, old: &[Field], new: &[Field], dir: Dir, path: &str) {
         let noun = dir.noun();
         let who = self.who();
         for of in old {
@@ -393,328 +385,4 @@ impl<'a> Cmp<'a> {
             _ => {}
         }
     }
-
-    fn strings(
-        &mut self,
-        a: &StringRules,
-        b: &StringRules,
-        dir: Dir,
-        path: &str,
-        span: Span,
-        name: &str,
-    ) {
-        let f = |v: &Option<u64>| v.map(|x| x as f64);
-        self.enums(
-            a.enum_values.as_deref(),
-            b.enum_values.as_deref(),
-            dir,
-            path,
-            span,
-            name,
-        );
-        self.bound(
-            lower_bound(
-                "min_length",
-                f(&a.min_length),
-                f(&b.min_length),
-                "invalid_length",
-            ),
-            dir,
-            path,
-            span,
-            name,
-        );
-        self.bound(
-            upper_bound(
-                "max_length",
-                f(&a.max_length),
-                f(&b.max_length),
-                "invalid_length",
-            ),
-            dir,
-            path,
-            span,
-            name,
-        );
-        if a.pattern != b.pattern {
-            self.bound(
-                Some(Bound {
-                    name: "pattern",
-                    old: a.pattern.clone(),
-                    new: b.pattern.clone(),
-                    // A new or different pattern may refuse values the old one took; only
-                    // dropping it is certainly wider.
-                    narrowed: b.pattern.is_some(),
-                    code: "pattern_mismatch",
-                }),
-                dir,
-                path,
-                span,
-                name,
-            );
-        }
-        if a.format != b.format {
-            self.bound(
-                Some(Bound {
-                    name: "format",
-                    old: a.format.map(|x| x.as_str().to_string()),
-                    new: b.format.map(|x| x.as_str().to_string()),
-                    narrowed: b.format.is_some(),
-                    code: "invalid_format",
-                }),
-                dir,
-                path,
-                span,
-                name,
-            );
-        }
-    }
-
-    fn numbers(
-        &mut self,
-        (omin, omax): (Option<f64>, Option<f64>),
-        (nmin, nmax): (Option<f64>, Option<f64>),
-        dir: Dir,
-        path: &str,
-        span: Span,
-        name: &str,
-    ) {
-        self.bound(
-            lower_bound("minimum", omin, nmin, "out_of_range"),
-            dir,
-            path,
-            span,
-            name,
-        );
-        self.bound(
-            upper_bound("maximum", omax, nmax, "out_of_range"),
-            dir,
-            path,
-            span,
-            name,
-        );
-    }
-
-    fn enums(
-        &mut self,
-        a: Option<&[String]>,
-        b: Option<&[String]>,
-        dir: Dir,
-        path: &str,
-        span: Span,
-        name: &str,
-    ) {
-        let who = self.who();
-        let at = (Side::New, span);
-        match (a, b) {
-            (None, None) => {}
-            (None, Some(vals)) => {
-                let (party, why) = match dir {
-                    Dir::Input => (
-                        Some(Party::Callers),
-                        "any other value a call passes is refused with invalid_enum",
-                    ),
-                    Dir::Output { .. } => (None, "readers see fewer distinct values than before"),
-                };
-                self.out.push(
-                    "enum-added",
-                    party,
-                    self.tool(),
-                    path.to_string(),
-                    at,
-                    format!("{who}`{name}` is now limited to {}", vals.join(", ")),
-                    why,
-                );
-            }
-            (Some(_), None) => {
-                let (party, why) = match dir {
-                    Dir::Input => (None, "every value accepted before is still accepted"),
-                    Dir::Output { .. } => (
-                        Some(Party::Consumers),
-                        "readers that match on the listed values may meet any string",
-                    ),
-                };
-                self.out.push(
-                    "enum-removed",
-                    party,
-                    self.tool(),
-                    path.to_string(),
-                    at,
-                    format!("{who}`{name}` is no longer limited to a list of values"),
-                    why,
-                );
-            }
-            (Some(a), Some(b)) => {
-                let removed: Vec<&str> = a
-                    .iter()
-                    .filter(|v| !b.contains(v))
-                    .map(String::as_str)
-                    .collect();
-                let added: Vec<&str> = b
-                    .iter()
-                    .filter(|v| !a.contains(v))
-                    .map(String::as_str)
-                    .collect();
-                if !removed.is_empty() {
-                    let (party, why) = match dir {
-                        Dir::Input => (
-                            Some(Party::Callers),
-                            format!(
-                                "a call that passes {} is refused with invalid_enum",
-                                removed.join(" or ")
-                            ),
-                        ),
-                        Dir::Output { .. } => (None, "readers simply stop seeing it".to_string()),
-                    };
-                    self.out.push(
-                        "enum-value-removed",
-                        party,
-                        self.tool(),
-                        path.to_string(),
-                        at,
-                        format!("{who}`{name}` no longer allows {}", removed.join(", ")),
-                        why,
-                    );
-                }
-                if !added.is_empty() {
-                    let (party, why) = match dir {
-                        Dir::Input => (
-                            None,
-                            "every value accepted before is still accepted".to_string(),
-                        ),
-                        Dir::Output { .. } => (
-                            Some(Party::Consumers),
-                            format!(
-                                "readers that match on the values they know meet {} unhandled",
-                                added.join(", ")
-                            ),
-                        ),
-                    };
-                    self.out.push(
-                        "enum-value-added",
-                        party,
-                        self.tool(),
-                        path.to_string(),
-                        at,
-                        format!("{who}`{name}` now also allows {}", added.join(", ")),
-                        why,
-                    );
-                }
-            }
-        }
-    }
-
-    fn bound(&mut self, b: Option<Bound>, dir: Dir, path: &str, span: Span, name: &str) {
-        let Some(b) = b else { return };
-        let who = self.who();
-        let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "none".to_string());
-        let message = format!(
-            "{who}{} of `{name}` changed from {} to {}",
-            b.name,
-            show(&b.old),
-            show(&b.new)
-        );
-        let (kind, party, why) = match (dir, b.narrowed) {
-            (Dir::Input, true) => (
-                "constraint-narrowed",
-                Some(Party::Callers),
-                format!(
-                    "values the old {} accepted are now refused with {}",
-                    b.name, b.code
-                ),
-            ),
-            (Dir::Input, false) => (
-                "constraint-widened",
-                None,
-                "every value accepted before is still accepted".to_string(),
-            ),
-            (Dir::Output { .. }, true) => (
-                "constraint-narrowed",
-                None,
-                "results stay within what readers saw before".to_string(),
-            ),
-            (Dir::Output { .. }, false) => (
-                "constraint-widened",
-                Some(Party::Consumers),
-                format!("readers may now get values outside the old {}", b.name),
-            ),
-        };
-        self.out.push(
-            kind,
-            party,
-            self.tool(),
-            path.to_string(),
-            (Side::New, span),
-            message,
-            why,
-        );
-    }
-}
-
-/// `a` or `an` before a JSON type name.
-fn article(word: &str) -> &'static str {
-    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
-    }
-}
-
-fn fmt(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        format!("{v}")
-    }
-}
-
-/// A lower bound (minimum, min_length, min_items) that changed: raising or adding it narrows.
-fn lower_bound<'b>(
-    name: &'b str,
-    old: Option<f64>,
-    new: Option<f64>,
-    code: &'b str,
-) -> Option<Bound<'b>> {
-    if old == new {
-        return None;
-    }
-    let narrowed = match (old, new) {
-        (None, Some(_)) => true,
-        (Some(_), None) => false,
-        (Some(a), Some(b)) => b > a,
-        (None, None) => return None,
-    };
-    Some(Bound {
-        name,
-        old: old.map(fmt),
-        new: new.map(fmt),
-        narrowed,
-        code,
-    })
-}
-
-/// An upper bound (maximum, max_length, max_items) that changed: lowering or adding it
-/// narrows.
-fn upper_bound<'b>(
-    name: &'b str,
-    old: Option<f64>,
-    new: Option<f64>,
-    code: &'b str,
-) -> Option<Bound<'b>> {
-    if old == new {
-        return None;
-    }
-    let narrowed = match (old, new) {
-        (None, Some(_)) => true,
-        (Some(_), None) => false,
-        (Some(a), Some(b)) => b < a,
-        (None, None) => return None,
-    };
-    Some(Bound {
-        name,
-        old: old.map(fmt),
-        new: new.map(fmt),
-        narrowed,
-        code,
-    })
 }

@@ -16,11 +16,13 @@
 //! Widening an input or narrowing an output is compatible; so are new optional parameters,
 //! new tools and new output fields, and changes of wording.
 
+mod constraints;
 mod fields;
 pub mod render;
+mod settings;
 
 use crate::diagnostics::{Diagnostics, Sources, Span};
-use crate::model::{ErrorCode, Model, Tool, ToolSet, format_duration};
+use crate::model::{Model, Tool};
 use fields::{Dir, compare_fields};
 
 /// Which version of the specs a location is in.
@@ -192,7 +194,7 @@ pub fn diff(old: &Model, new: &Model) -> Vec<Change> {
             .iter()
             .find(|o| o.service.text == nts.service.text)
         {
-            compare_catalog(ots, nts, &mut out);
+            settings::compare_catalog(ots, nts, &mut out);
         }
     }
     out.items
@@ -262,7 +264,7 @@ fn compare_tool(o: &Tool, n: &Tool, out: &mut Changes) {
             why,
         );
     }
-    compare_settings(o, n, out);
+    settings::compare_settings(o, n, out);
     if o.open_world != n.open_world {
         out.push(
             "open-world-changed",
@@ -341,289 +343,6 @@ fn compare_tool(o: &Tool, n: &Tool, out: &mut Changes) {
     let no: Vec<_> = n.spec_output().cloned().collect();
     let hidden = n.response_format == Some(crate::model::Verbosity::Concise);
     fields::compare_outputs(&oo, &no, hidden, name, &format!("{name}.output"), out);
-}
-
-/// Paging, response format, idempotency, preview and token budget.
-fn compare_settings(o: &Tool, n: &Tool, out: &mut Changes) {
-    let name = n.name.text.as_str();
-    let at_new = (Side::New, n.name.span);
-    let at_old = (Side::Old, o.name.span);
-    match (&o.paging, &n.paging) {
-        (None, Some(p)) => out.push(
-            "paging-added",
-            Some(Party::Consumers),
-            Some(name),
-            format!("{name}.paging"),
-            (Side::New, p.span),
-            format!("`{name}` is now paginated"),
-            format!(
-                "a call returns only the first {} items; readers that expected every item must follow next_cursor",
-                p.default_limit
-            ),
-        ),
-        (Some(_), None) => out.push(
-            "paging-removed",
-            Some(Party::Callers),
-            Some(name),
-            format!("{name}.paging"),
-            at_old,
-            format!("`{name}` is no longer paginated"),
-            "calls that pass limit or cursor are refused with unknown_argument, and results lose total and next_cursor",
-        ),
-        (Some(a), Some(b)) => {
-            if b.max_limit < a.max_limit {
-                out.push(
-                    "page-limit-lowered",
-                    Some(Party::Callers),
-                    Some(name),
-                    format!("{name}.paging.max_limit"),
-                    (Side::New, b.span),
-                    format!(
-                        "`{name}` accepts at most {} items per page (was {})",
-                        b.max_limit, a.max_limit
-                    ),
-                    format!(
-                        "a call with a limit above {} is refused with out_of_range",
-                        b.max_limit
-                    ),
-                );
-            } else if b.max_limit > a.max_limit {
-                out.push(
-                    "page-limit-raised",
-                    None,
-                    Some(name),
-                    format!("{name}.paging.max_limit"),
-                    (Side::New, b.span),
-                    format!(
-                        "`{name}` accepts up to {} items per page (was {})",
-                        b.max_limit, a.max_limit
-                    ),
-                    "every limit accepted before is still accepted",
-                );
-            }
-            if a.default_limit != b.default_limit {
-                out.push(
-                    "page-default-changed",
-                    None,
-                    Some(name),
-                    format!("{name}.paging.default_limit"),
-                    (Side::New, b.span),
-                    format!(
-                        "`{name}` returns {} items per page by default (was {})",
-                        b.default_limit, a.default_limit
-                    ),
-                    "readers follow next_cursor for the rest either way",
-                );
-            }
-        }
-        (None, None) => {}
-    }
-    match (o.response_format, n.response_format) {
-        (None, Some(d)) => {
-            let hides =
-                d == crate::model::Verbosity::Concise && fields::has_detailed_only(&n.output);
-            out.push(
-                "response-format-added",
-                hides.then_some(Party::Consumers),
-                Some(name),
-                format!("{name}.response_format"),
-                at_new,
-                format!(
-                    "`{name}` now takes response_format (default {})",
-                    d.as_str()
-                ),
-                if hides {
-                    "concise results, the default, leave out the fields marked detailed_only"
-                } else {
-                    "a new optional argument; results by default are as before"
-                },
-            );
-        }
-        (Some(_), None) => out.push(
-            "response-format-removed",
-            Some(Party::Callers),
-            Some(name),
-            format!("{name}.response_format"),
-            at_old,
-            format!("`{name}` no longer takes response_format"),
-            "calls that pass response_format are refused with unknown_argument",
-        ),
-        (Some(a), Some(b)) if a != b => out.push(
-            "response-format-default-changed",
-            (b == crate::model::Verbosity::Concise).then_some(Party::Consumers),
-            Some(name),
-            format!("{name}.response_format"),
-            at_new,
-            format!(
-                "`{name}` now answers {} by default (was {})",
-                b.as_str(),
-                a.as_str()
-            ),
-            if b == crate::model::Verbosity::Concise {
-                "calls without response_format lose the detailed_only fields"
-            } else {
-                "calls without response_format get more fields than before"
-            },
-        ),
-        _ => {}
-    }
-    match (&o.idempotency, &n.idempotency) {
-        (None, Some(i)) => out.push(
-            "idempotency-added",
-            Some(Party::Callers),
-            Some(name),
-            format!("{name}.idempotency"),
-            (Side::New, i.span),
-            format!("`{name}` now requires an idempotency_key"),
-            "calls without idempotency_key are refused with missing_argument",
-        ),
-        (Some(_), None) => out.push(
-            "idempotency-removed",
-            Some(Party::Callers),
-            Some(name),
-            format!("{name}.idempotency"),
-            at_old,
-            format!("`{name}` no longer takes an idempotency_key"),
-            "calls that pass idempotency_key are refused with unknown_argument, and retries are no longer deduplicated",
-        ),
-        (Some(a), Some(b)) if b.ttl < a.ttl => out.push(
-            "idempotency-ttl-shortened",
-            Some(Party::Callers),
-            Some(name),
-            format!("{name}.idempotency.ttl"),
-            (Side::New, b.span),
-            format!(
-                "`{name}` keeps idempotency keys for {} (was {})",
-                format_duration(b.ttl),
-                format_duration(a.ttl)
-            ),
-            "a retry later than the new window acts a second time",
-        ),
-        _ => {}
-    }
-    match (&o.preview, &n.preview) {
-        (None, Some(p)) => out.push(
-            "preview-added",
-            Some(Party::Callers),
-            Some(name),
-            format!("{name}.preview"),
-            (Side::New, p.span),
-            format!("`{name}` now previews before it applies"),
-            "a call without preview_id only previews; callers must call again with the preview_id to apply",
-        ),
-        (Some(_), None) => out.push(
-            "preview-removed",
-            Some(Party::Callers),
-            Some(name),
-            format!("{name}.preview"),
-            at_old,
-            format!("`{name}` no longer previews"),
-            "the first call now applies the change at once; calls that pass preview_id are refused",
-        ),
-        (Some(a), Some(b)) if b.ttl < a.ttl => out.push(
-            "preview-ttl-shortened",
-            Some(Party::Callers),
-            Some(name),
-            format!("{name}.preview.ttl"),
-            (Side::New, b.span),
-            format!(
-                "previews of `{name}` expire after {} (was {})",
-                format_duration(b.ttl),
-                format_duration(a.ttl)
-            ),
-            "applying a preview later than the new window fails with preview_expired",
-        ),
-        _ => {}
-    }
-    if n.token_budget < o.token_budget {
-        out.push(
-            "token-budget-lowered",
-            Some(Party::Consumers),
-            Some(name),
-            format!("{name}.token_budget"),
-            at_new,
-            format!(
-                "results of `{name}` are cut at {} tokens (was {})",
-                n.token_budget, o.token_budget
-            ),
-            "results between the two budgets are now truncated",
-        );
-    }
-}
-
-fn compare_catalog(o: &ToolSet, n: &ToolSet, out: &mut Changes) {
-    let specs = |ts: &ToolSet| -> Vec<ErrorCode> {
-        ts.errors.iter().filter(|e| !e.builtin).cloned().collect()
-    };
-    let (oe, ne) = (specs(o), specs(n));
-    for e in &oe {
-        match ne.iter().find(|x| x.code == e.code) {
-            None => out.push(
-                "error-removed",
-                None,
-                None,
-                format!("errors.{}", e.code),
-                (Side::Old, e.span),
-                format!(
-                    "error code `{}` was removed from `{}`",
-                    e.code, n.service.text
-                ),
-                "no tool returns it any more; handling it breaks nothing",
-            ),
-            Some(x) => {
-                if x.retryable != e.retryable {
-                    out.push(
-                        "error-retryable-changed",
-                        Some(Party::Consumers),
-                        None,
-                        format!("errors.{}", e.code),
-                        (Side::New, x.span),
-                        format!(
-                            "`{}` is now retryable: {} (was {})",
-                            e.code, x.retryable, e.retryable
-                        ),
-                        if x.retryable {
-                            "agents that gave up on it will now retry the same call"
-                        } else {
-                            "agents that retried it will now give up"
-                        },
-                    );
-                }
-                if x.message != e.message {
-                    out.push(
-                        "error-message-changed",
-                        None,
-                        None,
-                        format!("errors.{}.message", e.code),
-                        (Side::New, x.span),
-                        format!("the message of `{}` was reworded", e.code),
-                        "wording only; the code and flag are what programs read",
-                    );
-                }
-                fields::compare_outputs(
-                    &e.details,
-                    &x.details,
-                    false,
-                    "",
-                    &format!("errors.{}.details", e.code),
-                    out,
-                );
-            }
-        }
-    }
-    for x in &ne {
-        if !oe.iter().any(|e| e.code == x.code) {
-            out.push(
-                "error-added",
-                None,
-                None,
-                format!("errors.{}", x.code),
-                (Side::New, x.span),
-                format!("error code `{}` was added to `{}`", x.code, n.service.text),
-                "a new code breaks nothing until a tool lists it",
-            );
-        }
-    }
 }
 
 /// Loads and resolves the specs of one side, given as (path as shown, text): the specs of a

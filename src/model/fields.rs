@@ -195,14 +195,28 @@ impl<'a> FieldResolver<'a> {
         }
         let default = f.default.as_ref().map(|d| {
             if type_ok {
-                self.check_against("invalid-default", "default", &name.value, &d.value, &ty, d.pos);
+                self.check_against(
+                    "invalid-default",
+                    "default",
+                    &name.value,
+                    &d.value,
+                    &ty,
+                    d.pos,
+                );
             }
             d.value.clone()
         });
         let example = match &f.example {
             Some(e) => {
                 if type_ok {
-                    self.check_against("invalid-example", "example", &name.value, &e.value, &ty, e.pos);
+                    self.check_against(
+                        "invalid-example",
+                        "example",
+                        &name.value,
+                        &e.value,
+                        &ty,
+                        e.pos,
+                    );
                 }
                 e.value.clone()
             }

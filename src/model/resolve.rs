@@ -860,9 +860,13 @@ fn cross_check(model: &mut Model, all_loaded: bool, diags: &mut Diagnostics) {
                         ),
                     };
                     diags.push(
-                        Diagnostic::error("unknown-output-path", path.span, format!("`{}` is not a field of `{}`'s output", path.text, t.name))
-                            .label("the undo argument must come from the result")
-                            .help(help),
+                        Diagnostic::error(
+                            "unknown-output-path",
+                            path.span,
+                            format!("`{}` is not a field of `{}`'s output", path.text, t.name),
+                        )
+                        .label("the undo argument must come from the result")
+                        .help(help),
                     );
                 }
                 let mut f = p.clone();

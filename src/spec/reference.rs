@@ -75,8 +75,14 @@ const EXAMPLES: &[(&str, &str)] = &[
         "ErrorDef",
         "message: \"No ticket {ticket_id}. Find the id with tickets_search, then retry with it.\"\nretryable: false\nwhen: The ticket id is well formed but no ticket has it.\ndetails:\n  ticket_id: { type: TicketId, description: The id that was looked up. }\n",
     ),
-    ("NotFor", "when: order status or delivery questions\nuse: orders_get\n"),
-    ("Paging", "items: tickets\ndefault_limit: 10\nmax_limit: 50\n"),
+    (
+        "NotFor",
+        "when: order status or delivery questions\nuse: orders_get\n",
+    ),
+    (
+        "Paging",
+        "items: tickets\ndefault_limit: 10\nmax_limit: 50\n",
+    ),
     ("ResponseFormat", "default: concise\n"),
     ("Idempotency", "ttl: 48h\n"),
     (

@@ -200,7 +200,9 @@ impl<'a> Checker<'a> {
                         .find(|(k, _, v)| !misplaced(k, v))
                         .map(|(k, _, _)| k.as_str());
                     let help = match owner {
-                        Some(owner) => format!("indent `{key}:` under `{owner}`, two spaces deeper than `{owner}:`"),
+                        Some(owner) => format!(
+                            "indent `{key}:` under `{owner}`, two spaces deeper than `{owner}:`"
+                        ),
                         None => format!("indent `{key}:` under the name of the field it describes"),
                     };
                     out.push(
@@ -269,7 +271,10 @@ impl<'a> Checker<'a> {
                     let prop = props.and_then(|p| p.get(name));
                     let mut what = prop
                         .and_then(|p| p.get("description"))
-                        .or_else(|| prop.map(|p| self.resolve(p)).and_then(|p| p.get("description")))
+                        .or_else(|| {
+                            prop.map(|p| self.resolve(p))
+                                .and_then(|p| p.get("description"))
+                        })
                         .and_then(Value::as_str)
                         .map(first_sentence)
                         .unwrap_or_default();
@@ -384,7 +389,11 @@ fn type_help(found: &Node, expected: &[&str], schema: &Value) -> String {
         match props {
             Some(p) if !p.is_empty() => {
                 let mut keys: Vec<&str> = required.clone();
-                keys.extend(p.keys().map(String::as_str).filter(|k| !required.contains(k)));
+                keys.extend(
+                    p.keys()
+                        .map(String::as_str)
+                        .filter(|k| !required.contains(k)),
+                );
                 format!(" with the keys {}", keys.join(", "))
             }
             _ => String::new(),
@@ -404,9 +413,9 @@ fn type_help(found: &Node, expected: &[&str], schema: &Value) -> String {
         }
         (Node::Str(s), "boolean") => match s.to_lowercase().as_str() {
             "true" | "false" => "write true or false without quotes".to_string(),
-            "yes" | "no" | "on" | "off" | "y" | "n" => format!(
-                "write `true` or `false`; toolspec reads YAML 1.2, where `{s}` is a string"
-            ),
+            "yes" | "no" | "on" | "off" | "y" | "n" => {
+                format!("write `true` or `false`; toolspec reads YAML 1.2, where `{s}` is a string")
+            }
             _ => "write `true` or `false`".to_string(),
         },
         (Node::Int(_) | Node::Float(_) | Node::Bool(_), "string") => {

@@ -31,7 +31,8 @@ pub fn spec_paths() -> Vec<PathBuf> {
 pub fn load(paths: &[PathBuf]) -> Model {
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
-    let model = toolspec::model::load_files(paths, &mut sources, &mut diags).expect("specs are readable");
+    let model =
+        toolspec::model::load_files(paths, &mut sources, &mut diags).expect("specs are readable");
     assert!(!diags.has_errors(), "{}", diags.render(&sources));
     model
 }
@@ -41,7 +42,10 @@ pub fn load(paths: &[PathBuf]) -> Model {
 pub fn generate(model: &Model, kinds: &[Kind]) -> BTreeMap<String, String> {
     let files = match emit::generate(model, kinds, &Options::default()) {
         Ok(files) => files,
-        Err(d) => panic!("generation failed: {:?}", d.iter().map(|d| d.message.clone()).collect::<Vec<_>>()),
+        Err(d) => panic!(
+            "generation failed: {:?}",
+            d.iter().map(|d| d.message.clone()).collect::<Vec<_>>()
+        ),
     };
     files
         .into_iter()
@@ -87,7 +91,12 @@ pub fn blocks(page: &str) -> Vec<Block> {
                 i += 1;
             }
             assert!(i < lines.len(), "unclosed code block at line {}", start + 1);
-            out.push(Block { line: start + 1, lang, tag, body: body.join("\n") });
+            out.push(Block {
+                line: start + 1,
+                lang,
+                tag,
+                body: body.join("\n"),
+            });
         }
         i += 1;
     }
@@ -96,7 +105,8 @@ pub fn blocks(page: &str) -> Vec<Block> {
 
 /// Parses a JSON block or fails naming the page and line.
 pub fn json(page: &str, b: &Block) -> Value {
-    serde_json::from_str(&b.body).unwrap_or_else(|e| panic!("{page}:{}: block is not JSON: {e}", b.line))
+    serde_json::from_str(&b.body)
+        .unwrap_or_else(|e| panic!("{page}:{}: block is not JSON: {e}", b.line))
 }
 
 /// The path of the docs folder of `service` under an output directory.

@@ -39,7 +39,12 @@ pub fn open(path: &Path, demo: bool) -> Result<TicketsServer<Desk>, Box<dyn std:
                 c.execute(
                     "INSERT OR IGNORE INTO tickets (num, title, status, customer_email)
                      VALUES (?1, ?2, ?3, ?4)",
-                    params![1000 + i, format!("login loop case {i}"), status, format!("customer{i}@example.com")],
+                    params![
+                        1000 + i,
+                        format!("login loop case {i}"),
+                        status,
+                        format!("customer{i}@example.com")
+                    ],
                 )?;
             }
         }
@@ -53,7 +58,9 @@ pub fn open(path: &Path, demo: bool) -> Result<TicketsServer<Desk>, Box<dyn std:
 /// still be accepted after it.
 fn cursor_secret(c: &rusqlite::Connection) -> rusqlite::Result<String> {
     let existing: Option<String> = c
-        .query_row("SELECT value FROM meta WHERE key = 'cursor_key'", [], |r| r.get(0))
+        .query_row("SELECT value FROM meta WHERE key = 'cursor_key'", [], |r| {
+            r.get(0)
+        })
         .optional()?;
     if let Some(k) = existing {
         return Ok(k);
@@ -63,7 +70,10 @@ fn cursor_secret(c: &rusqlite::Connection) -> rusqlite::Result<String> {
         toolspec_runtime::preview::new_preview_id().unwrap_or_default(),
         toolspec_runtime::preview::new_preview_id().unwrap_or_default()
     );
-    c.execute("INSERT INTO meta (key, value) VALUES ('cursor_key', ?1)", [&fresh])?;
+    c.execute(
+        "INSERT INTO meta (key, value) VALUES ('cursor_key', ?1)",
+        [&fresh],
+    )?;
     Ok(fresh)
 }
 
@@ -96,9 +106,16 @@ fn ticket_num(id: &str) -> Option<i64> {
 
 impl Desk {
     fn get(&self, id: &str) -> Result<Ticket, ToolError> {
-        let not_found = || ToolError::from(TicketsError::NotFound { ticket_id: id.to_string() });
+        let not_found = || {
+            ToolError::from(TicketsError::NotFound {
+                ticket_id: id.to_string(),
+            })
+        };
         let num = ticket_num(id).ok_or_else(not_found)?;
-        let c = self.conn.lock().map_err(|_| internal("database lock poisoned"))?;
+        let c = self
+            .conn
+            .lock()
+            .map_err(|_| internal("database lock poisoned"))?;
         c.query_row(
             "SELECT num, title, status, customer_email FROM tickets WHERE num = ?1",
             [num],
@@ -116,8 +133,15 @@ impl TicketsTools for Desk {
         input: TicketsSearchInput,
         window: Window,
     ) -> Result<Page<TicketsSearchOutput>, ToolError> {
-        let words: Vec<String> = input.query.split_whitespace().map(str::to_lowercase).collect();
-        let c = self.conn.lock().map_err(|_| internal("database lock poisoned"))?;
+        let words: Vec<String> = input
+            .query
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .collect();
+        let c = self
+            .conn
+            .lock()
+            .map_err(|_| internal("database lock poisoned"))?;
         let mut stmt = c
             .prepare("SELECT num, title, status, customer_email FROM tickets ORDER BY num")
             .map_err(internal)?;
@@ -135,12 +159,18 @@ impl TicketsTools for Desk {
             })
             .collect();
         let total = hits.len() as u64;
-        let tickets = hits.into_iter().skip(window.skip()).take(window.take()).collect();
+        let tickets = hits
+            .into_iter()
+            .skip(window.skip())
+            .take(window.take())
+            .collect();
         Ok(Page::new(TicketsSearchOutput { tickets }, total))
     }
 
     async fn tickets_get(&self, input: TicketsGetInput) -> Result<TicketsGetOutput, ToolError> {
-        Ok(TicketsGetOutput { ticket: self.get(&input.ticket_id)? })
+        Ok(TicketsGetOutput {
+            ticket: self.get(&input.ticket_id)?,
+        })
     }
 
     async fn preview_tickets_create(
@@ -162,9 +192,16 @@ impl TicketsTools for Desk {
         input: TicketsCreateInput,
         _preview: TicketsCreatePreview,
     ) -> Result<TicketsCreateOutput, ToolError> {
-        let c = self.conn.lock().map_err(|_| internal("database lock poisoned"))?;
+        let c = self
+            .conn
+            .lock()
+            .map_err(|_| internal("database lock poisoned"))?;
         let num: i64 = c
-            .query_row("SELECT MAX(2000, COALESCE(MAX(num) + 1, 2000)) FROM tickets WHERE num >= 2000", [], |r| r.get(0))
+            .query_row(
+                "SELECT MAX(2000, COALESCE(MAX(num) + 1, 2000)) FROM tickets WHERE num >= 2000",
+                [],
+                |r| r.get(0),
+            )
             .map_err(internal)?;
         c.execute(
             "INSERT INTO tickets (num, title, status, customer_email) VALUES (?1, ?2, 'open', ?3)",
@@ -172,7 +209,10 @@ impl TicketsTools for Desk {
         )
         .map_err(internal)?;
         // The real service would email the customer here; the example only says so.
-        eprintln!("tickets-server: would email {} about T-{num}", input.customer_email);
+        eprintln!(
+            "tickets-server: would email {} about T-{num}",
+            input.customer_email
+        );
         Ok(TicketsCreateOutput {
             ticket: Ticket {
                 ticket_id: format!("T-{num}"),
@@ -191,11 +231,20 @@ impl TicketsTools for Desk {
         let previous_status = ticket.status;
         let num = ticket_num(&ticket.ticket_id).unwrap_or_default();
         {
-            let c = self.conn.lock().map_err(|_| internal("database lock poisoned"))?;
-            c.execute("UPDATE tickets SET status = ?1 WHERE num = ?2", params![input.status.as_str(), num])
-                .map_err(internal)?;
+            let c = self
+                .conn
+                .lock()
+                .map_err(|_| internal("database lock poisoned"))?;
+            c.execute(
+                "UPDATE tickets SET status = ?1 WHERE num = ?2",
+                params![input.status.as_str(), num],
+            )
+            .map_err(internal)?;
         }
         ticket.status = input.status;
-        Ok(TicketsUpdateStatusOutput { ticket, previous_status })
+        Ok(TicketsUpdateStatusOutput {
+            ticket,
+            previous_status,
+        })
     }
 }

@@ -26,12 +26,21 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         match arg.as_str() {
             "--db" => db = Some(PathBuf::from(args.next().ok_or("--db needs a path")?)),
             "--demo" => demo = true,
-            "--http" => http = Some(args.next().ok_or("--http needs an address like 127.0.0.1:8080")?),
+            "--http" => {
+                http = Some(
+                    args.next()
+                        .ok_or("--http needs an address like 127.0.0.1:8080")?,
+                )
+            }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
-    Ok(Args { db: db.ok_or("--db PATH is required")?, demo, http })
+    Ok(Args {
+        db: db.ok_or("--db PATH is required")?,
+        demo,
+        http,
+    })
 }
 
 #[tokio::main]
@@ -53,7 +62,11 @@ async fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let mcp = match McpServer::new(Arc::new(server), "tickets-server", env!("CARGO_PKG_VERSION")) {
+    let mcp = match McpServer::new(
+        Arc::new(server),
+        "tickets-server",
+        env!("CARGO_PKG_VERSION"),
+    ) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: {e}");

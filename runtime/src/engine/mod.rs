@@ -9,9 +9,9 @@ mod runtime;
 
 pub use extras::{UndoSpec, attach_undo, undo_key};
 pub use gate::Gate;
-pub use runtime::Runtime;
 #[cfg(feature = "gauntlet")]
 pub use runtime::Invocations;
+pub use runtime::Runtime;
 
 use std::future::Future;
 use std::pin::Pin;

@@ -72,8 +72,8 @@ mod session;
 mod values;
 
 pub use facts::{
-    Check, CheckDef, ErrorFacts, ExampleFacts, Facts, PagingFacts, ParamFacts, PreviewFacts,
-    Range, ResponseFormatFacts, Tier, ToolFacts, Violation,
+    Check, CheckDef, ErrorFacts, ExampleFacts, Facts, PagingFacts, ParamFacts, PreviewFacts, Range,
+    ResponseFormatFacts, Tier, ToolFacts, Violation,
 };
 pub use failure::Failure;
 

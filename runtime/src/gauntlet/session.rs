@@ -112,7 +112,10 @@ impl Session<'_> {
         preview: &Value,
         promise: &str,
     ) -> Result<Value, Failure> {
-        let Some(id) = preview.pointer("/preview/preview_id").and_then(Value::as_str) else {
+        let Some(id) = preview
+            .pointer("/preview/preview_id")
+            .and_then(Value::as_str)
+        else {
             return Err(Failure::new(promise)
                 .call(tool.name, args)
                 .got(format!("no preview.preview_id in {}", show(preview)))

@@ -115,7 +115,11 @@ fn sized_value(param: &ParamFacts, current: Option<&Value>, len: u64) -> Value {
         let item = current
             .and_then(Value::as_array)
             .and_then(|a| a.first().cloned())
-            .or_else(|| parse(param.example).as_array().and_then(|a| a.first().cloned()))
+            .or_else(|| {
+                parse(param.example)
+                    .as_array()
+                    .and_then(|a| a.first().cloned())
+            })
             .unwrap_or(Value::Null);
         let n = usize::try_from(len).unwrap_or(0);
         return Value::Array(vec![item; n]);
@@ -207,9 +211,7 @@ pub(crate) fn other_arguments(
     definition: &ToolDefinition,
     args: &Value,
 ) -> Option<Value> {
-    let counted = params
-        .iter()
-        .filter(|p| !CONTROL_PARAMS.contains(&p.name));
+    let counted = params.iter().filter(|p| !CONTROL_PARAMS.contains(&p.name));
     // Present parameters first: changing one the call already has is the plainest change.
     let (present, absent): (Vec<_>, Vec<_>) = counted.partition(|p| args.get(p.name).is_some());
     for param in present.into_iter().chain(absent) {
@@ -243,11 +245,7 @@ pub(crate) fn subset(expected: &Value, actual: &Value, at: &str) -> Result<(), S
         }
         (Value::Array(e), Value::Array(a)) => {
             if e.len() != a.len() {
-                return Err(format!(
-                    "{at} has {} items (expected {})",
-                    a.len(),
-                    e.len()
-                ));
+                return Err(format!("{at} has {} items (expected {})", a.len(), e.len()));
             }
             for (i, (ev, av)) in e.iter().zip(a).enumerate() {
                 subset(ev, av, &format!("{at}/{i}"))?;
@@ -264,7 +262,12 @@ pub(crate) fn subset(expected: &Value, actual: &Value, at: &str) -> Result<(), S
 }
 
 /// Every value under a key called `key`, at any depth of `value`, with its JSON Pointer.
-pub(crate) fn find_key<'v>(value: &'v Value, key: &str, at: &str, out: &mut Vec<(String, &'v Value)>) {
+pub(crate) fn find_key<'v>(
+    value: &'v Value,
+    key: &str,
+    at: &str,
+    out: &mut Vec<(String, &'v Value)>,
+) {
     match value {
         Value::Object(map) => {
             for (k, v) in map {
@@ -362,7 +365,10 @@ mod tests {
     #[test]
     fn detailed_paths_find_present_values() {
         let v = json!({"tickets": [{"id": 1}, {"id": 2, "email": "a@b.c"}]});
-        assert_eq!(present_at(&v, "tickets/*/email"), Some("/tickets/1/email".into()));
+        assert_eq!(
+            present_at(&v, "tickets/*/email"),
+            Some("/tickets/1/email".into())
+        );
         assert_eq!(present_at(&v, "tickets/*/phone"), None);
     }
 

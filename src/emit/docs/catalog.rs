@@ -100,7 +100,10 @@ pub fn builtin_codes(tool: &Tool) -> Vec<&'static BuiltinError> {
         (rules.formats, &catalog::INVALID_FORMAT),
         (tool.paging.is_some(), &catalog::INVALID_CURSOR),
         (tool.idempotency.is_some(), &catalog::IDEMPOTENCY_KEY_REUSED),
-        (tool.idempotency.is_some(), &catalog::IDEMPOTENCY_IN_PROGRESS),
+        (
+            tool.idempotency.is_some(),
+            &catalog::IDEMPOTENCY_IN_PROGRESS,
+        ),
         (tool.preview.is_some(), &catalog::PREVIEW_NOT_FOUND),
         (tool.preview.is_some(), &catalog::PREVIEW_EXPIRED),
         (tool.preview.is_some(), &catalog::PREVIEW_USED),

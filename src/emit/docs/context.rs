@@ -240,11 +240,7 @@ pub fn toolset(model: &Model, ts: &ToolSet) -> ToolsetCtx {
             preview_ttl: format_duration(d.preview_ttl),
             token_budget: d.token_budget,
         },
-        overrides: ts
-            .tools
-            .iter()
-            .filter_map(|t| overrides(ts, t))
-            .collect(),
+        overrides: ts.tools.iter().filter_map(|t| overrides(ts, t)).collect(),
         tools: ts.tools.iter().map(|t| summary(model, ts, t)).collect(),
         errors: catalog_rows(ts),
     }
@@ -375,10 +371,7 @@ fn overrides(ts: &ToolSet, tool: &Tool) -> Option<OverrideCtx> {
     if let Some(i) = &tool.idempotency
         && i.ttl != d.idempotency_ttl
     {
-        settings.push(format!(
-            "idempotency keys kept {}",
-            format_duration(i.ttl)
-        ));
+        settings.push(format!("idempotency keys kept {}", format_duration(i.ttl)));
     }
     if let Some(p) = &tool.preview
         && p.ttl != d.preview_ttl

@@ -129,8 +129,7 @@ impl<'a> Examples<'a> {
         }
         if !self.tool.examples.iter().any(|e| e.error.is_none()) {
             let args = composed_call(self.tool);
-            if let Ok(e) = self.success("A call with the parameters' examples", &args, None, true)
-            {
+            if let Ok(e) = self.success("A call with the parameters' examples", &args, None, true) {
                 out.insert(0, e);
             }
         }
@@ -150,8 +149,12 @@ impl<'a> Examples<'a> {
         overlay: Option<&Value>,
         generated: bool,
     ) -> Result<ExampleCtx, String> {
-        let prepared = check_call(self.shape, &self.example_call, args)
-            .map_err(|e| format!("the server refuses this call with `{}`: {}", e.code, e.message))?;
+        let prepared = check_call(self.shape, &self.example_call, args).map_err(|e| {
+            format!(
+                "the server refuses this call with `{}`: {}",
+                e.code, e.message
+            )
+        })?;
         let name = &self.tool.name.text;
         let mut steps = vec![step("call", name, format!("call: {name}"), args)];
         let result = if let Some(preview) = &self.tool.preview {

@@ -116,8 +116,10 @@ pub fn constraints(ty: &Type) -> String {
     match &ty.kind {
         Kind::String(rules) => string_rules(rules, &mut parts),
         Kind::Integer { minimum, maximum } => {
-            if let Some(r) = range(minimum.map(|v| v.to_string()), maximum.map(|v| v.to_string()))
-            {
+            if let Some(r) = range(
+                minimum.map(|v| v.to_string()),
+                maximum.map(|v| v.to_string()),
+            ) {
                 parts.push(r);
             }
         }

@@ -75,7 +75,8 @@ fn one_line(s: &str) -> String {
         .join(" ");
     let mut out = String::with_capacity(joined.len());
     for c in joined.chars() {
-        if matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}') {
+        if matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}')
+        {
             out.push_str(&format!("[U+{:04X}]", u32::from(c)));
         } else {
             out.push(c);
@@ -186,7 +187,10 @@ mod tests {
         assert_eq!(text("# not a heading"), "\\# not a heading");
         assert_eq!(text("1. not a list"), "1\\. not a list");
         assert_eq!(text("[x](y) a\\b"), "\\[x\\](y) a\\\\b");
-        assert_eq!(text("*/ a_b ~~c~~ &lt;"), "\\*/ a\\_b \\~\\~c\\~\\~ &amp;lt;");
+        assert_eq!(
+            text("*/ a_b ~~c~~ &lt;"),
+            "\\*/ a\\_b \\~\\~c\\~\\~ &amp;lt;"
+        );
         // The marker's brackets are escaped like any other: the page shows `[U+202E]`.
         assert_eq!(text("evil \u{202E}txt"), "evil \\[U+202E\\]txt");
         assert_eq!(text("2026 was"), "2026 was");

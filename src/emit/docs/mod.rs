@@ -115,7 +115,9 @@ fn template_diagnostic(e: &TemplateError, span: Span) -> Diagnostic {
     let d = Diagnostic::error("template", span, e.to_string())
         .label("while rendering the docs of this spec");
     if e.overridden {
-        d.help("fix the template, or remove it from the --templates directory to use the built-in one")
+        d.help(
+            "fix the template, or remove it from the --templates directory to use the built-in one",
+        )
     } else {
         d.help("this is a bug in toolspec's built-in docs templates; please report it")
     }

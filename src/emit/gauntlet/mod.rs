@@ -319,7 +319,14 @@ fn param_context(f: &Field) -> ParamCtx {
             min_items,
             max_items,
             ..
-        } => (format!("{RANGE}::None"), *min_items, *max_items, Vec::new(), None, None),
+        } => (
+            format!("{RANGE}::None"),
+            *min_items,
+            *max_items,
+            Vec::new(),
+            None,
+            None,
+        ),
         Kind::Boolean | Kind::Object { .. } => {
             (format!("{RANGE}::None"), None, None, Vec::new(), None, None)
         }

@@ -86,10 +86,16 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
             );
         }
     }
-    add("unknown_argument_is_refused".into(), format!("{CHECK}::UnknownArgument"));
+    add(
+        "unknown_argument_is_refused".into(),
+        format!("{CHECK}::UnknownArgument"),
+    );
 
     if t.is_write() && t.idempotency.is_some() {
-        add("retry_with_the_same_key_runs_once".into(), format!("{CHECK}::RetryRunsOnce"));
+        add(
+            "retry_with_the_same_key_runs_once".into(),
+            format!("{CHECK}::RetryRunsOnce"),
+        );
         add(
             "same_key_with_other_arguments_is_refused".into(),
             format!("{CHECK}::RetryWithOtherArgumentsRefused"),
@@ -98,15 +104,27 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
             "concurrent_calls_with_one_key_run_once".into(),
             format!("{CHECK}::ConcurrentRetriesRunOnce"),
         );
-        add("idempotency_key_is_kept_for_its_ttl".into(), format!("{CHECK}::IdempotencyTtl"));
+        add(
+            "idempotency_key_is_kept_for_its_ttl".into(),
+            format!("{CHECK}::IdempotencyTtl"),
+        );
     }
     if t.tier == Tier::Irreversible && t.preview.is_some() {
         for (name, check) in [
             ("preview_changes_nothing", "PreviewChangesNothing"),
             ("apply_does_what_the_preview_said", "ApplyMatchesPreview"),
-            ("apply_with_changed_arguments_is_refused", "ApplyChangedArgumentsRefused"),
-            ("apply_with_a_used_preview_is_refused", "ApplyUsedPreviewRefused"),
-            ("apply_after_the_preview_expires_is_refused", "ApplyExpiredPreviewRefused"),
+            (
+                "apply_with_changed_arguments_is_refused",
+                "ApplyChangedArgumentsRefused",
+            ),
+            (
+                "apply_with_a_used_preview_is_refused",
+                "ApplyUsedPreviewRefused",
+            ),
+            (
+                "apply_after_the_preview_expires_is_refused",
+                "ApplyExpiredPreviewRefused",
+            ),
             ("preview_stays_valid_for_its_ttl", "PreviewTtl"),
         ] {
             add(name.into(), format!("{CHECK}::{check}"));
@@ -116,7 +134,10 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
     if let Some(undo) = &t.undo
         && ts.tool(&undo.tool.text).is_some()
     {
-        add("undo_restores_the_prior_state".into(), format!("{CHECK}::UndoRestores"));
+        add(
+            "undo_restores_the_prior_state".into(),
+            format!("{CHECK}::UndoRestores"),
+        );
     }
     if t.paging.is_some() {
         for (name, check) in [
@@ -128,7 +149,10 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
             add(name.into(), format!("{CHECK}::{check}"));
         }
     }
-    add("output_matches_the_schema".into(), format!("{CHECK}::OutputMatchesSchema"));
+    add(
+        "output_matches_the_schema".into(),
+        format!("{CHECK}::OutputMatchesSchema"),
+    );
     if t.response_format.is_some() && t.output.iter().any(has_detailed_only) {
         add(
             "concise_results_hold_no_detailed_only_field".into(),
@@ -139,7 +163,10 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
         if p.ty.enum_values().is_some() {
             add(
                 format!("{}_accepts_every_allowed_value", p.name),
-                format!("{CHECK}::AllowedValuesAccepted {{ param: {} }}", lit(&p.name)),
+                format!(
+                    "{CHECK}::AllowedValuesAccepted {{ param: {} }}",
+                    lit(&p.name)
+                ),
             );
         }
         if has_bounds(p) {
@@ -216,7 +243,10 @@ fn violations(p: &Field) -> Vec<(&'static str, &'static str)> {
 /// Whether a parameter publishes bounds a probe can hit exactly (numbers, string lengths).
 fn has_bounds(p: &Field) -> bool {
     match &p.ty.kind {
-        Kind::String(r) => r.enum_values.is_none() && (r.min_length.is_some_and(|n| n > 0) || r.max_length.is_some()),
+        Kind::String(r) => {
+            r.enum_values.is_none()
+                && (r.min_length.is_some_and(|n| n > 0) || r.max_length.is_some())
+        }
         Kind::Integer { minimum, maximum } => minimum.is_some() || maximum.is_some(),
         Kind::Number { minimum, maximum } => {
             minimum.is_some_and(f64::is_finite) || maximum.is_some_and(f64::is_finite)
@@ -255,5 +285,9 @@ pub(super) fn slug(title: &str) -> String {
         }
         out.push_str(&w);
     }
-    if out.is_empty() { "untitled".into() } else { out }
+    if out.is_empty() {
+        "untitled".into()
+    } else {
+        out
+    }
 }

@@ -33,11 +33,11 @@ pub fn lit(text: &str) -> String {
 
 /// Keywords that can be written as raw identifiers (`r#type`).
 const RAW_OK: &[&str] = &[
-    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do",
-    "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in",
-    "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
-    "return", "static", "struct", "trait", "true", "try", "type", "typeof", "unsafe", "unsized",
-    "use", "virtual", "where", "while", "yield",
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn",
+    "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let",
+    "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref", "return",
+    "static", "struct", "trait", "true", "try", "type", "typeof", "unsafe", "unsized", "use",
+    "virtual", "where", "while", "yield",
 ];
 
 /// Keywords that cannot be raw identifiers: they get a trailing underscore.
@@ -210,7 +210,12 @@ mod tests {
             ("Self", "self_", "Self_", "SELF"),
             ("crate", "crate_", "Crate", "CRATE"),
             ("_", "value", "Type", "VALUE"),
-            ("customerEmail", "customer_email", "CustomerEmail", "CUSTOMER_EMAIL"),
+            (
+                "customerEmail",
+                "customer_email",
+                "CustomerEmail",
+                "CUSTOMER_EMAIL",
+            ),
             ("\"#", "value", "Type", "VALUE"),
             ("1st", "n1st", "T1st", "N1ST"),
             ("café 🎉", "caf", "Caf", "CAF"),
@@ -221,7 +226,12 @@ mod tests {
             assert_eq!(ident(text), snake, "{text}");
             assert_eq!(type_ident(text), camel, "{text}");
             assert_eq!(const_ident(text), shout, "{text}");
-            for id in [ident(text), type_ident(text), const_ident(text), variant(text)] {
+            for id in [
+                ident(text),
+                type_ident(text),
+                const_ident(text),
+                variant(text),
+            ] {
                 assert!(syn::parse_str::<syn::Ident>(&id).is_ok(), "{id}");
             }
         }

@@ -278,8 +278,16 @@ fn context(model: &Model, ts: &ToolSet, diags: &mut Diagnostics) -> Context {
         }
         let mut methods: Vec<(String, String)> = Vec::new();
         for (t, (input, output, preview)) in ts.tools.iter().zip(tool_names) {
-            types.declare_struct(&input, &format!("Arguments of the {} tool.", t.name.text), &t.params);
-            types.declare_struct(&output, &format!("Result of the {} tool.", t.name.text), &t.output);
+            types.declare_struct(
+                &input,
+                &format!("Arguments of the {} tool.", t.name.text),
+                &t.params,
+            );
+            types.declare_struct(
+                &output,
+                &format!("Result of the {} tool.", t.name.text),
+                &t.output,
+            );
             if let (Some(p), Some(spec)) = (&preview, &t.preview) {
                 let doc = format!(
                     "What the {} tool would change, shown before it is applied.",
@@ -475,7 +483,9 @@ fn tool_context(
 pub(crate) fn detailed_only(t: &Tool) -> Vec<String> {
     let mut out = Vec::new();
     detailed_paths(
-        t.output.iter().filter(|f| f.origin == crate::model::Origin::Spec),
+        t.output
+            .iter()
+            .filter(|f| f.origin == crate::model::Origin::Spec),
         "",
         &mut out,
     );
@@ -484,7 +494,11 @@ pub(crate) fn detailed_only(t: &Tool) -> Vec<String> {
 
 /// Paths of detailed-only fields in the runtime's syntax: keys joined by `/`, `*` for every
 /// item of a list (`tickets/*/customer_email`).
-fn detailed_paths<'a>(fields: impl Iterator<Item = &'a Field>, prefix: &str, out: &mut Vec<String>) {
+fn detailed_paths<'a>(
+    fields: impl Iterator<Item = &'a Field>,
+    prefix: &str,
+    out: &mut Vec<String>,
+) {
     for f in fields {
         let mut path = if prefix.is_empty() {
             f.name.clone()

@@ -160,8 +160,10 @@ impl<'d> Shapes<'d> {
                 let name = match ty.name.as_ref().and_then(|n| self.named.get(n)) {
                     Some(existing) => existing.clone(),
                     None => {
-                        let name =
-                            self.object(&format!("{} shape", ty.name.as_deref().unwrap_or(words)), fields);
+                        let name = self.object(
+                            &format!("{} shape", ty.name.as_deref().unwrap_or(words)),
+                            fields,
+                        );
                         if let Some(n) = &ty.name {
                             self.named.insert(n.clone(), name.clone());
                         }

@@ -64,8 +64,12 @@ pub fn environment_for(
     for (name, source) in templates {
         env.add_template(name, source)?;
     }
-    env.add_filter("lit", |text: &str| Value::from_safe_string(escape::lit(text)));
-    env.add_filter("doc", |text: &str| Value::from_safe_string(escape::doc(text)));
+    env.add_filter("lit", |text: &str| {
+        Value::from_safe_string(escape::lit(text))
+    });
+    env.add_filter("doc", |text: &str| {
+        Value::from_safe_string(escape::doc(text))
+    });
     env.remove_filter("safe");
     env.set_formatter(|out, _state, value| {
         let text = match value.kind() {

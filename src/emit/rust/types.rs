@@ -117,7 +117,8 @@ impl<'d> Types<'d> {
             name = format!("{base}{n}");
             n += 1;
         }
-        self.taken.insert(name.clone(), format!("inline type {name}"));
+        self.taken
+            .insert(name.clone(), format!("inline type {name}"));
         name
     }
 
@@ -293,6 +294,9 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         let names: Vec<String> = variants(&values).into_iter().map(|v| v.name).collect();
-        assert_eq!(names, ["Open", "Value", "Value2", "Open2", "Self_", "Value3"]);
+        assert_eq!(
+            names,
+            ["Open", "Value", "Value2", "Open2", "Self_", "Value3"]
+        );
     }
 }

@@ -21,7 +21,7 @@ pub static RULE: Rule = Rule {
           same descriptions is likely to go there too. The request \"find tickets about the \
           login loop\" landing on `docs_search` says the ticket tool's description never \
           mentions what users search tickets for.",
-    bad: "  - name: tickets_search\n    summary: Query the helpdesk.\n    requests: [find tickets about the login loop]",
+    bad: "  - name: tickets_search\n    summary: Match helpdesk records against a text.\n    requests: [find tickets about the login loop]",
     good: "  - name: tickets_search\n    summary: Search support tickets by free text, optionally filtered by status.\n    requests: [find tickets about the login loop]",
     fix: "Use the words users use in the tool's summary, returns or use_when; add a `not_for` to \
           the tool that won, naming this one.",

@@ -36,7 +36,12 @@ impl TicketsTools for Empty {
         _window: Window,
     ) -> Result<Page<TicketsSearchOutput>, ToolError> {
         black_box(&input);
-        Ok(Page::new(TicketsSearchOutput { tickets: Vec::new() }, 0))
+        Ok(Page::new(
+            TicketsSearchOutput {
+                tickets: Vec::new(),
+            },
+            0,
+        ))
     }
     async fn tickets_get(&self, _: TicketsGetInput) -> Result<TicketsGetOutput, ToolError> {
         Err(ToolError::internal("not benchmarked"))

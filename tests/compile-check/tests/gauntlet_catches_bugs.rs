@@ -29,7 +29,10 @@ fn assert_caught(bug: Bug, check: &str) {
         report.failed()
     );
     assert!(
-        !report.failed().iter().any(|c| c.ends_with("::schema_matches_the_spec")),
+        !report
+            .failed()
+            .iter()
+            .any(|c| c.ends_with("::schema_matches_the_spec")),
         "{bug:?} does not change the definitions: {report}"
     );
 }
@@ -51,17 +54,26 @@ fn a_search_that_ignores_the_limit_fails_the_max_limit_check() {
 
 #[test]
 fn paging_that_skips_items_fails_the_walk() {
-    assert_caught(Bug::SkipsItems, "tickets_search::pagination_walks_every_item_once");
+    assert_caught(
+        Bug::SkipsItems,
+        "tickets_search::pagination_walks_every_item_once",
+    );
 }
 
 #[test]
 fn paging_that_repeats_items_fails_the_walk() {
-    assert_caught(Bug::RepeatsItems, "tickets_search::pagination_walks_every_item_once");
+    assert_caught(
+        Bug::RepeatsItems,
+        "tickets_search::pagination_walks_every_item_once",
+    );
 }
 
 #[test]
 fn a_wrong_total_fails_the_walk_and_the_example() {
-    assert_caught(Bug::WrongTotal, "tickets_search::pagination_walks_every_item_once");
+    assert_caught(
+        Bug::WrongTotal,
+        "tickets_search::pagination_walks_every_item_once",
+    );
     assert_caught(
         Bug::WrongTotal,
         "tickets_search::example_open_tickets_about_the_login_loop_five_per_page",
@@ -70,7 +82,10 @@ fn a_wrong_total_fails_the_walk_and_the_example() {
 
 #[test]
 fn a_preview_that_writes_fails_preview_changes_nothing() {
-    assert_caught(Bug::PreviewWrites, "tickets_create::preview_changes_nothing");
+    assert_caught(
+        Bug::PreviewWrites,
+        "tickets_create::preview_changes_nothing",
+    );
 }
 
 #[test]
@@ -91,10 +106,16 @@ fn an_undo_that_does_not_restore_fails() {
 
 #[test]
 fn a_result_that_breaks_the_output_schema_fails() {
-    assert_caught(Bug::BreaksOutputSchema, "tickets_get::output_matches_the_schema");
+    assert_caught(
+        Bug::BreaksOutputSchema,
+        "tickets_get::output_matches_the_schema",
+    );
 }
 
 #[test]
 fn a_not_found_reported_as_internal_error_fails_its_example() {
-    assert_caught(Bug::NotFoundIsInternal, "tickets_get::example_an_unknown_id");
+    assert_caught(
+        Bug::NotFoundIsInternal,
+        "tickets_get::example_an_unknown_id",
+    );
 }

@@ -159,7 +159,12 @@ async fn err(s: &TicketsServer<Desk>, tool: &str, args: Value) -> ToolError {
 #[tokio::test]
 async fn an_unknown_argument_is_refused_naming_the_allowed_ones() {
     let s = server();
-    let e = err(&s, "tickets_search", json!({"query": "login", "q": "login"})).await;
+    let e = err(
+        &s,
+        "tickets_search",
+        json!({"query": "login", "q": "login"}),
+    )
+    .await;
     assert_eq!(e.code, "unknown_argument");
     assert!(!e.retryable);
     assert_eq!(e.details["path"], "/q");
@@ -167,7 +172,11 @@ async fn an_unknown_argument_is_refused_naming_the_allowed_ones() {
         e.details["allowed"],
         json!(["query", "status", "limit", "cursor", "response_format"])
     );
-    assert!(e.message.contains("Allowed arguments: query, status"), "{}", e.message);
+    assert!(
+        e.message.contains("Allowed arguments: query, status"),
+        "{}",
+        e.message
+    );
 
     // `q` alone also misses `query`: both problems are reported at once.
     let e = err(&s, "tickets_search", json!({"q": "login"})).await;
@@ -193,7 +202,11 @@ async fn a_misspelt_status_lists_the_valid_ones() {
     assert_eq!(e.code, "invalid_enum");
     assert_eq!(e.details["allowed"], json!(["open", "pending", "closed"]));
     assert_eq!(e.details["path"], "/status");
-    assert!(e.message.contains("Example of a valid call:"), "{}", e.message);
+    assert!(
+        e.message.contains("Example of a valid call:"),
+        "{}",
+        e.message
+    );
 }
 
 #[tokio::test]
@@ -265,8 +278,15 @@ async fn create_previews_then_applies_once_and_replays() {
         "Would open \"Login loop on SSO\" and email its id."
     );
     assert_eq!(s.tools().creates.load(Ordering::SeqCst), 0);
-    assert_eq!(s.tools().tickets.lock().unwrap().len(), 23, "a preview creates nothing");
-    let id = preview["preview"]["preview_id"].as_str().unwrap().to_string();
+    assert_eq!(
+        s.tools().tickets.lock().unwrap().len(),
+        23,
+        "a preview creates nothing"
+    );
+    let id = preview["preview"]["preview_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
 
     let mut apply = args.clone();
     apply["preview_id"] = json!(id);
@@ -307,7 +327,12 @@ async fn update_status_returns_the_undo_call_that_restores_it() {
     assert_eq!(undo["arguments"]["status"], "open");
     assert_eq!(undo["arguments"]["idempotency_key"], "undo-k-close-1001");
 
-    let back = ok(&s, undo["tool"].as_str().unwrap(), undo["arguments"].clone()).await;
+    let back = ok(
+        &s,
+        undo["tool"].as_str().unwrap(),
+        undo["arguments"].clone(),
+    )
+    .await;
     assert_eq!(back["ticket"]["status"], "open");
     let now = ok(&s, "tickets_get", json!({"ticket_id": "T-1001"})).await;
     assert_eq!(now["ticket"]["status"], "open");
@@ -342,7 +367,9 @@ async fn catalog_errors_fill_their_template() {
     );
     assert_eq!(e.details["ticket_id"], "T-9999");
     assert_eq!(
-        err(&s, "tickets_get", json!({"ticket_id": "1001"})).await.code,
+        err(&s, "tickets_get", json!({"ticket_id": "1001"}))
+            .await
+            .code,
         "pattern_mismatch"
     );
 }

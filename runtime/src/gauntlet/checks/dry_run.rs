@@ -6,9 +6,7 @@ use serde_json::Value;
 use super::{Ctx, gated, not_applicable};
 use crate::clock::format_rfc3339;
 use crate::gauntlet::failure::{Failure, show};
-use crate::gauntlet::session::{
-    START_MS, Session, describe_error, first_difference, set,
-};
+use crate::gauntlet::session::{START_MS, Session, describe_error, first_difference, set};
 use crate::gauntlet::values::{find_key, other_arguments};
 
 fn preview_ttl_ms(ctx: &Ctx<'_, '_>) -> Result<(u64, i64), Failure> {
@@ -74,7 +72,10 @@ pub(crate) fn preview_changes_nothing(ctx: &Ctx<'_, '_>) -> Result<(), Failure> 
 pub(crate) fn apply_matches_preview(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     preview_ttl_ms(ctx)?;
     let tool = ctx.tool;
-    let promise = format!("applying a preview of {} does what the preview showed", tool.name);
+    let promise = format!(
+        "applying a preview of {} does what the preview showed",
+        tool.name
+    );
     let session = ctx.session()?;
     let (_, shown, apply) = preview(ctx, &session, "gauntlet-apply", &promise)?;
     let done = session.ok(tool.name, &apply, &promise)?;
@@ -118,7 +119,11 @@ pub(crate) fn changed_arguments_refused(ctx: &Ctx<'_, '_>) -> Result<(), Failure
             .got("no second valid set of arguments could be made from the spec")
             .expected("a parameter with another valid value"));
     };
-    set(&mut other, "idempotency_key", Value::from("gauntlet-changed-2"));
+    set(
+        &mut other,
+        "idempotency_key",
+        Value::from("gauntlet-changed-2"),
+    );
     if let Some(id) = apply.get("preview_id") {
         set(&mut other, "preview_id", id.clone());
     }
@@ -135,7 +140,11 @@ pub(crate) fn used_preview_refused(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let (_, _, apply) = preview(ctx, &session, "gauntlet-used", &promise)?;
     session.ok(tool.name, &apply, &promise)?;
     let mut again = apply.clone();
-    set(&mut again, "idempotency_key", Value::from("gauntlet-used-2"));
+    set(
+        &mut again,
+        "idempotency_key",
+        Value::from("gauntlet-used-2"),
+    );
     session.refused(tool.name, &again, "preview_used", &promise)?;
     let writes = session.writes(tool.name);
     if writes != 1 {
@@ -178,7 +187,9 @@ pub(crate) fn preview_ttl(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
         return Err(Failure::new(promise)
             .call(tool.name, &args)
             .got(format!("preview.expires_at {said:?}"))
-            .expected(format!("{expires}: {ttl_secs} s after the preview was made")));
+            .expected(format!(
+                "{expires}: {ttl_secs} s after the preview was made"
+            )));
     }
     session.advance_ms(ttl_ms.saturating_sub(1000));
     session.ok(tool.name, &apply, &promise).map(|_| ())
@@ -223,7 +234,9 @@ pub(crate) fn undo_restores(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
         return Err(Failure::new(promise)
             .call(tool.name, &args)
             .got(format!("undo: {}", show(&undo)))
-            .expected(format!("\"undo\": {{\"tool\": \"{undo_tool}\", \"arguments\": {{...}}}}")));
+            .expected(format!(
+                "\"undo\": {{\"tool\": \"{undo_tool}\", \"arguments\": {{...}}}}"
+            )));
     };
     if name != undo_tool {
         return Err(Failure::new(promise)
@@ -232,12 +245,18 @@ pub(crate) fn undo_restores(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
             .expected(format!("undo.tool {undo_tool}, as the spec says")));
     }
     let Some(definition) = session.definition(undo_tool) else {
-        return Err(not_applicable(ctx, "has an undo tool served by the same toolset"));
+        return Err(not_applicable(
+            ctx,
+            "has an undo tool served by the same toolset",
+        ));
     };
     if let Err(e) = definition.prepare(undo_args.clone()) {
         return Err(Failure::new(promise)
             .call(tool.name, &args)
-            .got(format!("an undo call its schema refuses: {}", describe_error(&e)))
+            .got(format!(
+                "an undo call its schema refuses: {}",
+                describe_error(&e)
+            ))
             .expected(format!("arguments valid for {undo_tool}"))
             .fix(format!(
                 "the result of {} must hold valid values where the spec's undo arguments point",

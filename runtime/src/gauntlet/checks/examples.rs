@@ -11,7 +11,10 @@ use crate::gauntlet::values::subset;
 pub(crate) fn example(ctx: &Ctx<'_, '_>, index: usize) -> Result<(), Failure> {
     let tool = ctx.tool;
     let Some(example) = tool.examples.get(index) else {
-        return Err(not_applicable(ctx, &format!("has an example number {}", index + 1)));
+        return Err(not_applicable(
+            ctx,
+            &format!("has an example number {}", index + 1),
+        ));
     };
     let promise = format!("example \"{}\" of {} holds", example.title, tool.name);
     let session = ctx.session()?;

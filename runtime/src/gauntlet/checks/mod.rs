@@ -70,10 +70,12 @@ impl Ctx<'_, '_> {
 pub(crate) fn run(gauntlet: &Gauntlet<'_>, def: &'static CheckDef) -> Result<(), Failure> {
     let facts = gauntlet.facts;
     let Some(tool) = facts.tool(def.tool) else {
-        return Err(Failure::new("the generated gauntlet names tools of the spec")
-            .got(format!("a check of unknown tool {}", def.tool))
-            .expected("a tool of the facts")
-            .fix("regenerate the gauntlet file from the spec"));
+        return Err(
+            Failure::new("the generated gauntlet names tools of the spec")
+                .got(format!("a check of unknown tool {}", def.tool))
+                .expected("a tool of the facts")
+                .fix("regenerate the gauntlet file from the spec"),
+        );
     };
     let ctx = Ctx {
         gauntlet,

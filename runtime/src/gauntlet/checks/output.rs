@@ -27,7 +27,11 @@ fn variants(ctx: &Ctx<'_, '_>) -> Vec<Value> {
     for (i, call) in ctx.success_calls().into_iter().enumerate() {
         let mut call = call;
         if ctx.tool.idempotency_ttl_secs.is_some() && call.get("idempotency_key").is_none() {
-            set(&mut call, "idempotency_key", json!(format!("gauntlet-output-{i}")));
+            set(
+                &mut call,
+                "idempotency_key",
+                json!(format!("gauntlet-output-{i}")),
+            );
         }
         if ctx.tool.response_format.is_some() {
             for format in ["concise", "detailed"] {
@@ -126,7 +130,10 @@ fn accepted(ctx: &Ctx<'_, '_>, param: &str, value: Value, promise: &str) -> Resu
         || e.details
             .get("problems")
             .and_then(Value::as_array)
-            .is_some_and(|ps| ps.iter().any(|p| p.get("path").and_then(Value::as_str) == Some(path.as_str())));
+            .is_some_and(|ps| {
+                ps.iter()
+                    .any(|p| p.get("path").and_then(Value::as_str) == Some(path.as_str()))
+            });
     if (VALIDATION.contains(&e.code.as_ref()) && about_param) || e.code == "internal_error" {
         return Err(Failure::new(promise)
             .call(tool.name, &args)

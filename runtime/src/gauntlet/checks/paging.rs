@@ -65,17 +65,26 @@ fn walk(
                 .fix(WALK_FIX)
         };
         let Some(this_total) = total_of(&page) else {
-            return Err(fail(format!("page {page_no} has no total: {}", show(&page)), "a total"));
+            return Err(fail(
+                format!("page {page_no} has no total: {}", show(&page)),
+                "a total",
+            ));
         };
         if *total.get_or_insert(this_total) != this_total {
             return Err(fail(
-                format!("page {page_no} says total {this_total}, page 1 said {}", total.unwrap_or(0)),
+                format!(
+                    "page {page_no} says total {this_total}, page 1 said {}",
+                    total.unwrap_or(0)
+                ),
                 "the same total on every page of one query",
             ));
         }
         if items.len() as u64 > limit {
             return Err(fail(
-                format!("page {page_no} holds {} items with limit {limit}", items.len()),
+                format!(
+                    "page {page_no} holds {} items with limit {limit}",
+                    items.len()
+                ),
                 "at most `limit` items a page",
             ));
         }
@@ -111,7 +120,10 @@ fn walk(
         }
         if seen.len() as u64 > this_total.saturating_add(limit) {
             return Err(fail(
-                format!("{} items after {page_no} pages with total {this_total}", seen.len()),
+                format!(
+                    "{} items after {page_no} pages with total {this_total}",
+                    seen.len()
+                ),
                 "paging that ends",
             ));
         }
@@ -175,7 +187,14 @@ pub(crate) fn default_limit(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let session = ctx.session()?;
     for mut query in queries(ctx) {
         unset(&mut query, "limit");
-        page_size(&session, tool, &query, &paging, paging.default_limit, &promise)?;
+        page_size(
+            &session,
+            tool,
+            &query,
+            &paging,
+            paging.default_limit,
+            &promise,
+        )?;
     }
     Ok(())
 }
@@ -226,7 +245,9 @@ fn page_size(
         .call(tool, query)
         .got(format!("{n} items, total {total}"))
         .expected(format!("{want} items"))
-        .fix("take `window.limit` items (the runtime passes the call's limit or the spec's default)"))
+        .fix(
+            "take `window.limit` items (the runtime passes the call's limit or the spec's default)",
+        ))
 }
 
 /// A tampered cursor, a cursor of another query and a made-up one are refused with
@@ -239,7 +260,10 @@ pub(crate) fn forged_cursor_refused(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
         tool.name
     );
     let session = ctx.session()?;
-    let mut query = queries(ctx).into_iter().next().unwrap_or_else(|| ctx.base_call());
+    let mut query = queries(ctx)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| ctx.base_call());
     set(&mut query, "limit", json!(1));
     let page = session.ok(tool.name, &query, &promise)?;
     let mut forged = vec!["c1.not-a-real-cursor".to_owned()];

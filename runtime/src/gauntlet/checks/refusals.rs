@@ -54,10 +54,21 @@ pub(crate) fn unknown_argument(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
         let expected = json!(allowed);
         match problem.get("allowed") {
             Some(got) if *got == expected => Ok(()),
-            got => Err(format!("details.allowed {}, expected {expected}", shown(got))),
+            got => Err(format!(
+                "details.allowed {}, expected {expected}",
+                shown(got)
+            )),
         }
     };
-    expect_refusal(ctx, &args, "unknown_argument", &format!("/{name}"), name, &promise, &facts)
+    expect_refusal(
+        ctx,
+        &args,
+        "unknown_argument",
+        &format!("/{name}"),
+        name,
+        &promise,
+        &facts,
+    )
 }
 
 /// The shared body of the refusal checks.
@@ -103,7 +114,11 @@ fn expect_refusal(
             format!("error `{code}` with a problem at {path} in details.problems"),
         ));
     };
-    let top = if problems.len() == 1 { code } else { "invalid_arguments" };
+    let top = if problems.len() == 1 {
+        code
+    } else {
+        "invalid_arguments"
+    };
     if err.code != top {
         return Err(fail(describe_error(&err), format!("error `{top}`")));
     }

@@ -16,7 +16,12 @@ const RACERS: usize = 8;
 
 /// The call a retry repeats: the success call, applied through a fresh preview when gated.
 /// Returns the arguments that produce the effect (with `preview_id` for gated tools).
-fn effect_call(ctx: &Ctx<'_, '_>, session: &Session<'_>, key: &str, promise: &str) -> Result<Value, Failure> {
+fn effect_call(
+    ctx: &Ctx<'_, '_>,
+    session: &Session<'_>,
+    key: &str,
+    promise: &str,
+) -> Result<Value, Failure> {
     let args = ctx.success_call(key);
     if !gated(ctx.tool) {
         return Ok(args);
@@ -63,10 +68,16 @@ pub(crate) fn runs_once(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     if first.replayed || !second.replayed {
         return Err(Failure::new(promise)
             .call(tool.name, &args)
-            .got(format!("replayed: {} then {}", first.replayed, second.replayed))
+            .got(format!(
+                "replayed: {} then {}",
+                first.replayed, second.replayed
+            ))
             .expected("replayed: false then true"));
     }
-    let (a, b) = (without_replayed(&first.structured), without_replayed(&second.structured));
+    let (a, b) = (
+        without_replayed(&first.structured),
+        without_replayed(&second.structured),
+    );
     if a != b {
         return Err(Failure::new(promise)
             .call(tool.name, &args)
@@ -132,9 +143,8 @@ pub(crate) fn concurrent_run_once(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
         handles
             .into_iter()
             .map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    Err(ToolError::internal("a concurrent call panicked"))
-                })
+                h.join()
+                    .unwrap_or_else(|_| Err(ToolError::internal("a concurrent call panicked")))
             })
             .collect()
     });
@@ -146,7 +156,10 @@ pub(crate) fn concurrent_run_once(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
                 results.push(session.call(tool.name, &args).map_err(|e| {
                     Failure::new(&promise)
                         .call(tool.name, &args)
-                        .got(format!("a retry after idempotency_in_progress: {}", describe_error(&e)))
+                        .got(format!(
+                            "a retry after idempotency_in_progress: {}",
+                            describe_error(&e)
+                        ))
                         .expected("the first call's result")
                 })?);
             }
@@ -176,7 +189,11 @@ pub(crate) fn concurrent_run_once(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
             .call(tool.name, &args)
             .got(format!(
                 "{fresh} answers not marked replayed; answers {}",
-                if differing.is_some() { "differ" } else { "agree" }
+                if differing.is_some() {
+                    "differ"
+                } else {
+                    "agree"
+                }
             ))
             .expected("one first answer and replays equal to it"));
     }

@@ -15,9 +15,18 @@ pub(crate) fn matches_spec(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let session = ctx.session()?;
     let tool = ctx.tool;
     let Some(def) = session.definition(tool.name) else {
-        let served: Vec<&str> = session.server.definitions().iter().map(|d| d.name).collect();
+        let served: Vec<&str> = session
+            .server
+            .definitions()
+            .iter()
+            .map(|d| d.name)
+            .collect();
         return Err(Failure::new(PROMISE)
-            .got(format!("no tool {} among the served ones: {}", tool.name, served.join(", ")))
+            .got(format!(
+                "no tool {} among the served ones: {}",
+                tool.name,
+                served.join(", ")
+            ))
             .expected(format!("a tool named {}", tool.name))
             .fix("regenerate the server code and the gauntlet from the same spec"));
     };
@@ -27,7 +36,12 @@ pub(crate) fn matches_spec(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
             diffs.push(format!("{what}: served {served}, spec {spec}"));
         }
     };
-    same(&mut diffs, "title", json!(def.title).to_string(), json!(tool.title).to_string());
+    same(
+        &mut diffs,
+        "title",
+        json!(def.title).to_string(),
+        json!(tool.title).to_string(),
+    );
     same(
         &mut diffs,
         "description",
@@ -73,10 +87,23 @@ pub(crate) fn matches_spec(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
         .and_then(Value::as_array)
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    let spec_required: Vec<&str> = tool.params.iter().filter(|p| p.required).map(|p| p.name).collect();
-    same(&mut diffs, "required", format!("{required:?}"), format!("{spec_required:?}"));
+    let spec_required: Vec<&str> = tool
+        .params
+        .iter()
+        .filter(|p| p.required)
+        .map(|p| p.name)
+        .collect();
+    same(
+        &mut diffs,
+        "required",
+        format!("{required:?}"),
+        format!("{spec_required:?}"),
+    );
     if schema.get("additionalProperties") != Some(&Value::Bool(false)) {
-        diffs.push("the input schema does not refuse unknown arguments (additionalProperties: false)".into());
+        diffs.push(
+            "the input schema does not refuse unknown arguments (additionalProperties: false)"
+                .into(),
+        );
     }
 
     for param in tool.params {
@@ -181,7 +208,11 @@ fn shape_param(param: &ParamFacts, field: &Field, diffs: &mut Vec<String>) {
     );
     match &field.shape {
         Shape::String(s) => {
-            same("allowed values", format!("{:?}", s.allowed), format!("{:?}", param.allowed));
+            same(
+                "allowed values",
+                format!("{:?}", s.allowed),
+                format!("{:?}", param.allowed),
+            );
             same(
                 "length",
                 format!("{:?}..{:?}", s.min_length, s.max_length),

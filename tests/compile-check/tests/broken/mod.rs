@@ -127,8 +127,17 @@ impl TicketsTools for Desk {
         if skip > 0 && self.has(Bug::RepeatsItems) {
             skip -= 1;
         }
-        let take = if self.has(Bug::IgnoresLimit) { 10 } else { window.take() };
-        let page = hits.iter().skip(skip).take(take).map(|t| (*t).clone()).collect();
+        let take = if self.has(Bug::IgnoresLimit) {
+            10
+        } else {
+            window.take()
+        };
+        let page = hits
+            .iter()
+            .skip(skip)
+            .take(take)
+            .map(|t| (*t).clone())
+            .collect();
         let mut total = hits.len() as u64;
         if self.has(Bug::WrongTotal) {
             total += 1;
@@ -140,7 +149,10 @@ impl TicketsTools for Desk {
         let tickets = self.tickets.lock().unwrap();
         let Some(found) = tickets.iter().find(|t| t.ticket_id == input.ticket_id) else {
             if self.has(Bug::NotFoundIsInternal) {
-                return Err(ToolError::internal(format!("no row for {}", input.ticket_id)));
+                return Err(ToolError::internal(format!(
+                    "no row for {}",
+                    input.ticket_id
+                )));
             }
             return Err(TicketsError::NotFound {
                 ticket_id: input.ticket_id,
