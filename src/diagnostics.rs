@@ -158,12 +158,24 @@ impl Diagnostic {
             Severity::Warning => Level::WARNING,
             Severity::Info => Level::INFO,
         };
-        let range = byte_range(&file.text, self.span.pos);
-        let snippet = Snippet::source(file.text.as_str())
+        // Only the annotated line goes to the renderer, with its number: giving it the whole
+        // file made rendering every diagnostic cost the file's length, so a large spec with
+        // many errors took quadratic time. The output is the same.
+        let text = file.text.as_str();
+        let range = byte_range(text, self.span.pos);
+        let line_start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[range.start..]
+            .find('\n')
+            .map_or(text.len(), |i| range.start + i);
+        let line_number = text[..line_start].matches('\n').count() + 1;
+        let line = &text[line_start..line_end];
+        let local = range.start - line_start..(range.end - line_start).min(line.len());
+        let snippet = Snippet::source(line)
+            .line_start(line_number)
             .path(file.path.as_str())
             .annotation(
                 AnnotationKind::Primary
-                    .span(range)
+                    .span(local.start..local.end.max(local.start))
                     .label(self.label.as_str()),
             );
         let group = level

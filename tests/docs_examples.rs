@@ -246,9 +246,9 @@ fn check_error(at: &str, ts: &toolspec::model::ToolSet, page: &str, v: &Value) -
             "{at}: error keys are {keys:?}, not code, message, retryable, details"
         ));
     }
-    if !m
-        .get("message")
-        .is_some_and(|x| x.as_str().is_some_and(|s| !s.is_empty()))
+    if m.get("message")
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty)
     {
         out.push(format!("{at}: message must be a non-empty string"));
     }

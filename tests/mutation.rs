@@ -352,6 +352,98 @@ fn the_example_specs_load_without_errors() {
     assert_eq!(model.toolsets.len(), SPECS.len());
 }
 
+/// Inputs built to hurt a parser: deep nesting, alias bombs, huge scalars and keys. Each must
+/// be refused (or loaded) with located errors, without a panic or a stack overflow.
+#[test]
+fn hostile_inputs_are_refused_with_located_errors() {
+    let laughs = {
+        let mut s = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let _ = std::fmt::Write::write_fmt(
+                &mut s,
+                format_args!(
+                    "{}: &{} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n",
+                    (b'a' + i) as char,
+                    (b'a' + i) as char,
+                    p = (b'a' + i - 1) as char
+                ),
+            );
+        }
+        s
+    };
+    let cases: Vec<(&str, String)> = vec![
+        (
+            "deep flow nesting",
+            format!("tools: {}", "[".repeat(10_000)),
+        ),
+        (
+            "deep block nesting",
+            (0..200)
+                .map(|i| format!("{}k{i}:\n", " ".repeat(i * 2)))
+                .collect(),
+        ),
+        ("alias bomb", laughs),
+        (
+            "huge scalar",
+            format!("toolspec: 1\nservice: {}\n", "x".repeat(2_000_000)),
+        ),
+        ("huge number", format!("toolspec: {}\n", "9".repeat(5_000))),
+        (
+            "many keys",
+            (0..20_000).map(|i| format!("k{i}: v\n")).collect(),
+        ),
+        ("only a tab", "\t".to_string()),
+        ("a byte-order mark", "\u{feff}toolspec: 1\n".to_string()),
+        ("nul bytes", "toolspec: 1\u{0}\u{0}\n".to_string()),
+        (
+            "two documents",
+            format!("{}---\n{}", SPECS[0].1, SPECS[0].1),
+        ),
+        (
+            "merge key into a tool",
+            SPECS[0].1.replace(
+                "  - name: tickets_get",
+                "  - <<: {extra: 1}\n    name: tickets_get",
+            ),
+        ),
+    ];
+    for (what, text) in cases {
+        // Printed first: a stack overflow aborts the process without naming the case.
+        eprintln!("hostile input: {what}");
+        let started = std::time::Instant::now();
+        let problems = check_mutant_text(&text);
+        eprintln!("  took {:?}", started.elapsed());
+        assert!(problems.is_empty(), "{what}: {problems:?}");
+    }
+}
+
+/// Loads one text on its own; returns errors without a location.
+fn check_mutant_text(text: &str) -> Vec<String> {
+    let mut sources = Sources::default();
+    let mut diags = Diagnostics::default();
+    let file = sources.add("hostile.yaml", text);
+    let loaded: Vec<_> = spec::load(file, text, &mut diags)
+        .map(|s| (file, s))
+        .into_iter()
+        .collect();
+    model::resolve(&loaded, &sources, &mut diags);
+    let _ = diags.render(&sources);
+    let lines = text.split('\n').count();
+    diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .filter(|d| {
+            d.span.pos.line < 1 || d.span.pos.column < 1 || d.span.pos.line as usize > lines
+        })
+        .map(|d| {
+            format!(
+                "[{}] {} at {}:{}",
+                d.code, d.message, d.span.pos.line, d.span.pos.column
+            )
+        })
+        .collect()
+}
+
 /// Runs the mutants of these seeds; returns how many differ from their spec, and failures.
 fn run_seeds(seeds: impl Iterator<Item = u64>) -> (u64, Vec<String>) {
     let mut failures = Vec::new();

@@ -216,8 +216,13 @@ fn check_limits(
             );
         }
     }
+    // When neither limit is written here, both are inherited and a conflict between them was
+    // reported where they were written (the toolset's defaults).
+    let Some(written) = default.or(max) else {
+        return;
+    };
     if d > m {
-        let pos = default.or(max).map_or(Pos::default(), |v| v.pos);
+        let pos = written.pos;
         diags.push(
             Diagnostic::error(
                 "min-above-max",

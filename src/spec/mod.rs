@@ -103,11 +103,25 @@ pub fn load(file: FileId, text: &str, out: &mut Diagnostics) -> Option<SpecFile>
     }
 }
 
+/// The deepest nesting of mappings and lists a spec may have.
+pub const MAX_DEPTH: usize = 32;
+
 fn options() -> serde_saphyr::Options {
     // YAML 1.2 booleans only: unquoted `yes`, `no`, `on` and `off` stay strings, as editors
     // (and the YAML 1.2 core schema) read them, so `enum: [yes, no]` is two strings and not
-    // two booleans. Duplicate keys stay errors (the default), and so do alias bombs.
-    serde_saphyr::options! { strict_booleans: true }
+    // two booleans. Duplicate keys stay errors (the default), and so do alias bombs. Nesting
+    // is capped at MAX_DEPTH, far beyond any real spec, because every level of nesting costs
+    // stack in the recursive readers (about 32 KiB a level in a debug build): deeper input
+    // must be refused, not overflow the stack. The node and event budgets are raised from
+    // the defaults so a spec of ten thousand tools still loads; they still bound memory.
+    serde_saphyr::options! {
+        strict_booleans: true,
+        budget: serde_saphyr::budget! {
+            max_depth: MAX_DEPTH,
+            max_nodes: 4_000_000,
+            max_events: 16_000_000,
+        },
+    }
 }
 
 fn parse(text: &str) -> Result<PNode, serde_saphyr::Error> {
@@ -149,6 +163,16 @@ fn clean_message(rendered: &str) -> String {
     if let Some(i) = msg.find(" at line ") {
         msg.truncate(i);
     }
+    if let Some(breach) = msg.strip_prefix("budget breached: ") {
+        let kind = breach.split([' ', '{']).next().unwrap_or(breach);
+        msg = match kind {
+            "Depth" => format!("the spec nests mappings and lists deeper than {MAX_DEPTH} levels"),
+            "Aliases" | "Anchors" | "MergeKeys" | "Events" => {
+                "the spec's anchors and aliases expand to too much".to_string()
+            }
+            _ => "the spec is too large to load".to_string(),
+        };
+    }
     if let Some(key) = msg.strip_prefix("duplicate mapping key: ") {
         let key = key.split(", set ").next().unwrap_or(key);
         msg = format!("the key `{key}` appears twice in one mapping");
@@ -160,7 +184,13 @@ fn clean_message(rendered: &str) -> String {
 /// a loose match (`tab` in `acceptable`) once gave tab advice for a duplicate key.
 fn syntax_help(message: &str) -> String {
     let m = message.to_lowercase();
-    if m.contains("appears twice") || m.contains("duplicate") {
+    if m.contains("nests mappings") {
+        "flatten the structure: declare nested objects as named types under `types:`".into()
+    } else if m.contains("expand to too much") {
+        "write the values out instead of nesting aliases of aliases".into()
+    } else if m.contains("too large to load") {
+        "split the spec into several files, one per service".into()
+    } else if m.contains("appears twice") || m.contains("duplicate") {
         "each key may appear once in a mapping; remove one, or rename it".into()
     } else if m.contains("tabs ") || m.starts_with("tab ") || m.contains(" tab ") {
         "indent with spaces; YAML does not allow tabs for indentation".into()

@@ -17,21 +17,10 @@ use toolspec_runtime::validate::{
     self, ArrayShape, Field as RtField, Format as RtFormat, ObjectShape, Pattern, Shape,
     StringShape,
 };
-use toolspec_runtime::{ToolError, validate::prepare};
 
 /// The runtime's input shape of `tool` (spec and implied parameters).
 pub fn input_shape(tool: &Tool) -> &'static ObjectShape {
     object(&tool.params)
-}
-
-/// Validates `arguments` exactly as a generated server does: `Ok` with defaults filled in, or
-/// the one [`ToolError`] the agent would get, whose message ends with `example_call`.
-pub fn check_call(
-    shape: &'static ObjectShape,
-    example_call: &str,
-    arguments: &Value,
-) -> Result<Value, ToolError> {
-    prepare(shape, example_call, arguments.clone())
 }
 
 /// The codes of the problems the validator finds (empty when the call is valid).

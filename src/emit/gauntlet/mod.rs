@@ -85,7 +85,7 @@ pub fn render(model: &Model, ts: &ToolSet) -> Result<String, Diagnostics> {
     let env = crate::emit::rust::environment_for(TEMPLATES).map_err(|e| fail(format!("{e:#}")))?;
     let text = env
         .get_template(ENTRY)
-        .and_then(|t| t.render(minijinja::Value::from_serialize(&ctx)))
+        .and_then(|t| t.render(minijinja::Value::from(minijinja::value::Serde(&ctx))))
         .map_err(|e| fail(format!("{e:#}")))?;
     let file = syn::parse_file(&text).map_err(|e| {
         let at = e.span().start();
