@@ -31,6 +31,21 @@ pub struct SourceFile {
     pub path: String,
     /// The full text.
     pub text: String,
+    /// Byte offset of each line's start, computed on first use: rendering thousands of
+    /// diagnostics must not count lines from the top of the file for each one.
+    line_starts: std::sync::OnceLock<Vec<usize>>,
+}
+
+impl SourceFile {
+    /// The 1-based number of the line that holds byte `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        starts.partition_point(|&start| start <= offset).max(1)
+    }
 }
 
 /// The texts of every file read in a run, so diagnostics can quote them.
@@ -45,6 +60,7 @@ impl Sources {
         self.files.push(SourceFile {
             path: path.into(),
             text: text.into(),
+            line_starts: std::sync::OnceLock::new(),
         });
         self.files.len() - 1
     }
@@ -167,7 +183,7 @@ impl Diagnostic {
         let line_end = text[range.start..]
             .find('\n')
             .map_or(text.len(), |i| range.start + i);
-        let line_number = text[..line_start].matches('\n').count() + 1;
+        let line_number = file.line_of(line_start);
         let line = &text[line_start..line_end];
         let local = range.start - line_start..(range.end - line_start).min(line.len());
         let snippet = Snippet::source(line)
@@ -376,6 +392,18 @@ mod tests {
         assert_eq!(edit_distance("ab", "ba"), 1);
         assert_eq!(edit_distance("", "abc"), 3);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn numbers_lines_from_one() {
+        let mut sources = Sources::default();
+        let id = sources.add("a.yaml", "a: 1\nb: 2\n\nc: 3");
+        let file = sources.get(id);
+        let lines: Vec<usize> = [0, 4, 5, 9, 10, 11, 14, 99]
+            .iter()
+            .map(|&o| file.line_of(o))
+            .collect();
+        assert_eq!(lines, [1, 1, 2, 2, 3, 4, 4, 4]);
     }
 
     #[test]
