@@ -142,58 +142,64 @@ fn nested_output_required(f: &Field) -> bool {
 }
 
 fn input_property(f: &Field, profile: Profile) -> Value {
-    let body = type_body(&f.ty, Direction::Input(profile));
-    let mut m = Map::new();
-    let nullable = profile == Profile::OpenAiStrict && !f.required;
-    for (k, v) in body {
-        match k.as_str() {
-            "type" if nullable => m.insert(k, json!([v, "null"])),
-            "enum" if nullable => {
-                let mut values = v.as_array().cloned().unwrap_or_default();
-                values.push(Value::Null);
-                m.insert(k, Value::Array(values))
-            }
-            _ => m.insert(k, v),
-        };
-        if !m.contains_key("description") {
-            m.insert("description".into(), json!(input_description(f, profile)));
+    let mut body = type_body(&f.ty, Direction::Input(profile));
+    if profile == Profile::OpenAiStrict && !f.required {
+        // Strict mode lists every property as required; `null` stands for "left out".
+        if let Some(t) = body.get_mut("type") {
+            *t = json!([t.take(), "null"]);
+        }
+        if let Some(Value::Array(values)) = body.get_mut("enum") {
+            values.push(Value::Null);
         }
     }
-    if profile == Profile::Standard
-        && let Some(d) = &f.default
-    {
-        m.insert("default".into(), d.clone());
-    }
-    move_nested_keys_last(&mut m);
-    Value::Object(m)
+    let default = match profile {
+        Profile::Standard => f.default.clone(),
+        Profile::OpenAiStrict => None,
+    };
+    Value::Object(assemble(body, input_description(f, profile), default))
 }
 
 fn output_property(f: &Field) -> Value {
     let body = type_body(&f.ty, Direction::Output);
-    let mut m = Map::new();
-    for (k, v) in body {
-        m.insert(k, v);
-        if !m.contains_key("description") {
-            // Keywords carry a named type's rules here; its words are for choosing inputs.
-            let mut parts = vec![sentence(&f.description)];
-            if f.detailed_only {
-                parts.push("Detailed responses only.".into());
-            }
-            m.insert("description".into(), json!(join(&parts)));
-        }
+    // Keywords carry a named type's rules here; its words are for choosing inputs.
+    let mut parts = vec![sentence(&f.description)];
+    if f.detailed_only {
+        parts.push("Detailed responses only.".into());
     }
-    move_nested_keys_last(&mut m);
-    Value::Object(m)
+    Value::Object(assemble(body, join(&parts), None))
 }
 
-/// Keeps `items`, `properties`, `required` and `additionalProperties` after the scalar
-/// keywords, so a property reads type, description, rules, then its insides.
-fn move_nested_keys_last(m: &mut Map<String, Value>) {
-    for key in ["items", "properties", "required", "additionalProperties"] {
-        if let Some(v) = m.remove(key) {
-            m.insert(key.into(), v);
+/// Keywords that hold other schemas or list their keys; they go last.
+const NESTED: [&str; 4] = ["items", "properties", "required", "additionalProperties"];
+
+/// A schema in reading order: `type`, `description`, the rules, `default`, then its items
+/// or fields. An empty description is left out.
+fn assemble(
+    mut body: Map<String, Value>,
+    description: String,
+    default: Option<Value>,
+) -> Map<String, Value> {
+    let mut m = Map::new();
+    if let Some(t) = body.get_mut("type") {
+        m.insert("type".into(), t.take());
+    }
+    if !description.is_empty() {
+        m.insert("description".into(), Value::String(description));
+    }
+    for (k, v) in body.iter_mut() {
+        if k != "type" && !NESTED.contains(&k.as_str()) {
+            m.insert(k.clone(), v.take());
         }
     }
+    if let Some(d) = default {
+        m.insert("default".into(), d);
+    }
+    for k in NESTED {
+        if let Some(v) = body.get_mut(k) {
+            m.insert(k.into(), v.take());
+        }
+    }
+    m
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -258,23 +264,14 @@ fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
             if let Some(n) = max_items {
                 m.insert("maxItems".into(), json!(n));
             }
-            let mut item = type_body(items, dir);
-            if let Some(d) = items
+            // A named item type's description has no property to live in: the items schema
+            // carries it.
+            let description = items
                 .description
                 .as_deref()
-                .filter(|d| !d.trim().is_empty())
-            {
-                // A named item type's description has no property to live in: give it to the
-                // items schema, right after its type.
-                let mut with = Map::new();
-                for (k, v) in std::mem::take(&mut item) {
-                    with.insert(k, v);
-                    if !with.contains_key("description") {
-                        with.insert("description".into(), json!(sentence(d)));
-                    }
-                }
-                item = with;
-            }
+                .map(sentence)
+                .unwrap_or_default();
+            let item = assemble(type_body(items, dir), description, None);
             m.insert("items".into(), Value::Object(item));
         }
         Kind::Object { fields, open } => {

@@ -229,7 +229,9 @@ impl<'a> FieldResolver<'a> {
                     );
                 }
                 default.clone().unwrap_or_else(|| {
-                    example_of_named(&ty, self.raw_types).unwrap_or_else(|| compose_example(&ty))
+                    example_of_named(&ty, self.raw_types)
+                        .or_else(|| item_example(f, &ty, self.raw_types))
+                        .unwrap_or_else(|| compose_example(&ty))
                 })
             }
         };
@@ -581,6 +583,23 @@ impl Place {
 
 fn is_scalar(ty: &Type) -> bool {
     !matches!(ty.kind, Kind::Array { .. } | Kind::Object { .. })
+}
+
+/// `[item]` for an array whose items carry an example (written, or their named type's).
+fn item_example(
+    f: &raw::Field,
+    ty: &Type,
+    raw_types: &[(Sp<String>, raw::Field)],
+) -> Option<Value> {
+    let (Kind::Array { items: item_ty, .. }, Some(items)) = (&ty.kind, &f.items) else {
+        return None;
+    };
+    items
+        .example
+        .as_ref()
+        .map(|e| e.value.clone())
+        .or_else(|| example_of_named(item_ty, raw_types))
+        .map(|v| Value::Array(vec![v]))
 }
 
 fn example_of_named(ty: &Type, raw_types: &[(Sp<String>, raw::Field)]) -> Option<Value> {
