@@ -124,7 +124,7 @@ fn group(out: &mut String, g: usize) {
     tier: irreversible
     params:
       record_id: {{ type: RecordId, description: The record to delete. }}
-      reason: {{ type: string, description: Why it is deleted, kept in the audit log., max_length: 500, example: Duplicate of R-1000 }}
+      reason: {{ type: string, description: "Why it is deleted, kept in the audit log.", max_length: 500, example: Duplicate of R-1000 }}
     output:
       record_id: {{ type: RecordId, description: The deleted record's id. }}
     errors: [not_found]

@@ -242,10 +242,8 @@ impl Builder {
         if self.rerun {
             let stdout = std::io::stdout();
             let mut lock = stdout.lock();
-            for path in self.specs.iter().filter(|p| p.is_file()) {
-                if let Some(text) = path.to_str().filter(|t| !t.contains(['\n', '\r'])) {
-                    let _ = writeln!(lock, "cargo:rerun-if-changed={text}");
-                }
+            for line in self.rerun_lines() {
+                let _ = writeln!(lock, "{line}");
             }
         }
         let model =
@@ -290,6 +288,21 @@ impl Builder {
     }
 }
 
+impl Builder {
+    /// `cargo:rerun-if-changed=<path>` for every spec that exists as a file, in the order
+    /// given. Paths Cargo could not read back (not UTF-8, or with a line break) are left out
+    /// rather than printed broken.
+    fn rerun_lines(&self) -> Vec<String> {
+        self.specs
+            .iter()
+            .filter(|p| p.is_file())
+            .filter_map(|p| p.to_str())
+            .filter(|t| !t.contains(['\n', '\r']))
+            .map(|t| format!("cargo:rerun-if-changed={t}"))
+            .collect()
+    }
+}
+
 /// Why [`Builder::compile`] failed. Both `Display` and `Debug` show the full report, so a
 /// build script's `main() -> Result<(), Box<dyn Error>>` prints it readably.
 pub enum BuildError {
@@ -315,3 +328,18 @@ impl fmt::Debug for BuildError {
 }
 
 impl std::error::Error for BuildError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rerun_lines_name_only_files_that_exist() {
+        let here = concat!(env!("CARGO_MANIFEST_DIR"), "/specs/tickets.yaml");
+        let b = Builder::new()
+            .spec(here)
+            .spec("no/such/spec.yaml")
+            .spec(env!("CARGO_MANIFEST_DIR"));
+        assert_eq!(b.rerun_lines(), [format!("cargo:rerun-if-changed={here}")]);
+    }
+}

@@ -194,7 +194,8 @@ fn mutate_once(text: &str, rng: &mut Rng) -> (String, String) {
                     let c = char::from_u32((rng.next() % 0x11_0000) as u32).unwrap_or('\u{fffd}');
                     s.push(c);
                 } else {
-                    s.push_str(*rng.pick(INSERTS));
+                    let insert: &&str = rng.pick(INSERTS);
+                    s.push_str(insert);
                 }
             }
             let out = format!("{}{}{}", &text[..at], s, &text[at..]);
@@ -270,7 +271,7 @@ fn check_mutant(which: usize, text: &str, show: bool) -> Vec<String> {
     let mut loaded = Vec::new();
     // Only the mutant alone in most runs, to keep the test fast; with its siblings in some,
     // so cross-spec checks (`not_for`, `undo`, duplicate names) see broken input too.
-    let with_siblings = text.len() % 16 == 0;
+    let with_siblings = text.len().is_multiple_of(16);
     for (i, (path, original)) in SPECS.iter().enumerate() {
         if i != which && !with_siblings {
             continue;

@@ -305,13 +305,10 @@ fn type_of(schema: &Value) -> String {
             }
             _ => "mapping".to_string(),
         },
-        Some("integer") => {
-            let min = schema.get("minimum").and_then(Value::as_f64);
-            match (min, schema.get("format").and_then(Value::as_str)) {
-                (Some(m), _) if m == 0.0 => "whole number ≥ 0".to_string(),
-                _ => "whole number".to_string(),
-            }
-        }
+        Some("integer") => match schema.get("minimum").and_then(Value::as_f64) {
+            Some(min) if min >= 0.0 => format!("whole number ≥ {min}"),
+            _ => "whole number".to_string(),
+        },
         Some("number") => "number".to_string(),
         Some("boolean") => "`true` or `false`".to_string(),
         Some("string") => "string".to_string(),

@@ -7,21 +7,39 @@
 //! clients receive.
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::emit::schema::{self, Profile};
-use crate::model::describe::tool_description;
+use crate::emit::providers::Prepared;
 use crate::model::{Tool, ToolSet};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 /// Longest tool name Anthropic allows.
 pub const MAX_NAME: usize = 64;
 
-/// One tool's definition for the Messages API `tools` array.
+/// One entry of the Messages API `tools` array.
+#[derive(Debug, Serialize)]
+pub struct AnthropicTool<'a> {
+    /// Tool name.
+    pub name: &'a str,
+    /// The description agents read.
+    pub description: &'a str,
+    /// Arguments schema (standard profile, as MCP).
+    pub input_schema: &'a Value,
+}
+
+impl<'a> From<&'a Prepared<'a>> for AnthropicTool<'a> {
+    fn from(p: &'a Prepared<'a>) -> Self {
+        AnthropicTool {
+            name: &p.tool.name.text,
+            description: &p.description,
+            input_schema: &p.input,
+        }
+    }
+}
+
+/// One tool's definition for the Messages API `tools` array, as a JSON value.
 pub fn tool(t: &Tool) -> Value {
-    json!({
-        "name": t.name.text,
-        "description": tool_description(t),
-        "input_schema": schema::input_schema(t, Profile::Standard),
-    })
+    let p = Prepared::new(t);
+    serde_json::to_value(AnthropicTool::from(&p)).unwrap_or(Value::Null)
 }
 
 /// Names Anthropic refuses: `^[a-zA-Z0-9_-]{1,64}$`.

@@ -8,29 +8,50 @@
 //! client's defaults differ.
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::emit::schema::{self, Profile};
-use crate::model::describe::tool_description;
+use crate::emit::providers::Prepared;
 use crate::model::{Tier, Tool, ToolSet};
+use serde::Serialize;
 use serde_json::{Value, json};
 
 /// Longest tool name MCP allows.
 pub const MAX_NAME: usize = 128;
 
-/// The `tools/list` result for a toolset: `{"tools": [...]}` in spec order.
-pub fn tools_list(ts: &ToolSet) -> Value {
-    json!({ "tools": ts.tools.iter().map(tool).collect::<Vec<_>>() })
+/// The `tools/list` result: `{"tools": [...]}`.
+#[derive(Debug, Serialize)]
+pub struct ToolsList<'a> {
+    /// The tools, in spec order.
+    pub tools: Vec<McpTool<'a>>,
 }
 
-/// One tool's MCP definition.
-pub fn tool(t: &Tool) -> Value {
-    json!({
-        "name": t.name.text,
-        "title": t.title.text,
-        "description": tool_description(t),
-        "inputSchema": schema::input_schema(t, Profile::Standard),
-        "outputSchema": schema::output_schema(t),
-        "annotations": annotations(t),
-    })
+/// One tool's MCP definition, borrowing what [`Prepared`] computed.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct McpTool<'a> {
+    /// Tool name.
+    pub name: &'a str,
+    /// Human title.
+    pub title: &'a str,
+    /// The description agents read.
+    pub description: &'a str,
+    /// Arguments schema.
+    pub input_schema: &'a Value,
+    /// Structured result schema.
+    pub output_schema: &'a Value,
+    /// Behaviour hints.
+    pub annotations: Annotations,
+}
+
+impl<'a> From<&'a Prepared<'a>> for McpTool<'a> {
+    fn from(p: &'a Prepared<'a>) -> Self {
+        McpTool {
+            name: &p.tool.name.text,
+            title: &p.tool.title.text,
+            description: &p.description,
+            input_schema: &p.input,
+            output_schema: &p.output,
+            annotations: Annotations::of(p.tool),
+        }
+    }
 }
 
 /// The four behaviour hints, from the tool's tier:
@@ -41,12 +62,54 @@ pub fn tool(t: &Tool) -> Value {
 /// | `destructiveHint` | false | false | true |
 /// | `idempotentHint` | true | with an idempotency key | with an idempotency key |
 /// | `openWorldHint` | the spec's `open_world` | ← | ← |
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Annotations {
+    /// The tool changes nothing.
+    pub read_only_hint: bool,
+    /// The tool's change cannot be undone.
+    pub destructive_hint: bool,
+    /// Repeating the same call has no further effect.
+    pub idempotent_hint: bool,
+    /// The tool reaches outside the service's own data.
+    pub open_world_hint: bool,
+}
+
+impl Annotations {
+    /// The hints of `t`.
+    pub fn of(t: &Tool) -> Self {
+        Annotations {
+            read_only_hint: t.tier == Tier::ReadOnly,
+            destructive_hint: t.tier == Tier::Irreversible,
+            idempotent_hint: t.tier == Tier::ReadOnly || t.idempotency.is_some(),
+            open_world_hint: t.open_world,
+        }
+    }
+}
+
+/// The `tools/list` result for a toolset as a JSON value: `{"tools": [...]}` in spec order.
+pub fn tools_list(ts: &ToolSet) -> Value {
+    let prepared: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
+    let list = ToolsList {
+        tools: prepared.iter().map(McpTool::from).collect(),
+    };
+    serde_json::to_value(&list).unwrap_or(Value::Null)
+}
+
+/// One tool's MCP definition as a JSON value.
+pub fn tool(t: &Tool) -> Value {
+    let p = Prepared::new(t);
+    serde_json::to_value(McpTool::from(&p)).unwrap_or(Value::Null)
+}
+
+/// The annotations of `t` as a JSON value (see [`Annotations`]).
 pub fn annotations(t: &Tool) -> Value {
+    let a = Annotations::of(t);
     json!({
-        "readOnlyHint": t.tier == Tier::ReadOnly,
-        "destructiveHint": t.tier == Tier::Irreversible,
-        "idempotentHint": t.tier == Tier::ReadOnly || t.idempotency.is_some(),
-        "openWorldHint": t.open_world,
+        "readOnlyHint": a.read_only_hint,
+        "destructiveHint": a.destructive_hint,
+        "idempotentHint": a.idempotent_hint,
+        "openWorldHint": a.open_world_hint,
     })
 }
 

@@ -23,8 +23,10 @@ pub mod openai;
 use crate::diagnostics::Diagnostics;
 use crate::emit::GeneratedFile;
 use crate::emit::schema::{self, Profile};
-use crate::model::{Model, ToolSet};
-use serde_json::{Value, json};
+use crate::model::describe::tool_description;
+use crate::model::{Model, Tool, ToolSet};
+use serde::Serialize;
+use serde_json::Value;
 
 /// Every schema file and tool list of every toolset, or the problems that prevent them.
 pub fn emit(model: &Model) -> Result<Vec<GeneratedFile>, Diagnostics> {
@@ -41,41 +43,78 @@ pub fn emit(model: &Model) -> Result<Vec<GeneratedFile>, Diagnostics> {
     Ok(model.toolsets.iter().flat_map(toolset_files).collect())
 }
 
+/// What the outputs of one tool share, computed once: its description and the standard
+/// profile of its input and output schemas (each written to three or two files).
+#[derive(Debug, Clone)]
+pub struct Prepared<'a> {
+    /// The tool.
+    pub tool: &'a Tool,
+    /// [`tool_description`] of it.
+    pub description: String,
+    /// Its input schema, standard profile.
+    pub input: Value,
+    /// Its output schema.
+    pub output: Value,
+}
+
+impl<'a> Prepared<'a> {
+    /// Computes the description and schemas of `tool`.
+    pub fn new(tool: &'a Tool) -> Self {
+        Prepared {
+            tool,
+            description: tool_description(tool),
+            input: schema::input_schema(tool, Profile::Standard),
+            output: schema::output_schema(tool),
+        }
+    }
+}
+
 /// The files of one toolset, without checking provider limits (see [`emit`]).
 pub fn toolset_files(ts: &ToolSet) -> Vec<GeneratedFile> {
     let service = &ts.service.text;
-    let mut files = Vec::with_capacity(ts.tools.len() * 2 + 3);
-    for tool in &ts.tools {
-        let name = &tool.name.text;
+    let tools: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
+    let mut files = Vec::with_capacity(tools.len() * 2 + 3);
+    for p in &tools {
+        let name = &p.tool.name.text;
         files.push(GeneratedFile::new(
             format!("{service}/schemas/{name}.input.json"),
-            pretty(&schema::input_schema(tool, Profile::Standard)),
+            pretty(&p.input),
         ));
         files.push(GeneratedFile::new(
             format!("{service}/schemas/{name}.output.json"),
-            pretty(&schema::output_schema(tool)),
+            pretty(&p.output),
         ));
     }
     files.push(GeneratedFile::new(
         format!("{service}/tools.mcp.json"),
-        pretty(&mcp::tools_list(ts)),
+        pretty(&mcp::ToolsList {
+            tools: tools.iter().map(mcp::McpTool::from).collect(),
+        }),
     ));
     files.push(GeneratedFile::new(
         format!("{service}/tools.anthropic.json"),
-        pretty(&Value::Array(
-            ts.tools.iter().map(anthropic::tool).collect(),
-        )),
+        pretty(
+            &tools
+                .iter()
+                .map(anthropic::AnthropicTool::from)
+                .collect::<Vec<_>>(),
+        ),
     ));
     files.push(GeneratedFile::new(
         format!("{service}/tools.openai.json"),
-        pretty(&Value::Array(ts.tools.iter().map(openai::tool).collect())),
+        pretty(
+            &tools
+                .iter()
+                .map(openai::OpenAiTool::from)
+                .collect::<Vec<_>>(),
+        ),
     ));
     files
 }
 
 /// JSON as every generated file holds it: two-space indentation and a final newline.
-pub fn pretty(v: &Value) -> String {
-    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| json!(null).to_string());
+pub fn pretty<T: Serialize + ?Sized>(v: &T) -> String {
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".to_string());
     s.push('\n');
     s
 }

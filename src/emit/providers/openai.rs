@@ -18,10 +18,12 @@
 //! over 250 values, over 15,000 characters of them).
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::emit::providers::Prepared;
 use crate::emit::schema::{self, Profile};
 use crate::model::describe::tool_description;
 use crate::model::{Field, Kind, Tool, ToolSet, Type};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 /// Longest function name.
 pub const MAX_NAME: usize = 64;
@@ -40,17 +42,55 @@ pub const MAX_SCHEMA_CHARS: usize = 120_000;
 /// Most characters of the values of one enum that has over 250 values.
 pub const MAX_LARGE_ENUM_CHARS: usize = 15_000;
 
-/// One tool's entry in the Chat Completions `tools` array.
-pub fn tool(t: &Tool) -> Value {
-    json!({
-        "type": "function",
-        "function": {
-            "name": t.name.text,
-            "description": tool_description(t),
-            "parameters": schema::input_schema(t, Profile::OpenAiStrict),
-            "strict": !schema::has_free_form_object(&t.params),
+/// One entry of the Chat Completions `tools` array.
+#[derive(Debug, Serialize)]
+pub struct OpenAiTool<'a> {
+    /// Always `"function"`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The function.
+    pub function: Function<'a>,
+}
+
+/// A function definition.
+#[derive(Debug, Serialize)]
+pub struct Function<'a> {
+    /// Function name.
+    pub name: &'a str,
+    /// The description agents read.
+    pub description: &'a str,
+    /// Arguments schema, OpenAI strict profile.
+    pub parameters: Value,
+    /// Whether OpenAI guarantees arguments match `parameters` (false only with a free-form
+    /// object).
+    pub strict: bool,
+}
+
+impl<'a> OpenAiTool<'a> {
+    /// The entry of `tool`, whose [`tool_description`] is `description`.
+    pub fn new(tool: &'a Tool, description: &'a str) -> Self {
+        OpenAiTool {
+            kind: "function",
+            function: Function {
+                name: &tool.name.text,
+                description,
+                parameters: schema::input_schema(tool, Profile::OpenAiStrict),
+                strict: !schema::has_free_form_object(&tool.params),
+            },
         }
-    })
+    }
+}
+
+impl<'a> From<&'a Prepared<'a>> for OpenAiTool<'a> {
+    fn from(p: &'a Prepared<'a>) -> Self {
+        OpenAiTool::new(p.tool, &p.description)
+    }
+}
+
+/// One tool's entry in the Chat Completions `tools` array, as a JSON value.
+pub fn tool(t: &Tool) -> Value {
+    let description = tool_description(t);
+    serde_json::to_value(OpenAiTool::new(t, &description)).unwrap_or(Value::Null)
 }
 
 /// Everything in a toolset that OpenAI would refuse, each at its place in the spec.

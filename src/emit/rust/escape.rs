@@ -43,13 +43,67 @@ const RAW_OK: &[&str] = &[
 /// Keywords that cannot be raw identifiers: they get a trailing underscore.
 const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
 
-/// ASCII words of `text`: letters and digits kept, everything else a word break, so that
-/// heck sees `café-au lait` as `caf`, `au`, `lait`. Non-ASCII letters are left out because
-/// rustc lints non-ASCII identifiers (`uncommon_codepoints`, confusables) by default.
+/// Latin letters with diacritics and their ASCII spelling, so `naïve café` names `NaiveCafe`.
+const FOLDS: &[(&str, &str)] = &[
+    ("àáâãäåāăą", "a"),
+    ("ÀÁÂÃÄÅĀĂĄ", "A"),
+    ("çćĉċč", "c"),
+    ("ÇĆĈĊČ", "C"),
+    ("ďđð", "d"),
+    ("ĎĐÐ", "D"),
+    ("èéêëēĕėęě", "e"),
+    ("ÈÉÊËĒĔĖĘĚ", "E"),
+    ("ĝğġģ", "g"),
+    ("ĜĞĠĢ", "G"),
+    ("ĥħ", "h"),
+    ("ĤĦ", "H"),
+    ("ìíîïĩīĭįı", "i"),
+    ("ÌÍÎÏĨĪĬĮİ", "I"),
+    ("ķ", "k"),
+    ("Ķ", "K"),
+    ("ĺļľŀł", "l"),
+    ("ĹĻĽĿŁ", "L"),
+    ("ñńņň", "n"),
+    ("ÑŃŅŇ", "N"),
+    ("òóôõöøōŏő", "o"),
+    ("ÒÓÔÕÖØŌŎŐ", "O"),
+    ("ŕŗř", "r"),
+    ("ŔŖŘ", "R"),
+    ("śŝşš", "s"),
+    ("ŚŜŞŠ", "S"),
+    ("ţťŧ", "t"),
+    ("ŢŤŦ", "T"),
+    ("ùúûüũūŭůűų", "u"),
+    ("ÙÚÛÜŨŪŬŮŰŲ", "U"),
+    ("ýÿŷ", "y"),
+    ("ÝŸŶ", "Y"),
+    ("źżž", "z"),
+    ("ŹŻŽ", "Z"),
+    ("ß", "ss"),
+    ("æ", "ae"),
+    ("Æ", "Ae"),
+    ("œ", "oe"),
+    ("Œ", "Oe"),
+    ("þ", "th"),
+    ("Þ", "Th"),
+];
+
+/// ASCII words of `text`: letters and digits kept (Latin diacritics folded), everything
+/// else a word break, so heck sees `café-au lait` as `cafe`, `au`, `lait`. Other non-ASCII
+/// letters are left out because rustc lints non-ASCII identifiers (`uncommon_codepoints`,
+/// confusables) by default.
 fn ascii_words(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
-        .collect()
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if let Some((_, ascii)) = FOLDS.iter().find(|(from, _)| from.contains(c)) {
+            out.push_str(ascii);
+        } else {
+            out.push(' ');
+        }
+    }
+    out
 }
 
 /// Makes a cased word list a Rust identifier: `fallback` when nothing is left, a leading
@@ -218,7 +272,7 @@ mod tests {
             ),
             ("\"#", "value", "Type", "VALUE"),
             ("1st", "n1st", "T1st", "N1ST"),
-            ("café 🎉", "caf", "Caf", "CAF"),
+            ("café 🎉", "cafe", "Cafe", "CAFE"),
             ("HTTP", "http", "Http", "HTTP"),
             ("match", "r#match", "Match", "MATCH"),
         ];

@@ -91,3 +91,45 @@ pub fn environment_for(
     });
     Ok(env)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(source: &'static str, ctx: Value) -> Result<String, Error> {
+        let env = environment_for(&[("t", "")])?;
+        env.render_str(source, ctx)
+    }
+
+    #[test]
+    fn spec_text_prints_only_through_an_escaping_filter() {
+        let ctx = minijinja::context! { text => "a\"#b */", flag => true, n => 3 };
+        let err = render("{{ text }}", ctx.clone()).unwrap_err();
+        assert!(err.to_string().contains("refusing to print"), "{err}");
+        assert!(
+            render("{{ text|safe }}", ctx.clone()).is_err(),
+            "no way around it"
+        );
+        assert_eq!(
+            render("{{ text|lit }} {{ flag }} {{ n }}", ctx.clone()).unwrap(),
+            "r##\"a\"#b */\"## true 3"
+        );
+        assert_eq!(
+            render("{{ text|doc }}", ctx.clone()).unwrap(),
+            "#[doc = r##\" a\"\\#b */\"##]"
+        );
+        assert!(
+            render("{{ missing|lit }}", ctx.clone()).is_err(),
+            "undefined is an error"
+        );
+        // What a macro renders went through the formatter already.
+        assert_eq!(
+            render(
+                "{% macro m(v) %}x{{ v|lit }}{% endmacro %}{{ m(text) }}",
+                ctx
+            )
+            .unwrap(),
+            "xr##\"a\"#b */\"##"
+        );
+    }
+}
