@@ -1,129 +1,24 @@
 //! [`Builder`]: generate a toolset's Rust server code from a build script.
 //!
-//! # Tutorial: from a spec to a served toolset
-//!
-//! **1. Dependencies.** The generated code uses `serde`, `serde_json` and
-//! `toolspec-runtime`; the generator runs in the build script:
-//!
-//! ```toml
-//! [dependencies]
-//! serde = { version = "1", features = ["derive"] }
-//! serde_json = "1"
-//! toolspec-runtime = "0.1"          # add features = ["sqlite"] for durable stores
-//!
-//! [build-dependencies]
-//! toolspec = "0.1"
-//! ```
-//!
-//! **2. `build.rs`.** Name every spec the toolset refers to (tools of one spec may point
-//! at tools of another: load them together), and say which services to write:
+//! The [crate documentation](crate) walks through a whole project that uses it, from
+//! `cargo new` to a served and tested toolset. In short, `build.rs`:
 //!
 //! ```no_run
 //! fn main() -> Result<(), Box<dyn std::error::Error>> {
 //!     toolspec::Builder::new()
 //!         .spec("specs/tickets.yaml")
-//!         .spec("specs/orders.yaml")
+//!         .spec("specs/orders.yaml") // tickets' descriptions name orders_get: load it too
 //!         .generate_only("tickets")
 //!         .compile()?;
 //!     Ok(())
 //! }
 //! ```
 //!
-//! This writes `$OUT_DIR/tickets.rs` (the same bytes `toolspec generate --emit rust`
-//! writes to `generated/tickets/tickets.rs`), prints one `cargo:rerun-if-changed` per spec
-//! read, and rewrites the file only when its bytes change. A spec problem fails the build
-//! with the same `file:line:column` report `toolspec check` prints.
-//!
-//! **3. Include it** in a module of its own (the generated items are meant to live in
-//! their own namespace; make the module `pub`, or use every item, to keep `dead_code`
-//! quiet):
-//!
-//! ```ignore
-//! pub mod tickets {
-//!     include!(concat!(env!("OUT_DIR"), "/tickets.rs"));
-//! }
-//! ```
-//!
-//! **4. What the module contains**, for a service `tickets`:
-//!
-//! - the spec's named types (`Ticket`, `TicketStatus`, ...) and, per tool, its typed
-//!   arguments `TicketsSearchInput`, result `TicketsSearchOutput` and, for irreversible
-//!   tools, `TicketsCreatePreview`; closed sets are enums whose variants rename to the wire
-//!   values, optional fields are `Option`s, fields with a default are plain values (the
-//!   runtime fills defaults before your code sees the input);
-//! - `TicketsError`, one variant per code of the spec's catalog with its typed details;
-//!   `Err(TicketsError::NotFound { ticket_id }.into())` fills the message template and sets
-//!   the catalog's `retryable` flag;
-//! - the trait `TicketsTools`, one method per tool, which you implement (a missing tool is
-//!   a compile error). With `async fn` in the impl:
-//!
-//! ```ignore
-//! use toolspec_runtime::ToolError;
-//! use toolspec_runtime::engine::glue::{Page, Window};
-//! use tickets::*;
-//!
-//! struct Desk { /* your data */ }
-//!
-//! impl TicketsTools for Desk {
-//!     // read-only, paged: return the page at `window` and the number of matches.
-//!     async fn tickets_search(&self, input: TicketsSearchInput, window: Window)
-//!         -> Result<Page<TicketsSearchOutput>, ToolError> { todo!() }
-//!     // read-only: the result.
-//!     async fn tickets_get(&self, input: TicketsGetInput)
-//!         -> Result<TicketsGetOutput, ToolError> { todo!() }
-//!     // irreversible: a preview without side effects, then the apply, given that preview.
-//!     async fn preview_tickets_create(&self, input: TicketsCreateInput)
-//!         -> Result<TicketsCreatePreview, ToolError> { todo!() }
-//!     async fn tickets_create(&self, input: TicketsCreateInput, preview: TicketsCreatePreview)
-//!         -> Result<TicketsCreateOutput, ToolError> { todo!() }
-//!     // reversible: the result; the undo call is attached for you.
-//!     async fn tickets_update_status(&self, input: TicketsUpdateStatusInput)
-//!         -> Result<TicketsUpdateStatusOutput, ToolError> { todo!() }
-//! }
-//! ```
-//!
-//! - `TicketsServer<T: TicketsTools>`, which implements
-//!   `toolspec_runtime::engine::Toolset`: it routes names and deprecated aliases, validates
-//!   arguments (every problem at once), fills defaults, pages with cursors bound to the
-//!   query, replays idempotency keys, gates irreversible tools behind a preview, attaches
-//!   undo calls, and shapes results to `response_format` and the token budget;
-//! - `DEFINITIONS`, the tools' static definitions (names, descriptions, JSON Schemas,
-//!   annotations, validation tables).
-//!
-//! **5. Test it against its spec.** The build script also writes
-//! `$OUT_DIR/tickets_gauntlet.rs` (the same bytes as `toolspec generate --emit tests`):
-//! the spec's facts and a macro that expands to one `#[test]` per promise. With
-//! `toolspec-runtime`'s feature `gauntlet` in `[dev-dependencies]`, a test file includes it
-//! and hands it a fixture that builds a fresh implementation around the runtime it gets:
-//!
-//! ```ignore
-//! include!(concat!(env!("OUT_DIR"), "/tickets_gauntlet.rs"));
-//! fn fixture(runtime: toolspec_runtime::engine::Runtime) -> TicketsServer<Desk> {
-//!     TicketsServer::new(Desk::seeded_for_the_examples(), runtime)
-//! }
-//! tickets_gauntlet!(fixture);   // gauntlet::tickets_search::pagination_walks_every_item_once, ...
-//! ```
-//!
-//! **6. Serve it.** With in-memory stores (keys and previews last as long as the process):
-//!
-//! ```ignore
-//! let server = TicketsServer::in_memory(Desk::new())?;
-//! let out = server.call("tickets_search", serde_json::json!({"query": "login"}),
-//!     &toolspec_runtime::engine::CallContext::new()).await?;
-//! ```
-//!
-//! With durable stores in one SQLite file shared with your own tables (runtime feature
-//! `sqlite`), and a persisted cursor key so cursors survive restarts:
-//!
-//! ```ignore
-//! use toolspec_runtime::{cursor::CursorKey, engine::Runtime, sqlite};
-//! let db = sqlite::open("desk.db")?;
-//! let runtime = Runtime::sqlite(db.clone(), CursorKey::from_bytes(&secret_32_bytes))?;
-//! let server = TicketsServer::new(Desk::with_db(db), runtime);
-//! ```
-//!
-//! The server is a `Toolset`: hand it to the runtime's MCP adapter, or call it directly in
-//! tests as above.
+//! writes `$OUT_DIR/tickets.rs` (the same bytes as `toolspec generate --emit rust` writes to
+//! `generated/tickets/tickets.rs`) and `$OUT_DIR/tickets_gauntlet.rs` (the same as
+//! `--emit tests`), prints one `cargo:rerun-if-changed` per spec read, rewrites a file only
+//! when its bytes change, and fails the build with `toolspec check`'s report when a spec has
+//! a problem.
 
 use std::fmt;
 use std::io::Write as _;

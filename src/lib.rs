@@ -1,4 +1,125 @@
 //! toolspec: compile one YAML spec of AI-agent tools into everything that serves them.
+//!
+//! One spec file describes a toolset: its tools, their parameters and results, their errors,
+//! and the promises each tool makes to an agent (paging, idempotency, a preview before an
+//! irreversible change, the undo call of a reversible one). toolspec checks the spec, then
+//! writes from it the JSON Schemas and the MCP, Anthropic and OpenAI tool lists, a Rust server
+//! layer that enforces every promise, docs for a docs site, and a gauntlet of tests that holds
+//! your implementation to the spec. You write the spec and one trait implementation.
+//!
+//! This page is the tutorial: from `cargo new` to an MCP server a host can run. Its crate is
+//! `examples/tutorial` in the toolspec repository, built and tested with the workspace, and
+//! every file below is included from it, so what you read here compiles and passes.
+//!
+//! # 1. A new crate
+//!
+//! ```text
+//! cargo new notes-server && cd notes-server
+//! cargo add serde --features derive
+//! cargo add serde_json
+//! cargo add tokio --features rt-multi-thread,macros,io-std
+//! cargo add toolspec-runtime --features mcp
+//! cargo add --build toolspec
+//! cargo add --dev toolspec-runtime --features mcp,gauntlet
+//! ```
+//!
+//! `toolspec` runs only in the build script; the generated code needs `serde`, `serde_json`
+//! and `toolspec-runtime` (feature `mcp` for the MCP adapter, `sqlite` for durable stores,
+//! `gauntlet` for the generated tests).
+//!
+//! # 2. The spec
+//!
+//! `notes.yaml`, beside `Cargo.toml`. Every parameter and field has a description and an
+//! example; the error catalog says what the agent should do next; the examples are run by
+//! `toolspec check` against the tool's own schema and, later, by the gauntlet against your
+//! code. The format's reference is `docs/spec-format.md`; `toolspec schema` prints its JSON
+//! Schema for editors (the first line below points yaml-language-server at it).
+//!
+//! ```yaml
+#![doc = include_str!("../examples/tutorial/notes.yaml")]
+//! ```
+//!
+//! `toolspec check notes.yaml` reports every problem at once, each with
+//! `file:line:column`, the line of the spec and how to fix it; `toolspec lint notes.yaml`
+//! runs the tool-design rules (`toolspec rules` lists them).
+//!
+//! # 3. `build.rs`
+//!
+//! ```no_run
+#![doc = include_str!("../examples/tutorial/build.rs")]
+//! ```
+//!
+//! [`Builder`] follows prost-build: one `cargo:rerun-if-changed` per spec read, files
+//! rewritten only when their bytes change, an `@generated` header. Specs that refer to each
+//! other's tools are loaded together (`.spec(a).spec(b)`); `.generate_only("notes")` picks
+//! the services to write. `toolspec generate notes.yaml --out generated` writes the same
+//! bytes, plus the schemas, provider tool lists and docs, for a repository to check in.
+//!
+//! # 4. The implementation
+//!
+//! Include the generated module and implement its trait, one `async fn` per tool. A missing
+//! tool is a compile error; a not-found is the catalog's typed error, whose message template
+//! and `retryable` flag come from the spec. `src/lib.rs`:
+//!
+//! ```ignore
+#![doc = include_str!("../examples/tutorial/src/lib.rs")]
+//! ```
+//!
+//! For a service `notes` the module holds: the spec's named types and, per tool,
+//! `<Tool>Input` and `<Tool>Output` (closed sets are enums, optional fields `Option`s, fields
+//! with a default plain values: defaults are filled before your code runs); `NotesError`,
+//! one variant per catalog code; the trait `NotesTools`; and `NotesServer`, which implements
+//! `toolspec_runtime::engine::Toolset`. Paged tools also receive a `Window` and return a
+//! `Page` with the total; irreversible tools have a `preview_<tool>` method without side
+//! effects and an apply method that receives the preview the user saw; reversible tools get
+//! their undo call attached for them. Around your methods the generated layer routes names
+//! and deprecated aliases, validates the arguments (every problem at once, each with its
+//! JSON Pointer and the allowed values), pages with tamper-evident cursors bound to the
+//! query, replays idempotency keys, gates irreversible tools behind a preview, and shapes
+//! results to `response_format` and the spec's token budget.
+//!
+//! # 5. Serve it
+//!
+//! `src/main.rs`:
+//!
+//! ```ignore
+#![doc = include_str!("../examples/tutorial/src/main.rs")]
+//! ```
+//!
+//! `cargo run` now speaks MCP on stdio (logs go to stderr: which tool, how long, which
+//! error code). Add it to a host such as Claude Desktop:
+//!
+//! ```json
+//! { "mcpServers": { "notes": { "command": "/path/to/target/release/notes-server" } } }
+//! ```
+//!
+//! `toolspec_runtime::mcp::serve_http(mcp, "127.0.0.1:8080")` serves streamable HTTP at
+//! `/mcp` instead. For idempotency keys and previews that survive a restart, build the server
+//! with `NotesServer::new(notebook, Runtime::sqlite(..))` (runtime feature `sqlite`); the
+//! `tickets-server` example in the repository does, on the same SQLite file as its tickets.
+//!
+//! # 6. Hold it to the spec
+//!
+//! The build script also wrote `notes_gauntlet.rs`: the spec's facts and a macro that
+//! expands to one `#[test]` per promise (the schema served, each example, each refusal, and
+//! for other tools paging, retries, previews and undo). Hand it a fixture that builds a fresh
+//! implementation on throwaway state; `tests/gauntlet.rs`:
+//!
+//! ```ignore
+#![doc = include_str!("../examples/tutorial/tests/gauntlet.rs")]
+//! ```
+//!
+//! `cargo test` lists `gauntlet::notes_get::example_an_unknown_id` and its siblings; a
+//! failure names the promise that broke, the call that showed it, what came back and what
+//! the spec expected.
+//!
+//! # Where to go next
+//!
+//! - [`spec`] loads and checks specs; [`model`] is the resolved form every output reads.
+//! - [`emit`] writes the outputs; [`cli`] is the `toolspec` command.
+//! - [`lint`] and [`diff`]: the design rules, and breaking changes between two versions.
+//! - [`stats`]: what each tool definition costs in tokens on every turn.
+
 pub mod builder;
 pub mod cli;
 pub mod diagnostics;

@@ -9,7 +9,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "docs_search",
             title: "Search articles",
-            description: "Search help center articles by words, in one language. Returns matching articles (id, title, locale, whether published), best match first, with the total. Use for looking for an article to answer a question or to edit. Not for reading an article's full body: call docs_get instead. Pages: limit defaults to 10 (max 25); pass next_cursor back as cursor for more; total counts all matches. response_format: concise (fewer fields) or detailed; default concise. Read-only.",
+            description: "Search help center articles by words, in one language. Returns matching articles (id, title, locale, whether published), best match first, with the total. Use when you are looking for an article to answer a question or to edit. Not for reading an article's full body: call docs_get instead. Pages: limit defaults to 10 (max 25); pass next_cursor back as cursor for more; total counts all matches. response_format: concise (fewer fields) or detailed; default concise. Read-only.",
             tier: ::toolspec_runtime::gauntlet::Tier::ReadOnly,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: true,
@@ -133,7 +133,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "docs_get",
             title: "Read an article",
-            description: "Read one article's current draft and published version. Returns the article's title, body, draft revision and when it was last published. Use for you need an article's full text, or its revision before saving a draft. Not for finding an article by words: call docs_search instead. Read-only.",
+            description: "Read one article's current draft and published version. Returns the article's title, body, draft revision and when it was last published. Use when you need an article's full text, or its revision before saving a draft. Not for finding an article by words: call docs_search instead. Read-only.",
             tier: ::toolspec_runtime::gauntlet::Tier::ReadOnly,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: true,
@@ -178,7 +178,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "docs_draft_save",
             title: "Save a draft",
-            description: "Save new draft text for an article without publishing it. Returns the new draft revision and the previous one, with the undo call that restores it. Use for editing an article's text; the public site does not change until docs_publish. Not for making the change public: call docs_publish instead. Reversible: the result's undo is the exact call that reverts it. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
+            description: "Save new draft text for an article without publishing it. Returns the new draft revision and the previous one, with the undo call that restores it. Use when you edit an article's text; the public site does not change until docs_publish. Not for making the change public: call docs_publish instead. Reversible: the result's undo is the exact call that reverts it. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
             tier: ::toolspec_runtime::gauntlet::Tier::Reversible,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: false,
@@ -297,7 +297,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "docs_draft_restore",
             title: "Restore a draft revision",
-            description: "Make an earlier version (revision) of an article the current draft again. Returns the new draft revision (a copy of the restored one) and the revision it replaced. Use for undoing a draft edit, or going back to an earlier text. Not for editing text: call docs_draft_save instead. Reversible: the result's undo is the exact call that reverts it. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
+            description: "Make an earlier version (revision) of an article the current draft again. Returns the new draft revision (a copy of the restored one) and the revision it replaced. Use when you undo a draft edit, or go back to an earlier text. Not for editing text: call docs_draft_save instead. Reversible: the result's undo is the exact call that reverts it. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
             tier: ::toolspec_runtime::gauntlet::Tier::Reversible,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: false,
@@ -369,7 +369,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "docs_publish",
             title: "Publish an article",
-            description: "Publish the current draft of a new or changed article to the public help center. Returns the published revision, its public URL and when it went live. Use for the user approves making a draft public. Not for saving text without making it public: call docs_draft_save instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 10m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
+            description: "Publish the current draft of a new or changed article to the public help center. Returns the published revision, its public URL and when it went live. Use when the user approves making a draft public. Not for saving text without making it public: call docs_draft_save instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 10m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
             tier: ::toolspec_runtime::gauntlet::Tier::Irreversible,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: false,

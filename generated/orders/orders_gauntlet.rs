@@ -9,7 +9,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "orders_get",
             title: "Get an order",
-            description: "Get one order with its line items and shipment. Returns the order's status, lines, total and shipment tracking. Use for questions about an order's status, contents or delivery, given its id. Not for support conversations about a problem: call tickets_search instead. Read-only.",
+            description: "Get one order with its line items and shipment. Returns the order's status, lines, total and shipment tracking. Use when the user asks about an order's status, contents or delivery, and you have its id. Not for support conversations about a problem: call tickets_search instead. Read-only.",
             tier: ::toolspec_runtime::gauntlet::Tier::ReadOnly,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: true,
@@ -60,7 +60,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "orders_search",
             title: "Search orders",
-            description: "List a customer's orders, newest first, optionally by status and date. Returns order summaries (id, customer, status, total) with the total count. Use for the user asks about orders but has no order id. Not for one order whose id you have: call orders_get instead. Pages: limit defaults to 10 (max 50); pass next_cursor back as cursor for more; total counts all matches. response_format: concise (fewer fields) or detailed; default concise. Read-only.",
+            description: "List a customer's orders, newest first, optionally by status and date. Returns order summaries (id, customer, status, total) with the total count. Use when the user asks about orders but has no order id. Not for one order whose id you have: call orders_get instead. Pages: limit defaults to 10 (max 50); pass next_cursor back as cursor for more; total counts all matches. response_format: concise (fewer fields) or detailed; default concise. Read-only.",
             tier: ::toolspec_runtime::gauntlet::Tier::ReadOnly,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: true,
@@ -191,7 +191,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "orders_refund",
             title: "Refund an order",
-            description: "Refund part or all of a paid order to the original payment method. Returns the refund with its id, amount and the order's new refundable balance. Use for the user approves giving money back for an order. Not for cancelling an order that has not shipped: call orders_get instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 15m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 2d; other arguments with that key are refused.",
+            description: "Refund part or all of a paid order to the original payment method. Returns the refund with its id, amount and the order's new refundable balance. Use when the user approves giving money back for an order. Not for cancelling an order that has not shipped: call orders_get instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 15m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 2d; other arguments with that key are refused.",
             tier: ::toolspec_runtime::gauntlet::Tier::Irreversible,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: false,
@@ -311,7 +311,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "orders_invoice_send",
             title: "Email an invoice",
-            description: "Email the invoice of an order to up to five addresses. Returns the invoice number and the addresses it was sent to. Use for a customer or their accountant asks for an invoice. Not for refunding money: call orders_refund instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 30m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 7d; other arguments with that key are refused.",
+            description: "Email the invoice of an order to up to five addresses. Returns the invoice number and the addresses it was sent to. Use when a customer or their accountant asks for an invoice. Not for refunding money: call orders_refund instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 30m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 7d; other arguments with that key are refused.",
             tier: ::toolspec_runtime::gauntlet::Tier::Irreversible,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: false,

@@ -9,7 +9,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtim
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "tickets_search",
             title: "Search tickets",
-            description: "Search support tickets by free text, optionally filtered by status. Returns matching tickets (id, title, status), best match first, with the total count. Use for questions about past or current customer issues. Not for order status or delivery questions: call orders_get instead. Pages: limit defaults to 10 (max 50); pass next_cursor back as cursor for more; total counts all matches. response_format: concise (fewer fields) or detailed; default concise. Read-only.",
+            description: "Search support tickets by free text, optionally filtered by status. Returns matching tickets (id, title, status), best match first, with the total count. Use when the user asks about past or current customer issues. Not for order status or delivery questions: call orders_get instead. Pages: limit defaults to 10 (max 50); pass next_cursor back as cursor for more; total counts all matches. response_format: concise (fewer fields) or detailed; default concise. Read-only.",
             tier: ::toolspec_runtime::gauntlet::Tier::ReadOnly,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: true,
@@ -126,7 +126,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtim
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "tickets_get",
             title: "Get a ticket",
-            description: "Get one support ticket by its id. Returns the ticket with its title, status and customer email. Use for you already have a ticket id, from tickets_search or the user. Not for finding tickets by words: call tickets_search instead. Read-only.",
+            description: "Get one support ticket by its id. Returns the ticket with its title, status and customer email. Use when you already have a ticket id, from tickets_search or the user. Not for finding tickets by words: call tickets_search instead. Read-only.",
             tier: ::toolspec_runtime::gauntlet::Tier::ReadOnly,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: true,
@@ -183,7 +183,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtim
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "tickets_create",
             title: "Open a ticket",
-            description: "Open a new support ticket for a customer and email them its id. Returns the new ticket. Use for a customer reports a new problem that no open ticket covers. Not for changing the status of an existing ticket: call tickets_update_status instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 10m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
+            description: "Open a new support ticket for a customer and email them its id. Returns the new ticket. Use when a customer reports a new problem that no open ticket covers. Not for changing the status of an existing ticket: call tickets_update_status instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 10m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
             tier: ::toolspec_runtime::gauntlet::Tier::Irreversible,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: false,
@@ -274,7 +274,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtim
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "tickets_update_status",
             title: "Change a ticket's status",
-            description: "Set the status of one ticket. Returns the updated ticket, its previous status, and the undo call that restores it. Use for a ticket is resolved, waiting on the customer, or reopened. Not for opening a new ticket: call tickets_create instead. Reversible: the result's undo is the exact call that reverts it. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
+            description: "Set the status of one ticket. Returns the updated ticket, its previous status, and the undo call that restores it. Use when a ticket is resolved, waiting on the customer, or reopened. Not for opening a new ticket: call tickets_create instead. Reversible: the result's undo is the exact call that reverts it. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
             tier: ::toolspec_runtime::gauntlet::Tier::Reversible,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: false,

@@ -29,7 +29,10 @@ pub struct ToolError {
     /// Whether the very same call may succeed if made again later.
     pub retryable: bool,
     /// Facts to fix the call: allowed values, ranges, the problems list, an incident id...
-    pub details: Map<String, Value>,
+    ///
+    /// Boxed so that `Result<T, ToolError>` stays small (clippy's `result_large_err`) in
+    /// the implementations users write, whatever map type serde_json is built with.
+    pub details: Box<Map<String, Value>>,
 }
 
 impl fmt::Display for ToolError {
@@ -61,7 +64,7 @@ impl ToolError {
             code: code.into(),
             message: message.into(),
             retryable,
-            details,
+            details: Box::new(details),
         }
     }
 

@@ -89,10 +89,6 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
-// `ToolError` is returned on cold paths only (a refused call), and its `details` map grows
-// when a workspace enables serde_json's `preserve_order`; boxing it would cost every caller
-// an allocation and an awkward type for no measurable gain.
-#![allow(clippy::result_large_err)]
 
 pub mod catalog;
 pub mod clock;

@@ -238,7 +238,7 @@ impl ToolError {
         let list = serde_json::to_value(&problems).unwrap_or(Value::Array(Vec::new()));
         details.insert("problems".into(), list);
         let mut err = ToolError::builtin(entry, message, Value::Null);
-        err.details = details;
+        *err.details = details;
         err
     }
 }

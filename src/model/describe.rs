@@ -17,7 +17,7 @@ pub fn tool_description(tool: &Tool) -> String {
         lower_first(&tool.returns.text)
     )));
     if let Some(when) = &tool.use_when {
-        parts.push(sentence(&format!("Use for {}", lower_first(&when.text))));
+        parts.push(sentence(&format!("Use when {}", lower_first(&when.text))));
     }
     for nf in &tool.not_for {
         parts.push(format!(

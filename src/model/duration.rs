@@ -28,12 +28,17 @@ impl Duration {
         let n: u64 = number
             .parse()
             .map_err(|_| format!("`{text}` does not start with a whole number"))?;
-        let factor = match unit {
+        // `1 d` reads as clearly as `1d`; the space is not part of the unit.
+        let factor = match unit.trim_start() {
             "s" => 1,
             "m" => 60,
             "h" => 3600,
             "d" => 86400,
-            other => return Err(format!("`{other}` is not a unit")),
+            other => {
+                return Err(format!(
+                    "`{other}` is not a unit: use s, m, h or d (`90s`, `10m`, `24h`, `7d`)"
+                ));
+            }
         };
         if n == 0 {
             return Err("a duration of zero would expire at once".into());
@@ -70,6 +75,11 @@ mod tests {
         assert_eq!(format_duration(Duration::parse("10m").unwrap()), "10m");
         assert_eq!(format_duration(Duration::parse("7d").unwrap()), "7d");
         assert_eq!(format_duration(Duration::parse("90s").unwrap()), "90s");
+        assert_eq!(Duration::parse("1 d").unwrap().as_secs(), 86400);
+        assert_eq!(
+            Duration::parse("1 day").unwrap_err(),
+            "`day` is not a unit: use s, m, h or d (`90s`, `10m`, `24h`, `7d`)"
+        );
         for bad in ["", "24", "h", "0m", "5w", "-1h", "99999999999999999999d"] {
             assert!(Duration::parse(bad).is_err(), "{bad}");
         }

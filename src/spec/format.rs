@@ -205,7 +205,8 @@ pub struct Tool {
     pub summary: Sp<String>,
     /// What a successful call returns (`Matching tickets, best match first, with the total.`).
     pub returns: Sp<String>,
-    /// When an agent should pick this tool.
+    /// When an agent should pick this tool, as a clause that reads after "Use when"
+    /// (`the user asks about past or current customer issues.`).
     #[serde(default)]
     pub use_when: Option<Sp<String>>,
     /// Requests this tool is not for, each naming the tool to use instead.

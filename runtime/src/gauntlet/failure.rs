@@ -48,6 +48,8 @@ impl Failure {
 
     /// The call that showed it.
     pub fn call(mut self, tool: &str, arguments: &Value) -> Self {
+        let mut arguments = arguments.clone();
+        sort_keys(&mut arguments);
         self.call = Some(format!("{tool} {}", clip(&arguments.to_string(), 400)));
         self
     }
@@ -103,7 +105,23 @@ pub(crate) fn clip(text: &str, max: usize) -> String {
     format!("{cut}...")
 }
 
-/// A JSON value shown in a failure, cut short.
+/// A JSON value shown in a failure, keys sorted and cut short.
+///
+/// Sorted so that a failure reads the same whether or not the workspace enables
+/// serde_json's `preserve_order` (which keeps maps in insertion order).
 pub(crate) fn show(value: &Value) -> String {
-    clip(&value.to_string(), 300)
+    let mut sorted = value.clone();
+    sort_keys(&mut sorted);
+    clip(&sorted.to_string(), 300)
+}
+
+fn sort_keys(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.sort_keys();
+            map.values_mut().for_each(sort_keys);
+        }
+        Value::Array(items) => items.iter_mut().for_each(sort_keys),
+        _ => {}
+    }
 }

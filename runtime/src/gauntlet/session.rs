@@ -160,16 +160,26 @@ impl Session<'_> {
     }
 }
 
-/// Compares two snapshots; the first difference as `(call, before, after)`.
+/// Compares two snapshots; the first difference as `(call, before, after)`, where
+/// `before` and `after` name the JSON Pointer that changed and its two values.
 pub(crate) fn first_difference(
     before: &[(String, Value)],
     after: &[(String, Value)],
 ) -> Option<(String, String, String)> {
-    before
-        .iter()
-        .zip(after)
-        .find(|((_, a), (_, b))| a != b)
-        .map(|((label, a), (_, b))| (label.clone(), show(a), show(b)))
+    before.iter().zip(after).find_map(|((label, a), (_, b))| {
+        let (at, was, now) = super::values::first_diff(a, b, "")?;
+        let at = if at.is_empty() {
+            "the result".to_owned()
+        } else {
+            at
+        };
+        let side = |v: Option<&Value>| v.map_or_else(|| "nothing".to_owned(), show);
+        Some((
+            label.clone(),
+            format!("{at} = {}", side(was)),
+            format!("{at} = {}", side(now)),
+        ))
+    })
 }
 
 /// JSON text from the facts (generated from valid JSON; `null` if it is not).
@@ -205,7 +215,7 @@ pub(crate) fn describe_error(e: &ToolError) -> String {
         e.code,
         e.retryable,
         clip(&e.message, 300),
-        show(&Value::Object(e.details.clone()))
+        show(&Value::Object((*e.details).clone()))
     )
 }
 

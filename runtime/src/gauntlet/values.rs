@@ -261,6 +261,48 @@ pub(crate) fn subset(expected: &Value, actual: &Value, at: &str) -> Result<(), S
     }
 }
 
+/// The first place where `a` and `b` differ: its JSON Pointer and both values there
+/// (`None` where one side has nothing), or `None` when they are equal.
+pub(crate) fn first_diff<'v>(
+    a: &'v Value,
+    b: &'v Value,
+    at: &str,
+) -> Option<(String, Option<&'v Value>, Option<&'v Value>)> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys = x.keys().chain(y.keys().filter(|k| !x.contains_key(*k)));
+            for k in keys {
+                let path = format!("{at}/{k}");
+                match (x.get(k), y.get(k)) {
+                    (Some(va), Some(vb)) => {
+                        if let Some(d) = first_diff(va, vb, &path) {
+                            return Some(d);
+                        }
+                    }
+                    (va, vb) => return Some((path, va, vb)),
+                }
+            }
+            None
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            for i in 0..x.len().max(y.len()) {
+                let path = format!("{at}/{i}");
+                match (x.get(i), y.get(i)) {
+                    (Some(va), Some(vb)) => {
+                        if let Some(d) = first_diff(va, vb, &path) {
+                            return Some(d);
+                        }
+                    }
+                    (va, vb) => return Some((path, va, vb)),
+                }
+            }
+            None
+        }
+        _ if a == b => None,
+        _ => Some((at.to_owned(), Some(a), Some(b))),
+    }
+}
+
 /// Every value under a key called `key`, at any depth of `value`, with its JSON Pointer.
 pub(crate) fn find_key<'v>(
     value: &'v Value,
@@ -360,6 +402,24 @@ mod tests {
             subset(&json!({"ticket": {"status": "closed"}}), &actual, ""),
             Err("/ticket/status is \"open\" (expected \"closed\")".into())
         );
+    }
+
+    #[test]
+    fn the_first_difference_is_located() {
+        let a = json!({"total": 15, "tickets": [{"id": 1}, {"id": 2}]});
+        let b = json!({"total": 16, "tickets": [{"id": 1}, {"id": 3}]});
+        let (at, x, y) = first_diff(&a, &b, "").unwrap();
+        assert_eq!(
+            (at.as_str(), x, y),
+            ("/total", Some(&json!(15)), Some(&json!(16)))
+        );
+        let c = json!({"total": 15, "tickets": [{"id": 1}]});
+        let (at, x, y) = first_diff(&a, &c, "").unwrap();
+        assert_eq!(
+            (at.as_str(), x, y),
+            ("/tickets/1", Some(&json!({"id": 2})), None)
+        );
+        assert!(first_diff(&a, &a, "").is_none());
     }
 
     #[test]

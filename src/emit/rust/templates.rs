@@ -116,7 +116,7 @@ mod tests {
         );
         assert_eq!(
             render("{{ text|doc }}", ctx.clone()).unwrap(),
-            "#[doc = r##\" a\"\\#b */\"##]"
+            "#[doc = r#\" a\"\\#b */\"#]"
         );
         assert!(
             render("{{ missing|lit }}", ctx.clone()).is_err(),

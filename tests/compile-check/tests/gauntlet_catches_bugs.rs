@@ -119,3 +119,21 @@ fn a_not_found_reported_as_internal_error_fails_its_example() {
         "tickets_get::example_an_unknown_id",
     );
 }
+
+#[test]
+fn a_failure_says_which_promise_broke_and_how_to_fix_it() {
+    let report = run(Some(Bug::RepeatsItems));
+    let failure = report
+        .failure("tickets_search::pagination_walks_every_item_once")
+        .expect("the walk fails");
+    // The gauntlet's cursor key and clock are fixed, so the text is the same on every run.
+    assert_eq!(
+        failure.to_string(),
+        "gauntlet check tickets_search::pagination_walks_every_item_once failed
+  promise:  walking every page of a tickets_search query returns each matching item exactly once, as many as total says
+  call:     tickets_search {\"cursor\":\"AQAAAAAAAAAFJ98zUaDP1VY2rQZ5qWh6VU2HBby61Snd\",\"limit\":5,\"query\":\"login\",\"status\":\"open\"}
+  got:      page 2 repeats an item already seen as item 5: {\"status\":\"open\",\"ticket_id\":\"T-1007\",\"title\":\"login loop case 7\"}
+  expected: every item on exactly one page
+  fix:      return the `window.limit` items that follow the first `window.offset` matches, in a stable order, and the number of all matches as the page's total"
+    );
+}

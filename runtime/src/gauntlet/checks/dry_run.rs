@@ -50,8 +50,8 @@ pub(crate) fn preview_changes_nothing(ctx: &Ctx<'_, '_>) -> Result<(), Failure> 
     if let Some((call, was, now)) = first_difference(&before, &after) {
         return Err(Failure::new(promise)
             .call(tool.name, &args)
-            .got(format!("after the preview, {call} returned {now}"))
-            .expected(format!("what it returned before: {was}"))
+            .got(format!("after the preview, {call} gives {now}"))
+            .expected(format!("what it gave before: {was}"))
             .fix(format!(
                 "the preview method of {} must only compute what would change, never write",
                 tool.name
@@ -268,8 +268,8 @@ pub(crate) fn undo_restores(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     if let Some((call, was, now)) = first_difference(&before, &after) {
         return Err(Failure::new(promise)
             .call(undo_tool, &undo_args)
-            .got(format!("after the change and its undo, {call} returned {now}"))
-            .expected(format!("what it returned before the change: {was}"))
+            .got(format!("after the change and its undo, {call} gives {now}"))
+            .expected(format!("what it gave before the change: {was}"))
             .fix(format!(
                 "{} must report the values that restore the old state (e.g. the previous status) where the undo arguments point",
                 tool.name

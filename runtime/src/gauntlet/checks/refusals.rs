@@ -71,6 +71,9 @@ pub(crate) fn unknown_argument(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     )
 }
 
+/// Checks the facts one problem carries; `Err` says what is missing or wrong.
+type FactCheck<'a> = dyn Fn(&Map<String, Value>) -> Result<(), String> + 'a;
+
 /// The shared body of the refusal checks.
 fn expect_refusal(
     ctx: &Ctx<'_, '_>,
@@ -79,7 +82,7 @@ fn expect_refusal(
     path: &str,
     name: &str,
     promise: &str,
-    facts: &dyn Fn(&Map<String, Value>) -> Result<(), String>,
+    facts: &FactCheck<'_>,
 ) -> Result<(), Failure> {
     let tool = ctx.tool;
     let session = ctx.session()?;

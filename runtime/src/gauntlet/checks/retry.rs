@@ -9,7 +9,7 @@ use crate::engine::CallOutput;
 use crate::error::ToolError;
 use crate::gauntlet::failure::{Failure, show};
 use crate::gauntlet::session::{Session, describe_error, without_replayed};
-use crate::gauntlet::values::other_arguments;
+use crate::gauntlet::values::{first_diff, other_arguments};
 
 /// How many callers race with one key.
 const RACERS: usize = 8;
@@ -78,10 +78,15 @@ pub(crate) fn runs_once(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
         without_replayed(&first.structured),
         without_replayed(&second.structured),
     );
-    if a != b {
+    if let Some((at, x, y)) = first_diff(&a, &b, "") {
+        let side = |v: Option<&Value>| v.map_or_else(|| "nothing".to_owned(), show);
         return Err(Failure::new(promise)
             .call(tool.name, &args)
-            .got(format!("first {}, then {}", show(&a), show(&b)))
+            .got(format!(
+                "{at} is {} in the first answer, {} in the replay",
+                side(x),
+                side(y)
+            ))
             .expected("the same result twice (apart from `replayed`)"));
     }
     Ok(())

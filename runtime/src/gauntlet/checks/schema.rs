@@ -72,27 +72,41 @@ pub(crate) fn matches_spec(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
 
     let schema = parse(def.input_schema);
     let props = schema.get("properties").and_then(Value::as_object);
-    let served_names: Vec<&str> = props
+    // Schema properties are compared as sets (a JSON object's key order is not kept by
+    // every parser); the validator's order, which its messages list, must be the spec's.
+    let mut served_names: Vec<&str> = props
         .map(|p| p.keys().map(String::as_str).collect())
         .unwrap_or_default();
-    let spec_names: Vec<&str> = tool.params.iter().map(|p| p.name).collect();
+    served_names.sort_unstable();
+    let mut spec_names: Vec<&str> = tool.params.iter().map(|p| p.name).collect();
+    spec_names.sort_unstable();
     same(
         &mut diffs,
         "parameters",
         format!("{served_names:?}"),
         format!("{spec_names:?}"),
     );
-    let required: Vec<&str> = schema
+    let validator_order: Vec<&str> = def.input.fields.iter().map(|f| f.name).collect();
+    let spec_order: Vec<&str> = tool.params.iter().map(|p| p.name).collect();
+    same(
+        &mut diffs,
+        "parameter order of the validator",
+        format!("{validator_order:?}"),
+        format!("{spec_order:?}"),
+    );
+    let mut required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    let spec_required: Vec<&str> = tool
+    required.sort_unstable();
+    let mut spec_required: Vec<&str> = tool
         .params
         .iter()
         .filter(|p| p.required)
         .map(|p| p.name)
         .collect();
+    spec_required.sort_unstable();
     same(
         &mut diffs,
         "required",

@@ -145,9 +145,6 @@ impl<'a> Examples<'a> {
     /// Validates `args` exactly as the generated server does ([`prepare`] over the same
     /// shapes): the arguments with defaults filled in, or the error the agent gets, whose
     /// message ends with the tool's example call.
-    // `ToolError` is the runtime's one error shape, returned here exactly as `prepare` gives
-    // it (the runtime allows the same lint for the same reason); boxing it gains nothing.
-    #[allow(clippy::result_large_err)]
     fn check(&self, args: &Value) -> Result<Value, ToolError> {
         prepare(self.shape, &self.example_call, args.clone())
     }
