@@ -295,7 +295,7 @@ pub enum OrdersError {
         /// The order.
         order_id: OrderId,
         /// The amount asked for.
-        requested: Money,
+        amount: Money,
         /// The most that can still be refunded.
         refundable: Money,
     },
@@ -328,7 +328,7 @@ impl OrdersError {
                 "The payment provider is busy. Retry after {retry_after_seconds} seconds with the same idempotency_key."
             }
             Self::RefundExceedsPaid { .. } => {
-                "A refund of {requested} is more than the {refundable} still refundable on {order_id}. Refund at most {refundable}."
+                "A refund of {amount} is more than the {refundable} still refundable on {order_id}. Refund at most {refundable}."
             }
         }
     }

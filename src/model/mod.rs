@@ -195,6 +195,22 @@ pub struct Tool {
 }
 
 impl Tool {
+    /// The valid call every refusal of this tool ends with ("a valid call: {...}"): the
+    /// arguments of its first example expected to succeed, else every required parameter
+    /// set to its example. Generated servers, the gauntlet and the docs all show this one.
+    pub fn example_call(&self) -> serde_json::Value {
+        if let Some(e) = self.examples.iter().find(|e| e.error.is_none()) {
+            return e.arguments.clone();
+        }
+        serde_json::Value::Object(
+            self.params
+                .iter()
+                .filter(|f| f.required)
+                .map(|f| (f.name.clone(), f.example.clone()))
+                .collect(),
+        )
+    }
+
     /// A parameter by name.
     pub fn param(&self, name: &str) -> Option<&Field> {
         self.params.iter().find(|f| f.name == name)

@@ -27,7 +27,6 @@ pub mod filters;
 mod shapes;
 mod templates;
 
-pub use examples::example_call;
 pub use templates::{EMBEDDED, TemplateError};
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};

@@ -271,7 +271,7 @@ fn tool_context(model: &Model, t: &Tool) -> ToolCtx {
         open_world: hint("openWorldHint"),
         aliases: t.aliases.iter().map(|a| a.text.clone()).collect(),
         params: t.params.iter().map(param_context).collect(),
-        example_call: crate::emit::rust::example_call(t),
+        example_call: t.example_call().to_string(),
         output_schema: schema::output_schema(t).to_string(),
         examples: t
             .examples

@@ -439,7 +439,7 @@ fn tool_context(
         open_world: hint("openWorldHint"),
         aliases: t.aliases.iter().map(|a| a.text.clone()).collect(),
         input_shape,
-        example_call: example_call(t),
+        example_call: t.example_call().to_string(),
         items: t.paging.as_ref().map(|p| p.items.text.clone()),
         default_limit: t.paging.as_ref().map_or(0, |p| p.default_limit),
         response_format: t.response_format.map(|v| {
@@ -518,19 +518,4 @@ fn detailed_paths<'a>(
             detailed_paths(fields.iter(), &path, out);
         }
     }
-}
-
-/// A valid call as compact JSON: the first example expected to succeed, else one made of
-/// the required parameters' examples.
-pub(crate) fn example_call(t: &Tool) -> String {
-    if let Some(e) = t.examples.iter().find(|e| e.error.is_none()) {
-        return e.arguments.to_string();
-    }
-    let args: serde_json::Map<String, serde_json::Value> = t
-        .params
-        .iter()
-        .filter(|p| p.required)
-        .map(|p| (p.name.clone(), p.example.clone()))
-        .collect();
-    serde_json::Value::Object(args).to_string()
 }

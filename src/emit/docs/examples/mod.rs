@@ -107,7 +107,7 @@ impl<'a> Examples<'a> {
             toolset,
             tool,
             shape: input_shape(tool),
-            example_call: example_call(tool).to_string(),
+            example_call: tool.example_call().to_string(),
             cursors: CursorKey::from_bytes(CURSOR_SECRET),
         }
     }
@@ -129,7 +129,7 @@ impl<'a> Examples<'a> {
             }
         }
         if !self.tool.examples.iter().any(|e| e.error.is_none()) {
-            let args = composed_call(self.tool);
+            let args = self.tool.example_call(); // no success example: composed from the params
             if let Ok(e) = self.success("A call with the parameters' examples", &args, None, true) {
                 out.insert(0, e);
             }
@@ -265,35 +265,8 @@ impl<'a> Examples<'a> {
     }
 
     fn first_success_args(&self) -> Value {
-        self.tool
-            .examples
-            .iter()
-            .find(|e| e.error.is_none())
-            .map(|e| e.arguments.clone())
-            .unwrap_or_else(|| composed_call(self.tool))
+        self.tool.example_call()
     }
-}
-
-/// The valid call that ends every validation message of `tool`, as its generated server
-/// passes it: the first success example's arguments, else one composed from the examples
-/// of its required parameters.
-pub fn example_call(tool: &Tool) -> Value {
-    tool.examples
-        .iter()
-        .find(|e| e.error.is_none())
-        .map(|e| e.arguments.clone())
-        .unwrap_or_else(|| composed_call(tool))
-}
-
-/// A call with every required parameter set to its example.
-fn composed_call(tool: &Tool) -> Value {
-    Value::Object(
-        tool.params
-            .iter()
-            .filter(|f| f.required)
-            .map(|f| (f.name.clone(), f.example.clone()))
-            .collect(),
-    )
 }
 
 fn step(kind: &'static str, tool: &str, tag: String, value: &Value) -> Step {

@@ -1,0 +1,355 @@
+//! From loaded specs to the [`Model`]: every semantic rule of the format, checked at once.
+//!
+//! Three passes, one module each: this one reads a toolset's own parts (defaults, the error
+//! catalog) and drives the others; [`tool`] resolves each tool against its toolset (fields,
+//! tier rules, paging, examples); [`cross`] checks what needs every toolset loaded together
+//! (duplicate names, `not_for` and `undo` references).
+
+mod cross;
+mod tool;
+
+use cross::cross_check;
+use tool::resolve_tool;
+
+use crate::diagnostics::{
+    Diagnostic, Diagnostics, FileId, SourceFile, Sources, Span, did_you_mean,
+};
+use crate::model::fields::{FieldResolver, Place, is_field_name};
+use crate::model::{Defaults, Duration, ErrorCode, LintSettings, Model, Text, ToolSet};
+use crate::spec::format::{self as raw, SpecFile};
+use crate::spec::spanned::{Pos, Sp};
+use std::path::Path;
+
+/// Reads, loads and resolves spec files together. Problems in the specs go to `diags`; an
+/// unreadable file is an `Err` (a usage problem, not a spec problem).
+pub fn load_files<P: AsRef<Path>>(
+    paths: &[P],
+    sources: &mut Sources,
+    diags: &mut Diagnostics,
+) -> Result<Model, (String, std::io::Error)> {
+    let mut loaded = Vec::new();
+    for path in paths {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| (path.display().to_string(), e))?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let file = sources.add(path.display().to_string(), text);
+        if let Some(spec) = crate::spec::load(file, &sources.get(file).text, diags) {
+            loaded.push((file, spec));
+        }
+    }
+    Ok(resolve(&loaded, sources, diags))
+}
+
+/// Resolves loaded specs into one model, reporting every semantic problem into `diags`.
+///
+/// Always returns a model (with what could be resolved), so later stages can still be tried
+/// on a partly broken spec; callers check `diags.has_errors()` before trusting it.
+pub fn resolve(specs: &[(FileId, SpecFile)], sources: &Sources, diags: &mut Diagnostics) -> Model {
+    let mut model = Model::default();
+    for (file, spec) in specs {
+        let ts = resolve_toolset(*file, sources.get(*file), spec, diags);
+        model.toolsets.push(ts);
+    }
+    // A spec that failed to load has no tools in the model; naming one of them is not a
+    // second mistake, so cross-spec references are only checked when every spec loaded.
+    let all_loaded = specs.len() == expected_specs(sources);
+    cross_check(&mut model, all_loaded, diags);
+    diags.sort();
+    model
+}
+
+fn expected_specs(sources: &Sources) -> usize {
+    sources.len()
+}
+
+fn at(file: FileId, pos: Pos) -> Span {
+    Span { file, pos }
+}
+
+fn text(file: FileId, s: &Sp<String>) -> Text {
+    Text {
+        text: s.value.clone(),
+        span: at(file, s.pos),
+    }
+}
+
+fn resolve_toolset(
+    file: FileId,
+    source: &SourceFile,
+    spec: &SpecFile,
+    diags: &mut Diagnostics,
+) -> ToolSet {
+    let path = source.path.as_str();
+    let top = at(
+        file,
+        Pos {
+            line: 1,
+            column: 1,
+            offset: 0,
+            len: 0,
+        },
+    );
+    if spec.toolspec.value != 1 {
+        diags.push(
+            Diagnostic::error(
+                "unsupported-version",
+                at(file, spec.toolspec.pos),
+                format!("format version {} is not supported", spec.toolspec.value),
+            )
+            .label("this toolspec reads version 1")
+            .help("write `toolspec: 1`"),
+        );
+    }
+    if !is_service_name(&spec.service.value) {
+        diags.push(
+            Diagnostic::error(
+                "invalid-name",
+                at(file, spec.service.pos),
+                format!(
+                    "service `{}` is not a snake_case namespace",
+                    spec.service.value
+                ),
+            )
+            .label("not a namespace")
+            .help("use lowercase letters, digits and `_`, starting with a letter (`tickets`)"),
+        );
+    }
+    let defaults = resolve_defaults(file, spec.defaults.as_ref(), diags);
+    let mut fr = FieldResolver::new(file, spec.types.as_ref(), diags);
+    let types = fr.named_types();
+    let mut errors = Vec::new();
+    for (code, def) in spec.errors.iter().flat_map(|e| e.iter()) {
+        errors.push(resolve_error(&mut fr, code, def, &source.text));
+    }
+    for b in toolspec_runtime::catalog::ALL {
+        errors.push(ErrorCode {
+            code: b.code.to_string(),
+            message: b.recovery.to_string(),
+            retryable: b.retryable,
+            when: Some(b.when.to_string()),
+            details: Vec::new(),
+            builtin: true,
+            span: top,
+        });
+    }
+    let mut tools = Vec::new();
+    for t in &spec.tools.value {
+        tools.push(resolve_tool(&mut fr, t, &defaults, &errors));
+    }
+    let lint = spec
+        .lint
+        .as_ref()
+        .map_or_else(LintSettings::default, |l| LintSettings {
+            set: l.set.as_ref().map(|s| text(file, s)),
+            allow: l.allow.iter().flatten().map(|s| text(file, s)).collect(),
+            deny: l.deny.iter().flatten().map(|s| text(file, s)).collect(),
+        });
+    ToolSet {
+        path: path.to_string(),
+        span: top,
+        service: text(file, &spec.service),
+        title: text(file, &spec.title),
+        description: text(file, &spec.description),
+        defaults,
+        types,
+        errors,
+        tools,
+        lint,
+    }
+}
+
+fn resolve_defaults(file: FileId, d: Option<&raw::Defaults>, diags: &mut Diagnostics) -> Defaults {
+    let mut out = Defaults::BUILT_IN;
+    let Some(d) = d else { return out };
+    if let Some(p) = &d.paging {
+        if let Some(v) = &p.default_limit {
+            out.default_limit = v.value;
+        }
+        if let Some(v) = &p.max_limit {
+            out.max_limit = v.value;
+        }
+        check_limits(
+            file,
+            p.default_limit.as_ref(),
+            p.max_limit.as_ref(),
+            out.default_limit,
+            out.max_limit,
+            diags,
+        );
+    }
+    if let Some(ttl) = d.idempotency.as_ref().and_then(|i| i.ttl.as_ref()) {
+        out.idempotency_ttl = duration(file, ttl, out.idempotency_ttl, diags);
+    }
+    if let Some(ttl) = d.preview.as_ref().and_then(|i| i.ttl.as_ref()) {
+        out.preview_ttl = duration(file, ttl, out.preview_ttl, diags);
+    }
+    if let Some(b) = &d.token_budget {
+        out.token_budget = b.value;
+        if b.value < 100 {
+            diags.push(
+                Diagnostic::error(
+                    "invalid-value",
+                    at(file, b.pos),
+                    format!("a token budget of {} cannot hold a useful result", b.value),
+                )
+                .label("too small")
+                .help("use at least 100 (5000 is the built-in default)"),
+            );
+        }
+    }
+    out
+}
+
+fn check_limits(
+    file: FileId,
+    default: Option<&Sp<u32>>,
+    max: Option<&Sp<u32>>,
+    d: u32,
+    m: u32,
+    diags: &mut Diagnostics,
+) {
+    for v in [default, max].into_iter().flatten() {
+        if v.value == 0 {
+            diags.push(
+                Diagnostic::error(
+                    "invalid-value",
+                    at(file, v.pos),
+                    "a page limit of 0 returns nothing",
+                )
+                .label("must be at least 1")
+                .help("use a limit of at least 1"),
+            );
+        }
+    }
+    // When neither limit is written here, both are inherited and a conflict between them was
+    // reported where they were written (the toolset's defaults).
+    let Some(written) = default.or(max) else {
+        return;
+    };
+    if d > m {
+        let pos = written.pos;
+        diags.push(
+            Diagnostic::error(
+                "min-above-max",
+                at(file, pos),
+                format!("`default_limit` ({d}) is above `max_limit` ({m})"),
+            )
+            .label("the default would be refused")
+            .help("make `default_limit` at most `max_limit`"),
+        );
+    }
+}
+
+fn duration(file: FileId, s: &Sp<String>, fallback: Duration, diags: &mut Diagnostics) -> Duration {
+    match Duration::parse(&s.value) {
+        Ok(d) => d,
+        Err(why) => {
+            diags.push(
+                Diagnostic::error(
+                    "invalid-duration",
+                    at(file, s.pos),
+                    format!("`{}` is not a duration: {why}", s.value),
+                )
+                .label("expected a number and a unit")
+                .help("write a whole number and s, m, h or d: `30s`, `10m`, `24h`, `7d`"),
+            );
+            fallback
+        }
+    }
+}
+
+fn resolve_error(
+    fr: &mut FieldResolver,
+    code: &Sp<String>,
+    def: &raw::ErrorDef,
+    text: &str,
+) -> ErrorCode {
+    let span = fr.span(code.pos);
+    if !is_service_name(&code.value) {
+        fr.diags.push(
+            Diagnostic::error(
+                "invalid-name",
+                span,
+                format!("error code `{}` is not snake_case", code.value),
+            )
+            .label("not a code")
+            .help("use lowercase words joined by `_` (`rate_limited`)"),
+        );
+    }
+    if toolspec_runtime::catalog::find(&code.value).is_some() {
+        fr.diags.push(
+            Diagnostic::error("reserved-error-code", span, format!("`{}` is a built-in error code", code.value))
+                .label("every toolset already has it")
+                .help("remove it from `errors:`; the runtime raises it with the right message and retryable flag"),
+        );
+    }
+    let details = fr.fields(def.details.as_ref(), Place::Output);
+    for placeholder in placeholders(&def.message.value) {
+        if !details.iter().any(|d| d.name == placeholder) {
+            let known: Vec<&str> = details.iter().map(|d| d.name.as_str()).collect();
+            // Point at the placeholder itself when the message is written as it reads.
+            let pos = def
+                .message
+                .pos
+                .find_within(text, &format!("{{{placeholder}}}"))
+                .unwrap_or(def.message.pos);
+            let mut d = Diagnostic::error(
+                "unknown-placeholder",
+                fr.span(pos),
+                format!(
+                    "message of `{}` uses `{{{placeholder}}}`, which is not one of its details",
+                    code.value
+                ),
+            )
+            .label("no detail fills this placeholder");
+            d = match did_you_mean(&placeholder, known.iter().copied()) {
+                Some(s) => d.help(format!("did you mean `{{{s}}}`?")),
+                None => d.help(format!(
+                    "declare `{placeholder}` under this error's `details:`"
+                )),
+            };
+            fr.diags.push(d);
+        }
+    }
+    ErrorCode {
+        code: code.value.clone(),
+        message: def.message.value.clone(),
+        retryable: def.retryable.value,
+        when: def.when.as_ref().map(|w| w.value.clone()),
+        details,
+        builtin: false,
+        span,
+    }
+}
+
+/// `{name}` placeholders of a message template.
+pub fn placeholders(template: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                let name = &after[..close];
+                if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                    out.push(name.to_string());
+                }
+                rest = &after[close + 1..];
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+fn is_service_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && s.len() <= 40
+}
+
+/// `^[a-zA-Z][a-zA-Z0-9_]{0,63}$`: a tool name every provider accepts.
+pub fn is_portable_tool_name(s: &str) -> bool {
+    s.len() <= 64 && s.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) && is_field_name(s)
+}

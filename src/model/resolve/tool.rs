@@ -1,0 +1,474 @@
+//! One tool against its toolset: fields, tier rules, paging, response format, examples.
+
+use crate::diagnostics::{Diagnostic, did_you_mean};
+use crate::model::fields::{FieldResolver, Place};
+use crate::model::implied::{self, RESERVED_OUTPUTS, RESERVED_PARAMS};
+use crate::model::values::check_arguments;
+use crate::model::{
+    Defaults, ErrorCode, Example, Field, Idempotency, Kind, NotFor, Paging, Preview, Text, Tool,
+    Undo,
+};
+use crate::spec::format::{self as raw, Tier};
+use crate::spec::spanned::{Pos, Sp};
+
+use super::{check_limits, duration, is_portable_tool_name, text};
+
+pub(super) fn resolve_tool(
+    fr: &mut FieldResolver,
+    t: &raw::Tool,
+    defaults: &Defaults,
+    catalog: &[ErrorCode],
+) -> Tool {
+    let file = fr.span(Pos::default()).file;
+    let name = text(file, &t.name);
+    check_tool_name(fr, &t.name, "tool name");
+    for a in t.deprecated_aliases.iter().flatten() {
+        check_tool_name(fr, a, "alias");
+    }
+    let tier = t.tier.value;
+    let mut params = fr.fields(t.params.as_ref(), Place::Param);
+    let mut output = fr.fields(Some(&t.output.value), Place::Output);
+    reserved(fr, &params, RESERVED_PARAMS, "parameter");
+    reserved(fr, &output, RESERVED_OUTPUTS, "output field");
+
+    // Paging.
+    let paging = t.paging.as_ref().map(|p| {
+        let span = fr.span(p.pos);
+        let d = p
+            .default_limit
+            .as_ref()
+            .map_or(defaults.default_limit, |v| v.value);
+        let m = p.max_limit.as_ref().map_or(defaults.max_limit, |v| v.value);
+        let mut diags = std::mem::take(fr.diags);
+        check_limits(
+            file,
+            p.default_limit.as_ref(),
+            p.max_limit.as_ref(),
+            d,
+            m,
+            &mut diags,
+        );
+        *fr.diags = diags;
+        match output.iter().find(|f| f.name == p.items.value) {
+            Some(f) if matches!(f.ty.kind, Kind::Array { .. }) => {}
+            Some(f) => fr.diags.push(
+                Diagnostic::error(
+                    "paging-without-list",
+                    fr.span(p.items.pos),
+                    format!(
+                        "paging items `{}` is {}, not a list",
+                        f.name,
+                        f.ty.json_type()
+                    ),
+                )
+                .label("pages are cut from a list")
+                .help(format!(
+                    "make `{}` an array, or point `items` at the output's array field",
+                    f.name
+                )),
+            ),
+            None => {
+                let lists: Vec<&str> = output
+                    .iter()
+                    .filter(|f| matches!(f.ty.kind, Kind::Array { .. }))
+                    .map(|f| f.name.as_str())
+                    .collect();
+                let help = if lists.is_empty() {
+                    "add an array field to `output` for the items, or remove `paging`".to_string()
+                } else {
+                    format!("use one of the output's lists: {}", lists.join(", "))
+                };
+                fr.diags.push(
+                    Diagnostic::error(
+                        "paging-without-list",
+                        fr.span(p.items.pos),
+                        format!("paging items `{}` is not an output field", p.items.value),
+                    )
+                    .label("no such output field")
+                    .help(help),
+                );
+            }
+        }
+        Paging {
+            items: text(file, &p.items),
+            default_limit: d,
+            max_limit: m,
+            span,
+        }
+    });
+
+    let response_format = t.response_format.as_ref().map(|r| {
+        r.default
+            .as_ref()
+            .map_or(raw::Verbosity::Concise, |d| d.value)
+    });
+    let idempotency = t.idempotency.as_ref().map(|i| {
+        let ttl = i.ttl.as_ref().map_or(defaults.idempotency_ttl, |s| {
+            let mut diags = std::mem::take(fr.diags);
+            let d = duration(file, s, defaults.idempotency_ttl, &mut diags);
+            *fr.diags = diags;
+            d
+        });
+        Idempotency {
+            ttl,
+            span: fr.span(i.pos),
+        }
+    });
+    let preview = t.preview.as_ref().map(|p| {
+        let ttl = p.ttl.as_ref().map_or(defaults.preview_ttl, |s| {
+            let mut diags = std::mem::take(fr.diags);
+            let d = duration(file, s, defaults.preview_ttl, &mut diags);
+            *fr.diags = diags;
+            d
+        });
+        let fields = fr.fields(p.fields.as_ref(), Place::Output);
+        reserved(
+            fr,
+            &fields,
+            &["preview_id", "expires_at", "summary"],
+            "preview field",
+        );
+        Preview {
+            ttl,
+            fields,
+            span: fr.span(p.pos),
+        }
+    });
+    check_tier(fr, t, tier);
+
+    // Implied parameters and outputs, always in this order.
+    if let Some(p) = &paging {
+        params.push(implied::limit_param(p.span, p.default_limit, p.max_limit));
+        params.push(implied::cursor_param(p.span));
+    }
+    if let (Some(default), Some(r)) = (response_format, &t.response_format) {
+        let detailed = detailed_only_paths(&output);
+        params.push(implied::response_format_param(
+            fr.span(r.pos),
+            default,
+            &detailed,
+        ));
+    }
+    if let Some(i) = &idempotency {
+        params.push(implied::idempotency_key_param(i.span, i.ttl));
+    }
+    if let Some(p) = &preview {
+        params.push(implied::preview_id_param(p.span, p.ttl));
+    }
+    if let Some(p) = &paging {
+        output.push(implied::total_output(p.span));
+        output.push(implied::next_cursor_output(p.span));
+    }
+    if let Some(i) = &idempotency {
+        output.push(implied::replayed_output(i.span));
+    }
+    if let Some(p) = &preview {
+        output.push(implied::applied_output(p.span));
+        output.push(implied::preview_output(p.span, p.ttl, &p.fields));
+    }
+    output.push(implied::truncated_output(name.span));
+
+    let errors: Vec<Text> = t.errors.iter().flatten().map(|e| text(file, e)).collect();
+    for e in &errors {
+        if !catalog.iter().any(|c| c.code == e.text) {
+            unknown_code(fr, e, catalog);
+        }
+    }
+    let examples = t
+        .examples
+        .iter()
+        .flatten()
+        .map(|e| resolve_example(fr, e, &params, &errors, catalog))
+        .collect();
+    let undo = t.undo.as_ref().map(|u| Undo {
+        tool: text(file, &u.tool),
+        arguments: u
+            .arguments
+            .iter()
+            .map(|(k, v)| (text(file, k), text(file, v)))
+            .collect(),
+        span: fr.span(u.pos),
+    });
+    Tool {
+        name,
+        title: text(file, &t.title),
+        summary: text(file, &t.summary),
+        returns: text(file, &t.returns),
+        use_when: t.use_when.as_ref().map(|s| text(file, s)),
+        not_for: t
+            .not_for
+            .iter()
+            .flatten()
+            .map(|n| NotFor {
+                when: text(file, &n.when),
+                use_tool: text(file, &n.use_tool),
+            })
+            .collect(),
+        tier,
+        tier_span: fr.span(t.tier.pos),
+        open_world: t.open_world.as_ref().is_some_and(|o| o.value),
+        params,
+        output,
+        errors,
+        paging,
+        response_format,
+        idempotency,
+        preview,
+        undo,
+        aliases: t
+            .deprecated_aliases
+            .iter()
+            .flatten()
+            .map(|a| text(file, a))
+            .collect(),
+        examples,
+        requests: t.requests.iter().flatten().map(|r| text(file, r)).collect(),
+        token_budget: t
+            .token_budget
+            .as_ref()
+            .map_or(defaults.token_budget, |b| b.value),
+        lint_allow: t
+            .lint
+            .iter()
+            .flat_map(|l| &l.allow)
+            .map(|a| (text(file, &a.rule), text(file, &a.reason)))
+            .collect(),
+    }
+}
+
+/// Dotted paths of the fields only detailed responses carry (`tickets.customer_email`).
+pub fn detailed_only_paths(fields: &[Field]) -> Vec<String> {
+    let mut out = Vec::new();
+    fn walk(fields: &[Field], prefix: &str, out: &mut Vec<String>) {
+        for f in fields {
+            let path = if prefix.is_empty() {
+                f.name.clone()
+            } else {
+                format!("{prefix}.{}", f.name)
+            };
+            if f.detailed_only {
+                out.push(path);
+                continue;
+            }
+            let mut ty = &f.ty;
+            while let Kind::Array { items, .. } = &ty.kind {
+                ty = items;
+            }
+            if let Kind::Object { fields, .. } = &ty.kind {
+                walk(fields, &path, out);
+            }
+        }
+    }
+    walk(fields, "", &mut out);
+    out
+}
+
+fn check_tool_name(fr: &mut FieldResolver, name: &Sp<String>, what: &str) {
+    if !is_portable_tool_name(&name.value) {
+        fr.diags.push(
+            Diagnostic::error("invalid-name", fr.span(name.pos), format!("{what} `{}` is not portable to MCP, OpenAI and Anthropic", name.value))
+                .label("must match ^[a-zA-Z][a-zA-Z0-9_]{0,63}$")
+                .help("use letters, digits and `_`, start with a letter, at most 64 characters (`tickets_search`)"),
+        );
+    }
+}
+
+fn reserved(fr: &mut FieldResolver, fields: &[Field], names: &[&str], what: &str) {
+    for f in fields {
+        if names.contains(&f.name.as_str()) {
+            fr.diags.push(
+                Diagnostic::error("reserved-name", f.span, format!("`{}` is a reserved {what} name", f.name))
+                    .label("toolspec adds this itself")
+                    .help(format!(
+                        "rename it; `{}` comes from the tool's paging, response_format, idempotency, preview or undo settings",
+                        f.name
+                    )),
+            );
+        }
+    }
+}
+
+fn check_tier(fr: &mut FieldResolver, t: &raw::Tool, tier: Tier) {
+    let name = &t.name.value;
+    let tier_span = fr.span(t.tier.pos);
+    let mut need = |present: bool, code: &str, msg: String, help: &str| {
+        if !present {
+            fr.diags.push(
+                Diagnostic::error(code, tier_span, msg)
+                    .label(format!("tier `{}`", tier.as_str()))
+                    .help(help.to_string()),
+            );
+        }
+    };
+    match tier {
+        Tier::ReadOnly => {}
+        Tier::Reversible | Tier::Irreversible => need(
+            t.idempotency.is_some(),
+            "write-without-idempotency",
+            format!("`{name}` changes state but takes no idempotency key"),
+            "add `idempotency: {}` (agents and hosts retry; a key makes a retry return the first result instead of acting twice)",
+        ),
+    }
+    match tier {
+        Tier::Irreversible => need(
+            t.preview.is_some(),
+            "irreversible-without-preview",
+            format!("irreversible `{name}` has no preview"),
+            "add `preview: {}` so the change is shown and confirmed before it is applied",
+        ),
+        Tier::Reversible => need(
+            t.undo.is_some(),
+            "reversible-without-undo",
+            format!("reversible `{name}` has no undo call"),
+            "add `undo: {tool: ..., arguments: {...}}`, or make the tier `irreversible` if it cannot be undone",
+        ),
+        Tier::ReadOnly => {}
+    }
+    let misplaced: [(&str, Option<Pos>, bool); 3] = [
+        (
+            "idempotency",
+            t.idempotency.as_ref().map(|x| x.pos),
+            tier == Tier::ReadOnly,
+        ),
+        (
+            "preview",
+            t.preview.as_ref().map(|x| x.pos),
+            tier != Tier::Irreversible,
+        ),
+        (
+            "undo",
+            t.undo.as_ref().map(|x| x.pos),
+            tier != Tier::Reversible,
+        ),
+    ];
+    for (key, pos, wrong) in misplaced {
+        if let (Some(pos), true) = (pos, wrong) {
+            let fits = match key {
+                "idempotency" => "reversible and irreversible tools",
+                "preview" => "irreversible tools",
+                _ => "reversible tools",
+            };
+            fr.diags.push(
+                Diagnostic::error(
+                    "not-applicable",
+                    fr.span(pos),
+                    format!("`{key}` does not apply to a `{}` tool", tier.as_str()),
+                )
+                .label(format!("only for {fits}"))
+                .help(format!("remove `{key}`, or change the tier")),
+            );
+        }
+    }
+}
+
+fn unknown_code(fr: &mut FieldResolver, e: &Text, catalog: &[ErrorCode]) {
+    let mut d = Diagnostic::error(
+        "unknown-error-code",
+        e.span,
+        format!("unknown error code `{}`", e.text),
+    )
+    .label("not in the catalog");
+    d = match did_you_mean(&e.text, catalog.iter().map(|c| c.code.as_str())) {
+        Some(s) => d.help(format!("did you mean `{s}`?")),
+        None => d.help(format!(
+            "declare `{}` under `errors:` with its message and retryable flag",
+            e.text
+        )),
+    };
+    fr.diags.push(d);
+}
+
+const VALIDATION_CODES: &[&str] = &[
+    "invalid_arguments",
+    "missing_argument",
+    "unknown_argument",
+    "invalid_type",
+    "invalid_enum",
+    "out_of_range",
+    "invalid_length",
+    "pattern_mismatch",
+    "invalid_format",
+];
+
+fn resolve_example(
+    fr: &mut FieldResolver,
+    e: &raw::Example,
+    params: &[Field],
+    listed: &[Text],
+    catalog: &[ErrorCode],
+) -> Example {
+    let file = fr.span(Pos::default()).file;
+    let problems = check_arguments(&e.arguments.value, params);
+    let error = e.error.as_ref().map(|c| text(file, c));
+    match &error {
+        None => {
+            for (path, problem) in &problems {
+                let at = if path.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at {path}")
+                };
+                fr.diags.push(
+                    Diagnostic::error("invalid-example", fr.span(e.arguments.pos), format!("example `{}` would be refused{at}: {problem}", e.title.value))
+                        .label("these arguments break the tool's own schema")
+                        .help("fix the arguments, or add `error:` with the code the call is expected to fail with"),
+                );
+            }
+        }
+        Some(code) => {
+            let builtin = toolspec_runtime::catalog::find(&code.text).is_some();
+            if !builtin && !listed.iter().any(|l| l.text == code.text) {
+                if catalog.iter().any(|c| c.code == code.text) {
+                    fr.diags.push(
+                        Diagnostic::error(
+                            "unlisted-error-code",
+                            code.span,
+                            format!(
+                                "example expects `{}`, which the tool does not list in `errors`",
+                                code.text
+                            ),
+                        )
+                        .label("not one of this tool's errors")
+                        .help(format!("add `{}` to the tool's `errors:`", code.text)),
+                    );
+                } else {
+                    unknown_code(fr, code, catalog);
+                }
+            }
+            if VALIDATION_CODES.contains(&code.text.as_str()) && problems.is_empty() {
+                fr.diags.push(
+                    Diagnostic::error(
+                        "example-does-not-fail",
+                        code.span,
+                        format!(
+                            "example `{}` expects `{}` but its arguments are valid",
+                            e.title.value, code.text
+                        ),
+                    )
+                    .label("these arguments pass validation")
+                    .help(
+                        "make the arguments break the rule the example shows, or expect a success",
+                    ),
+                );
+            }
+            if let Some(r) = &e.result {
+                fr.diags.push(
+                    Diagnostic::error(
+                        "example-outcome",
+                        fr.span(r.pos),
+                        format!("example `{}` has both `result` and `error`", e.title.value),
+                    )
+                    .label("a call either succeeds or fails")
+                    .help("keep `result` for a success or `error` for a failure"),
+                );
+            }
+        }
+    }
+    Example {
+        title: text(file, &e.title),
+        arguments: e.arguments.value.clone(),
+        result: e.result.as_ref().map(|r| r.value.clone()),
+        error,
+        span: fr.span(e.title.pos),
+    }
+}
