@@ -133,3 +133,27 @@ fn exit_codes() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_spec_alone_is_counted_with_a_warning_for_the_tools_it_names_elsewhere() {
+    // tickets.yaml sends order questions to `orders_get`, defined in orders.yaml. `check`
+    // refuses the spec alone; `stats` does not need that tool, so it warns and counts.
+    let o = Command::new(env!("CARGO_BIN_EXE_toolspec"))
+        .args(["stats", "specs/tickets.yaml"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run");
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning[unknown-tool]") && err.contains("specs/tickets.yaml:"),
+        "{err}"
+    );
+    assert!(
+        out.contains("tickets_search") && !out.contains("orders_"),
+        "{out}"
+    );
+}

@@ -21,37 +21,50 @@ pub struct Desk {
 /// Opens (or creates) the database at `path` and returns the server, ready to serve. With
 /// `demo`, seeds the 23 tickets of the seed article if they are not there yet.
 pub fn open(path: &Path, demo: bool) -> Result<TicketsServer<Desk>, Box<dyn std::error::Error>> {
-    let conn = toolspec_runtime::sqlite::open(path)?;
+    let desk = Desk::open(path, demo)?;
     let key = {
-        let c = conn.lock().map_err(|_| "database lock poisoned")?;
-        c.execute_batch(
-            "CREATE TABLE IF NOT EXISTS tickets (
-                 num INTEGER PRIMARY KEY,
-                 title TEXT NOT NULL,
-                 status TEXT NOT NULL,
-                 customer_email TEXT NOT NULL
-             );
-             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
-        )?;
-        if demo {
-            for i in 0..23 {
-                let status = if i % 3 == 0 { "closed" } else { "open" };
-                c.execute(
-                    "INSERT OR IGNORE INTO tickets (num, title, status, customer_email)
-                     VALUES (?1, ?2, ?3, ?4)",
-                    params![
-                        1000 + i,
-                        format!("login loop case {i}"),
-                        status,
-                        format!("customer{i}@example.com")
-                    ],
-                )?;
-            }
-        }
+        let c = desk.conn.lock().map_err(|_| "database lock poisoned")?;
         cursor_secret(&c)?
     };
-    let runtime = Runtime::sqlite(conn.clone(), CursorKey::from_bytes(key.as_bytes()))?;
-    Ok(TicketsServer::new(Desk { conn }, runtime))
+    let runtime = Runtime::sqlite(desk.conn.clone(), CursorKey::from_bytes(key.as_bytes()))?;
+    Ok(TicketsServer::new(desk, runtime))
+}
+
+impl Desk {
+    /// The desk on the database at `path` (created if absent), without the runtime's stores:
+    /// for a server built around another runtime, as the gauntlet's fixture does. With
+    /// `demo`, seeds the 23 tickets of the seed article if they are not there yet.
+    pub fn open(path: &Path, demo: bool) -> Result<Desk, Box<dyn std::error::Error>> {
+        let conn = toolspec_runtime::sqlite::open(path)?;
+        {
+            let c = conn.lock().map_err(|_| "database lock poisoned")?;
+            c.execute_batch(
+                "CREATE TABLE IF NOT EXISTS tickets (
+                     num INTEGER PRIMARY KEY,
+                     title TEXT NOT NULL,
+                     status TEXT NOT NULL,
+                     customer_email TEXT NOT NULL
+                 );
+                 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+            )?;
+            if demo {
+                for i in 0..23 {
+                    let status = if i % 3 == 0 { "closed" } else { "open" };
+                    c.execute(
+                        "INSERT OR IGNORE INTO tickets (num, title, status, customer_email)
+                         VALUES (?1, ?2, ?3, ?4)",
+                        params![
+                            1000 + i,
+                            format!("login loop case {i}"),
+                            status,
+                            format!("customer{i}@example.com")
+                        ],
+                    )?;
+                }
+            }
+        }
+        Ok(Desk { conn })
+    }
 }
 
 /// The cursor key, made once and kept in the file: cursors handed out before a restart must
