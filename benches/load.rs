@@ -4,13 +4,14 @@
 //! enums, named types, paging and response formats, a reversible tool with undo and an
 //! irreversible one with preview and idempotency) and measures what `toolspec check` does with
 //! each: parse, shape-check, read and resolve. Criterion reports time per tool through
-//! `Throughput::Elements`.
+//! `Throughput::Elements`; after the run, the ratio of each to a bare YAML parse of the same
+//! text (serde-saphyr into an untyped value), measured in the same run, is printed.
 //!
 //! ```text
 //! cargo bench --bench load -- --quick
 //! ```
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::Duration;
@@ -159,6 +160,52 @@ fn load_and_check(text: &str) -> usize {
     model.tools().count()
 }
 
+/// The baseline: the same text parsed by serde-saphyr into an untyped JSON value, as any
+/// YAML-reading tool must; what `load_and_check` costs above it is toolspec's own checking.
+fn parse_only(text: &str) -> usize {
+    // The node and event budgets toolspec's loader uses, so the large spec parses here too.
+    let options = serde_saphyr::options! {
+        budget: serde_saphyr::budget! { max_nodes: 4_000_000, max_events: 16_000_000 },
+    };
+    let value: serde_json::Value =
+        serde_saphyr::from_str_with_options(text, options).expect("the synthetic spec parses");
+    value["tools"].as_array().map_or(0, Vec::len)
+}
+
+/// Median seconds of `runs` calls of `f`.
+fn median_secs(runs: usize, mut f: impl FnMut()) -> f64 {
+    let mut times: Vec<f64> = (0..runs)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            f();
+            start.elapsed().as_secs_f64()
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// Prints time per tool and the ratio to the YAML-parse baseline, measured in this run.
+fn report_ratios() {
+    println!("\nload and check vs bare YAML parse (median of 5 runs):");
+    for tools in [100, 1_000, 10_000] {
+        let text = synthetic_spec(tools);
+        let parse = median_secs(5, || {
+            black_box(parse_only(black_box(&text)));
+        });
+        let check = median_secs(5, || {
+            black_box(load_and_check(black_box(&text)));
+        });
+        println!(
+            "  {tools:>6} tools: load+check {:>8.2} ms ({:.3} ms/tool), YAML parse {:>8.2} ms, ratio {:.2}x",
+            check * 1e3,
+            check * 1e3 / tools as f64,
+            parse * 1e3,
+            check / parse
+        );
+    }
+}
+
 fn bench_load(c: &mut Criterion) {
     let mut group = c.benchmark_group("load_and_check");
     group.sample_size(10);
@@ -177,4 +224,9 @@ fn bench_load(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench_load);
-criterion_main!(benches);
+
+fn main() {
+    benches();
+    report_ratios();
+    Criterion::default().configure_from_args().final_summary();
+}

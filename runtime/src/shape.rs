@@ -115,7 +115,26 @@ fn remove_at(value: &mut Value, segments: &[&str]) {
 
 /// Estimated tokens of a value: `ceil(compact JSON bytes / 3)` (see the module docs).
 pub fn estimate_tokens(value: &Value) -> usize {
-    tokens(value.to_string().len())
+    tokens(json_len(value))
+}
+
+/// Bytes of `value` as compact JSON, counted without building the string: this runs on
+/// every result of a tool with a token budget.
+pub fn json_len(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing a `Value` to a sink that never fails cannot fail.
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }
 
 fn tokens(bytes: usize) -> usize {
@@ -132,7 +151,7 @@ pub fn fit_budget(result: &mut Value, budget: usize, spec: &ShapeSpec) -> Option
     // Each round empties or fits one array, so rounds are bounded by the number of arrays;
     // the cap only guards against a pathological value.
     for _ in 0..64 {
-        let result_len = result.to_string().len();
+        let result_len = json_len(result);
         let note_len = note_bytes(&cuts, budget, spec);
         if tokens(result_len + note_len) <= budget {
             break;
@@ -148,7 +167,7 @@ pub fn fit_budget(result: &mut Value, budget: usize, spec: &ShapeSpec) -> Option
         while tokens(bytes) > budget {
             let Some(item) = items.pop() else { break };
             // The item and the comma before it, if any, leave the serialization.
-            bytes = bytes.saturating_sub(item.to_string().len() + usize::from(!items.is_empty()));
+            bytes = bytes.saturating_sub(json_len(&item) + usize::from(!items.is_empty()));
         }
         let kept = items.len();
         match cuts.iter_mut().find(|c| c.path == path) {
@@ -181,7 +200,7 @@ fn largest_array(value: &Value, path: String) -> Option<(String, usize)> {
     };
     match value {
         Value::Array(items) if !items.is_empty() => {
-            consider(Some((path.clone(), value.to_string().len())));
+            consider(Some((path.clone(), json_len(value))));
             for (i, item) in items.iter().enumerate() {
                 consider(largest_array(item, format!("{path}/{i}")));
             }
@@ -202,7 +221,7 @@ fn note_bytes(cuts: &[Cut], budget: usize, spec: &ShapeSpec) -> usize {
         0
     } else {
         // `,"truncated":` plus the note itself.
-        13 + note(cuts, budget, spec).to_string().len()
+        13 + json_len(&note(cuts, budget, spec))
     }
 }
 

@@ -152,3 +152,18 @@ fn paging_continues_after_the_last_item_kept() {
         "an empty page ends paging"
     );
 }
+
+#[test]
+fn json_len_is_the_length_of_the_compact_text() {
+    for v in [
+        json!(null),
+        json!({"a": [1, 2.5, "é\"\\x\n"], "b": {"c": true}}),
+        json!("\u{1F600}"),
+    ] {
+        assert_eq!(
+            toolspec_runtime::shape::json_len(&v),
+            v.to_string().len(),
+            "{v}"
+        );
+    }
+}

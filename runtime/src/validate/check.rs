@@ -5,6 +5,40 @@ use serde_json::{Map, Value};
 use super::{ArrayShape, ObjectShape, Shape, StringShape};
 use crate::problem::{Problem, escape_pointer};
 
+/// Where the walk is, as a chain of borrowed steps from the root. The JSON Pointer text is
+/// built only when a problem is recorded: a valid call (the common case) formats nothing.
+#[derive(Clone, Copy)]
+enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    /// The JSON Pointer (`/items/0/sku`; `""` for the root).
+    fn pointer(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    fn write(&self, out: &mut String) {
+        match self {
+            Path::Root => {}
+            Path::Key(parent, key) => {
+                parent.write(out);
+                out.push('/');
+                out.push_str(&escape_pointer(key));
+            }
+            Path::Index(parent, i) => {
+                parent.write(out);
+                out.push('/');
+                out.push_str(&i.to_string());
+            }
+        }
+    }
+}
+
 /// Checks the arguments of a call against the tool's input shape and returns **all**
 /// problems (empty when the call is valid), each with its JSON Pointer path.
 ///
@@ -13,21 +47,29 @@ use crate::problem::{Problem, escape_pointer};
 pub fn validate(shape: &ObjectShape, arguments: &Value) -> Vec<Problem> {
     let mut problems = Vec::new();
     match arguments {
-        Value::Null => check_object(shape, &Map::new(), "", &mut problems),
-        Value::Object(map) => check_object(shape, map, "", &mut problems),
+        Value::Null => check_object(shape, &Map::new(), &Path::Root, &mut problems),
+        Value::Object(map) => check_object(shape, map, &Path::Root, &mut problems),
         other => problems.push(Problem::wrong_type("", "object", other)),
     }
     problems
 }
 
-fn check_object(shape: &ObjectShape, map: &Map<String, Value>, path: &str, out: &mut Vec<Problem>) {
+fn check_object(
+    shape: &ObjectShape,
+    map: &Map<String, Value>,
+    path: &Path<'_>,
+    out: &mut Vec<Problem>,
+) {
     for field in shape.fields {
-        let field_path = format!("{path}/{}", escape_pointer(field.name));
+        let field_path = Path::Key(path, field.name);
         match map.get(field.name) {
             // Null means absent: see the module docs (OpenAI strict mode).
             None | Some(Value::Null) => {
                 if field.required {
-                    out.push(Problem::missing(&field_path, field.shape.type_name()));
+                    out.push(Problem::missing(
+                        &field_path.pointer(),
+                        field.shape.type_name(),
+                    ));
                 }
             }
             Some(value) => check(&field.shape, value, &field_path, !field.required, out),
@@ -38,23 +80,24 @@ fn check_object(shape: &ObjectShape, map: &Map<String, Value>, path: &str, out: 
     unknown.sort();
     if !unknown.is_empty() {
         let allowed: Vec<&str> = shape.fields.iter().map(|f| f.name).collect();
+        let path = path.pointer();
         for key in unknown {
-            out.push(Problem::unknown(path, key, &allowed));
+            out.push(Problem::unknown(&path, key, &allowed));
         }
     }
 }
 
-fn check(shape: &Shape, value: &Value, path: &str, optional: bool, out: &mut Vec<Problem>) {
+fn check(shape: &Shape, value: &Value, path: &Path<'_>, optional: bool, out: &mut Vec<Problem>) {
     match shape {
         Shape::Any => {}
         Shape::Boolean => {
             if !value.is_boolean() {
-                out.push(Problem::wrong_type(path, "boolean", value));
+                out.push(Problem::wrong_type(&path.pointer(), "boolean", value));
             }
         }
         Shape::String(s) => match value {
             Value::String(text) => check_string(s, text, value, path, optional, out),
-            _ => out.push(Problem::wrong_type(path, "string", value)),
+            _ => out.push(Problem::wrong_type(&path.pointer(), "string", value)),
         },
         Shape::Integer { minimum, maximum } => match as_integer(value) {
             Some(n) => {
@@ -62,14 +105,14 @@ fn check(shape: &Shape, value: &Value, path: &str, optional: bool, out: &mut Vec
                 let high = maximum.is_some_and(|hi| n > i128::from(hi));
                 if low || high {
                     out.push(Problem::out_of_range(
-                        path,
+                        &path.pointer(),
                         value,
                         minimum.map(Value::from),
                         maximum.map(Value::from),
                     ));
                 }
             }
-            None => out.push(Problem::wrong_type(path, "integer", value)),
+            None => out.push(Problem::wrong_type(&path.pointer(), "integer", value)),
         },
         Shape::Number { minimum, maximum } => match value.as_f64() {
             Some(n) if value.is_number() => {
@@ -77,22 +120,22 @@ fn check(shape: &Shape, value: &Value, path: &str, optional: bool, out: &mut Vec
                 let high = maximum.is_some_and(|hi| n > hi);
                 if low || high {
                     out.push(Problem::out_of_range(
-                        path,
+                        &path.pointer(),
                         value,
                         minimum.map(Value::from),
                         maximum.map(Value::from),
                     ));
                 }
             }
-            _ => out.push(Problem::wrong_type(path, "number", value)),
+            _ => out.push(Problem::wrong_type(&path.pointer(), "number", value)),
         },
         Shape::Array(a) => match value {
             Value::Array(items) => check_array(a, items, path, out),
-            _ => out.push(Problem::wrong_type(path, "array", value)),
+            _ => out.push(Problem::wrong_type(&path.pointer(), "array", value)),
         },
         Shape::Object(o) => match value {
             Value::Object(map) => check_object(o, map, path, out),
-            _ => out.push(Problem::wrong_type(path, "object", value)),
+            _ => out.push(Problem::wrong_type(&path.pointer(), "object", value)),
         },
     }
 }
@@ -101,14 +144,19 @@ fn check_string(
     s: &StringShape,
     text: &str,
     value: &Value,
-    path: &str,
+    path: &Path<'_>,
     optional: bool,
     out: &mut Vec<Problem>,
 ) {
     if !s.allowed.is_empty() {
         // An enum says everything: length, pattern and format add nothing to the fix.
         if !s.allowed.contains(&text) {
-            out.push(Problem::not_allowed(path, value, s.allowed, optional));
+            out.push(Problem::not_allowed(
+                &path.pointer(),
+                value,
+                s.allowed,
+                optional,
+            ));
         }
         return;
     }
@@ -117,7 +165,7 @@ fn check_string(
     let long = s.max_length.is_some_and(|m| (len as u64) > m);
     if short || long {
         out.push(Problem::length(
-            path,
+            &path.pointer(),
             len,
             s.min_length,
             s.max_length,
@@ -127,20 +175,25 @@ fn check_string(
     if let Some(p) = s.pattern
         && !p.is_match(text)
     {
-        out.push(Problem::pattern(path, value, p.source()));
+        out.push(Problem::pattern(&path.pointer(), value, p.source()));
     }
     if let Some(f) = s.format
         && !f.is_valid(text)
     {
-        out.push(Problem::format(path, value, f.name(), f.example()));
+        out.push(Problem::format(
+            &path.pointer(),
+            value,
+            f.name(),
+            f.example(),
+        ));
     }
 }
 
-fn check_array(a: &ArrayShape, items: &[Value], path: &str, out: &mut Vec<Problem>) {
+fn check_array(a: &ArrayShape, items: &[Value], path: &Path<'_>, out: &mut Vec<Problem>) {
     let n = items.len() as u64;
     if a.min_items.is_some_and(|m| n < m) || a.max_items.is_some_and(|m| n > m) {
         out.push(Problem::length(
-            path,
+            &path.pointer(),
             items.len(),
             a.min_items,
             a.max_items,
@@ -149,7 +202,7 @@ fn check_array(a: &ArrayShape, items: &[Value], path: &str, out: &mut Vec<Proble
     }
     for (i, item) in items.iter().enumerate() {
         // Items of a list are never optional: a null item is a type problem.
-        check(&a.items, item, &format!("{path}/{i}"), false, out);
+        check(&a.items, item, &Path::Index(path, i), false, out);
     }
 }
 

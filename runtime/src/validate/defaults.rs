@@ -48,7 +48,7 @@ pub fn fill_defaults(shape: &ObjectShape, value: &mut Value) {
             Some(present) => fill_nested(&field.shape, present),
             None => {
                 if let Some(text) = field.default
-                    && let Ok(mut default) = serde_json::from_str::<Value>(text)
+                    && let Some(mut default) = parse_default(text)
                 {
                     fill_nested(&field.shape, &mut default);
                     map.insert(field.name.to_owned(), default);
@@ -67,5 +67,51 @@ fn fill_nested(shape: &Shape, value: &mut Value) {
             }
         }
         _ => {}
+    }
+}
+
+/// A default's JSON text as a value. Defaults are filled on every call that omits them, so
+/// the common ones (a plain string, an integer, a boolean) skip the JSON parser.
+fn parse_default(text: &str) -> Option<Value> {
+    if let Some(inner) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"'))
+        && !inner.contains(['"', '\\'])
+    {
+        return Some(Value::String(inner.to_owned()));
+    }
+    match text {
+        "true" => return Some(Value::Bool(true)),
+        "false" => return Some(Value::Bool(false)),
+        _ => {}
+    }
+    if let Ok(n) = text.parse::<i64>() {
+        return Some(Value::from(n));
+    }
+    serde_json::from_str(text).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_default;
+    use serde_json::Value;
+
+    #[test]
+    fn fast_paths_agree_with_the_json_parser() {
+        for text in [
+            "\"concise\"",
+            "\"\"",
+            "\"a\\\"b\"",
+            "\"\\u00e9\"",
+            "20",
+            "-3",
+            "true",
+            "false",
+            "2.5",
+            "[1,2]",
+            "{\"a\":null}",
+            "99999999999999999999",
+        ] {
+            let parsed: Option<Value> = serde_json::from_str(text).ok();
+            assert_eq!(parse_default(text), parsed, "{text}");
+        }
     }
 }
