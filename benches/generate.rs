@@ -8,8 +8,10 @@
 //!
 //! Run: `cargo bench --bench generate`. Criterion reports the time per run and, as
 //! throughput, tools per second; time per tool is the run time divided by the tool count.
+//! After the run it prints the ratio to writing the same documents with serde_json alone,
+//! measured in the same run.
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use std::hint::black_box;
 use toolspec::diagnostics::{Diagnostics, Sources};
 use toolspec::emit::{self, Kind, Options};
@@ -154,5 +156,55 @@ fn bench_generate(c: &mut Criterion) {
     group.finish();
 }
 
+/// Median seconds of `runs` calls of `f`.
+fn median_secs(runs: usize, mut f: impl FnMut()) -> f64 {
+    let mut times: Vec<f64> = (0..runs)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            f();
+            start.elapsed().as_secs_f64()
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+/// Prints time per tool and the ratio to a baseline measured in this run: writing the very
+/// same JSON documents out with `serde_json::to_string_pretty` from values already built,
+/// the least any generator of these files must do.
+fn report_ratios() {
+    println!("\ngenerate schemas vs serializing the same documents (median of 5 runs):");
+    for n in [100, 1_000, 10_000] {
+        let model = model(n);
+        let files = emit::generate(&model, &[Kind::Schemas], &Options::default()).expect("exports");
+        let values: Vec<serde_json::Value> = files
+            .iter()
+            .map(|f| serde_json::from_str(&f.contents).expect("generated JSON parses"))
+            .collect();
+        let generate = median_secs(5, || {
+            black_box(
+                emit::generate(black_box(&model), &[Kind::Schemas], &Options::default()).ok(),
+            );
+        });
+        let serialize = median_secs(5, || {
+            for v in &values {
+                black_box(serde_json::to_string_pretty(black_box(v)).ok());
+            }
+        });
+        println!(
+            "  {n:>6} tools: generate {:>8.2} ms ({:.3} ms/tool), serialize {:>7.2} ms, ratio {:.2}x",
+            generate * 1e3,
+            generate * 1e3 / n as f64,
+            serialize * 1e3,
+            generate / serialize
+        );
+    }
+}
+
 criterion_group!(benches, bench_generate);
-criterion_main!(benches);
+
+fn main() {
+    benches();
+    report_ratios();
+    Criterion::default().configure_from_args().final_summary();
+}
