@@ -12,6 +12,8 @@ use serde_json::{Map, Value};
 use toolspec_runtime::ToolError;
 use toolspec_runtime::catalog::{self, BuiltinError};
 use toolspec_runtime::clock::format_rfc3339;
+// The runtime's own template filling, so the docs show the very message the server sends.
+use toolspec_runtime::engine::glue::fill_template;
 use toolspec_runtime::fingerprint::fingerprint;
 
 impl Examples<'_> {
@@ -185,32 +187,6 @@ pub(super) fn details_from(details: &[Field], args: &Value) -> Map<String, Value
             (d.name.clone(), value)
         })
         .collect()
-}
-
-/// A message template with its `{placeholders}` filled from `details` (strings bare,
-/// anything else as JSON), as generated code formats it.
-pub(super) fn fill_template(template: &str, details: &Map<String, Value>) -> String {
-    let mut out = String::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        match after.find('}') {
-            Some(close) if details.contains_key(&after[..close]) => {
-                match &details[&after[..close]] {
-                    Value::String(s) => out.push_str(s),
-                    other => out.push_str(&other.to_string()),
-                }
-                rest = &after[close + 1..];
-            }
-            _ => {
-                out.push('{');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 #[cfg(test)]
