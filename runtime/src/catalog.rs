@@ -180,6 +180,24 @@ pub const ALL: &[BuiltinError] = &[
     INTERNAL_ERROR,
 ];
 
+/// The codes of a call refused by argument validation, before any tool code ran.
+pub const VALIDATION: &[BuiltinError] = &[
+    INVALID_ARGUMENTS,
+    MISSING_ARGUMENT,
+    UNKNOWN_ARGUMENT,
+    INVALID_TYPE,
+    INVALID_ENUM,
+    OUT_OF_RANGE,
+    INVALID_LENGTH,
+    PATTERN_MISMATCH,
+    INVALID_FORMAT,
+];
+
+/// Whether `code` means the arguments were refused by validation.
+pub fn is_validation(code: &str) -> bool {
+    VALIDATION.iter().any(|e| e.code == code)
+}
+
 /// Looks a built-in code up by name.
 pub fn find(code: &str) -> Option<&'static BuiltinError> {
     ALL.iter().find(|e| e.code == code)

@@ -378,18 +378,6 @@ fn unknown_code(fr: &mut FieldResolver, e: &Text, catalog: &[ErrorCode]) {
     fr.diags.push(d);
 }
 
-const VALIDATION_CODES: &[&str] = &[
-    "invalid_arguments",
-    "missing_argument",
-    "unknown_argument",
-    "invalid_type",
-    "invalid_enum",
-    "out_of_range",
-    "invalid_length",
-    "pattern_mismatch",
-    "invalid_format",
-];
-
 fn resolve_example(
     fr: &mut FieldResolver,
     e: &raw::Example,
@@ -435,7 +423,7 @@ fn resolve_example(
                     unknown_code(fr, code, catalog);
                 }
             }
-            if VALIDATION_CODES.contains(&code.text.as_str()) && problems.is_empty() {
+            if toolspec_runtime::catalog::is_validation(&code.text) && problems.is_empty() {
                 fr.diags.push(
                     Diagnostic::error(
                         "example-does-not-fail",

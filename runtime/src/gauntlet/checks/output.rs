@@ -8,19 +8,6 @@ use crate::gauntlet::failure::{Failure, show};
 use crate::gauntlet::session::{describe_error, parse, set};
 use crate::gauntlet::values::{bound_values, present_at};
 
-/// Codes that mean "the arguments were refused".
-const VALIDATION: &[&str] = &[
-    "invalid_arguments",
-    "missing_argument",
-    "unknown_argument",
-    "invalid_type",
-    "invalid_enum",
-    "out_of_range",
-    "invalid_length",
-    "pattern_mismatch",
-    "invalid_format",
-];
-
 /// The calls whose results are checked: each success call, in each response format.
 fn variants(ctx: &Ctx<'_, '_>) -> Vec<Value> {
     let mut calls = Vec::new();
@@ -134,7 +121,7 @@ fn accepted(ctx: &Ctx<'_, '_>, param: &str, value: Value, promise: &str) -> Resu
                 ps.iter()
                     .any(|p| p.get("path").and_then(Value::as_str) == Some(path.as_str()))
             });
-    if (VALIDATION.contains(&e.code.as_ref()) && about_param) || e.code == "internal_error" {
+    if (crate::catalog::is_validation(&e.code) && about_param) || e.code == "internal_error" {
         return Err(Failure::new(promise)
             .call(tool.name, &args)
             .got(describe_error(&e))
