@@ -17,6 +17,9 @@ use toolspec::diagnostics::{Diagnostics, Sources};
 use toolspec::emit::{self, Kind, Options};
 use toolspec::model::Model;
 
+mod common;
+use common::median_secs;
+
 const TOOLS_PER_SPEC: usize = 100;
 
 fn header(service: &str) -> String {
@@ -154,19 +157,6 @@ fn bench_generate(c: &mut Criterion) {
         });
     }
     group.finish();
-}
-
-/// Median seconds of `runs` calls of `f`.
-fn median_secs(runs: usize, mut f: impl FnMut()) -> f64 {
-    let mut times: Vec<f64> = (0..runs)
-        .map(|_| {
-            let start = std::time::Instant::now();
-            f();
-            start.elapsed().as_secs_f64()
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
 }
 
 /// Prints time per tool and the ratio to a baseline measured in this run: writing the very

@@ -18,6 +18,9 @@ use std::time::Duration;
 use toolspec::diagnostics::{Diagnostics, Sources};
 use toolspec::{model, spec};
 
+mod common;
+use common::median_secs;
+
 /// The head of a synthetic spec: defaults, named types and an error catalog.
 const HEAD: &str = r#"toolspec: 1
 service: bench
@@ -170,19 +173,6 @@ fn parse_only(text: &str) -> usize {
     let value: serde_json::Value =
         serde_saphyr::from_str_with_options(text, options).expect("the synthetic spec parses");
     value["tools"].as_array().map_or(0, Vec::len)
-}
-
-/// Median seconds of `runs` calls of `f`.
-fn median_secs(runs: usize, mut f: impl FnMut()) -> f64 {
-    let mut times: Vec<f64> = (0..runs)
-        .map(|_| {
-            let start = std::time::Instant::now();
-            f();
-            start.elapsed().as_secs_f64()
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
 }
 
 /// Prints time per tool and the ratio to the YAML-parse baseline, measured in this run.

@@ -3,13 +3,14 @@
 //! Exit codes are the CLI's contract: 0 clean, 1 a spec has errors, 2 usage or I/O problems.
 //! Bad specs and their exact diagnostics are covered by `tests/bad_specs.rs`.
 
-use std::path::Path;
 use std::process::{Command, Output};
+
+mod common;
 
 fn toolspec(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_toolspec"))
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(common::root())
         .output()
         .expect("run toolspec")
 }
@@ -18,17 +19,12 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// The example specs, as `toolspec check specs/*.yaml` would get them from the shell.
+/// The example specs as the CLI is given them from the repository root: `specs/<name>.yaml`.
 fn example_specs() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("specs");
-    let mut specs: Vec<String> = std::fs::read_dir(dir)
-        .expect("specs directory")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".yaml"))
-        .map(|n| format!("specs/{n}"))
-        .collect();
-    specs.sort();
-    specs
+    common::example_specs()
+        .iter()
+        .map(|p| format!("specs/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect()
 }
 
 #[test]
@@ -100,9 +96,8 @@ fn schema_prints_the_checked_in_json_schema() {
         printed["$schema"],
         "https://json-schema.org/draft/2020-12/schema"
     );
-    let checked_in =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("toolspec.schema.json"))
-            .expect("toolspec.schema.json");
+    let checked_in = std::fs::read_to_string(common::root().join("toolspec.schema.json"))
+        .expect("toolspec.schema.json");
     assert_eq!(
         stdout, checked_in,
         "toolspec.schema.json is stale: UPDATE_GOLDEN=1 cargo test --test format_reference"

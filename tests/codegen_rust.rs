@@ -9,32 +9,14 @@
 //! `tests/codegen/hostile.rs`) and review the diff. Whether the code *compiles* warning-free
 //! is checked by the `tests/compile-check` crate.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use toolspec::diagnostics::{Diagnostics, Sources};
 use toolspec::emit::rust::render;
-use toolspec::model::{Model, load_files};
+use toolspec::model::Model;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn example_specs() -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("specs"))
-        .expect("specs/ exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    paths.sort();
-    paths
-}
-
-fn load(paths: &[PathBuf]) -> (Model, Sources, Diagnostics) {
-    let mut sources = Sources::default();
-    let mut diags = Diagnostics::default();
-    let model = load_files(paths, &mut sources, &mut diags).expect("readable specs");
-    (model, sources, diags)
-}
+mod common;
+use common::{example_specs, load, root};
 
 /// Loads one spec written inline (through a temporary file, as the CLI would read it).
 fn load_text(name: &str, yaml: &str) -> (Model, Sources, Diagnostics) {

@@ -29,18 +29,6 @@ use toolspec::model::Model;
 use toolspec::model::describe::tool_description;
 use toolspec_runtime::catalog;
 
-const VALIDATION_CODES: &[&str] = &[
-    "invalid_arguments",
-    "missing_argument",
-    "unknown_argument",
-    "invalid_type",
-    "invalid_enum",
-    "out_of_range",
-    "invalid_length",
-    "pattern_mismatch",
-    "invalid_format",
-];
-
 struct Checker<'a> {
     model: &'a Model,
     files: &'a BTreeMap<String, String>,
@@ -161,7 +149,7 @@ fn every_json_block_is_what_its_tag_says() {
                     Some((tool, code)) => {
                         counts.refused += 1;
                         let problems = checker.errors(tool, "input", &value);
-                        let validation = VALIDATION_CODES.contains(&code);
+                        let validation = catalog::is_validation(code);
                         if validation && problems.is_empty() {
                             failures.push(format!(
                                 "{at}: refused with {code}, yet valid against {tool}'s input schema"

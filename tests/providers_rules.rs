@@ -6,31 +6,12 @@
 
 use regex::Regex;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use toolspec::diagnostics::{Diagnostics, Sources};
 use toolspec::emit::{self, Kind, Options};
 use toolspec::model::describe::tool_description;
 use toolspec::model::{Kind as TyKind, Model, Origin, Tier, ToolSet};
 
-fn spec_paths() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("specs");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("specs/ exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    paths.sort();
-    paths
-}
-
-fn load_specs() -> Model {
-    let mut sources = Sources::default();
-    let mut diags = Diagnostics::default();
-    let model = toolspec::model::load_files(&spec_paths(), &mut sources, &mut diags)
-        .expect("specs are readable");
-    assert!(!diags.has_errors(), "{}", diags.render(&sources));
-    model
-}
+mod common;
+use common::{example_specs, load_clean};
 
 /// The parsed file `<service>/<name>` of the generated output.
 fn generated(model: &Model, ts: &ToolSet, name: &str) -> Value {
@@ -117,7 +98,7 @@ fn assert_standard_input(schema: &Value, at: &str) {
 
 #[test]
 fn mcp_tools_list() {
-    let model = load_specs();
+    let model = load_clean(&example_specs());
     let name_re = Regex::new(r"^[A-Za-z0-9_.\-]{1,128}$").unwrap();
     for ts in &model.toolsets {
         let list = generated(&model, ts, "tools.mcp.json");
@@ -188,7 +169,7 @@ fn mcp_tools_list() {
 
 #[test]
 fn mcp_property_descriptions_carry_examples_and_rules() {
-    let model = load_specs();
+    let model = load_clean(&example_specs());
     for ts in &model.toolsets {
         let list = generated(&model, ts, "tools.mcp.json");
         for (t, tool) in list["tools"].as_array().unwrap().iter().zip(&ts.tools) {
@@ -252,7 +233,7 @@ fn mcp_property_descriptions_carry_examples_and_rules() {
 
 #[test]
 fn anthropic_tools() {
-    let model = load_specs();
+    let model = load_clean(&example_specs());
     let name_re = Regex::new(r"^[a-zA-Z0-9_-]{1,64}$").unwrap();
     for ts in &model.toolsets {
         let list = generated(&model, ts, "tools.anthropic.json");
@@ -285,7 +266,7 @@ fn anthropic_tools() {
 
 #[test]
 fn openai_strict_tools() {
-    let model = load_specs();
+    let model = load_clean(&example_specs());
     let name_re = Regex::new(r"^[a-zA-Z0-9_-]{1,64}$").unwrap();
     let supported = [
         "type",
@@ -427,7 +408,7 @@ fn check_depth(node: &Value, level: usize, ok: &mut bool) {
 /// Keywords the strict profile drops reappear as words: nothing is lost.
 #[test]
 fn openai_profile_keeps_dropped_facts_in_words() {
-    let model = load_specs();
+    let model = load_clean(&example_specs());
     let mut seen_length = false;
     for ts in &model.toolsets {
         let openai = generated(&model, ts, "tools.openai.json");

@@ -6,28 +6,17 @@
 //! the golden files with `UPDATE_GOLDEN=1 cargo test --test schemas_golden` (the same as
 //! `toolspec generate specs/*.yaml --out generated --emit schemas`) and review the diff.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn spec_paths() -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("specs"))
-        .expect("specs/ exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    paths.sort();
-    paths
-}
+mod common;
+use common::{example_specs, load_clean, root};
 
 fn generate(out: &Path, check: bool) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_toolspec"));
     cmd.current_dir(root())
         .arg("generate")
-        .args(spec_paths())
+        .args(example_specs())
         .arg("--out")
         .arg(out)
         .args(["--emit", "schemas"]);
@@ -105,9 +94,7 @@ fn check_reports_stale_and_missing_files_and_writes_nothing() {
 /// The same specs give the same bytes on every run.
 #[test]
 fn output_is_deterministic() {
-    let mut sources = toolspec::diagnostics::Sources::default();
-    let mut diags = toolspec::diagnostics::Diagnostics::default();
-    let model = toolspec::model::load_files(&spec_paths(), &mut sources, &mut diags).expect("read");
+    let model = load_clean(&example_specs());
     let kinds = [toolspec::emit::Kind::Schemas];
     let a = toolspec::emit::generate(&model, &kinds, &Default::default()).expect("export");
     let b = toolspec::emit::generate(&model, &kinds, &Default::default()).expect("export");

@@ -6,52 +6,20 @@
 
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use toolspec::diagnostics::{Diagnostics, Sources};
 use toolspec::emit::{self, Kind, Options};
 use toolspec::model::values::check_value;
 use toolspec::model::{Field, Kind as TyKind, Model, Tier, Tool, Type};
+use toolspec_runtime::catalog;
 
-/// Error codes the runtime raises while validating arguments, before the tool runs.
-const VALIDATION_CODES: &[&str] = &[
-    "invalid_arguments",
-    "missing_argument",
-    "unknown_argument",
-    "invalid_type",
-    "invalid_enum",
-    "out_of_range",
-    "invalid_length",
-    "pattern_mismatch",
-    "invalid_format",
-];
-
-fn yaml_files(dir: &Path) -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    paths.retain(|p| p.extension().is_some_and(|e| e == "yaml"));
-    paths.sort();
-    paths
-}
-
-fn load(paths: &[PathBuf]) -> Model {
-    let mut sources = Sources::default();
-    let mut diags = Diagnostics::default();
-    let model =
-        toolspec::model::load_files(paths, &mut sources, &mut diags).expect("specs are readable");
-    assert!(!diags.has_errors(), "{}", diags.render(&sources));
-    model
-}
+mod common;
+use common::{example_specs, load_clean, root, yaml_files};
 
 /// The example specs (`specs/*.yaml`, together), then each spec of `specs/adversarial/`
 /// (strings built to break generators) on its own.
 fn models() -> Vec<Model> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("specs");
-    let examples = yaml_files(&root);
-    assert!(!examples.is_empty(), "no specs in {}", root.display());
-    let mut out = vec![load(&examples)];
-    for p in yaml_files(&root.join("adversarial")) {
-        out.push(load(&[p]));
+    let mut out = vec![load_clean(&example_specs())];
+    for p in yaml_files(&root().join("specs/adversarial")) {
+        out.push(load_clean(&[p]));
     }
     out
 }
@@ -158,7 +126,7 @@ fn examples_pass_or_fail_as_the_spec_says() {
             for ex in &tool.examples {
                 let problems = errors(input, &ex.arguments);
                 match ex.error.as_ref().map(|e| e.text.as_str()) {
-                    Some(code) if VALIDATION_CODES.contains(&code) => {
+                    Some(code) if catalog::is_validation(code) => {
                         assert!(
                             !problems.is_empty(),
                             "{}: example `{}` expects {code} but passes the schema",

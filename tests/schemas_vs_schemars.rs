@@ -12,11 +12,12 @@
 
 use schemars::{JsonSchema, schema_for};
 use serde_json::{Value, json};
-use std::path::Path;
-use toolspec::diagnostics::{Diagnostics, Sources};
 use toolspec::emit::providers::{mcp, pretty};
 use toolspec::model::describe::tool_description;
 use toolspec::stats::count_tokens;
+
+mod common;
+use common::{example_specs, load_clean};
 
 /// Where a ticket is in its life.
 #[derive(JsonSchema)]
@@ -188,21 +189,6 @@ struct UpdateStatusResult {
     truncated: Option<Truncated>,
 }
 
-fn load_specs() -> toolspec::model::Model {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("specs");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .expect("specs/")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    paths.sort();
-    let mut sources = Sources::default();
-    let mut diags = Diagnostics::default();
-    let model = toolspec::model::load_files(&paths, &mut sources, &mut diags).expect("read");
-    assert!(!diags.has_errors(), "{}", diags.render(&sources));
-    model
-}
-
 /// The common way's `tools/list`: same names, titles, descriptions and annotations as ours
 /// (so only the schemas differ), schemas from schemars' defaults.
 fn common_way(model: &toolspec::model::Model) -> Value {
@@ -278,7 +264,7 @@ fn facts(v: &Value) -> usize {
 
 #[test]
 fn ours_costs_fewer_tokens_and_carries_more_facts() {
-    let model = load_specs();
+    let model = load_clean(&example_specs());
     let tickets = model
         .toolsets
         .iter()

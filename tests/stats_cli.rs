@@ -4,28 +4,16 @@
 //! Run: `cargo test --test stats_cli`.
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn spec_paths() -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(root().join("specs"))
-        .expect("specs/ exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    paths.sort();
-    paths
-}
+mod common;
+use common::{example_specs, load_clean, root};
 
 fn stats(args: &[&str]) -> (i32, String, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_toolspec"))
         .current_dir(root())
         .arg("stats")
-        .args(spec_paths())
+        .args(example_specs())
         .args(args)
         .output()
         .expect("run toolspec");
@@ -42,9 +30,7 @@ fn json_report_matches_the_library_and_is_sorted() {
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(v["encoding"], "o200k_base");
-    let mut sources = toolspec::diagnostics::Sources::default();
-    let mut diags = toolspec::diagnostics::Diagnostics::default();
-    let model = toolspec::model::load_files(&spec_paths(), &mut sources, &mut diags).expect("read");
+    let model = load_clean(&example_specs());
     let sets = v["toolsets"].as_array().expect("toolsets");
     assert_eq!(sets.len(), model.toolsets.len());
     for (set, ts) in sets.iter().zip(&model.toolsets) {

@@ -1,6 +1,7 @@
 //! What a rule's check receives: the model, and walks over its fields.
 
 use crate::diagnostics::Span;
+use crate::lint::rule::Finding;
 use crate::model::{Field, Kind, Model, Origin, Tool, ToolSet, Type};
 
 /// The input of every rule: every toolset linted together.
@@ -93,6 +94,23 @@ pub fn constraint_span(ts: &ToolSet, ty: &Type, field: &Field) -> (Span, Option<
     match ty.name.as_deref().and_then(|n| ts.named_type(n)) {
         Some(named) => (named.span, Some(named.name.clone())),
         None => (field.span, None),
+    }
+}
+
+/// A finding about a constraint of the value at `slot` in `tool`, placed by
+/// [`constraint_span`]: at the named type's declaration with the message `named(type_name)`
+/// (one finding per type, however many tools use it), else at the field with the message
+/// `inline()`, attached to `tool` so the tool's inline allowance can silence it.
+pub fn constraint_finding(
+    ts: &ToolSet,
+    tool: &Tool,
+    slot: &Slot<'_>,
+    named: impl FnOnce(&str) -> String,
+    inline: impl FnOnce() -> String,
+) -> Finding {
+    match constraint_span(ts, slot.ty, slot.field) {
+        (span, Some(name)) => Finding::at(span, named(&name)),
+        (span, None) => Finding::on(tool, span, inline()),
     }
 }
 

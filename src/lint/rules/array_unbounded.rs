@@ -35,21 +35,18 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
                 if what == "output" && s.depth == 0 && !s.is_items && Some(s.path) == paged {
                     return;
                 }
-                let (span, named) = constraint_span(ts, s.ty, s.field);
-                let f = match &named {
-                    Some(n) => Finding::at(
-                        span,
-                        format!("list type `{n}` (used by `{}`) has no `max_items`", s.path),
-                    ),
-                    None => Finding::on(
-                        tool,
-                        span,
+                let f = constraint_finding(
+                    ts,
+                    tool,
+                    s,
+                    |n| format!("list type `{n}` (used by `{}`) has no `max_items`", s.path),
+                    || {
                         format!(
                             "{what} list `{}` of `{}` has no `max_items`",
                             s.path, tool.name.text
-                        ),
-                    ),
-                };
+                        )
+                    },
+                );
                 out.push(f.label("unbounded list").help(if what == "output" {
                     "add `max_items`, or page the list with `paging: {items: ...}`"
                 } else {

@@ -32,21 +32,18 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
                 if !fields.is_empty() {
                     return;
                 }
-                let (span, named) = constraint_span(ts, s.ty, s.field);
-                let f = match &named {
-                    Some(n) => Finding::at(
-                        span,
-                        format!("object type `{n}` (used by `{}`) has no `fields`", s.path),
-                    ),
-                    None => Finding::on(
-                        tool,
-                        span,
+                let f = constraint_finding(
+                    ts,
+                    tool,
+                    s,
+                    |n| format!("object type `{n}` (used by `{}`) has no `fields`", s.path),
+                    || {
                         format!(
                             "{what} `{}` of `{}` is a free-form object",
                             s.path, tool.name.text
-                        ),
-                    ),
-                };
+                        )
+                    },
+                );
                 out.push(f.label("any keys").help("declare its keys under `fields:`"));
             });
         }

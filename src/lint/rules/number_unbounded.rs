@@ -44,21 +44,18 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
                 (true, false) if quantity => "no `maximum`",
                 _ => return,
             };
-            let (span, named) = constraint_span(ts, s.ty, s.field);
-            let f = match &named {
-                Some(n) => Finding::at(
-                    span,
-                    format!("numeric type `{n}` (used by `{}`) has {missing}", s.path),
-                ),
-                None => Finding::on(
-                    tool,
-                    span,
+            let f = constraint_finding(
+                ts,
+                tool,
+                s,
+                |n| format!("numeric type `{n}` (used by `{}`) has {missing}", s.path),
+                || {
                     format!(
                         "parameter `{}` of `{}` has {missing}",
                         s.path, tool.name.text
-                    ),
-                ),
-            };
+                    )
+                },
+            );
             out.push(
                 f.label("unbounded number")
                     .help("add `minimum` and `maximum` with the values the backend accepts"),

@@ -36,24 +36,23 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
             if rules.max_length.is_some() || rules.enum_values.is_some() || bounded_format {
                 return;
             }
-            let (span, named) = constraint_span(ts, s.ty, s.field);
-            let f = match &named {
-                Some(n) => Finding::at(
-                    span,
+            let f = constraint_finding(
+                ts,
+                tool,
+                s,
+                |n| {
                     format!(
                         "string type `{n}` (used by `{}`) has no `max_length`",
                         s.path
-                    ),
-                ),
-                None => Finding::on(
-                    tool,
-                    span,
+                    )
+                },
+                || {
                     format!(
                         "string parameter `{}` of `{}` has no `max_length`",
                         s.path, tool.name.text
-                    ),
-                ),
-            };
+                    )
+                },
+            );
             out.push(
                 f.label("unbounded string")
                     .help("add `max_length` with what the backend accepts"),
