@@ -88,24 +88,29 @@ pub fn apply(result: &mut Value, spec: &ShapeSpec, format: ResponseFormat) -> Op
 /// Removes every field named by `paths` (see the module docs for the path syntax).
 pub fn strip_detailed(result: &mut Value, paths: &[&str]) {
     for path in paths {
-        let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-        remove_at(result, &segments);
+        remove_at(result, path);
     }
 }
 
-fn remove_at(value: &mut Value, segments: &[&str]) {
-    match (segments, value) {
-        ([], _) => {}
-        (["*", rest @ ..], Value::Array(items)) => {
+/// Removes what `path` (`/`-separated keys, `*` for every item) names below `value`. The path
+/// is cut as the walk goes, not split up front: this runs on every concise result.
+fn remove_at(value: &mut Value, path: &str) {
+    let path = path.trim_start_matches('/');
+    if path.is_empty() {
+        return;
+    }
+    let (head, rest) = path.split_once('/').unwrap_or((path, ""));
+    match value {
+        Value::Array(items) if head == "*" => {
             for item in items {
                 remove_at(item, rest);
             }
         }
-        ([last], Value::Object(map)) => {
-            map.remove(*last);
+        Value::Object(map) if rest.trim_start_matches('/').is_empty() => {
+            map.remove(head);
         }
-        ([key, rest @ ..], Value::Object(map)) => {
-            if let Some(child) = map.get_mut(*key) {
+        Value::Object(map) => {
+            if let Some(child) = map.get_mut(head) {
                 remove_at(child, rest);
             }
         }

@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use serde_json::{Value, json};
-use toolspec_runtime::validate::{Pattern, fill_defaults, prepare, validate};
+use toolspec_runtime::validate::{Pattern, normalize, prepare, validate};
 
 fn err(
     shape: &toolspec_runtime::validate::ObjectShape,
@@ -208,7 +208,7 @@ fn defaults_fill_top_level_and_nested_fields() {
     assert_eq!(ok["items"][1]["quantity"], 3);
     assert_eq!(ok["filter"], json!({"tag": "any"}));
     let mut v = json!({"filter": {"since": null}});
-    fill_defaults(&ORDER, &mut v);
+    normalize(&ORDER, &mut v);
     assert_eq!(v["filter"], json!({"tag": "any"}));
 }
 

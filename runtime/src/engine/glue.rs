@@ -80,7 +80,6 @@ use super::{Gate, Runtime, ToolDefinition, UndoSpec, attach_undo, unknown_tool};
 use crate::error::ToolError;
 use crate::fingerprint::fingerprint;
 use crate::shape::{self, ResponseFormat, ShapeSpec};
-use crate::validate::{ObjectShape, Shape};
 
 /// The slice of results a paged tool's method is asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -242,47 +241,11 @@ pub fn unroutable(name: &str) -> ToolError {
     ToolError::internal(format!("generated dispatcher has no arm for tool {name}"))
 }
 
-/// Validates a call (every problem at once), fills defaults, and writes whole numbers sent
-/// as `3.0` for integer fields as `3`, so typed inputs deserialize and fingerprints agree.
+/// Validates a call (every problem at once) and normalizes it ([`crate::validate::normalize`]:
+/// defaults filled, `null` optionals dropped, `3.0` in integer fields written `3`), so typed
+/// inputs deserialize and fingerprints agree.
 pub fn prepare(definition: &ToolDefinition, arguments: Value) -> Result<Value, ToolError> {
-    let mut args = definition.prepare(arguments)?;
-    normalize_integers(definition.input, &mut args);
-    Ok(args)
-}
-
-/// Rewrites integral floats (`3.0`) in integer fields as integers, at every depth.
-/// The validator accepts them as integers; serde's integer types would not.
-pub fn normalize_integers(shape: &ObjectShape, value: &mut Value) {
-    let Value::Object(map) = value else { return };
-    for field in shape.fields {
-        if let Some(v) = map.get_mut(field.name) {
-            normalize_value(&field.shape, v);
-        }
-    }
-}
-
-fn normalize_value(shape: &Shape, value: &mut Value) {
-    match (shape, value) {
-        (Shape::Integer { .. }, v @ Value::Number(_)) => {
-            if let Some(f) = v.as_f64().filter(|_| v.is_f64())
-                && f.fract() == 0.0
-            {
-                // In range by validation (|f| < 9.2e18), so the cast is exact.
-                *v = if f < 0.0 {
-                    Value::from(f as i64)
-                } else {
-                    Value::from(f as u64)
-                };
-            }
-        }
-        (Shape::Object(o), v @ Value::Object(_)) => normalize_integers(o, v),
-        (Shape::Array(a), Value::Array(items)) => {
-            for item in items {
-                normalize_value(&a.items, item);
-            }
-        }
-        _ => {}
-    }
+    definition.prepare(arguments)
 }
 
 /// Deserializes the prepared arguments into the tool's typed input (control parameters
@@ -538,20 +501,5 @@ mod tests {
             "{missing} {} {id {\"x\": 1} {id}"
         );
         assert_eq!(fill_template("é{id}é{", &d), "éT-1é{");
-    }
-
-    #[test]
-    fn integral_floats_become_integers_where_the_shape_says_integer() {
-        use crate::validate::{ArrayShape, Field};
-        static ITEMS: ArrayShape = ArrayShape::new(Shape::integer(None, None));
-        static SHAPE: ObjectShape = ObjectShape::new(&[
-            Field::optional("n", Shape::integer(None, None)),
-            Field::optional("x", Shape::number(None, None)),
-            Field::optional("list", Shape::Array(&ITEMS)),
-        ]);
-        let mut v = json!({"n": 3.0, "x": 2.0, "list": [1.0, -2.0, 3]});
-        normalize_integers(&SHAPE, &mut v);
-        assert!(v["n"].is_u64() && v["x"].is_f64());
-        assert_eq!(v["list"].to_string(), "[1,-2,3]");
     }
 }

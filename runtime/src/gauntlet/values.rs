@@ -261,7 +261,7 @@ pub(crate) fn subset(expected: &Value, actual: &Value, at: &str) -> Result<(), S
     }
 }
 
-/// The first place where `a` and `b` differ: its JSON Pointer and both values there
+/// The first place (keys in sorted order) where `a` and `b` differ: its JSON Pointer and both values there
 /// (`None` where one side has nothing), or `None` when they are equal.
 pub(crate) fn first_diff<'v>(
     a: &'v Value,
@@ -270,9 +270,11 @@ pub(crate) fn first_diff<'v>(
 ) -> Option<(String, Option<&'v Value>, Option<&'v Value>)> {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
-            let keys = x.keys().chain(y.keys().filter(|k| !x.contains_key(*k)));
+            // Sorted, so the difference reported does not depend on how the map orders keys
+            // (insertion order under serde_json's `preserve_order`, sorted without it).
+            let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
             for k in keys {
-                let path = format!("{at}/{k}");
+                let path = format!("{at}/{}", crate::problem::escape_pointer(k));
                 match (x.get(k), y.get(k)) {
                     (Some(va), Some(vb)) => {
                         if let Some(d) = first_diff(va, vb, &path) {
@@ -409,6 +411,12 @@ mod tests {
         let a = json!({"total": 15, "tickets": [{"id": 1}, {"id": 2}]});
         let b = json!({"total": 16, "tickets": [{"id": 1}, {"id": 3}]});
         let (at, x, y) = first_diff(&a, &b, "").unwrap();
+        assert_eq!(
+            (at.as_str(), x, y),
+            ("/tickets/1/id", Some(&json!(2)), Some(&json!(3)))
+        );
+        let d = json!({"total": 16, "tickets": [{"id": 1}, {"id": 2}]});
+        let (at, x, y) = first_diff(&a, &d, "").unwrap();
         assert_eq!(
             (at.as_str(), x, y),
             ("/total", Some(&json!(15)), Some(&json!(16)))

@@ -60,9 +60,13 @@ fn check_object(
     path: &Path<'_>,
     out: &mut Vec<Problem>,
 ) {
+    // Keys that are fields; when every key is one (a valid call), the unknown-key scan is skipped.
+    let mut known = 0;
     for field in shape.fields {
         let field_path = Path::Key(path, field.name);
-        match map.get(field.name) {
+        let value = map.get(field.name);
+        known += usize::from(value.is_some());
+        match value {
             // Null means absent: see the module docs (OpenAI strict mode).
             None | Some(Value::Null) => {
                 if field.required {
@@ -74,6 +78,9 @@ fn check_object(
             }
             Some(value) => check(&field.shape, value, &field_path, !field.required, out),
         }
+    }
+    if known == map.len() {
+        return;
     }
     let mut unknown: Vec<&String> = map.keys().filter(|k| shape.field(k).is_none()).collect();
     // Sorted so the error text does not depend on the client's key order.

@@ -1,13 +1,14 @@
-//! Normalising a valid call: optional `null`s removed, defaults filled in, so generated code
-//! can deserialize into typed structs whose fields are plain values.
+//! Normalising a valid call: optional `null`s removed, defaults filled in, whole numbers in
+//! integer fields written as integers, so generated code can deserialize into typed structs
+//! whose fields are plain values, and equal calls fingerprint alike.
 
 use serde_json::{Map, Value};
 
 use super::{ObjectShape, Shape, validate};
 use crate::error::ToolError;
 
-/// Validates `arguments` and, when valid, returns them ready to deserialize: `null` optional
-/// fields removed and absent optional fields with a default filled in, at every depth.
+/// Validates `arguments` and, when valid, returns them [normalized](normalize): ready to
+/// deserialize into the tool's typed input.
 ///
 /// On any problem returns one [`ToolError`] listing all of them, whose message ends with
 /// `example_call` (the tool's valid example call as JSON text, from the spec).
@@ -26,44 +27,65 @@ pub fn prepare(
         Value::Null => Value::Object(Map::new()),
         other => other,
     };
-    fill_defaults(shape, &mut arguments);
+    normalize(shape, &mut arguments);
     Ok(arguments)
 }
 
-/// Removes `null` optional fields and fills absent optional fields from their `default`
-/// JSON text, in `value` and in every nested object (also inside arrays).
+/// Normalizes a valid object in place, at every depth (nested objects, items of lists):
+/// - an optional field sent as `null` is absent (see the [module docs](super));
+/// - an absent field with a `default` gets it, parsed from its JSON text;
+/// - a whole number sent as `3.0` for an integer field becomes `3`: the validator accepts it,
+///   serde's integer types would not, and the fingerprint of `3.0` must equal that of `3`.
 ///
 /// Values that do not fit the shape are left as they are (run [`validate`] first). A default
 /// whose text is not valid JSON is skipped; the generator writes defaults with `serde_json`,
 /// so that cannot happen for generated tables.
-pub fn fill_defaults(shape: &ObjectShape, value: &mut Value) {
+pub fn normalize(shape: &ObjectShape, value: &mut Value) {
     let Value::Object(map) = value else {
         return;
     };
     for field in shape.fields {
-        if map.get(field.name).is_some_and(Value::is_null) {
-            map.remove(field.name);
-        }
+        // One lookup per field: this runs on every call.
         match map.get_mut(field.name) {
-            Some(present) => fill_nested(&field.shape, present),
+            Some(slot @ Value::Null) => match field.default.and_then(parse_default) {
+                Some(default) => *slot = with_nested(&field.shape, default),
+                None => {
+                    map.remove(field.name);
+                }
+            },
+            Some(present) => normalize_value(&field.shape, present),
             None => {
-                if let Some(text) = field.default
-                    && let Some(mut default) = parse_default(text)
-                {
-                    fill_nested(&field.shape, &mut default);
-                    map.insert(field.name.to_owned(), default);
+                if let Some(default) = field.default.and_then(parse_default) {
+                    map.insert(field.name.to_owned(), with_nested(&field.shape, default));
                 }
             }
         }
     }
 }
 
-fn fill_nested(shape: &Shape, value: &mut Value) {
+fn with_nested(shape: &Shape, mut value: Value) -> Value {
+    normalize_value(shape, &mut value);
+    value
+}
+
+fn normalize_value(shape: &Shape, value: &mut Value) {
     match (shape, value) {
-        (Shape::Object(o), v @ Value::Object(_)) => fill_defaults(o, v),
+        (Shape::Object(o), v @ Value::Object(_)) => normalize(o, v),
         (Shape::Array(a), Value::Array(items)) => {
             for item in items {
-                fill_nested(&a.items, item);
+                normalize_value(&a.items, item);
+            }
+        }
+        (Shape::Integer { .. }, v @ Value::Number(_)) => {
+            if let Some(f) = v.as_f64().filter(|_| v.is_f64())
+                && f.fract() == 0.0
+            {
+                // In range by validation (|f| < 9.2e18), so the cast is exact.
+                *v = if f < 0.0 {
+                    Value::from(f as i64)
+                } else {
+                    Value::from(f as u64)
+                };
             }
         }
         _ => {}
@@ -91,8 +113,34 @@ fn parse_default(text: &str) -> Option<Value> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_default;
-    use serde_json::Value;
+    use super::{normalize, parse_default};
+    use crate::validate::{ArrayShape, Field, ObjectShape, Shape};
+    use serde_json::{Value, json};
+
+    #[test]
+    fn integral_floats_become_integers_where_the_shape_says_integer() {
+        static ITEMS: ArrayShape = ArrayShape::new(Shape::integer(None, None));
+        static SHAPE: ObjectShape = ObjectShape::new(&[
+            Field::optional("n", Shape::integer(None, None)),
+            Field::optional("x", Shape::number(None, None)),
+            Field::optional("list", Shape::Array(&ITEMS)),
+        ]);
+        let mut v = json!({"n": 3.0, "x": 2.0, "list": [1.0, -2.0, 3]});
+        normalize(&SHAPE, &mut v);
+        assert!(v["n"].is_u64() && v["x"].is_f64());
+        assert_eq!(v["list"].to_string(), "[1,-2,3]");
+    }
+
+    #[test]
+    fn null_optionals_take_their_default_or_go() {
+        static SHAPE: ObjectShape = ObjectShape::new(&[
+            Field::optional("a", Shape::integer(None, None)).default_json("2.0"),
+            Field::optional("b", Shape::integer(None, None)),
+        ]);
+        let mut v = json!({"a": null, "b": null});
+        normalize(&SHAPE, &mut v);
+        assert_eq!(v.to_string(), r#"{"a":2}"#);
+    }
 
     #[test]
     fn fast_paths_agree_with_the_json_parser() {

@@ -40,7 +40,7 @@ mod defaults;
 mod formats;
 
 pub use check::validate;
-pub use defaults::{fill_defaults, prepare};
+pub use defaults::{normalize, prepare};
 pub use formats::Format;
 
 use std::sync::OnceLock;
@@ -212,7 +212,7 @@ pub struct Field {
     pub required: bool,
     /// Shape of its value.
     pub shape: Shape,
-    /// Default as JSON text (`"20"`, `"\"open\""`), filled in by [`fill_defaults`] when the
+    /// Default as JSON text (`"20"`, `"\"open\""`), filled in by [`normalize`] when the
     /// field is absent. Only meaningful for optional fields.
     pub default: Option<&'static str>,
 }

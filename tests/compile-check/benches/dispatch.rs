@@ -111,47 +111,63 @@ fn dispatch(c: &mut Criterion) {
     g.finish();
 }
 
-/// Median-of-runs nanoseconds per iteration of `f`, for the ratio summary.
-fn per_call(mut f: impl FnMut()) -> f64 {
-    let mut samples = Vec::new();
-    for _ in 0..15 {
-        let n = 20_000;
-        let start = Instant::now();
-        for _ in 0..n {
-            f();
-        }
-        samples.push(start.elapsed().as_nanos() as f64 / f64::from(n));
+/// Nanoseconds per iteration of `f` over `n` iterations.
+fn per_call(n: u32, f: &mut dyn FnMut()) -> f64 {
+    let start = Instant::now();
+    for _ in 0..n {
+        f();
     }
-    samples.sort_by(f64::total_cmp);
-    samples[samples.len() / 2]
+    start.elapsed().as_nanos() as f64 / f64::from(n)
 }
 
-/// Prints the three costs and their ratios.
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// Prints the three costs and their ratios. The variants take turns within each of 15
+/// rounds and the ratio is taken per round, so a machine that speeds up or slows down
+/// during the run (a shared VM does) moves all three alike instead of skewing the ratio.
 fn ratios() {
     let server = TicketsServer::in_memory(Empty).expect("runtime");
     let ctx = CallContext::new();
     let args = args();
     let schema: Value = serde_json::from_str(DEFINITIONS[0].input_schema).expect("schema");
     let validator = jsonschema::validator_for(&schema).expect("valid schema");
-    let serde = per_call(|| {
+    let mut serde = || {
         black_box(serde_json::from_value::<TicketsSearchInput>(black_box(args.clone())).ok());
-    });
-    let schema_then_serde = per_call(|| {
+    };
+    let mut schema_then_serde = || {
         let a = black_box(args.clone());
         black_box(validator.is_valid(&a));
         black_box(serde_json::from_value::<TicketsSearchInput>(a).ok());
-    });
-    let generated = per_call(|| {
+    };
+    let mut generated = || {
         black_box(now(server.call("tickets_search", black_box(args.clone()), &ctx)).ok());
-    });
-    println!("\ntickets_search, ns per call (median of 15 runs of 20000):");
+    };
+    let (mut ns, mut vs_serde, mut vs_schema) = ([vec![], vec![], vec![]], vec![], vec![]);
+    for _ in 0..15 {
+        let n = 20_000;
+        let round = [
+            per_call(n, &mut serde),
+            per_call(n, &mut schema_then_serde),
+            per_call(n, &mut generated),
+        ];
+        for (all, x) in ns.iter_mut().zip(round) {
+            all.push(x);
+        }
+        vs_serde.push(round[2] / round[0]);
+        vs_schema.push(round[2] / round[1]);
+    }
+    let [serde, schema_then_serde, generated] = ns.map(median);
+    println!("\ntickets_search, ns per call (median of 15 rounds of 20000, variants interleaved):");
     println!("  serde_json deserialize          {serde:>8.0}");
     println!("  jsonschema + deserialize        {schema_then_serde:>8.0}");
     println!("  generated dispatch              {generated:>8.0}");
     println!(
-        "  dispatch / serde = {:.2}x, dispatch / (jsonschema + serde) = {:.2}x",
-        generated / serde,
-        generated / schema_then_serde
+        "  dispatch / serde = {:.2}x, dispatch / (jsonschema + serde) = {:.2}x (medians of per-round ratios)",
+        median(vs_serde),
+        median(vs_schema)
     );
 }
 
