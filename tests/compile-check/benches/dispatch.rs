@@ -3,7 +3,10 @@
 //! output, shaping, paging) against
 //!
 //! - `serde_json` deserialization of the same arguments into `TicketsSearchInput` alone,
-//! - `jsonschema` validation against the tool's input schema, then that deserialization.
+//! - `jsonschema` validation against the tool's input schema, then that deserialization,
+//!
+//! and, to show where the rest goes, the generated layer's input half alone: routing,
+//! validation with every problem collected, defaults, and the typed input.
 //!
 //! The method is trivial (an empty page) so the numbers are the dispatch's own cost. Every
 //! variant starts from the same owned `serde_json::Value`, as the MCP adapter hands it over.
@@ -23,7 +26,7 @@ use criterion::{Criterion, criterion_group};
 use serde_json::{Value, json};
 use toolspec_compile_check::tickets::*;
 use toolspec_runtime::ToolError;
-use toolspec_runtime::engine::glue::{Page, Window};
+use toolspec_runtime::engine::glue::{self, Page, Window};
 use toolspec_runtime::engine::{CallContext, Toolset};
 
 /// Answers every search with an empty page; the other tools are never called.
@@ -142,32 +145,48 @@ fn ratios() {
         black_box(validator.is_valid(&a));
         black_box(serde_json::from_value::<TicketsSearchInput>(a).ok());
     };
+    let mut input_half = || {
+        let prepared = glue::prepare(&DEFINITIONS[0], black_box(args.clone()));
+        black_box(
+            prepared
+                .and_then(|a| glue::input::<TicketsSearchInput>(&a))
+                .ok(),
+        );
+    };
     let mut generated = || {
         black_box(now(server.call("tickets_search", black_box(args.clone()), &ctx)).ok());
     };
-    let (mut ns, mut vs_serde, mut vs_schema) = ([vec![], vec![], vec![]], vec![], vec![]);
+    let (mut ns, mut vs_serde, mut vs_schema) = ([vec![], vec![], vec![], vec![]], vec![], vec![]);
+    let mut input_vs_serde = vec![];
     for _ in 0..15 {
         let n = 20_000;
         let round = [
             per_call(n, &mut serde),
             per_call(n, &mut schema_then_serde),
+            per_call(n, &mut input_half),
             per_call(n, &mut generated),
         ];
         for (all, x) in ns.iter_mut().zip(round) {
             all.push(x);
         }
-        vs_serde.push(round[2] / round[0]);
-        vs_schema.push(round[2] / round[1]);
+        input_vs_serde.push(round[2] / round[0]);
+        vs_serde.push(round[3] / round[0]);
+        vs_schema.push(round[3] / round[1]);
     }
-    let [serde, schema_then_serde, generated] = ns.map(median);
+    let [serde, schema_then_serde, input_half, generated] = ns.map(median);
     println!("\ntickets_search, ns per call (median of 15 rounds of 20000, variants interleaved):");
     println!("  serde_json deserialize          {serde:>8.0}");
     println!("  jsonschema + deserialize        {schema_then_serde:>8.0}");
+    println!("  generated input half            {input_half:>8.0}");
     println!("  generated dispatch              {generated:>8.0}");
     println!(
         "  dispatch / serde = {:.2}x, dispatch / (jsonschema + serde) = {:.2}x (medians of per-round ratios)",
         median(vs_serde),
         median(vs_schema)
+    );
+    println!(
+        "  input half (route, validate, defaults, typed input) / serde = {:.2}x",
+        median(input_vs_serde)
     );
 }
 
