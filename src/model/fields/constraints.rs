@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 impl FieldResolver<'_> {
     pub(super) fn string_rules(&mut self, f: &raw::Field) -> StringRules {
-        self.order_u(&f.min_length, &f.max_length, "min_length", "max_length");
+        self.order(&f.min_length, &f.max_length, "min_length", "max_length");
         if let Some(p) = &f.pattern
             && let Err(e) = Regex::new(&p.value)
         {
@@ -86,30 +86,11 @@ impl FieldResolver<'_> {
         Some(b.value as i64)
     }
 
-    pub(super) fn order(
+    /// Reports a lower bound above its upper bound (`min_length: 5, max_length: 2`).
+    pub(super) fn order<T: PartialOrd + std::fmt::Display>(
         &mut self,
-        lo: &Option<Sp<f64>>,
-        hi: &Option<Sp<f64>>,
-        lo_key: &str,
-        hi_key: &str,
-    ) {
-        if let (Some(l), Some(h)) = (lo, hi)
-            && l.value > h.value
-        {
-            self.min_above_max(
-                l.pos,
-                lo_key,
-                hi_key,
-                &l.value.to_string(),
-                &h.value.to_string(),
-            );
-        }
-    }
-
-    pub(super) fn order_u(
-        &mut self,
-        lo: &Option<Sp<u64>>,
-        hi: &Option<Sp<u64>>,
+        lo: &Option<Sp<T>>,
+        hi: &Option<Sp<T>>,
         lo_key: &str,
         hi_key: &str,
     ) {

@@ -299,7 +299,7 @@ impl<'a> FieldResolver<'a> {
             }
             "boolean" => Kind::Boolean,
             "array" => {
-                self.order_u(&f.min_items, &f.max_items, "min_items", "max_items");
+                self.order(&f.min_items, &f.max_items, "min_items", "max_items");
                 let items = match &f.items {
                     Some(items) => self.resolve_type(items, Place::Items, items.ty.pos),
                     None => {
