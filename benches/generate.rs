@@ -18,7 +18,7 @@ use toolspec::emit::{self, Kind, Options};
 use toolspec::model::Model;
 
 mod common;
-use common::median_secs;
+use common::paired;
 
 const TOOLS_PER_SPEC: usize = 100;
 
@@ -163,7 +163,9 @@ fn bench_generate(c: &mut Criterion) {
 /// same JSON documents out with `serde_json::to_string_pretty` from values already built,
 /// the least any generator of these files must do.
 fn report_ratios() {
-    println!("\ngenerate schemas vs serializing the same documents (median of 5 runs):");
+    println!(
+        "\ngenerate schemas vs serializing the same documents (medians of 5 rounds, taking turns):"
+    );
     for n in [100, 1_000, 10_000] {
         let model = model(n);
         let files = emit::generate(&model, &[Kind::Schemas], &Options::default()).expect("exports");
@@ -171,22 +173,25 @@ fn report_ratios() {
             .iter()
             .map(|f| serde_json::from_str(&f.contents).expect("generated JSON parses"))
             .collect();
-        let generate = median_secs(5, || {
-            black_box(
-                emit::generate(black_box(&model), &[Kind::Schemas], &Options::default()).ok(),
-            );
-        });
-        let serialize = median_secs(5, || {
-            for v in &values {
-                black_box(serde_json::to_string_pretty(black_box(v)).ok());
-            }
-        });
+        let t = paired(
+            5,
+            || {
+                for v in &values {
+                    black_box(serde_json::to_string_pretty(black_box(v)).ok());
+                }
+            },
+            || {
+                black_box(
+                    emit::generate(black_box(&model), &[Kind::Schemas], &Options::default()).ok(),
+                );
+            },
+        );
         println!(
             "  {n:>6} tools: generate {:>8.2} ms ({:.3} ms/tool), serialize {:>7.2} ms, ratio {:.2}x",
-            generate * 1e3,
-            generate * 1e3 / n as f64,
-            serialize * 1e3,
-            generate / serialize
+            t.subject * 1e3,
+            t.subject * 1e3 / n as f64,
+            t.baseline * 1e3,
+            t.ratio
         );
     }
 }

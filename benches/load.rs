@@ -19,7 +19,7 @@ use toolspec::diagnostics::{Diagnostics, Sources};
 use toolspec::{model, spec};
 
 mod common;
-use common::median_secs;
+use common::paired;
 
 /// The head of a synthetic spec: defaults, named types and an error catalog.
 const HEAD: &str = r#"toolspec: 1
@@ -177,21 +177,24 @@ fn parse_only(text: &str) -> usize {
 
 /// Prints time per tool and the ratio to the YAML-parse baseline, measured in this run.
 fn report_ratios() {
-    println!("\nload and check vs bare YAML parse (median of 5 runs):");
+    println!("\nload and check vs bare YAML parse (medians of 5 rounds, taking turns):");
     for tools in [100, 1_000, 10_000] {
         let text = synthetic_spec(tools);
-        let parse = median_secs(5, || {
-            black_box(parse_only(black_box(&text)));
-        });
-        let check = median_secs(5, || {
-            black_box(load_and_check(black_box(&text)));
-        });
+        let t = paired(
+            5,
+            || {
+                black_box(parse_only(black_box(&text)));
+            },
+            || {
+                black_box(load_and_check(black_box(&text)));
+            },
+        );
         println!(
             "  {tools:>6} tools: load+check {:>8.2} ms ({:.3} ms/tool), YAML parse {:>8.2} ms, ratio {:.2}x",
-            check * 1e3,
-            check * 1e3 / tools as f64,
-            parse * 1e3,
-            check / parse
+            t.subject * 1e3,
+            t.subject * 1e3 / tools as f64,
+            t.baseline * 1e3,
+            t.ratio
         );
     }
 }
