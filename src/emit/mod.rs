@@ -1,6 +1,6 @@
 //! Emitters: pure functions from the [`Model`] to files in memory, one module per kind.
 //!
-//! Nothing here touches the disk; [`write`] does, and only when bytes change. Every emitter
+//! Nothing here touches the disk; [`mod@write`] does, and only when bytes change. Every emitter
 //! is deterministic: the same model gives the same bytes, in the same order, on any machine.
 
 pub mod docs;

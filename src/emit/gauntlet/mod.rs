@@ -6,7 +6,7 @@
 //! themselves live in the runtime (`toolspec_runtime::gauntlet`, feature `gauntlet`), written
 //! and tested once.
 //!
-//! Which checks a tool gets is decided here, from the model ([`plan`]): error-recovery
+//! Which checks a tool gets is decided here, from the model (`plan`): error-recovery
 //! probes per parameter and constraint, one test per example, retry checks for idempotent
 //! writes, dry-run checks for gated ones, undo for reversible ones, paging and the published
 //! facts (limits, enums, bounds, TTLs) where they exist. Test names say the promise:

@@ -6,7 +6,7 @@
 //! case rustc expects, literals escape invisible and bidirectional characters, docs cannot
 //! open code blocks (which rustdoc would run as doctests) or links.
 //!
-//! The templates reach these through the filters of [`super::templates`]; names built in
+//! The templates reach these through the filters of `templates`; names built in
 //! Rust (type names, field names) go through them before they reach a template.
 
 use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};

@@ -6,7 +6,7 @@
 //! tool definitions, how each tool is served). All behaviour is in
 //! `toolspec_runtime::engine::glue`; the generated code only names things and routes.
 //!
-//! How it is made: [`context`] turns the model into a template context, settling every
+//! How it is made: `context` turns the model into a template context, settling every
 //! Rust name through [`escape`] and reporting collisions at their spec location; the
 //! embedded templates (`templates/rust/`) render it; `syn` parses the result (a template
 //! bug becomes a generator diagnostic, never a user's compile error) and `prettyplease`
