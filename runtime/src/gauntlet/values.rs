@@ -261,8 +261,8 @@ pub(crate) fn subset(expected: &Value, actual: &Value, at: &str) -> Result<(), S
     }
 }
 
-/// The first place (keys in sorted order) where `a` and `b` differ: its JSON Pointer and both values there
-/// (`None` where one side has nothing), or `None` when they are equal.
+/// The first place (keys in sorted order) where `a` and `b` differ: its JSON Pointer and
+/// both values there (`None` where one side has nothing), or `None` when they are equal.
 pub(crate) fn first_diff<'v>(
     a: &'v Value,
     b: &'v Value,

@@ -128,9 +128,9 @@ fn median(mut xs: Vec<f64>) -> f64 {
     xs[xs.len() / 2]
 }
 
-/// Prints the three costs and their ratios. The variants take turns within each of 15
+/// Prints the four costs and their ratios. The variants take turns within each of 15
 /// rounds and the ratio is taken per round, so a machine that speeds up or slows down
-/// during the run (a shared VM does) moves all three alike instead of skewing the ratio.
+/// during the run (a shared VM does) moves all of them alike instead of skewing the ratio.
 fn ratios() {
     let server = TicketsServer::in_memory(Empty).expect("runtime");
     let ctx = CallContext::new();
@@ -146,7 +146,8 @@ fn ratios() {
         black_box(serde_json::from_value::<TicketsSearchInput>(a).ok());
     };
     let mut input_half = || {
-        let prepared = glue::prepare(&DEFINITIONS[0], black_box(args.clone()));
+        let (index, _) = glue::route(&DEFINITIONS, black_box("tickets_search")).expect("routes");
+        let prepared = glue::prepare(&DEFINITIONS[index], black_box(args.clone()));
         black_box(
             prepared
                 .and_then(|a| glue::input::<TicketsSearchInput>(&a))

@@ -8,7 +8,8 @@
 //! - an error whose code is in the catalog (built-in or the spec's), never `internal_error`
 //!   (a random call is the caller's mistake, not the server's), with a message, object
 //!   `details`, and, for a refusal by validation, `retryable: false`, the valid example call
-//!   in the message, and no run of the user's methods.
+//!   in the message, and no run of the user's write or preview methods (the runtime counts
+//!   those; read methods have no effect to count).
 //!
 //! The random source is a fixed-seed xorshift, so a failure names a case that replays.
 
