@@ -260,7 +260,14 @@ impl ::core::convert::From<DocsError> for ::toolspec_runtime::ToolError {
 ///
 /// Methods get typed, validated inputs with defaults filled in, and return typed results or
 /// a `ToolError` (the catalog's errors convert from [`DocsError`] with `.into()`).
-/// Paging, idempotency keys, previews, undo calls and response shaping are done around them.
+/// Paging, idempotency keys, previews, approvals, undo calls and response shaping are done
+/// around them.
+///
+/// Write methods get a unit of work (`work`): make the change through it
+/// (`work.sqlite(..)` for SQL on the runtime's SQLite database, `work.outbox(..)` for an
+/// email or a call to another service) and it commits together with the call's idempotency
+/// record, preview and approval, or not at all. A change made any other way is not undone
+/// when the call fails, and may happen twice if the process dies before the commit.
 pub trait DocsTools: ::core::marker::Send + ::core::marker::Sync {
     /// Search help center articles by words, in one language. Returns matching articles (id, title,
     /// locale, whether published), best match first, with the total. Use when you are looking for
@@ -299,10 +306,13 @@ pub trait DocsTools: ::core::marker::Send + ::core::marker::Sync {
     /// arguments returns the first result (replayed: true) for 24h; other arguments with that key
     /// are refused.
     ///
-    /// Reversible: the undo call is built from the result and attached for you.
+    /// Reversible: the undo call is built from the result and attached for you. Read what
+    /// the undo restores and write the change through `work`, in one transaction, so the
+    /// undo is right under concurrent calls.
     fn docs_draft_save(
         &self,
         input: DocsDraftSaveInput,
+        work: ::toolspec_runtime::store::Work,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             DocsDraftSaveOutput,
@@ -317,10 +327,13 @@ pub trait DocsTools: ::core::marker::Send + ::core::marker::Sync {
     /// returns the first result (replayed: true) for 24h; other arguments with that key are
     /// refused.
     ///
-    /// Reversible: the undo call is built from the result and attached for you.
+    /// Reversible: the undo call is built from the result and attached for you. Read what
+    /// the undo restores and write the change through `work`, in one transaction, so the
+    /// undo is right under concurrent calls.
     fn docs_draft_restore(
         &self,
         input: DocsDraftRestoreInput,
+        work: ::toolspec_runtime::store::Work,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             DocsDraftRestoreOutput,
@@ -356,12 +369,14 @@ pub trait DocsTools: ::core::marker::Send + ::core::marker::Sync {
     /// retry: a repeat with the same key and arguments returns the first result (replayed: true)
     /// for 24h; other arguments with that key are refused.
     ///
-    /// Irreversible, second step: called only with a preview the agent was shown, made by
-    /// [`DocsTools::preview_docs_publish`] for these very arguments, at most once.
+    /// Irreversible, second step: called only with an approved preview, made by
+    /// [`DocsTools::preview_docs_publish`] for these very arguments; its writes
+    /// through `work` commit at most once.
     fn docs_publish(
         &self,
         input: DocsPublishInput,
         preview: DocsPublishPreview,
+        work: ::toolspec_runtime::store::Work,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<DocsPublishOutput, ::toolspec_runtime::ToolError>,
     > + ::core::marker::Send;
@@ -407,7 +422,7 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
         &'a self,
         name: &'a str,
         arguments: ::serde_json::Value,
-        _ctx: &'a ::toolspec_runtime::engine::CallContext,
+        ctx: &'a ::toolspec_runtime::engine::CallContext,
     ) -> ::toolspec_runtime::engine::BoxFuture<
         'a,
         ::core::result::Result<
@@ -437,7 +452,7 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
                             rt,
                             &SERVE[2],
                             &args,
-                            |input| tools.docs_draft_save(input),
+                            |input, work| tools.docs_draft_save(input, work),
                         )
                         .await
                 }
@@ -446,7 +461,7 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
                             rt,
                             &SERVE[3],
                             &args,
-                            |input| tools.docs_draft_restore(input),
+                            |input, work| tools.docs_draft_restore(input, work),
                         )
                         .await
                 }
@@ -454,9 +469,12 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
                     glue::gated(
                             rt,
                             &SERVE[4],
+                            ctx,
                             &args,
                             |input| tools.preview_docs_publish(input),
-                            |input, preview| tools.docs_publish(input, preview),
+                            |input, preview, work| {
+                                tools.docs_publish(input, preview, work)
+                            },
                         )
                         .await
                 }

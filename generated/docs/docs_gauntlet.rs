@@ -546,6 +546,14 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::
             retryable: false,
         },
         ::toolspec_runtime::gauntlet::ErrorFacts {
+            code: "approval_declined",
+            retryable: false,
+        },
+        ::toolspec_runtime::gauntlet::ErrorFacts {
+            code: "approval_unavailable",
+            retryable: false,
+        },
+        ::toolspec_runtime::gauntlet::ErrorFacts {
             code: "unknown_tool",
             retryable: false,
         },
@@ -1028,6 +1036,11 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::
             check: ::toolspec_runtime::gauntlet::Check::IdempotencyTtl,
         },
         ::toolspec_runtime::gauntlet::CheckDef {
+            name: "docs_draft_save::writes_only_through_the_unit_of_work",
+            tool: "docs_draft_save",
+            check: ::toolspec_runtime::gauntlet::Check::WritesOnlyThroughUnitOfWork,
+        },
+        ::toolspec_runtime::gauntlet::CheckDef {
             name: "docs_draft_save::undo_restores_the_prior_state",
             tool: "docs_draft_save",
             check: ::toolspec_runtime::gauntlet::Check::UndoRestores,
@@ -1194,6 +1207,11 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::
             name: "docs_draft_restore::idempotency_key_is_kept_for_its_ttl",
             tool: "docs_draft_restore",
             check: ::toolspec_runtime::gauntlet::Check::IdempotencyTtl,
+        },
+        ::toolspec_runtime::gauntlet::CheckDef {
+            name: "docs_draft_restore::writes_only_through_the_unit_of_work",
+            tool: "docs_draft_restore",
+            check: ::toolspec_runtime::gauntlet::Check::WritesOnlyThroughUnitOfWork,
         },
         ::toolspec_runtime::gauntlet::CheckDef {
             name: "docs_draft_restore::undo_restores_the_prior_state",
@@ -1380,6 +1398,16 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::
             name: "docs_publish::idempotency_key_is_kept_for_its_ttl",
             tool: "docs_publish",
             check: ::toolspec_runtime::gauntlet::Check::IdempotencyTtl,
+        },
+        ::toolspec_runtime::gauntlet::CheckDef {
+            name: "docs_publish::writes_only_through_the_unit_of_work",
+            tool: "docs_publish",
+            check: ::toolspec_runtime::gauntlet::Check::WritesOnlyThroughUnitOfWork,
+        },
+        ::toolspec_runtime::gauntlet::CheckDef {
+            name: "docs_publish::a_failed_apply_leaves_the_preview_usable",
+            tool: "docs_publish",
+            check: ::toolspec_runtime::gauntlet::Check::FailedApplyKeepsPreview,
         },
         ::toolspec_runtime::gauntlet::CheckDef {
             name: "docs_publish::preview_changes_nothing",
@@ -1755,6 +1783,10 @@ macro_rules! docs_gauntlet {
                     super::super::__docs_gauntlet("docs_draft_save::idempotency_key_is_kept_for_its_ttl");
                 }
                 #[test]
+                fn writes_only_through_the_unit_of_work() {
+                    super::super::__docs_gauntlet("docs_draft_save::writes_only_through_the_unit_of_work");
+                }
+                #[test]
                 fn undo_restores_the_prior_state() {
                     super::super::__docs_gauntlet("docs_draft_save::undo_restores_the_prior_state");
                 }
@@ -1855,6 +1887,10 @@ macro_rules! docs_gauntlet {
                 #[test]
                 fn idempotency_key_is_kept_for_its_ttl() {
                     super::super::__docs_gauntlet("docs_draft_restore::idempotency_key_is_kept_for_its_ttl");
+                }
+                #[test]
+                fn writes_only_through_the_unit_of_work() {
+                    super::super::__docs_gauntlet("docs_draft_restore::writes_only_through_the_unit_of_work");
                 }
                 #[test]
                 fn undo_restores_the_prior_state() {
@@ -1965,6 +2001,14 @@ macro_rules! docs_gauntlet {
                 #[test]
                 fn idempotency_key_is_kept_for_its_ttl() {
                     super::super::__docs_gauntlet("docs_publish::idempotency_key_is_kept_for_its_ttl");
+                }
+                #[test]
+                fn writes_only_through_the_unit_of_work() {
+                    super::super::__docs_gauntlet("docs_publish::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_failed_apply_leaves_the_preview_usable() {
+                    super::super::__docs_gauntlet("docs_publish::a_failed_apply_leaves_the_preview_usable");
                 }
                 #[test]
                 fn preview_changes_nothing() {

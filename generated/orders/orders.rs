@@ -345,7 +345,14 @@ impl ::core::convert::From<OrdersError> for ::toolspec_runtime::ToolError {
 ///
 /// Methods get typed, validated inputs with defaults filled in, and return typed results or
 /// a `ToolError` (the catalog's errors convert from [`OrdersError`] with `.into()`).
-/// Paging, idempotency keys, previews, undo calls and response shaping are done around them.
+/// Paging, idempotency keys, previews, approvals, undo calls and response shaping are done
+/// around them.
+///
+/// Write methods get a unit of work (`work`): make the change through it
+/// (`work.sqlite(..)` for SQL on the runtime's SQLite database, `work.outbox(..)` for an
+/// email or a call to another service) and it commits together with the call's idempotency
+/// record, preview and approval, or not at all. A change made any other way is not undone
+/// when the call fails, and may happen twice if the process dies before the commit.
 pub trait OrdersTools: ::core::marker::Send + ::core::marker::Sync {
     /// Get one order with its line items and shipment. Returns the order's status, lines, total and
     /// shipment tracking. Use when the user asks about an order's status, contents or delivery, and
@@ -405,12 +412,14 @@ pub trait OrdersTools: ::core::marker::Send + ::core::marker::Sync {
     /// reuse it on retry: a repeat with the same key and arguments returns the first result
     /// (replayed: true) for 2d; other arguments with that key are refused.
     ///
-    /// Irreversible, second step: called only with a preview the agent was shown, made by
-    /// [`OrdersTools::preview_orders_refund`] for these very arguments, at most once.
+    /// Irreversible, second step: called only with an approved preview, made by
+    /// [`OrdersTools::preview_orders_refund`] for these very arguments; its writes
+    /// through `work` commit at most once.
     fn orders_refund(
         &self,
         input: OrdersRefundInput,
         preview: OrdersRefundPreview,
+        work: ::toolspec_runtime::store::Work,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             OrdersRefundOutput,
@@ -446,12 +455,14 @@ pub trait OrdersTools: ::core::marker::Send + ::core::marker::Sync {
     /// arguments returns the first result (replayed: true) for 7d; other arguments with that key
     /// are refused.
     ///
-    /// Irreversible, second step: called only with a preview the agent was shown, made by
-    /// [`OrdersTools::preview_orders_invoice_send`] for these very arguments, at most once.
+    /// Irreversible, second step: called only with an approved preview, made by
+    /// [`OrdersTools::preview_orders_invoice_send`] for these very arguments; its writes
+    /// through `work` commit at most once.
     fn orders_invoice_send(
         &self,
         input: OrdersInvoiceSendInput,
         preview: OrdersInvoiceSendPreview,
+        work: ::toolspec_runtime::store::Work,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             OrdersInvoiceSendOutput,
@@ -500,7 +511,7 @@ impl<T: OrdersTools> ::toolspec_runtime::engine::Toolset for OrdersServer<T> {
         &'a self,
         name: &'a str,
         arguments: ::serde_json::Value,
-        _ctx: &'a ::toolspec_runtime::engine::CallContext,
+        ctx: &'a ::toolspec_runtime::engine::CallContext,
     ) -> ::toolspec_runtime::engine::BoxFuture<
         'a,
         ::core::result::Result<
@@ -530,9 +541,12 @@ impl<T: OrdersTools> ::toolspec_runtime::engine::Toolset for OrdersServer<T> {
                     glue::gated(
                             rt,
                             &SERVE[2],
+                            ctx,
                             &args,
                             |input| tools.preview_orders_refund(input),
-                            |input, preview| tools.orders_refund(input, preview),
+                            |input, preview, work| {
+                                tools.orders_refund(input, preview, work)
+                            },
                         )
                         .await
                 }
@@ -540,9 +554,12 @@ impl<T: OrdersTools> ::toolspec_runtime::engine::Toolset for OrdersServer<T> {
                     glue::gated(
                             rt,
                             &SERVE[3],
+                            ctx,
                             &args,
                             |input| tools.preview_orders_invoice_send(input),
-                            |input, preview| tools.orders_invoice_send(input, preview),
+                            |input, preview, work| {
+                                tools.orders_invoice_send(input, preview, work)
+                            },
                         )
                         .await
                 }

@@ -491,6 +491,14 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime
             retryable: false,
         },
         ::toolspec_runtime::gauntlet::ErrorFacts {
+            code: "approval_declined",
+            retryable: false,
+        },
+        ::toolspec_runtime::gauntlet::ErrorFacts {
+            code: "approval_unavailable",
+            retryable: false,
+        },
+        ::toolspec_runtime::gauntlet::ErrorFacts {
             code: "unknown_tool",
             retryable: false,
         },
@@ -971,6 +979,16 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime
             check: ::toolspec_runtime::gauntlet::Check::IdempotencyTtl,
         },
         ::toolspec_runtime::gauntlet::CheckDef {
+            name: "orders_refund::writes_only_through_the_unit_of_work",
+            tool: "orders_refund",
+            check: ::toolspec_runtime::gauntlet::Check::WritesOnlyThroughUnitOfWork,
+        },
+        ::toolspec_runtime::gauntlet::CheckDef {
+            name: "orders_refund::a_failed_apply_leaves_the_preview_usable",
+            tool: "orders_refund",
+            check: ::toolspec_runtime::gauntlet::Check::FailedApplyKeepsPreview,
+        },
+        ::toolspec_runtime::gauntlet::CheckDef {
             name: "orders_refund::preview_changes_nothing",
             tool: "orders_refund",
             check: ::toolspec_runtime::gauntlet::Check::PreviewChangesNothing,
@@ -1215,6 +1233,16 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime
             name: "orders_invoice_send::idempotency_key_is_kept_for_its_ttl",
             tool: "orders_invoice_send",
             check: ::toolspec_runtime::gauntlet::Check::IdempotencyTtl,
+        },
+        ::toolspec_runtime::gauntlet::CheckDef {
+            name: "orders_invoice_send::writes_only_through_the_unit_of_work",
+            tool: "orders_invoice_send",
+            check: ::toolspec_runtime::gauntlet::Check::WritesOnlyThroughUnitOfWork,
+        },
+        ::toolspec_runtime::gauntlet::CheckDef {
+            name: "orders_invoice_send::a_failed_apply_leaves_the_preview_usable",
+            tool: "orders_invoice_send",
+            check: ::toolspec_runtime::gauntlet::Check::FailedApplyKeepsPreview,
         },
         ::toolspec_runtime::gauntlet::CheckDef {
             name: "orders_invoice_send::preview_changes_nothing",
@@ -1590,6 +1618,14 @@ macro_rules! orders_gauntlet {
                     super::super::__orders_gauntlet("orders_refund::idempotency_key_is_kept_for_its_ttl");
                 }
                 #[test]
+                fn writes_only_through_the_unit_of_work() {
+                    super::super::__orders_gauntlet("orders_refund::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_failed_apply_leaves_the_preview_usable() {
+                    super::super::__orders_gauntlet("orders_refund::a_failed_apply_leaves_the_preview_usable");
+                }
+                #[test]
                 fn preview_changes_nothing() {
                     super::super::__orders_gauntlet("orders_refund::preview_changes_nothing");
                 }
@@ -1738,6 +1774,14 @@ macro_rules! orders_gauntlet {
                 #[test]
                 fn idempotency_key_is_kept_for_its_ttl() {
                     super::super::__orders_gauntlet("orders_invoice_send::idempotency_key_is_kept_for_its_ttl");
+                }
+                #[test]
+                fn writes_only_through_the_unit_of_work() {
+                    super::super::__orders_gauntlet("orders_invoice_send::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_failed_apply_leaves_the_preview_usable() {
+                    super::super::__orders_gauntlet("orders_invoice_send::a_failed_apply_leaves_the_preview_usable");
                 }
                 #[test]
                 fn preview_changes_nothing() {

@@ -185,7 +185,14 @@ impl ::core::convert::From<TicketsError> for ::toolspec_runtime::ToolError {
 ///
 /// Methods get typed, validated inputs with defaults filled in, and return typed results or
 /// a `ToolError` (the catalog's errors convert from [`TicketsError`] with `.into()`).
-/// Paging, idempotency keys, previews, undo calls and response shaping are done around them.
+/// Paging, idempotency keys, previews, approvals, undo calls and response shaping are done
+/// around them.
+///
+/// Write methods get a unit of work (`work`): make the change through it
+/// (`work.sqlite(..)` for SQL on the runtime's SQLite database, `work.outbox(..)` for an
+/// email or a call to another service) and it commits together with the call's idempotency
+/// record, preview and approval, or not at all. A change made any other way is not undone
+/// when the call fails, and may happen twice if the process dies before the commit.
 pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     /// Search support tickets by free text, optionally filtered by status. Returns matching tickets
     /// (id, title, status), best match first, with the total count. Use when the user asks about
@@ -244,12 +251,14 @@ pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     /// the same key and arguments returns the first result (replayed: true) for 24h; other
     /// arguments with that key are refused.
     ///
-    /// Irreversible, second step: called only with a preview the agent was shown, made by
-    /// [`TicketsTools::preview_tickets_create`] for these very arguments, at most once.
+    /// Irreversible, second step: called only with an approved preview, made by
+    /// [`TicketsTools::preview_tickets_create`] for these very arguments; its writes
+    /// through `work` commit at most once.
     fn tickets_create(
         &self,
         input: TicketsCreateInput,
         preview: TicketsCreatePreview,
+        work: ::toolspec_runtime::store::Work,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             TicketsCreateOutput,
@@ -263,10 +272,13 @@ pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     /// a repeat with the same key and arguments returns the first result (replayed: true) for 24h;
     /// other arguments with that key are refused.
     ///
-    /// Reversible: the undo call is built from the result and attached for you.
+    /// Reversible: the undo call is built from the result and attached for you. Read what
+    /// the undo restores and write the change through `work`, in one transaction, so the
+    /// undo is right under concurrent calls.
     fn tickets_update_status(
         &self,
         input: TicketsUpdateStatusInput,
+        work: ::toolspec_runtime::store::Work,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             TicketsUpdateStatusOutput,
@@ -315,7 +327,7 @@ impl<T: TicketsTools> ::toolspec_runtime::engine::Toolset for TicketsServer<T> {
         &'a self,
         name: &'a str,
         arguments: ::serde_json::Value,
-        _ctx: &'a ::toolspec_runtime::engine::CallContext,
+        ctx: &'a ::toolspec_runtime::engine::CallContext,
     ) -> ::toolspec_runtime::engine::BoxFuture<
         'a,
         ::core::result::Result<
@@ -345,9 +357,12 @@ impl<T: TicketsTools> ::toolspec_runtime::engine::Toolset for TicketsServer<T> {
                     glue::gated(
                             rt,
                             &SERVE[2],
+                            ctx,
                             &args,
                             |input| tools.preview_tickets_create(input),
-                            |input, preview| tools.tickets_create(input, preview),
+                            |input, preview, work| {
+                                tools.tickets_create(input, preview, work)
+                            },
                         )
                         .await
                 }
@@ -356,7 +371,7 @@ impl<T: TicketsTools> ::toolspec_runtime::engine::Toolset for TicketsServer<T> {
                             rt,
                             &SERVE[3],
                             &args,
-                            |input| tools.tickets_update_status(input),
+                            |input, work| tools.tickets_update_status(input, work),
                         )
                         .await
                 }

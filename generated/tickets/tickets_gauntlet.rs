@@ -419,6 +419,14 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtim
             retryable: false,
         },
         ::toolspec_runtime::gauntlet::ErrorFacts {
+            code: "approval_declined",
+            retryable: false,
+        },
+        ::toolspec_runtime::gauntlet::ErrorFacts {
+            code: "approval_unavailable",
+            retryable: false,
+        },
+        ::toolspec_runtime::gauntlet::ErrorFacts {
             code: "unknown_tool",
             retryable: false,
         },
@@ -852,6 +860,16 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtim
             check: ::toolspec_runtime::gauntlet::Check::IdempotencyTtl,
         },
         ::toolspec_runtime::gauntlet::CheckDef {
+            name: "tickets_create::writes_only_through_the_unit_of_work",
+            tool: "tickets_create",
+            check: ::toolspec_runtime::gauntlet::Check::WritesOnlyThroughUnitOfWork,
+        },
+        ::toolspec_runtime::gauntlet::CheckDef {
+            name: "tickets_create::a_failed_apply_leaves_the_preview_usable",
+            tool: "tickets_create",
+            check: ::toolspec_runtime::gauntlet::Check::FailedApplyKeepsPreview,
+        },
+        ::toolspec_runtime::gauntlet::CheckDef {
             name: "tickets_create::preview_changes_nothing",
             tool: "tickets_create",
             check: ::toolspec_runtime::gauntlet::Check::PreviewChangesNothing,
@@ -1034,6 +1052,11 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtim
             name: "tickets_update_status::idempotency_key_is_kept_for_its_ttl",
             tool: "tickets_update_status",
             check: ::toolspec_runtime::gauntlet::Check::IdempotencyTtl,
+        },
+        ::toolspec_runtime::gauntlet::CheckDef {
+            name: "tickets_update_status::writes_only_through_the_unit_of_work",
+            tool: "tickets_update_status",
+            check: ::toolspec_runtime::gauntlet::Check::WritesOnlyThroughUnitOfWork,
         },
         ::toolspec_runtime::gauntlet::CheckDef {
             name: "tickets_update_status::undo_restores_the_prior_state",
@@ -1357,6 +1380,14 @@ macro_rules! tickets_gauntlet {
                     super::super::__tickets_gauntlet("tickets_create::idempotency_key_is_kept_for_its_ttl");
                 }
                 #[test]
+                fn writes_only_through_the_unit_of_work() {
+                    super::super::__tickets_gauntlet("tickets_create::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_failed_apply_leaves_the_preview_usable() {
+                    super::super::__tickets_gauntlet("tickets_create::a_failed_apply_leaves_the_preview_usable");
+                }
+                #[test]
                 fn preview_changes_nothing() {
                     super::super::__tickets_gauntlet("tickets_create::preview_changes_nothing");
                 }
@@ -1473,6 +1504,10 @@ macro_rules! tickets_gauntlet {
                 #[test]
                 fn idempotency_key_is_kept_for_its_ttl() {
                     super::super::__tickets_gauntlet("tickets_update_status::idempotency_key_is_kept_for_its_ttl");
+                }
+                #[test]
+                fn writes_only_through_the_unit_of_work() {
+                    super::super::__tickets_gauntlet("tickets_update_status::writes_only_through_the_unit_of_work");
                 }
                 #[test]
                 fn undo_restores_the_prior_state() {

@@ -144,6 +144,20 @@ builtin!(
     "Apply with exactly the previewed arguments, or request a new preview for the new ones."
 );
 builtin!(
+    APPROVAL_DECLINED,
+    "approval_declined",
+    false,
+    "The person declined (or dismissed) this change when the host asked them; nothing was changed.",
+    "Do not retry it or look for another way to make it; tell the user it was not made, and ask what they want instead."
+);
+builtin!(
+    APPROVAL_UNAVAILABLE,
+    "approval_unavailable",
+    false,
+    "The tool needs a person's approval through the host, and this client cannot ask for it (no elicitation); nothing was changed.",
+    "Tell the user this change needs a client that can ask them to approve it (MCP elicitation)."
+);
+builtin!(
     UNKNOWN_TOOL,
     "unknown_tool",
     false,
@@ -176,6 +190,8 @@ pub const ALL: &[BuiltinError] = &[
     PREVIEW_EXPIRED,
     PREVIEW_USED,
     PREVIEW_MISMATCH,
+    APPROVAL_DECLINED,
+    APPROVAL_UNAVAILABLE,
     UNKNOWN_TOOL,
     INTERNAL_ERROR,
 ];

@@ -115,15 +115,62 @@ impl ToolError {
         )
     }
 
-    /// `idempotency_in_progress`: the first call with this key is still running (retryable).
-    pub fn idempotency_in_progress(tool: &str, key: &str) -> Self {
+    /// `idempotency_in_progress`: a live lease holds the key (retryable). `retry_after_ms`
+    /// is how long until that lease ends: by then the first call has answered, or it died
+    /// and a retry runs the call itself.
+    pub fn idempotency_in_progress(tool: &str, key: &str, retry_after_ms: i64) -> Self {
+        let secs = (retry_after_ms.max(0) + 999) / 1000;
         Self::builtin(
             &catalog::IDEMPOTENCY_IN_PROGRESS,
             format!(
-                "A {tool} call with idempotency key '{key}' is still running. Wait a moment and \
-                 retry the same call with the same key; it will return the first call's result."
+                "A {tool} call with idempotency key '{key}' is still running. Retry the same \
+                 call with the same key in {secs} s: you get the first call's result, or, if \
+                 that call died without making the change, the call runs then."
             ),
-            json!({ "idempotency_key": key }),
+            json!({ "idempotency_key": key, "retry_after_ms": retry_after_ms.max(0) }),
+        )
+    }
+
+    /// `internal_error` for a write that failed before anything of it committed (the
+    /// store was busy, the commit lost a race): retrying the same call can succeed, and a
+    /// preview it presented is still valid. The `cause` goes to the incident hook only.
+    pub fn not_applied(tool: &str, cause: impl fmt::Display) -> Self {
+        let incident = log_incident(&cause.to_string());
+        Self::builtin(
+            &catalog::INTERNAL_ERROR,
+            format!(
+                "{tool} failed before making the change: nothing was changed, and its preview \
+                 (if any) is still valid. Retry the same call once; if it keeps failing, report \
+                 incident {incident}."
+            ),
+            json!({ "incident": incident, "changed": false }),
+        )
+    }
+
+    /// `approval_declined`: the person declined or dismissed the preview the host showed.
+    pub fn approval_declined(tool: &str, preview_id: &str) -> Self {
+        Self::builtin(
+            &catalog::APPROVAL_DECLINED,
+            format!(
+                "The person declined this {tool} change when asked to approve it; nothing was \
+                 changed. Do not retry it; tell the user it was not made and ask what they want \
+                 instead."
+            ),
+            json!({ "preview_id": preview_id }),
+        )
+    }
+
+    /// `approval_unavailable`: the tool needs the host to ask the person, and this client
+    /// cannot (it declared no elicitation capability).
+    pub fn approval_unavailable(tool: &str) -> Self {
+        Self::builtin(
+            &catalog::APPROVAL_UNAVAILABLE,
+            format!(
+                "{tool} needs a person's approval through the host, and this client cannot ask \
+                 for it (it declared no elicitation capability); nothing was changed. Tell the \
+                 user this change needs a client that can ask them to approve it."
+            ),
+            json!({}),
         )
     }
 

@@ -17,10 +17,12 @@
 //! 4. Depending on the tool:
 //!    - paged reads: [`engine::Runtime::cursor_offset`] → user method →
 //!      [`shape::apply`] → [`engine::Runtime::page`];
-//!    - reversible writes: [`engine::Runtime::idempotent`] around the user method, with
+//!    - reversible writes: [`engine::Runtime::idempotent`] around the user method, which
+//!      writes through the unit of work ([`store::Work`]) it is handed, with
 //!      [`engine::attach_undo`] inside the closure;
 //!    - irreversible writes: [`engine::Runtime::gated`] with the user's preview and apply
-//!      methods.
+//!      methods (the apply writes through its [`store::Work`]); the call's
+//!      [`engine::CallContext::host`] asks the person when it can.
 //! 5. Wrap the result in [`engine::CallOutput::new`].
 //!
 //! ```
@@ -39,11 +41,13 @@
 //! let args = prepare(&INPUT, EXAMPLE, json!({"ticket_id": "T-1", "idempotency_key": "k1"}))?;
 //! let fp = fingerprint(&args);
 //! let key = args["idempotency_key"].as_str();
-//! let first = rt.idempotent("tickets_close", key, &fp, Duration::from_secs(86_400), || async {
-//!     Ok(json!({"ticket_id": "T-1", "status": "closed"}))   // the user's method
+//! let first = rt.idempotent("tickets_close", key, &fp, Duration::from_secs(86_400), |work| async move {
+//!     // The user's method: its change commits with the key's record, or not at all.
+//!     work.on_commit(|| { /* close T-1 in memory */ });
+//!     Ok(json!({"ticket_id": "T-1", "status": "closed"}))
 //! }).await?;
 //! assert_eq!(first["replayed"], false);
-//! let again = rt.idempotent("tickets_close", key, &fp, Duration::from_secs(86_400), || async {
+//! let again = rt.idempotent("tickets_close", key, &fp, Duration::from_secs(86_400), |_work| async {
 //!     unreachable!("a replay never runs the method")
 //! }).await?;
 //! assert_eq!(again["replayed"], true);
@@ -80,8 +84,8 @@
 //!
 //! - default: light (serde, serde_json, regex, hmac, sha2, base64, getrandom); the
 //!   generator depends on this crate with `default-features = false`.
-//! - `sqlite`: durable idempotency and preview stores in one SQLite file
-//!   ([`idempotency::SqliteStore`], [`preview::SqlitePreviewStore`], [`sqlite`]).
+//! - `sqlite`: the runtime's records in the app's own SQLite file, and units of work that
+//!   are its transactions ([`store::SqliteStore`], [`sqlite::Database`]).
 //! - `mcp`: the MCP adapter (module `mcp`): serves any [`engine::Toolset`] over stdio or
 //!   streamable HTTP with rmcp (adds tokio, rmcp and axum).
 //! - `gauntlet`: module `gauntlet`, the checks that hold an implementation to its spec
@@ -107,6 +111,7 @@ mod random;
 pub mod shape;
 #[cfg(feature = "sqlite")]
 pub mod sqlite;
+pub mod store;
 pub mod validate;
 
 pub use error::ToolError;

@@ -1,50 +1,82 @@
-//! One SQLite file for an app's own tables and the runtime's keys and previews
-//! (feature `sqlite`).
+//! One SQLite file for an app's own tables and the runtime's records (feature `sqlite`).
 //!
-//! Both [`crate::idempotency::SqliteStore`] and [`crate::preview::SqlitePreviewStore`] work
-//! on a [`SharedConnection`], so an app can open its database once, keep its tickets there,
-//! and hand the same handle to both stores. Their tables are `toolspec_idempotency` and
-//! `toolspec_previews`, created if absent.
+//! Open the file once as a [`Database`], keep your tables in it, and build the runtime on
+//! the same handle ([`crate::engine::Runtime::sqlite`]): then a write method's changes,
+//! made through the transaction of its [`crate::store::Work`]
+//! ([`Work::sqlite`](crate::store::Work::sqlite)), commit together with the idempotency
+//! key's outcome, the preview's consumption, the approval and the outbox, or not at all.
+//! The runtime's tables are `toolspec_idempotency`, `toolspec_previews`,
+//! `toolspec_approvals` and `toolspec_outbox`, created (or brought up to date) on open.
+//!
+//! Several processes may share the file: every write transaction is `BEGIN IMMEDIATE`,
+//! so they queue on SQLite's write lock (with a 5 s busy timeout) instead of failing.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Duration;
 
 use rusqlite::Connection;
+use tokio::sync::{Mutex, MutexGuard, OwnedMutexGuard};
 
 use crate::idempotency::StoreError;
 
-/// A connection shared by the app and the runtime's stores.
-pub type SharedConnection = Arc<Mutex<Connection>>;
-
-/// Opens (or creates) the database at `path` in WAL mode with a 5 s busy timeout, ready to
-/// share. WAL lets readers proceed while one writer commits; the timeout makes a second
-/// process wait for the write lock instead of failing at once.
-pub fn open(path: impl AsRef<Path>) -> Result<SharedConnection, StoreError> {
-    let conn = Connection::open(path).map_err(sql)?;
-    Ok(share(configure(conn)?))
+/// A SQLite connection shared by the app and the runtime. Cheap to clone.
+///
+/// The lock is asynchronous because a unit of work holds it for the whole write method,
+/// across its `.await`s: one connection has one transaction, so nothing else may run a
+/// statement on it meanwhile (it would join that transaction, and be rolled back with it).
+#[derive(Clone)]
+pub struct Database {
+    conn: Arc<Mutex<Connection>>,
 }
 
-/// Applies the runtime's settings (WAL, busy timeout) to an existing connection.
-/// For an in-memory database WAL does not apply and SQLite keeps its `memory` journal.
-pub fn configure(conn: Connection) -> Result<Connection, StoreError> {
-    conn.busy_timeout(Duration::from_secs(5)).map_err(sql)?;
-    // journal_mode answers with a row, so it is read as a query, not executed.
-    let _mode: String = conn
-        .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
-        .map_err(sql)?;
-    Ok(conn)
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Database").finish_non_exhaustive()
+    }
 }
 
-/// Wraps a connection to share it.
-pub fn share(conn: Connection) -> SharedConnection {
-    Arc::new(Mutex::new(conn))
-}
+impl Database {
+    /// Opens (or creates) the database at `path` in WAL mode with a 5 s busy timeout. WAL
+    /// lets readers proceed while one writer commits; the timeout makes a second process
+    /// wait for the write lock instead of failing at once. `":memory:"` opens a private
+    /// in-memory database.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, StoreError> {
+        let conn = Connection::open(path).map_err(sql)?;
+        Self::from_connection(conn)
+    }
 
-/// Locks a shared connection, surviving a poisoned lock (SQLite keeps its own consistency
-/// through transactions, so a panic elsewhere leaves nothing half-written).
-pub(crate) fn lock(conn: &SharedConnection) -> MutexGuard<'_, Connection> {
-    conn.lock().unwrap_or_else(|p| p.into_inner())
+    /// Shares an existing connection, with the runtime's settings applied (WAL, busy
+    /// timeout; an in-memory database keeps its `memory` journal).
+    pub fn from_connection(conn: Connection) -> Result<Self, StoreError> {
+        conn.busy_timeout(Duration::from_secs(5)).map_err(sql)?;
+        // journal_mode answers with a row, so it is read as a query, not executed.
+        let _mode: String = conn
+            .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
+            .map_err(sql)?;
+        Ok(Self {
+            conn: Arc::new(Mutex::new(conn)),
+        })
+    }
+
+    /// The connection, for reads and for setting up your tables. Do not hold it across a
+    /// call to the runtime, and do not write your effects here from a write method: write
+    /// them through the method's [`crate::store::Work`], so they commit with its records.
+    pub async fn lock(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().await
+    }
+
+    /// The connection from synchronous code, for setting up tables before serving: an
+    /// error, not a wait, when something holds it.
+    pub fn try_lock(&self) -> Result<MutexGuard<'_, Connection>, StoreError> {
+        self.conn
+            .try_lock()
+            .map_err(|_| StoreError("the database connection is in use".into()))
+    }
+
+    pub(crate) async fn lock_owned(&self) -> OwnedMutexGuard<Connection> {
+        Arc::clone(&self.conn).lock_owned().await
+    }
 }
 
 /// A SQLite error as a store error.

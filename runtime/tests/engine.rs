@@ -81,7 +81,7 @@ impl Tickets {
                 let key = args.get("idempotency_key").and_then(Value::as_str);
                 let id = args["ticket_id"].clone();
                 self.rt
-                    .idempotent(def.name, key, &fp, Duration::from_secs(60), || async {
+                    .idempotent(def.name, key, &fp, Duration::from_secs(60), |_work| async {
                         self.closes.fetch_add(1, Ordering::SeqCst);
                         let mut v = json!({"ticket": {"id": id, "status": "closed"}});
                         attach_undo(&mut v, &UNDO, key)?;
@@ -269,10 +269,12 @@ fn helper_futures_are_send_so_generated_toolsets_can_box_them() {
         idempotency_key: Some("k"),
         idempotency_ttl: Duration::from_secs(1),
         preview_ttl: Duration::from_secs(1),
+        confirmation: toolspec_runtime::engine::Confirmation::HostOrPreview,
+        host: None,
     };
-    assert_send(rt.gated(gate, || async { Ok(json!({})) }, |p| async move { Ok(p) }));
+    assert_send(rt.gated(gate, || async { Ok(json!({})) }, |p, _work| async move { Ok(p) }));
     assert_send(
-        rt.idempotent("t", None, "fp", Duration::from_secs(1), || async {
+        rt.idempotent("t", None, "fp", Duration::from_secs(1), |_work| async {
             Ok(json!({}))
         }),
     );

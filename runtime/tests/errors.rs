@@ -1,6 +1,9 @@
 //! Every built-in error code, produced by its real code path, with the catalog's retryable
 //! flag and the exact wire shape.
 
+mod common;
+
+use common::ScriptedHost;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -9,7 +12,9 @@ use serde_json::{Value, json};
 use toolspec_runtime::ToolError;
 use toolspec_runtime::catalog;
 use toolspec_runtime::cursor::CursorKey;
-use toolspec_runtime::engine::{Gate, Runtime, ToolDefinition, find_tool, unknown_tool};
+use toolspec_runtime::engine::{
+    Confirmation, Gate, HostAnswer, Runtime, ToolDefinition, find_tool, unknown_tool,
+};
 use toolspec_runtime::error::set_incident_hook;
 use toolspec_runtime::validate::*;
 
@@ -46,16 +51,26 @@ async fn produce_all() -> BTreeMap<String, ToolError> {
 
     let rt = Runtime::in_memory().expect("runtime");
     let day = Duration::from_secs(86_400);
-    rt.idempotency_store()
-        .begin("t", "busy", "fp", rt.now_ms(), 60_000)
-        .expect("begin");
+    rt.store()
+        .lease(
+            toolspec_runtime::store::KeyRef {
+                tool: "t",
+                key: "busy",
+            },
+            "fp",
+            rt.now_ms(),
+            60_000,
+            30_000,
+        )
+        .await
+        .expect("lease");
     keep(
-        rt.idempotent("t", Some("busy"), "fp", day, || async { Ok(json!({})) })
+        rt.idempotent("t", Some("busy"), "fp", day, |_work| async { Ok(json!({})) })
             .await
             .expect_err("busy"),
     );
     keep(
-        rt.idempotent("t", Some("busy"), "fp2", day, || async { Ok(json!({})) })
+        rt.idempotent("t", Some("busy"), "fp2", day, |_work| async { Ok(json!({})) })
             .await
             .expect_err("reused"),
     );
@@ -67,9 +82,11 @@ async fn produce_all() -> BTreeMap<String, ToolError> {
         idempotency_key: None,
         idempotency_ttl: day,
         preview_ttl: Duration::ZERO,
+        confirmation: Confirmation::HostOrPreview,
+        host: None,
     };
     let preview = || async { Ok(json!({"summary": "s"})) };
-    let apply = |_| async { Ok(json!({})) };
+    let apply = |_, _| async { Ok(json!({})) };
     keep(
         rt.gated(gate(Some("pv_x")), preview, apply)
             .await
@@ -107,6 +124,33 @@ async fn produce_all() -> BTreeMap<String, ToolError> {
         rt.gated(gate(Some(&id)), preview, apply)
             .await
             .expect_err("used"),
+    );
+
+    let refusing = ScriptedHost::new(HostAnswer::Decline);
+    keep(
+        rt.gated(
+            Gate {
+                preview_ttl: day,
+                host: Some(&*refusing),
+                ..gate(None)
+            },
+            preview,
+            apply,
+        )
+        .await
+        .expect_err("declined"),
+    );
+    keep(
+        rt.gated(
+            Gate {
+                confirmation: Confirmation::Host,
+                ..gate(None)
+            },
+            preview,
+            apply,
+        )
+        .await
+        .expect_err("unavailable"),
     );
 
     assert!(find_tool(&DEFS, "nope").is_none());

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use toolspec_runtime::ToolError;
 use toolspec_runtime::engine::Runtime;
 use toolspec_runtime::fingerprint::fingerprint;
-use toolspec_runtime::idempotency::Reservation;
+use toolspec_runtime::store::{KeyRef, Reservation};
 use toolspec_runtime::validate::prepare;
 
 const DAY: Duration = Duration::from_secs(86_400);
@@ -22,7 +22,7 @@ async fn place(rt: &Runtime, calls: &AtomicUsize, args: Value) -> Result<Value, 
     let args = prepare(&ORDER, ORDER_EXAMPLE, args)?;
     let fp = fingerprint(&args);
     let key = args.get("idempotency_key").and_then(Value::as_str);
-    rt.idempotent("orders_place", key, &fp, DAY, || async {
+    rt.idempotent("orders_place", key, &fp, DAY, |_work| async {
         let n = calls.fetch_add(1, Ordering::SeqCst) + 1;
         Ok(json!({"order_id": format!("O-{n}")}))
     })
@@ -84,7 +84,7 @@ async fn same_key_other_arguments_is_refused() {
         // Keys are scoped per tool: the same key on another tool is a new key.
         let fp = fingerprint(&json!({"x": 1}));
         let other = rt
-            .idempotent("orders_cancel", Some("k1"), &fp, DAY, || async {
+            .idempotent("orders_cancel", Some("k1"), &fp, DAY, |_work| async {
                 Ok(json!({"ok": true}))
             })
             .await
@@ -93,20 +93,27 @@ async fn same_key_other_arguments_is_refused() {
     }
 }
 
+const K9: KeyRef<'static> = KeyRef {
+    tool: "orders_place",
+    key: "k9",
+};
+
 #[tokio::test]
-async fn in_progress_then_ttl_expiry_with_injected_clock() {
+async fn a_dead_calls_key_is_free_after_its_lease_not_its_ttl() {
     for kind in kinds() {
         let (rt, clock, _dir) = runtime(kind);
-        let store = rt.idempotency_store().clone();
-        // A reservation whose process "crashed": never completed.
-        assert_eq!(
+        let rt = rt.with_lease(Duration::from_secs(5));
+        let store = rt.store().clone();
+        // A call whose process "crashed" after leasing the key: nothing of it committed.
+        assert!(matches!(
             store
-                .begin("orders_place", "k9", "fp", rt.now_ms(), 60_000)
-                .expect("begin"),
-            Reservation::New
-        );
+                .lease(K9, "fp", rt.now_ms(), 60_000, 5_000)
+                .await
+                .expect("lease"),
+            Reservation::Leased { .. }
+        ));
         let e = rt
-            .idempotent("orders_place", Some("k9"), "fp", DAY, || async {
+            .idempotent("orders_place", Some("k9"), "fp", DAY, |_work| async {
                 Ok(json!({}))
             })
             .await
@@ -115,42 +122,79 @@ async fn in_progress_then_ttl_expiry_with_injected_clock() {
             (e.code.as_ref(), e.retryable),
             ("idempotency_in_progress", true)
         );
-        // It stays in progress until its TTL, then the key is forgotten and runs anew.
-        clock.advance_ms(59_999);
+        assert_eq!(e.details["retry_after_ms"], 5_000, "{kind:?}");
+        assert!(e.message.contains("in 5 s"), "{}", e.message);
+        // In progress while the lease lives; then the retry runs the call itself.
+        clock.advance_ms(4_999);
         assert_eq!(
-            store
-                .peek("orders_place", "k9", "fp", rt.now_ms())
-                .expect("peek"),
-            Reservation::InProgress
+            store.peek(K9, "fp", rt.now_ms()).await.expect("peek"),
+            Reservation::InProgress {
+                lease_until_ms: rt.now_ms() + 1
+            }
         );
         clock.advance_ms(1);
         let ran = rt
-            .idempotent("orders_place", Some("k9"), "fp", DAY, || async {
+            .idempotent("orders_place", Some("k9"), "fp", DAY, |_work| async {
                 Ok(json!({"n": 1}))
             })
             .await
-            .expect("runs after expiry");
+            .expect("runs after the lease");
         assert_eq!(ran["replayed"], false, "{kind:?}");
-        // Finished keys expire too.
+        // Finished keys are kept for their TTL from the call that ran, then forgotten.
         clock.advance_ms(DAY.as_millis() as i64 - 1);
         assert!(matches!(
-            store
-                .peek("orders_place", "k9", "fp", rt.now_ms())
-                .expect("peek"),
+            store.peek(K9, "fp", rt.now_ms()).await.expect("peek"),
             Reservation::Replay(_)
         ));
         clock.advance_ms(1);
         assert_eq!(
-            store
-                .peek("orders_place", "k9", "fp", rt.now_ms())
-                .expect("peek"),
-            Reservation::New
+            store.peek(K9, "fp", rt.now_ms()).await.expect("peek"),
+            Reservation::Free
         );
         assert_eq!(
-            store.purge_expired(rt.now_ms()).expect("purge"),
+            store.purge_expired(rt.now_ms()).await.expect("purge"),
             1,
             "{kind:?}"
         );
+    }
+}
+
+#[tokio::test]
+async fn a_failed_commit_stores_nothing_and_the_retry_runs() {
+    for kind in kinds() {
+        let (rt, _clock, _dir) = runtime(kind);
+        let calls = AtomicUsize::new(0);
+        // The method fails retryably after "writing": nothing is stored, the key is free.
+        let e = rt
+            .idempotent("orders_place", Some("c1"), "fp", DAY, |work| async move {
+                work.on_commit(|| panic!("an uncommitted change must never be applied"));
+                Err::<Value, _>(ToolError::internal("backend down"))
+            })
+            .await
+            .expect_err("retryable");
+        assert!(e.retryable);
+        assert_eq!(
+            rt.store()
+                .peek(KeyRef { tool: "orders_place", key: "c1" }, "fp", rt.now_ms())
+                .await
+                .expect("peek"),
+            Reservation::Free,
+            "{kind:?}"
+        );
+        let applied = Arc::new(AtomicUsize::new(0));
+        let seen = applied.clone();
+        let ok = rt
+            .idempotent("orders_place", Some("c1"), "fp", DAY, |work| async move {
+                calls.fetch_add(1, Ordering::SeqCst);
+                work.on_commit(move || {
+                    seen.fetch_add(1, Ordering::SeqCst);
+                });
+                Ok(json!({"n": 1}))
+            })
+            .await
+            .expect("the retry runs");
+        assert_eq!(ok["replayed"], false);
+        assert_eq!(applied.load(Ordering::SeqCst), 1, "{kind:?}");
     }
 }
 
@@ -166,10 +210,18 @@ async fn failed_validation_stores_nothing() {
         assert_eq!(calls.load(Ordering::SeqCst), 0);
         let fp_any = fingerprint(&json!({}));
         assert_eq!(
-            rt.idempotency_store()
-                .peek("orders_place", "k1", &fp_any, rt.now_ms())
+            rt.store()
+                .peek(
+                    KeyRef {
+                        tool: "orders_place",
+                        key: "k1"
+                    },
+                    &fp_any,
+                    rt.now_ms()
+                )
+                .await
                 .expect("peek"),
-            Reservation::New,
+            Reservation::Free,
             "{kind:?}"
         );
         // The same key with corrected arguments is a first run, not a mismatch.
@@ -187,7 +239,7 @@ async fn business_errors_replay_and_retryable_errors_release() {
         let calls = AtomicUsize::new(0);
         let run = |retryable: bool| {
             let calls = &calls;
-            move || async move {
+            move |_work| async move {
                 calls.fetch_add(1, Ordering::SeqCst);
                 Err::<Value, _>(ToolError::new(
                     if retryable {
@@ -242,7 +294,7 @@ async fn sixteen_concurrent_calls_with_one_key_have_one_effect() {
             let (rt, effects, gate) = (rt.clone(), effects.clone(), gate.clone());
             tasks.push(tokio::spawn(async move {
                 gate.wait().await;
-                rt.idempotent("orders_place", Some("same"), "fp", DAY, || async {
+                rt.idempotent("orders_place", Some("same"), "fp", DAY, |_work| async {
                     effects.fetch_add(1, Ordering::SeqCst);
                     tokio::time::sleep(Duration::from_millis(20)).await;
                     Ok(json!({"order_id": "O-1"}))

@@ -9,8 +9,8 @@ use std::time::Duration;
 use common::*;
 use serde_json::{Value, json};
 use toolspec_runtime::ToolError;
-use toolspec_runtime::engine::{Gate, Runtime};
-use toolspec_runtime::idempotency::Reservation;
+use toolspec_runtime::engine::{Confirmation, Gate, Host, HostAnswer, Runtime};
+use toolspec_runtime::store::{KeyRef, Reservation, Verdict};
 
 const TOOL: &str = "tickets_purge";
 
@@ -22,13 +22,15 @@ fn gate<'a>(fp: &'a str, preview_id: Option<&'a str>, key: Option<&'a str>) -> G
         idempotency_key: key,
         idempotency_ttl: Duration::from_secs(86_400),
         preview_ttl: Duration::from_secs(600),
+        confirmation: Confirmation::HostOrPreview,
+        host: None,
     }
 }
 
 /// One gated call; `effects` counts applies, `previews` counts preview runs.
 async fn call(
     rt: &Runtime,
-    effects: &AtomicUsize,
+    effects: &Arc<AtomicUsize>,
     fp: &str,
     preview_id: Option<&str>,
     key: Option<&str>,
@@ -36,8 +38,12 @@ async fn call(
     rt.gated(
         gate(fp, preview_id, key),
         || async { Ok(json!({"summary": "Deletes 3 closed tickets.", "would_delete": 3})) },
-        |preview| async move {
-            effects.fetch_add(1, Ordering::SeqCst);
+        |preview, work| async move {
+            // Counted when the change commits: a rolled-back run is no effect.
+            let effects = Arc::clone(effects);
+            work.on_commit(move || {
+                effects.fetch_add(1, Ordering::SeqCst);
+            });
             Ok(json!({"deleted": preview["would_delete"]}))
         },
     )
@@ -55,7 +61,7 @@ fn id_of(v: &Value) -> String {
 async fn preview_then_apply_once_then_used() {
     for kind in kinds() {
         let (rt, _clock, _dir) = runtime(kind);
-        let effects = AtomicUsize::new(0);
+        let effects = Arc::new(AtomicUsize::new(0));
         let p = call(&rt, &effects, "fp", None, None)
             .await
             .expect("preview");
@@ -85,7 +91,7 @@ async fn preview_then_apply_once_then_used() {
 async fn unknown_expired_and_mismatched_previews_are_refused() {
     for kind in kinds() {
         let (rt, clock, _dir) = runtime(kind);
-        let effects = AtomicUsize::new(0);
+        let effects = Arc::new(AtomicUsize::new(0));
         let e = call(&rt, &effects, "fp", Some("pv_nope"), None)
             .await
             .expect_err("unknown");
@@ -107,7 +113,7 @@ async fn unknown_expired_and_mismatched_previews_are_refused() {
                     ..gate("fp", Some(&id), None)
                 },
                 || async { Ok(json!({})) },
-                |_| async { Ok(json!({})) },
+                |_, _| async { Ok(json!({})) },
             )
             .await
             .expect_err("other tool");
@@ -136,7 +142,7 @@ async fn unknown_expired_and_mismatched_previews_are_refused() {
 async fn with_a_key_replays_even_without_preview_id_and_refusals_store_nothing() {
     for kind in kinds() {
         let (rt, _clock, _dir) = runtime(kind);
-        let effects = AtomicUsize::new(0);
+        let effects = Arc::new(AtomicUsize::new(0));
         let key = Some("purge-1");
         // A refused preview releases the reservation: nothing stored under the key.
         let e = call(&rt, &effects, "fp", Some("pv_unknown"), key)
@@ -144,10 +150,11 @@ async fn with_a_key_replays_even_without_preview_id_and_refusals_store_nothing()
             .expect_err("unknown");
         assert_eq!(e.code, "preview_not_found");
         assert_eq!(
-            rt.idempotency_store()
-                .peek(TOOL, "purge-1", "fp", rt.now_ms())
+            rt.store()
+                .peek(KeyRef { tool: TOOL, key: "purge-1" }, "fp", rt.now_ms())
+                .await
                 .expect("peek"),
-            Reservation::New
+            Reservation::Free
         );
         let id = id_of(&call(&rt, &effects, "fp", None, key).await.expect("preview"));
         let first = call(&rt, &effects, "fp", Some(&id), key)
@@ -219,7 +226,7 @@ async fn previews_without_summary_get_one_and_stores_purge() {
             .gated(
                 gate("fp", None, None),
                 || async { Ok(json!({"count": 2})) },
-                |_| async { Ok(json!({})) },
+                |_, _| async { Ok(json!({})) },
             )
             .await
             .expect("preview");
@@ -231,11 +238,165 @@ async fn previews_without_summary_get_one_and_stores_purge() {
         );
         clock.advance_ms(600_000 + toolspec_runtime::preview::KEEP_AFTER_EXPIRY_MS);
         assert_eq!(
-            rt.preview_store()
-                .purge_expired(rt.now_ms())
-                .expect("purge"),
+            rt.store().purge_expired(rt.now_ms()).await.expect("purge"),
             1,
             "{kind:?}"
         );
+    }
+}
+
+#[tokio::test]
+async fn a_failed_apply_leaves_the_preview_usable_and_says_nothing_changed() {
+    for kind in kinds() {
+        for key in [None, Some("k-fail")] {
+            let (rt, _clock, _dir) = runtime(kind);
+            let effects = Arc::new(AtomicUsize::new(0));
+            let id = id_of(&call(&rt, &effects, "fp", None, key).await.expect("preview"));
+            let e = rt
+                .gated(
+                    gate("fp", Some(&id), key),
+                    || async { Ok(json!({})) },
+                    |_, _| async { Err::<Value, _>(ToolError::internal("backend down")) },
+                )
+                .await
+                .expect_err("retryable failure");
+            assert!(e.retryable, "{e}");
+            // Not preview_used: nothing was made, and the same apply now goes ahead.
+            let done = call(&rt, &effects, "fp", Some(&id), key)
+                .await
+                .expect("the preview is still usable");
+            assert_eq!(done["applied"], true, "{kind:?} {key:?}");
+            assert_eq!(done["replayed"], false);
+            assert_eq!(effects.load(Ordering::SeqCst), 1);
+        }
+    }
+}
+
+/// One gated call with a host.
+async fn hosted(
+    rt: &Runtime,
+    effects: &Arc<AtomicUsize>,
+    host: &dyn Host,
+    confirmation: Confirmation,
+    preview_id: Option<&str>,
+) -> Result<Value, ToolError> {
+    rt.gated(
+        Gate {
+            confirmation,
+            host: Some(host),
+            ..gate("fp", preview_id, Some("hosted-1"))
+        },
+        || async { Ok(json!({"summary": "Deletes 3 closed tickets.\u{202e}", "would_delete": 3})) },
+        |preview, work| async move {
+            // Counted when the change commits: a rolled-back run is no effect.
+            let effects = Arc::clone(effects);
+            work.on_commit(move || {
+                effects.fetch_add(1, Ordering::SeqCst);
+            });
+            Ok(json!({"deleted": preview["would_delete"]}))
+        },
+    )
+    .await
+}
+
+#[tokio::test]
+async fn the_host_asks_the_person_and_only_their_yes_applies() {
+    for kind in kinds() {
+        let (rt, _clock, _dir) = runtime(kind);
+        let effects = Arc::new(AtomicUsize::new(0));
+        let yes = ScriptedHost::new(HostAnswer::Accept);
+        let done = hosted(&rt, &effects, &*yes, Confirmation::HostOrPreview, None)
+            .await
+            .expect("approved");
+        assert_eq!(done, json!({"deleted": 3, "applied": true, "replayed": false}));
+        assert_eq!(effects.load(Ordering::SeqCst), 1, "{kind:?}");
+        let asked = yes.asked.lock().unwrap().clone();
+        assert_eq!(asked.len(), 1);
+        assert!(asked[0].message.contains("Deletes 3 closed tickets.\\u{202e}"), "{}", asked[0].message);
+        assert!(asked[0].message.contains("would_delete: 3"));
+        let decisions = rt.store().decisions(&asked[0].preview_id).await.expect("decisions");
+        assert_eq!(decisions.len(), 1);
+        assert_eq!(decisions[0].verdict, Verdict::Approved);
+        assert_eq!(decisions[0].decided_by, "host:scripted");
+        assert_eq!(decisions[0].fingerprint, "fp");
+    }
+}
+
+#[tokio::test]
+async fn a_declined_or_dismissed_preview_is_dead_whatever_the_model_sends() {
+    for kind in kinds() {
+        for (answer, verdict) in [
+            (HostAnswer::Decline, Verdict::Declined),
+            (HostAnswer::Cancel, Verdict::Cancelled),
+        ] {
+            let (rt, _clock, _dir) = runtime(kind);
+            let effects = Arc::new(AtomicUsize::new(0));
+            let no = ScriptedHost::new(answer);
+            let e = hosted(&rt, &effects, &*no, Confirmation::HostOrPreview, None)
+                .await
+                .expect_err("declined");
+            assert_eq!((e.code.as_ref(), e.retryable), ("approval_declined", false));
+            let id = no.asked.lock().unwrap()[0].preview_id.clone();
+            // The model presents the id itself, without a host: refused, nothing applied.
+            let e = call(&rt, &effects, "fp", Some(&id), None)
+                .await
+                .expect_err("still declined");
+            assert_eq!(e.code, "approval_declined");
+            // Even a host that would say yes is not asked about a declined preview.
+            let yes = ScriptedHost::new(HostAnswer::Accept);
+            let e = hosted(&rt, &effects, &*yes, Confirmation::HostOrPreview, Some(&id))
+                .await
+                .expect_err("closed for good");
+            assert_eq!(e.code, "approval_declined");
+            assert!(yes.asked.lock().unwrap().is_empty());
+            assert_eq!(effects.load(Ordering::SeqCst), 0, "{kind:?}");
+            let decisions = rt.store().decisions(&id).await.expect("decisions");
+            assert_eq!(decisions.len(), 1);
+            assert_eq!(decisions[0].verdict, verdict);
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_preview_id_the_model_holds_approves_nothing_when_the_host_can_ask() {
+    for kind in kinds() {
+        let (rt, _clock, _dir) = runtime(kind);
+        let effects = Arc::new(AtomicUsize::new(0));
+        // A preview made in a session without a host...
+        let id = id_of(&call(&rt, &effects, "fp", None, None).await.expect("preview"));
+        // ...presented where the host can ask: the person is asked, and says no.
+        let no = ScriptedHost::new(HostAnswer::Decline);
+        let e = hosted(&rt, &effects, &*no, Confirmation::HostOrPreview, Some(&id))
+            .await
+            .expect_err("declined");
+        assert_eq!(e.code, "approval_declined");
+        assert_eq!(no.asked.lock().unwrap()[0].preview_id, id);
+        assert_eq!(effects.load(Ordering::SeqCst), 0, "{kind:?}");
+    }
+}
+
+#[tokio::test]
+async fn host_only_tools_refuse_clients_that_cannot_ask_and_preview_only_tools_never_ask() {
+    for kind in kinds() {
+        let (rt, _clock, _dir) = runtime(kind);
+        let effects = Arc::new(AtomicUsize::new(0));
+        let e = rt
+            .gated(
+                Gate {
+                    confirmation: Confirmation::Host,
+                    ..gate("fp", None, None)
+                },
+                || async { Ok(json!({})) },
+                |_, _| async { Ok(json!({})) },
+            )
+            .await
+            .expect_err("no host");
+        assert_eq!((e.code.as_ref(), e.retryable), ("approval_unavailable", false));
+        let yes = ScriptedHost::new(HostAnswer::Accept);
+        let p = hosted(&rt, &effects, &*yes, Confirmation::Preview, None)
+            .await
+            .expect("a preview");
+        assert_eq!(p["applied"], false, "{kind:?}");
+        assert!(yes.asked.lock().unwrap().is_empty());
     }
 }

@@ -14,7 +14,7 @@ mod resolve;
 mod types;
 pub mod values;
 
-pub use crate::spec::format::{Format, Tier, Verbosity};
+pub use crate::spec::format::{Approval, Format, Tier, Verbosity};
 pub use duration::{Duration, format_duration};
 pub use resolve::{load_files, resolve};
 pub use types::*;
@@ -119,6 +119,8 @@ pub struct Defaults {
     pub idempotency_ttl: Duration,
     /// How long previews can be applied.
     pub preview_ttl: Duration,
+    /// Who approves irreversible changes.
+    pub approval: Approval,
     /// Largest result in estimated tokens.
     pub token_budget: u32,
 }
@@ -130,6 +132,7 @@ impl Defaults {
         max_limit: 100,
         idempotency_ttl: Duration::from_secs(24 * 3600),
         preview_ttl: Duration::from_secs(600),
+        approval: Approval::HostOrPreview,
         token_budget: 5000,
     };
 }
@@ -273,6 +276,8 @@ pub struct Idempotency {
 pub struct Preview {
     /// How long a preview can be applied.
     pub ttl: Duration,
+    /// Who approves the change.
+    pub approval: Approval,
     /// Fields the preview shows beside its summary.
     pub fields: Vec<Field>,
     /// Where it was declared.

@@ -93,6 +93,25 @@ pub struct PreviewDefaults {
     /// How long a preview id can be applied: a number and a unit, `s`, `m`, `h` or `d` (`10m`).
     #[serde(default)]
     pub ttl: Option<Sp<String>>,
+    /// Who approves irreversible changes, unless a tool says otherwise (default
+    /// `host_or_preview`).
+    #[serde(default)]
+    pub approval: Option<Sp<Approval>>,
+}
+
+/// Who approves an irreversible tool's change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Approval {
+    /// The person, asked by the host (MCP elicitation) when the client can ask; otherwise
+    /// the preview flow. The default.
+    HostOrPreview,
+    /// Only the person, asked by the host: a client that cannot ask is refused
+    /// (`approval_unavailable`) and nothing changes.
+    Host,
+    /// Always the preview flow: the model presents the preview id to apply. It catches the
+    /// model's mistakes; it is not a security control.
+    Preview,
 }
 
 /// A parameter, an output field, an error detail, or a named type.
@@ -342,6 +361,9 @@ pub struct Preview {
     /// made. A field with the same name in `output` must get the same value when applied.
     #[serde(default)]
     pub fields: Option<SpMap<Field>>,
+    /// Who approves the change (defaults to the toolset's `defaults.preview.approval`).
+    #[serde(default)]
+    pub approval: Option<Sp<Approval>>,
 }
 
 /// The call that undoes a reversible tool.

@@ -6,38 +6,47 @@ use crate::tickets::{
     TicketsServer, TicketsTools, TicketsUpdateStatusInput, TicketsUpdateStatusOutput,
 };
 use rusqlite::{OptionalExtension, params};
+use serde_json::json;
 use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
 use toolspec_runtime::ToolError;
 use toolspec_runtime::cursor::CursorKey;
 use toolspec_runtime::engine::Runtime;
 use toolspec_runtime::engine::glue::{Page, Window};
-use toolspec_runtime::sqlite::SharedConnection;
+use toolspec_runtime::sqlite::Database;
+use toolspec_runtime::store::{SqliteStore, Work};
 
-/// The ticket desk: reads and writes tickets in the shared SQLite connection.
+/// The ticket desk: reads tickets from the shared SQLite database, and writes them through
+/// each call's unit of work, so a ticket and the call's records commit together.
 pub struct Desk {
-    conn: SharedConnection,
+    db: Database,
 }
 
-/// Opens (or creates) the database at `path` and returns the server, ready to serve. With
-/// `demo`, seeds the 23 tickets of the seed article if they are not there yet.
-pub fn open(path: &Path, demo: bool) -> Result<TicketsServer<Desk>, Box<dyn std::error::Error>> {
+/// Opens (or creates) the database at `path` and returns the server, ready to serve, with
+/// idempotency keys leased for `lease`. With `demo`, seeds the 23 tickets of the seed
+/// article if they are not there yet.
+pub fn open(
+    path: &Path,
+    demo: bool,
+    lease: Duration,
+) -> Result<TicketsServer<Desk>, Box<dyn std::error::Error>> {
     let desk = Desk::open(path, demo)?;
-    let key = {
-        let c = desk.conn.lock().map_err(|_| "database lock poisoned")?;
-        cursor_secret(&c)?
-    };
-    let runtime = Runtime::sqlite(desk.conn.clone(), CursorKey::from_bytes(key.as_bytes()))?;
+    let key = cursor_secret(&*desk.db.try_lock()?)?;
+    let runtime = Runtime::sqlite(desk.db.clone(), CursorKey::from_bytes(key.as_bytes()))?
+        .with_lease(lease);
     Ok(TicketsServer::new(desk, runtime))
 }
 
 impl Desk {
     /// The desk on the database at `path` (created if absent), without the runtime's stores:
-    /// for a server built around another runtime, as the gauntlet's fixture does. With
-    /// `demo`, seeds the 23 tickets of the seed article if they are not there yet.
+    /// for a server built around another runtime, as the gauntlet's fixture does (moving
+    /// that runtime onto [`Desk::store`]). With `demo`, seeds the 23 tickets of the seed
+    /// article if they are not there yet.
     pub fn open(path: &Path, demo: bool) -> Result<Desk, Box<dyn std::error::Error>> {
-        let conn = toolspec_runtime::sqlite::open(path)?;
+        let db = Database::open(path)?;
         {
-            let c = conn.lock().map_err(|_| "database lock poisoned")?;
+            let c = db.try_lock()?;
             c.execute_batch(
                 "CREATE TABLE IF NOT EXISTS tickets (
                      num INTEGER PRIMARY KEY,
@@ -45,7 +54,12 @@ impl Desk {
                      status TEXT NOT NULL,
                      customer_email TEXT NOT NULL
                  );
-                 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+                 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                 -- Ticket numbers are taken from here inside each create's transaction, so
+                 -- concurrent creates (on one server or several) never pick the same one.
+                 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, next INTEGER NOT NULL);
+                 INSERT OR IGNORE INTO counters (name, next)
+                     SELECT 'tickets', MAX(2000, COALESCE(MAX(num) + 1, 2000)) FROM tickets;",
             )?;
             if demo {
                 for i in 0..23 {
@@ -63,7 +77,12 @@ impl Desk {
                 }
             }
         }
-        Ok(Desk { conn })
+        Ok(Desk { db })
+    }
+
+    /// The runtime's records in this desk's database, so units of work are its transactions.
+    pub fn store(&self) -> Result<Arc<SqliteStore>, Box<dyn std::error::Error>> {
+        Ok(Arc::new(SqliteStore::new(self.db.clone())?))
     }
 }
 
@@ -118,17 +137,14 @@ fn ticket_num(id: &str) -> Option<i64> {
 }
 
 impl Desk {
-    fn get(&self, id: &str) -> Result<Ticket, ToolError> {
+    async fn get(&self, id: &str) -> Result<Ticket, ToolError> {
         let not_found = || {
             ToolError::from(TicketsError::NotFound {
                 ticket_id: id.to_string(),
             })
         };
         let num = ticket_num(id).ok_or_else(not_found)?;
-        let c = self
-            .conn
-            .lock()
-            .map_err(|_| internal("database lock poisoned"))?;
+        let c = self.db.lock().await;
         c.query_row(
             "SELECT num, title, status, customer_email FROM tickets WHERE num = ?1",
             [num],
@@ -151,10 +167,7 @@ impl TicketsTools for Desk {
             .split_whitespace()
             .map(str::to_lowercase)
             .collect();
-        let c = self
-            .conn
-            .lock()
-            .map_err(|_| internal("database lock poisoned"))?;
+        let c = self.db.lock().await;
         let mut stmt = c
             .prepare("SELECT num, title, status, customer_email FROM tickets ORDER BY num")
             .map_err(internal)?;
@@ -182,7 +195,7 @@ impl TicketsTools for Desk {
 
     async fn tickets_get(&self, input: TicketsGetInput) -> Result<TicketsGetOutput, ToolError> {
         Ok(TicketsGetOutput {
-            ticket: self.get(&input.ticket_id)?,
+            ticket: self.get(&input.ticket_id).await?,
         })
     }
 
@@ -204,31 +217,34 @@ impl TicketsTools for Desk {
         &self,
         input: TicketsCreateInput,
         _preview: TicketsCreatePreview,
+        work: Work,
     ) -> Result<TicketsCreateOutput, ToolError> {
-        let c = self
-            .conn
-            .lock()
-            .map_err(|_| internal("database lock poisoned"))?;
-        let num: i64 = c
-            .query_row(
-                "SELECT MAX(2000, COALESCE(MAX(num) + 1, 2000)) FROM tickets WHERE num >= 2000",
+        // The number, the ticket and the email to send commit together with the call's
+        // idempotency record and the preview's consumption, or none of them does.
+        let num: i64 = work.sqlite(|c| {
+            let num: i64 = c.query_row(
+                "UPDATE counters SET next = next + 1 WHERE name = 'tickets' RETURNING next - 1",
                 [],
                 |r| r.get(0),
-            )
-            .map_err(internal)?;
-        c.execute(
-            "INSERT INTO tickets (num, title, status, customer_email) VALUES (?1, ?2, 'open', ?3)",
-            params![num, input.title, input.customer_email],
-        )
-        .map_err(internal)?;
-        // The real service would email the customer here; the example only says so.
-        eprintln!(
-            "tickets-server: would email {} about T-{num}",
-            input.customer_email
-        );
+            )?;
+            c.execute(
+                "INSERT INTO tickets (num, title, status, customer_email) VALUES (?1, ?2, 'open', ?3)",
+                params![num, input.title, input.customer_email],
+            )?;
+            Ok(num)
+        })?;
+        let ticket_id = format!("T-{num}");
+        work.outbox(
+            "email",
+            json!({
+                "to": input.customer_email,
+                "ticket_id": ticket_id,
+                "subject": format!("Your support ticket {ticket_id}"),
+            }),
+        )?;
         Ok(TicketsCreateOutput {
             ticket: Ticket {
-                ticket_id: format!("T-{num}"),
+                ticket_id,
                 title: input.title,
                 status: TicketStatus::Open,
                 customer_email: input.customer_email,
@@ -239,21 +255,34 @@ impl TicketsTools for Desk {
     async fn tickets_update_status(
         &self,
         input: TicketsUpdateStatusInput,
+        work: Work,
     ) -> Result<TicketsUpdateStatusOutput, ToolError> {
-        let mut ticket = self.get(&input.ticket_id)?;
+        let not_found = || {
+            ToolError::from(TicketsError::NotFound {
+                ticket_id: input.ticket_id.clone(),
+            })
+        };
+        let num = ticket_num(&input.ticket_id).ok_or_else(not_found)?;
+        // Read and write in one transaction: `previous_status`, and so the undo call, is
+        // the status this change really replaced, whatever runs beside it.
+        let found = work.sqlite(|c| {
+            let found = c
+                .query_row(
+                    "SELECT num, title, status, customer_email FROM tickets WHERE num = ?1",
+                    [num],
+                    row_to_ticket,
+                )
+                .optional()?;
+            if found.is_some() {
+                c.execute(
+                    "UPDATE tickets SET status = ?1 WHERE num = ?2",
+                    params![input.status.as_str(), num],
+                )?;
+            }
+            Ok(found)
+        })?;
+        let mut ticket = found.ok_or_else(not_found)?;
         let previous_status = ticket.status;
-        let num = ticket_num(&ticket.ticket_id).unwrap_or_default();
-        {
-            let c = self
-                .conn
-                .lock()
-                .map_err(|_| internal("database lock poisoned"))?;
-            c.execute(
-                "UPDATE tickets SET status = ?1 WHERE num = ?2",
-                params![input.status.as_str(), num],
-            )
-            .map_err(internal)?;
-        }
         ticket.status = input.status;
         Ok(TicketsUpdateStatusOutput {
             ticket,

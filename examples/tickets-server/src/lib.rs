@@ -2,9 +2,10 @@
 //!
 //! Everything an agent is promised (validation, paging, idempotency, previews, undo calls,
 //! response shaping) comes from the generated [`tickets`] module and the runtime; this crate
-//! only stores and reads tickets. The tickets, the idempotency keys, the previews and the
-//! cursor key live in one SQLite file, so a restart loses nothing and a retry after a
-//! restart is still a replay.
+//! only stores and reads tickets. The tickets, the idempotency keys, the previews, the
+//! approvals, the outbox of customer emails and the cursor key live in one SQLite file, and
+//! every write commits with its records in one transaction: a restart loses nothing, a
+//! crash leaves no half-made ticket, and a retry after either is still a replay.
 
 /// The code toolspec generated from `specs/tickets.yaml`.
 #[allow(missing_docs)]
@@ -13,5 +14,7 @@ pub mod tickets {
 }
 
 mod db;
+mod mail;
 
 pub use db::{Desk, open};
+pub use mail::deliver_emails;

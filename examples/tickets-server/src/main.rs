@@ -1,4 +1,5 @@
-//! `tickets-server --db PATH [--demo] [--http ADDR]`: serve the tickets toolset over MCP.
+//! `tickets-server --db PATH [--demo] [--http ADDR] [--lease SECS] [--mailbox FILE]`: serve
+//! the tickets toolset over MCP.
 //!
 //! Over stdio by default (what desktop hosts start), or streamable HTTP at `http://ADDR/mcp`
 //! with `--http`. Logs go to standard error, never standard output.
@@ -6,22 +7,30 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 use toolspec_runtime::mcp::{McpServer, serve_http, serve_stdio};
 
-const USAGE: &str = "usage: tickets-server --db PATH [--demo] [--http ADDR]
+const USAGE: &str = "usage: tickets-server --db PATH [--demo] [--http ADDR] [--lease SECS] [--mailbox FILE]
 
-  --db PATH     SQLite file for tickets, idempotency keys and previews (created if absent)
-  --demo        seed the 23 demo tickets T-1000..T-1022 if they are not there yet
-  --http ADDR   serve streamable HTTP at http://ADDR/mcp instead of stdio";
+  --db PATH       SQLite file for tickets, idempotency keys, previews, approvals and the
+                  email outbox (created if absent; several servers may share it)
+  --demo          seed the 23 demo tickets T-1000..T-1022 if they are not there yet
+  --http ADDR     serve streamable HTTP at http://ADDR/mcp instead of stdio
+  --lease SECS    how long a call holds its idempotency key before a retry may take it
+                  over (default 30)
+  --mailbox FILE  append each customer email to FILE as a JSON line instead of logging it";
 
 struct Args {
     db: PathBuf,
     demo: bool,
     http: Option<String>,
+    lease: Duration,
+    mailbox: Option<PathBuf>,
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
-    let (mut db, mut demo, mut http) = (None, false, None);
+    let (mut db, mut demo, mut http, mut mailbox) = (None, false, None, None);
+    let mut lease = toolspec_runtime::engine::DEFAULT_LEASE;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--db" => db = Some(PathBuf::from(args.next().ok_or("--db needs a path")?)),
@@ -32,6 +41,19 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
                         .ok_or("--http needs an address like 127.0.0.1:8080")?,
                 )
             }
+            "--lease" => {
+                let secs: f64 = args
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .filter(|s: &f64| s.is_finite() && *s > 0.0)
+                    .ok_or("--lease needs a positive number of seconds, like 30")?;
+                lease = Duration::from_secs_f64(secs);
+            }
+            "--mailbox" => {
+                mailbox = Some(PathBuf::from(
+                    args.next().ok_or("--mailbox needs a file path")?,
+                ))
+            }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument `{other}`")),
         }
@@ -40,6 +62,8 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         db: db.ok_or("--db PATH is required")?,
         demo,
         http,
+        lease,
+        mailbox,
     })
 }
 
@@ -55,13 +79,17 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let server = match tickets_server::open(&args.db, args.demo) {
+    let server = match tickets_server::open(&args.db, args.demo, args.lease) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: cannot open {}: {e}", args.db.display());
             return ExitCode::from(1);
         }
     };
+    tokio::spawn(tickets_server::deliver_emails(
+        server.runtime().clone(),
+        args.mailbox.clone(),
+    ));
     let mcp = match McpServer::new(
         Arc::new(server),
         "tickets-server",

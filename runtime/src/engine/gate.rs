@@ -1,17 +1,21 @@
-//! Irreversible tools: preview first, then apply exactly that preview, once.
+//! Irreversible tools: preview first, then apply exactly that preview, once, with the
+//! person's approval when the host can ask for it.
 
 use std::future::Future;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::runtime::{Runtime, answer_existing, mark, ttl_ms};
+use super::approval::{ApprovalRequest, Confirmation, Host, HostAnswer};
+use super::runtime::{Runtime, Write, answer_existing, mark, refusal};
 use crate::clock::{expiry, format_rfc3339};
 use crate::error::ToolError;
+use crate::idempotency::Outcome;
 use crate::preview::{Consume, StoredPreview, new_preview_id};
+use crate::store::{Decision, KeyRef, Verdict, Work};
 
 /// The facts of one call to an irreversible tool.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Gate<'a> {
     /// Canonical tool name.
     pub tool: &'a str,
@@ -25,24 +29,49 @@ pub struct Gate<'a> {
     pub idempotency_ttl: Duration,
     /// How long a preview may be applied.
     pub preview_ttl: Duration,
+    /// Who approves the change: the person through the host, or the preview flow.
+    pub confirmation: Confirmation,
+    /// The host of this call, when it can ask the person ([`super::CallContext::host`]).
+    pub host: Option<&'a dyn Host>,
+}
+
+impl std::fmt::Debug for Gate<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gate")
+            .field("tool", &self.tool)
+            .field("preview_id", &self.preview_id)
+            .field("confirmation", &self.confirmation)
+            .field("host", &self.host.map(|h| h.name()))
+            .finish_non_exhaustive()
+    }
 }
 
 impl Runtime {
     /// Serves an irreversible tool.
     ///
-    /// **Without `preview_id`**: runs `preview` (which must have no side effects), stores it,
-    /// and returns `{"applied": false, "preview": {"preview_id", "expires_at", "summary",
-    /// ...the preview's own fields}}`. If the preview has no string `summary`, a generic one
-    /// is added. When an idempotency key is given and already finished for these arguments,
-    /// its stored apply result is replayed instead (a retry of an apply that lost its
-    /// `preview_id` still gets its answer); a key held for other arguments or still running
-    /// is refused as in [`Runtime::idempotent`].
+    /// First, with an idempotency key already finished for these arguments, its stored
+    /// apply result is replayed (a key held for other arguments, or by a live lease, is
+    /// refused as in [`Runtime::idempotent`]).
     ///
-    /// **With `preview_id`**: reserves the idempotency key first (replaying a finished one),
-    /// then consumes the preview (it must match tool and fingerprint, be unused and
-    /// unexpired); if the preview is refused, the reservation is released so nothing is
-    /// stored. Then `apply` runs once with the stored preview and its result gets
-    /// `"applied": true` (and `"replayed"` as with [`Runtime::idempotent`]).
+    /// **The host asks the person** (the confirmation is [`Confirmation::Host`], or
+    /// [`Confirmation::HostOrPreview`] and the call's host can ask): `preview` runs (it must change
+    /// nothing), the preview is stored, and the host puts it to the person. On accept, the
+    /// change is applied in the same call and the approval recorded with it; on decline or
+    /// cancel nothing is applied, the refusal is recorded, the preview is closed for good,
+    /// and the model is told `approval_declined`. The model never receives a token that
+    /// approves: a `preview_id` it sends is checked, and the person is still asked.
+    /// [`Confirmation::Host`] without a host that can ask is `approval_unavailable`.
+    ///
+    /// **The preview flow** (otherwise), which catches the model's mistakes but is not a
+    /// person's approval: without `preview_id`, the preview is stored and returned as
+    /// `{"applied": false, "preview": {"preview_id", "expires_at", "summary", ...}}` (a
+    /// generic summary is added when the preview has none). With `preview_id`, the preview
+    /// must match tool and fingerprint and be open and unexpired.
+    ///
+    /// Either way `apply` runs in a unit of work ([`Work`]), and its writes commit together
+    /// with the preview's consumption, the key's outcome and the approval: a failed apply
+    /// leaves the preview usable, and `preview_used` always means the change was made. The
+    /// result gets `"applied": true` (and `"replayed"` as with [`Runtime::idempotent`]).
     pub async fn gated<P, PF, A, AF>(
         &self,
         gate: Gate<'_>,
@@ -52,73 +81,135 @@ impl Runtime {
     where
         P: FnOnce() -> PF,
         PF: Future<Output = Result<Value, ToolError>>,
-        A: FnOnce(Value) -> AF,
-        AF: Future<Output = Result<Value, ToolError>>,
+        A: FnOnce(Value, Work) -> AF,
+        AF: Future<Output = Outcome>,
     {
-        let Some(preview_id) = gate.preview_id else {
-            if let Some(key) = gate.idempotency_key {
-                let found =
-                    self.idempotency
-                        .peek(gate.tool, key, gate.fingerprint, self.now_ms())?;
-                if let Some(answer) = answer_existing(found, gate.tool, key) {
-                    return answer;
-                }
-            }
-            self.record_invocation(gate.tool, true);
-            return self.make_preview(&gate, preview().await?);
-        };
-
         if let Some(key) = gate.idempotency_key {
             let now = self.now_ms();
-            let r = self.idempotency.begin(
-                gate.tool,
-                key,
-                gate.fingerprint,
-                now,
-                ttl_ms(gate.idempotency_ttl),
-            )?;
-            if let Some(answer) = answer_existing(r, gate.tool, key) {
+            let found = self
+                .store
+                .peek(KeyRef { tool: gate.tool, key }, gate.fingerprint, now)
+                .await?;
+            if let Some(answer) = answer_existing(found, gate.tool, key, now) {
                 return answer;
             }
         }
-        let stored = match self.consume(&gate, preview_id) {
-            Ok(stored) => stored,
-            Err(refused) => {
-                if let Some(key) = gate.idempotency_key {
-                    self.idempotency.release(gate.tool, key)?;
+        let host = match (gate.confirmation, gate.host) {
+            (Confirmation::Preview, _) => None,
+            (_, Some(host)) => Some(host),
+            (Confirmation::Host, None) => return Err(ToolError::approval_unavailable(gate.tool)),
+            (Confirmation::HostOrPreview, None) => None,
+        };
+        let Some(host) = host else {
+            return match gate.preview_id {
+                None => {
+                    self.record_invocation(gate.tool, true);
+                    let stored = self.make_preview(&gate, preview().await?).await?;
+                    Ok(shown(&stored))
                 }
-                return Err(refused);
+                Some(id) => {
+                    let stored = self.open_preview(&gate, id).await?;
+                    self.apply(&gate, stored, "preview_id", apply).await
+                }
+            };
+        };
+
+        // The host asks. A preview the model names, or the one a resumed round names, is
+        // put to the person again; the id alone approves nothing.
+        let named = gate.preview_id.or(host.resumed_preview());
+        let stored = match named {
+            Some(id) => self.open_preview(&gate, id).await?,
+            None => {
+                self.record_invocation(gate.tool, true);
+                self.make_preview(&gate, preview().await?).await?
             }
         };
+        let request = ApprovalRequest::new(gate.tool, &stored);
+        let verdict = match host.ask(&request).await {
+            HostAnswer::Accept => return self.apply(&gate, stored, &host.name(), apply).await,
+            HostAnswer::Decline => Verdict::Declined,
+            HostAnswer::Cancel => Verdict::Cancelled,
+            HostAnswer::Later => return Err(ToolError::approval_pending(&request)),
+            HostAnswer::Failed(cause) => {
+                return Err(ToolError::not_applied(
+                    gate.tool,
+                    format!("asking the host for approval failed: {cause}"),
+                ));
+            }
+        };
+        let decision = self.decision(&gate, &stored.id, verdict, host.name());
+        self.store.refuse_preview(&decision).await?;
+        Err(ToolError::approval_declined(gate.tool, &stored.id))
+    }
+
+    /// The stored preview `id`, if it may be applied for this call; else the refusal.
+    async fn open_preview(&self, gate: &Gate<'_>, id: &str) -> Result<StoredPreview, ToolError> {
+        let verdict = self
+            .store
+            .check_preview(gate.tool, id, gate.fingerprint, self.now_ms())
+            .await?;
+        match verdict {
+            Consume::Applied(stored) => Ok(stored),
+            other => Err(refusal(gate.tool, id, other).unwrap_or_else(|| {
+                ToolError::not_applied(gate.tool, "preview judged both open and closed")
+            })),
+        }
+    }
+
+    fn decision(&self, gate: &Gate<'_>, id: &str, verdict: Verdict, by: String) -> Decision {
+        Decision {
+            preview_id: id.to_owned(),
+            tool: gate.tool.to_owned(),
+            fingerprint: gate.fingerprint.to_owned(),
+            verdict,
+            decided_by: by,
+            decided_at_ms: self.now_ms(),
+        }
+    }
+
+    /// Leases the key (if any), then applies `stored` in a unit of work that consumes it.
+    async fn apply<A, AF>(
+        &self,
+        gate: &Gate<'_>,
+        stored: StoredPreview,
+        approved_by: &str,
+        apply: A,
+    ) -> Result<Value, ToolError>
+    where
+        A: FnOnce(Value, Work) -> AF,
+        AF: Future<Output = Outcome>,
+    {
+        let lease = match gate.idempotency_key {
+            None => None,
+            Some(key) => match self
+                .lease_key(gate.tool, key, gate.fingerprint, gate.idempotency_ttl)
+                .await?
+            {
+                Ok(token) => Some((KeyRef { tool: gate.tool, key }, token)),
+                Err(answer) => return answer,
+            },
+        };
         self.record_invocation(gate.tool, false);
-        let outcome = apply(stored.preview)
-            .await
-            .map(|v| mark(v, "applied", true));
-        match gate.idempotency_key {
-            Some(key) => self.settle(gate.tool, key, outcome),
-            None => outcome.map(|v| mark(v, "replayed", false)),
-        }
-    }
-
-    fn consume(&self, gate: &Gate<'_>, id: &str) -> Result<StoredPreview, ToolError> {
-        let now = self.now_ms();
-        match self
-            .previews
-            .consume(gate.tool, id, gate.fingerprint, now)?
-        {
-            Consume::Applied(p) => Ok(p),
-            Consume::NotFound => Err(ToolError::preview_not_found(gate.tool, id)),
-            Consume::Used => Err(ToolError::preview_used(gate.tool, id)),
-            Consume::Expired { expires_at_ms } => Err(ToolError::preview_expired(
-                gate.tool,
-                id,
-                &format_rfc3339(expires_at_ms),
+        let write = Write {
+            tool: gate.tool,
+            fingerprint: gate.fingerprint,
+            lease: lease.as_ref().map(|(k, t)| (*k, t.as_str())),
+            preview: Some(&stored.id),
+            approval: Some(self.decision(
+                gate,
+                &stored.id,
+                Verdict::Approved,
+                approved_by.to_owned(),
             )),
-            Consume::Mismatch => Err(ToolError::preview_mismatch(gate.tool, id)),
-        }
+        };
+        let fields = stored.preview.clone();
+        self.commit_write(write, move |work| async move {
+            apply(fields, work).await.map(|v| mark(v, "applied", true))
+        })
+        .await
     }
 
-    fn make_preview(&self, gate: &Gate<'_>, preview: Value) -> Result<Value, ToolError> {
+    async fn make_preview(&self, gate: &Gate<'_>, preview: Value) -> Result<StoredPreview, ToolError> {
         let mut fields = match preview {
             Value::Object(map) => map,
             Value::Null => Map::new(),
@@ -133,25 +224,32 @@ impl Runtime {
             fields.insert("summary".into(), summary.into());
         }
         let now = self.now_ms();
-        let expires_at_ms = expiry(now, gate.preview_ttl);
-        let id = new_preview_id().map_err(ToolError::internal)?;
-        self.previews.insert(
-            &StoredPreview {
-                id: id.clone(),
-                tool: gate.tool.to_owned(),
-                fingerprint: gate.fingerprint.to_owned(),
-                preview: Value::Object(fields.clone()),
-                expires_at_ms,
-            },
-            now,
-        )?;
-        let mut shown = Map::new();
-        shown.insert("preview_id".into(), id.into());
-        shown.insert("expires_at".into(), format_rfc3339(expires_at_ms).into());
-        shown.extend(fields);
-        let mut result = Map::new();
-        result.insert("applied".into(), false.into());
-        result.insert("preview".into(), Value::Object(shown));
-        Ok(Value::Object(result))
+        let stored = StoredPreview {
+            id: new_preview_id().map_err(ToolError::internal)?,
+            tool: gate.tool.to_owned(),
+            fingerprint: gate.fingerprint.to_owned(),
+            preview: Value::Object(fields),
+            expires_at_ms: expiry(now, gate.preview_ttl),
+        };
+        self.store.insert_preview(&stored, now).await?;
+        Ok(stored)
     }
+}
+
+/// The preview flow's answer: `{"applied": false, "preview": {"preview_id", "expires_at",
+/// ...fields}}`.
+fn shown(stored: &StoredPreview) -> Value {
+    let mut shown = Map::new();
+    shown.insert("preview_id".into(), stored.id.clone().into());
+    shown.insert(
+        "expires_at".into(),
+        format_rfc3339(stored.expires_at_ms).into(),
+    );
+    if let Value::Object(fields) = &stored.preview {
+        shown.extend(fields.clone());
+    }
+    let mut result = Map::new();
+    result.insert("applied".into(), false.into());
+    result.insert("preview".into(), Value::Object(shown));
+    Value::Object(result)
 }

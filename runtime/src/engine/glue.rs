@@ -76,7 +76,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::{Gate, Runtime, ToolDefinition, UndoSpec, attach_undo, unknown_tool};
+use super::{CallContext, Confirmation, Gate, Runtime, ToolDefinition, UndoSpec, attach_undo, unknown_tool};
+use crate::store::Work;
 use crate::error::ToolError;
 use crate::fingerprint::fingerprint;
 use crate::shape::{self, ResponseFormat, ShapeSpec};
@@ -150,6 +151,8 @@ pub struct Serve {
     pub preview_ttl: Duration,
     /// Reversible tools: how to build the undo call from the result.
     pub undo: Option<UndoSpec>,
+    /// Irreversible tools: who approves the change.
+    pub confirmation: Confirmation,
 }
 
 impl Serve {
@@ -169,7 +172,15 @@ impl Serve {
             idempotency_ttl: Duration::from_secs(24 * 3600),
             preview_ttl: Duration::from_secs(600),
             undo: None,
+            confirmation: Confirmation::HostOrPreview,
         }
+    }
+
+    /// Who approves an irreversible tool's change (default [`Confirmation::HostOrPreview`]: the
+    /// person through the host when the client can ask, else the preview flow).
+    pub const fn confirmation(mut self, confirmation: Confirmation) -> Self {
+        self.confirmation = confirmation;
+        self
     }
 
     /// Pages the output field `items`, `default_limit` items when no `limit` is passed.
@@ -349,9 +360,10 @@ where
     Ok(result)
 }
 
-/// Serves a reversible write: at most once per `idempotency_key` (a retry replays the
-/// stored result), with the undo call attached inside the stored result so a replay
-/// carries the very same undo; then shaping.
+/// Serves a reversible write in a unit of work ([`Work`]: write through it, and the change
+/// commits with the key's record or not at all): at most once per `idempotency_key` (a
+/// retry replays the stored result), with the undo call attached inside the stored result
+/// so a replay carries the very same undo; then shaping.
 pub async fn reversible<I, O, F, Fut>(
     rt: &Runtime,
     serve: &Serve,
@@ -361,7 +373,7 @@ pub async fn reversible<I, O, F, Fut>(
 where
     I: DeserializeOwned,
     O: Serialize,
-    F: FnOnce(I) -> Fut,
+    F: FnOnce(I, Work) -> Fut,
     Fut: Future<Output = Result<O, ToolError>>,
 {
     let input = input(args)?;
@@ -369,8 +381,8 @@ where
     let fp = fingerprint(args);
     let undo = serve.undo;
     let mut result = rt
-        .idempotent(serve.tool, key, &fp, serve.idempotency_ttl, || async move {
-            let mut value = output(&run(input).await?)?;
+        .idempotent(serve.tool, key, &fp, serve.idempotency_ttl, |work| async move {
+            let mut value = output(&run(input, work).await?)?;
             if let Some(undo) = &undo {
                 attach_undo(&mut value, undo, key)?;
             }
@@ -384,10 +396,13 @@ where
 /// Serves an irreversible write: without `preview_id` the `preview` method runs (it must
 /// not change anything) and its typed preview is stored and shown; with `preview_id` the
 /// stored preview is checked against these arguments and handed, typed, to `apply`, once
-/// (see [`Runtime::gated`]). Idempotency keys are honoured on both paths.
+/// in a unit of work (see [`Runtime::gated`]); when `ctx` has a host that can ask the
+/// person, they approve it instead of the model. Idempotency keys are honoured on both
+/// paths.
 pub async fn gated<I, P, O, PF, PFut, AF, AFut>(
     rt: &Runtime,
     serve: &Serve,
+    ctx: &CallContext,
     args: &Value,
     preview: PF,
     apply: AF,
@@ -398,7 +413,7 @@ where
     O: Serialize,
     PF: FnOnce(I) -> PFut,
     PFut: Future<Output = Result<P, ToolError>>,
-    AF: FnOnce(I, P) -> AFut,
+    AF: FnOnce(I, P, Work) -> AFut,
     AFut: Future<Output = Result<O, ToolError>>,
 {
     let input: I = input(args)?;
@@ -410,16 +425,18 @@ where
         idempotency_key: str_arg(args, "idempotency_key"),
         idempotency_ttl: serve.idempotency_ttl,
         preview_ttl: serve.preview_ttl,
+        confirmation: serve.confirmation,
+        host: ctx.host.as_deref(),
     };
     let for_preview = input.clone();
     let mut result = rt
         .gated(
             gate,
             move || async move { output(&preview(for_preview).await?) },
-            move |stored| async move {
+            move |stored, work| async move {
                 let shown: P = serde_json::from_value(stored)
                     .map_err(|e| ToolError::internal(format!("stored preview: {e}")))?;
-                output(&apply(input, shown).await?)
+                output(&apply(input, shown, work).await?)
             },
         )
         .await?;

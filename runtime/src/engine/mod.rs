@@ -2,16 +2,20 @@
 //! code implements, and the [`Runtime`] whose helpers that code calls around the user's
 //! methods. The MCP adapter (and tests) drive a toolset only through this module.
 
+mod approval;
 mod extras;
 mod gate;
 pub mod glue;
 mod runtime;
 
+pub use approval::{
+    APPROVAL_PENDING, ApprovalRequest, Confirmation, Host, HostAnswer, for_person,
+};
 pub use extras::{UndoSpec, attach_undo, undo_key};
 pub use gate::Gate;
 #[cfg(feature = "gauntlet")]
 pub use runtime::Invocations;
-pub use runtime::Runtime;
+pub use runtime::{DEFAULT_LEASE, Runtime};
 
 use std::future::Future;
 use std::pin::Pin;
@@ -91,19 +95,38 @@ pub fn unknown_tool(definitions: &[ToolDefinition], name: &str) -> ToolError {
 }
 
 /// Per-call facts from the transport.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 #[non_exhaustive]
 pub struct CallContext {
     /// The transport's request id, for logs.
     pub request_id: Option<String>,
     /// The client session, when the transport has one.
     pub session_id: Option<String>,
+    /// The host, when it can ask the person to approve a change (an MCP client that
+    /// declared elicitation): irreversible tools then ask the person, not the model.
+    pub host: Option<std::sync::Arc<dyn Host>>,
+}
+
+impl std::fmt::Debug for CallContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallContext")
+            .field("request_id", &self.request_id)
+            .field("session_id", &self.session_id)
+            .field("host", &self.host.as_ref().map(|h| h.name()))
+            .finish()
+    }
 }
 
 impl CallContext {
     /// A context with no transport facts (tests, direct calls).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The same context with `host` able to ask the person.
+    pub fn with_host(mut self, host: std::sync::Arc<dyn Host>) -> Self {
+        self.host = Some(host);
+        self
     }
 }
 

@@ -1,4 +1,4 @@
-//! [`Runtime`]: the stores, keys and clock a generated server shares across calls, with the
+//! [`Runtime`]: the store, keys and clock a generated server shares across calls, with the
 //! idempotency and paging helpers.
 
 use std::future::Future;
@@ -10,17 +10,27 @@ use serde_json::Value;
 use crate::clock::{Clock, SystemClock};
 use crate::cursor::CursorKey;
 use crate::error::ToolError;
-use crate::idempotency::{IdempotencyStore, MemoryStore, Outcome, Reservation};
-use crate::preview::{MemoryPreviewStore, PreviewStore};
+use crate::idempotency::Outcome;
+use crate::preview::Consume;
+use crate::store::{Decision, KeyRef, MemoryStore, OutboxMessage, Reservation, Store, Work};
+
+/// How long a call holds its idempotency key before another call may take it over, unless
+/// set with [`Runtime::with_lease`].
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
 
 /// What a generated server holds for the behaviour that outlives one call: the cursor key,
-/// the idempotency and preview stores and the clock. Cheap to share behind an `Arc`.
+/// the store of keys, previews, approvals and outbox, the lease and the clock. Cheap to
+/// clone: clones share everything.
 #[derive(Clone)]
 pub struct Runtime {
     pub(super) cursor_key: CursorKey,
-    pub(super) idempotency: Arc<dyn IdempotencyStore>,
-    pub(super) previews: Arc<dyn PreviewStore>,
+    pub(super) store: Arc<dyn Store>,
     pub(super) clock: Arc<dyn Clock>,
+    pub(super) lease: Duration,
+    /// Commits the gauntlet makes fail (feature `gauntlet`), to hold failed calls to "nothing
+    /// happened".
+    #[cfg(feature = "gauntlet")]
+    pub(super) failing_commits: Arc<std::sync::atomic::AtomicU32>,
     /// How often each tool's user methods ran (feature `gauntlet`: the retry checks count
     /// effects, which a replay must not add to).
     #[cfg(feature = "gauntlet")]
@@ -46,43 +56,64 @@ impl std::fmt::Debug for Runtime {
 }
 
 impl Runtime {
-    /// In-memory stores, a random per-process cursor key and the system clock: for tests and
-    /// servers whose keys and previews need not survive a restart.
+    /// An in-memory store, a random per-process cursor key and the system clock: for tests
+    /// and servers whose keys and previews need not survive a restart.
     pub fn in_memory() -> std::io::Result<Self> {
-        Ok(Self::new(
-            CursorKey::random()?,
-            Arc::new(MemoryStore::new()),
-            Arc::new(MemoryPreviewStore::new()),
-        ))
+        Ok(Self::new(CursorKey::random()?, Arc::new(MemoryStore::new())))
     }
 
-    /// A runtime over the given key and stores, with the system clock.
-    pub fn new(
-        cursor_key: CursorKey,
-        idempotency: Arc<dyn IdempotencyStore>,
-        previews: Arc<dyn PreviewStore>,
-    ) -> Self {
+    /// A runtime over the given key and store, with the system clock and [`DEFAULT_LEASE`].
+    pub fn new(cursor_key: CursorKey, store: Arc<dyn Store>) -> Self {
         Self {
             cursor_key,
-            idempotency,
-            previews,
+            store,
             clock: Arc::new(SystemClock),
+            lease: DEFAULT_LEASE,
+            #[cfg(feature = "gauntlet")]
+            failing_commits: Arc::default(),
             #[cfg(feature = "gauntlet")]
             invocations: Arc::default(),
         }
     }
 
-    /// Both stores in one SQLite database shared with the app (feature `sqlite`).
+    /// The records in the SQLite database the app keeps its own tables in (feature
+    /// `sqlite`): write methods' [`Work`] is a transaction on it. Creates the runtime's
+    /// tables; call it before serving (it fails if the connection is in use).
     #[cfg(feature = "sqlite")]
     pub fn sqlite(
-        conn: crate::sqlite::SharedConnection,
+        db: crate::sqlite::Database,
         cursor_key: CursorKey,
     ) -> Result<Self, crate::idempotency::StoreError> {
         Ok(Self::new(
             cursor_key,
-            Arc::new(crate::idempotency::SqliteStore::from_shared(conn.clone())?),
-            Arc::new(crate::preview::SqlitePreviewStore::from_shared(conn)?),
+            Arc::new(crate::store::SqliteStore::new(db)?),
         ))
+    }
+
+    /// How long a call holds its idempotency key ([`DEFAULT_LEASE`]: 30 s). A call that
+    /// dies holding it blocks retries of that key for at most this long; a call that runs
+    /// longer than this may see a retry take the key over, and then its own commit is
+    /// refused (fencing), so the effect still happens once. Keep it well above your
+    /// slowest write.
+    pub fn with_lease(mut self, lease: Duration) -> Self {
+        self.lease = lease;
+        self
+    }
+
+    /// Makes the next `count` unit-of-work commits fail as a crashed or busy store would
+    /// (feature `gauntlet`): the call must then have changed nothing.
+    #[cfg(feature = "gauntlet")]
+    pub fn fail_next_commits(&self, count: u32) {
+        self.failing_commits
+            .store(count, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// The same runtime (cursor key, clock, lease, counts) on another store: a fixture
+    /// handed a runtime moves it onto the store its app writes to, so units of work are
+    /// transactions there.
+    pub fn with_store(mut self, store: Arc<dyn Store>) -> Self {
+        self.store = store;
+        self
     }
 
     /// Replaces the clock (tests inject a [`crate::clock::ManualClock`]).
@@ -130,14 +161,30 @@ impl Runtime {
         &self.cursor_key
     }
 
-    /// The idempotency store.
-    pub fn idempotency_store(&self) -> &Arc<dyn IdempotencyStore> {
-        &self.idempotency
+    /// The store of keys, previews, approvals and the outbox.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
     }
 
-    /// The preview store.
-    pub fn preview_store(&self) -> &Arc<dyn PreviewStore> {
-        &self.previews
+    /// Delivers what committed units of work left in the outbox ([`Work::outbox`]): up to
+    /// `limit` messages, oldest first, each passed to `deliver`, which returns whether it
+    /// was delivered; returns how many were. A message stays until `deliver` succeeds, so
+    /// it may be delivered more than once (after a crash, or a failure of `deliver` to
+    /// report): the receiver dedupes on [`OutboxMessage::id`]. Call it in a loop on a
+    /// timer, in one task per process.
+    pub async fn deliver_outbox<F, Fut>(&self, limit: usize, mut deliver: F) -> Result<usize, ToolError>
+    where
+        F: FnMut(OutboxMessage) -> Fut,
+        Fut: Future<Output = bool>,
+    {
+        let mut delivered = 0;
+        for message in self.store.outbox_pending(limit).await? {
+            let id = message.id.clone();
+            let ok = deliver(message).await;
+            self.store.outbox_settle(&id, ok, self.now_ms()).await?;
+            delivered += usize::from(ok);
+        }
+        Ok(delivered)
     }
 
     /// The offset a call's `cursor` points at: 0 without a cursor, else the decoded offset,
@@ -185,15 +232,17 @@ impl Runtime {
         }
     }
 
-    /// Runs a write at most once per idempotency key (see [`crate::idempotency`]).
+    /// Runs a write at most once per idempotency key, in a unit of work (see
+    /// [`crate::idempotency`] and [`crate::store`]).
     ///
-    /// Without a key, `run` simply runs. With one: a new key is reserved, `run` runs, and its
-    /// outcome is stored; a finished key with the same fingerprint returns the stored
-    /// outcome without running (`"replayed": true`); other arguments give
-    /// `idempotency_key_reused`, a running first call `idempotency_in_progress`.
+    /// `run` gets the [`Work`] to write through. Without a key it runs once, and its writes
+    /// commit when it returns `Ok`. With one: a free key is leased, `run` runs, and its
+    /// writes commit together with the key's outcome; a finished key with the same
+    /// fingerprint returns the stored outcome without running (`"replayed": true`); other
+    /// arguments give `idempotency_key_reused`, a live lease `idempotency_in_progress`.
     /// Successful results are objects and get `"replayed": false` on a first run.
-    /// Non-retryable errors from `run` are stored and replayed; retryable ones release the
-    /// key so a retry runs again.
+    /// Non-retryable errors from `run` are stored and replayed (its writes rolled back);
+    /// retryable ones roll back and give the key up so a retry runs again.
     ///
     /// `fingerprint` must come from the validated arguments, and validation must happen
     /// before this call: a call that fails validation never reaches the store.
@@ -206,61 +255,263 @@ impl Runtime {
         run: F,
     ) -> Result<Value, ToolError>
     where
-        F: FnOnce() -> Fut,
-        Fut: Future<Output = Result<Value, ToolError>>,
+        F: FnOnce(Work) -> Fut,
+        Fut: Future<Output = Outcome>,
     {
-        let Some(key) = key else {
-            self.record_invocation(tool, false);
-            return run().await.map(|v| mark(v, "replayed", false));
+        let lease = match key {
+            None => None,
+            Some(key) => match self.lease_key(tool, key, fingerprint, ttl).await? {
+                Ok(token) => Some((KeyRef { tool, key }, token)),
+                Err(answer) => return answer,
+            },
         };
-        let now = self.now_ms();
-        let reservation = self
-            .idempotency
-            .begin(tool, key, fingerprint, now, ttl_ms(ttl))?;
-        if let Some(answer) = answer_existing(reservation, tool, key) {
-            return answer;
-        }
         self.record_invocation(tool, false);
-        let outcome = run().await;
-        self.settle(tool, key, outcome)
+        let write = Write {
+            tool,
+            fingerprint,
+            lease: lease.as_ref().map(|(k, t)| (*k, t.as_str())),
+            preview: None,
+            approval: None,
+        };
+        self.commit_write(write, run).await
     }
 
-    /// Records the outcome of a reserved key and returns it (see [`Runtime::idempotent`]).
-    pub(super) fn settle(
+    /// Leases `key`: `Ok(token)`, or `Err(answer)` when the key already answers (a replay,
+    /// a mismatch, a live lease).
+    pub(super) async fn lease_key(
         &self,
         tool: &str,
         key: &str,
-        outcome: Outcome,
-    ) -> Result<Value, ToolError> {
-        let outcome = outcome.map(|v| mark(v, "replayed", false));
-        let stored = match &outcome {
-            Err(e) if e.retryable => self.idempotency.release(tool, key),
-            _ => self.idempotency.complete(tool, key, &outcome),
+        fingerprint: &str,
+        ttl: Duration,
+    ) -> Result<Result<String, Result<Value, ToolError>>, ToolError> {
+        let now = self.now_ms();
+        let r = self
+            .store
+            .lease(
+                KeyRef { tool, key },
+                fingerprint,
+                now,
+                ttl_ms(ttl),
+                ttl_ms(self.lease),
+            )
+            .await?;
+        Ok(match r {
+            Reservation::Leased { token } => Ok(token),
+            other => Err(answer_existing(other, tool, key, now)
+                .unwrap_or_else(|| Err(ToolError::not_applied(tool, "lease answered free")))),
+        })
+    }
+
+    /// Runs `run` in a unit of work and commits its writes with the records `write` names:
+    /// the key's outcome (fenced by its lease token), the preview's consumption, the
+    /// approval. On any failure nothing of it stays, the lease is given back, and the
+    /// answer says what is true now.
+    pub(super) async fn commit_write<F, Fut>(&self, write: Write<'_>, run: F) -> Result<Value, ToolError>
+    where
+        F: FnOnce(Work) -> Fut,
+        Fut: Future<Output = Outcome>,
+    {
+        let mut tx = match self.store.begin().await {
+            Ok(tx) => tx,
+            Err(e) => return Err(self.give_up(&write, e).await),
         };
-        if let Err(e) = stored {
-            // The effect happened; the agent gets its result. The key stays in_progress until
-            // its TTL, so a retry cannot run it twice; the operator hears about the failure.
-            crate::error::log_incident(&format!("idempotency store for {tool}: {e}"));
+        // The lease and the preview are claimed first, inside the transaction: a call
+        // that lost either runs nothing (and on a store that checks again at commit, the
+        // claim is checked again there).
+        let now = self.now_ms();
+        let claimed = (|| {
+            if let Some((key, token)) = write.lease
+                && !tx.holds(key, token)?
+            {
+                return Ok(false);
+            }
+            if let Some(id) = write.preview
+                && !matches!(
+                    tx.consume_preview(write.tool, id, write.fingerprint, now)?,
+                    Consume::Applied(_)
+                )
+            {
+                return Ok(false);
+            }
+            Ok::<_, crate::idempotency::StoreError>(true)
+        })();
+        match claimed {
+            Ok(true) => {}
+            Ok(false) => {
+                drop(tx);
+                return self.explain_lost(&write).await;
+            }
+            Err(e) => {
+                drop(tx);
+                return Err(self.give_up(&write, e).await);
+            }
         }
-        outcome
+        let work = Work::new(tx, now);
+        let outcome = run(work.clone()).await;
+        let Some(mut tx) = work.finish() else {
+            return Err(self
+                .give_up(
+                    &write,
+                    crate::idempotency::StoreError("unit of work taken twice".into()),
+                )
+                .await);
+        };
+        let value = match outcome {
+            Ok(value) => mark(value, "replayed", false),
+            Err(e) if e.retryable => {
+                drop(tx);
+                self.release(&write).await;
+                return Err(e);
+            }
+            Err(e) => {
+                // The method's writes roll back; a keyed call stores the refusal, which a
+                // retry replays (Stripe's rule).
+                drop(tx);
+                let Some((key, token)) = write.lease else {
+                    return Err(e);
+                };
+                let stored = Err(e);
+                return match self.store.complete(key, token, &stored).await {
+                    Ok(true) => stored,
+                    Ok(false) => self.explain_lost(&write).await,
+                    Err(se) => {
+                        self.release(&write).await;
+                        crate::error::log_incident(&format!(
+                            "idempotency store for {}: {se}",
+                            write.tool
+                        ));
+                        stored
+                    }
+                };
+            }
+        };
+        let recorded = (|| {
+            if let Some((key, _)) = write.lease {
+                tx.complete(key, &Ok(value.clone()))?;
+            }
+            if let Some(decision) = &write.approval {
+                tx.record(decision)?;
+            }
+            Ok::<_, crate::idempotency::StoreError>(())
+        })();
+        if let Err(e) = recorded {
+            drop(tx);
+            return Err(self.give_up(&write, e).await);
+        }
+        #[cfg(feature = "gauntlet")]
+        if self.take_failing_commit() {
+            drop(tx);
+            let e = crate::idempotency::StoreError("commit failed (gauntlet fault)".into());
+            return Err(self.give_up(&write, e).await);
+        }
+        match tx.commit() {
+            Ok(()) => {
+                for change in work.committed() {
+                    change();
+                }
+                Ok(value)
+            }
+            Err(_) => self.explain_lost(&write).await,
+        }
+    }
+
+    #[cfg(feature = "gauntlet")]
+    fn take_failing_commit(&self) -> bool {
+        use std::sync::atomic::Ordering;
+        self.failing_commits
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok()
+    }
+
+    async fn release(&self, write: &Write<'_>) {
+        if let Some((key, token)) = write.lease
+            && let Err(e) = self.store.release(key, token).await
+        {
+            // The lease lapses by itself; until then a retry hears "in progress", truly
+            // bounded by the lease.
+            crate::error::log_incident(&format!("releasing a lease of {}: {e}", write.tool));
+        }
+    }
+
+    /// The store failed before anything committed: give the lease back and say so.
+    async fn give_up(&self, write: &Write<'_>, e: crate::idempotency::StoreError) -> ToolError {
+        self.release(write).await;
+        ToolError::not_applied(write.tool, e)
+    }
+
+    /// A commit that did not happen (lost lease, preview taken, store conflict): nothing of
+    /// this call stayed; answer what the records say now.
+    async fn explain_lost(&self, write: &Write<'_>) -> Result<Value, ToolError> {
+        self.release(write).await;
+        let now = self.now_ms();
+        if let Some((key, _)) = write.lease
+            && let Ok(found) = self.store.peek(key, write.fingerprint, now).await
+            && let Some(answer) = answer_existing(found, key.tool, key.key, now)
+        {
+            return answer;
+        }
+        if let Some(id) = write.preview
+            && let Ok(verdict) = self
+                .store
+                .check_preview(write.tool, id, write.fingerprint, now)
+                .await
+            && let Some(refusal) = refusal(write.tool, id, verdict)
+        {
+            return Err(refusal);
+        }
+        Err(ToolError::not_applied(
+            write.tool,
+            "the commit did not happen (lost lease or conflict)",
+        ))
     }
 }
 
-/// What to answer for a key that is not new: a replay or an error. `None` for `New`.
+/// What one unit of work commits besides the method's own writes.
+pub(super) struct Write<'a> {
+    pub(super) tool: &'a str,
+    pub(super) fingerprint: &'a str,
+    /// The idempotency key and the lease token that must still hold it.
+    pub(super) lease: Option<(KeyRef<'a>, &'a str)>,
+    /// The preview this write applies.
+    pub(super) preview: Option<&'a str>,
+    /// The approval to record with it.
+    pub(super) approval: Option<Decision>,
+}
+
+/// The error for a preview that may not be applied; `None` when it may.
+pub(super) fn refusal(tool: &str, id: &str, verdict: Consume) -> Option<ToolError> {
+    Some(match verdict {
+        Consume::Applied(_) => return None,
+        Consume::NotFound => ToolError::preview_not_found(tool, id),
+        Consume::Used => ToolError::preview_used(tool, id),
+        Consume::Expired { expires_at_ms } => {
+            ToolError::preview_expired(tool, id, &crate::clock::format_rfc3339(expires_at_ms))
+        }
+        Consume::Mismatch => ToolError::preview_mismatch(tool, id),
+        Consume::Refused => ToolError::approval_declined(tool, id),
+    })
+}
+
+/// What to answer for a key that is not free: a replay or an error. `None` for a free or
+/// newly leased key.
 pub(super) fn answer_existing(
     r: Reservation,
     tool: &str,
     key: &str,
+    now_ms: i64,
 ) -> Option<Result<Value, ToolError>> {
     match r {
-        Reservation::New => None,
+        Reservation::Free | Reservation::Leased { .. } => None,
         Reservation::Replay(Ok(v)) => Some(Ok(mark(v, "replayed", true))),
         Reservation::Replay(Err(mut e)) => {
             e.details.insert("replayed".into(), true.into());
             Some(Err(e))
         }
         Reservation::Mismatch => Some(Err(ToolError::idempotency_key_reused(tool, key))),
-        Reservation::InProgress => Some(Err(ToolError::idempotency_in_progress(tool, key))),
+        Reservation::InProgress { lease_until_ms } => Some(Err(
+            ToolError::idempotency_in_progress(tool, key, lease_until_ms - now_ms),
+        )),
     }
 }
 

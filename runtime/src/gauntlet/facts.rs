@@ -231,6 +231,11 @@ pub enum Check {
     PreviewTtl,
     /// The undo call a reversible tool returns is valid and restores the prior state.
     UndoRestores,
+    /// A write whose commit fails changes nothing the read tools can see: the method wrote
+    /// through its unit of work.
+    WritesOnlyThroughUnitOfWork,
+    /// An apply whose commit failed leaves the preview usable; the retry applies it once.
+    FailedApplyKeepsPreview,
     /// Walking every page returns every item once, within the limit, matching `total`.
     PagesWalkEveryItemOnce,
     /// A forged or foreign cursor is refused.

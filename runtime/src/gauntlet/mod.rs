@@ -92,8 +92,7 @@ use std::thread::{self, Thread};
 use crate::clock::ManualClock;
 use crate::cursor::CursorKey;
 use crate::engine::{Runtime, Toolset};
-use crate::idempotency::MemoryStore;
-use crate::preview::MemoryPreviewStore;
+use crate::store::MemoryStore;
 use session::{START_MS, Session, block};
 
 /// A boxed future that need not be `Send`.
@@ -230,7 +229,6 @@ impl<'a> Gauntlet<'a> {
         let runtime = Runtime::new(
             CursorKey::from_bytes(b"toolspec gauntlet: not a secret"),
             Arc::new(MemoryStore::new()),
-            Arc::new(MemoryPreviewStore::new()),
         )
         .with_clock(clock.clone());
         let server = block(&*self.executor, (self.fixture.make)(runtime.clone()))

@@ -16,7 +16,7 @@ use super::convert::{
 };
 use super::log::{CallLogger, CallOutcome, CallRecord, stderr_logger};
 use crate::ToolError;
-use crate::engine::{CallContext, CallOutput, Toolset, find_tool};
+use crate::engine::{APPROVAL_PENDING, CallContext, CallOutput, Toolset, find_tool};
 
 /// An MCP server for one [`Toolset`]: implements rmcp's [`ServerHandler`], so it can be
 /// served on any rmcp transport (`server.serve(transport)` with [`rmcp::ServiceExt`]), or
@@ -157,6 +157,7 @@ impl ServerHandler for McpServer {
         let mut ctx = CallContext::new();
         ctx.request_id = Some(request_id.clone());
         ctx.session_id = session_id(&context);
+        ctx.host = super::host::host_for(&request, &context);
 
         let started = Instant::now();
         let outcome = self.run(called, arguments, ctx).await;
@@ -179,6 +180,12 @@ impl ServerHandler for McpServer {
         });
         let result = match outcome {
             Ok(out) => success_result(out.structured, alias),
+            // The person answers in the next round (2026-07-28): the client asks them and
+            // calls again with the answer.
+            Err(e) if e.code == APPROVAL_PENDING => match super::host::input_required(&e) {
+                Some(pending) => return Ok(pending.into()),
+                None => error_result(&ToolError::not_applied(called, "building the approval request"), alias),
+            },
             Err(e) => error_result(&e, alias),
         };
         Ok(result.into())

@@ -18,6 +18,11 @@
 //! - A call through a deprecated alias runs the tool and adds a text block telling the model
 //!   the name to use, and the same fact in `_meta` under [`ALIAS_META_KEY`];
 //!   `structuredContent` stays exactly what the output schema declares.
+//! - An irreversible tool asks the person, not the model, when the client declared the
+//!   elicitation capability (form mode): inline with `elicitation/create` on the session
+//!   protocols (2025-06-18, 2025-11-25), and on the stateless 2026-07-28 protocol as an
+//!   input-required result whose `requestState` is the preview id; the client asks the
+//!   person and calls again with the answer (see [`crate::engine::Runtime::gated`]).
 //! - Every call is logged as one line on standard error (tool, duration, `ok` or the error
 //!   code); standard output is the stdio transport and carries nothing else. See
 //!   [`CallLogger`] to turn it off or send it elsewhere.
@@ -40,6 +45,7 @@
 
 mod convert;
 mod handler;
+mod host;
 mod log;
 mod serve;
 

@@ -84,7 +84,7 @@ pub fn runtime(kind: Kind) -> (Runtime, Arc<ManualClock>, Option<TempDir>) {
             use toolspec_runtime::cursor::CursorKey;
             let key = CursorKey::from_bytes(b"test key, 32 bytes long.........");
             let dir = TempDir::new();
-            let conn = toolspec_runtime::sqlite::open(dir.path().join("app.db")).expect("open");
+            let conn = toolspec_runtime::sqlite::Database::open(dir.path().join("app.db")).expect("open");
             let rt = Runtime::sqlite(conn, key)
                 .expect("stores")
                 .with_clock(clock.clone());
@@ -115,5 +115,34 @@ impl TempDir {
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A host that answers every approval request with `answer` and counts the requests.
+pub struct ScriptedHost {
+    pub answer: toolspec_runtime::engine::HostAnswer,
+    pub asked: std::sync::Mutex<Vec<toolspec_runtime::engine::ApprovalRequest>>,
+}
+
+impl ScriptedHost {
+    pub fn new(answer: toolspec_runtime::engine::HostAnswer) -> Arc<Self> {
+        Arc::new(Self {
+            answer,
+            asked: Default::default(),
+        })
+    }
+}
+
+impl toolspec_runtime::engine::Host for ScriptedHost {
+    fn name(&self) -> String {
+        "host:scripted".into()
+    }
+
+    fn ask<'a>(
+        &'a self,
+        request: &'a toolspec_runtime::engine::ApprovalRequest,
+    ) -> toolspec_runtime::engine::BoxFuture<'a, toolspec_runtime::engine::HostAnswer> {
+        self.asked.lock().unwrap().push(request.clone());
+        Box::pin(std::future::ready(self.answer.clone()))
     }
 }

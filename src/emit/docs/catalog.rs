@@ -7,7 +7,7 @@
 //! docs say what the runtime does.
 
 use super::fields::{FieldRow, rows};
-use crate::model::{ErrorCode, Field, Kind, Tool, ToolSet, Type};
+use crate::model::{Approval, ErrorCode, Field, Kind, Tool, ToolSet, Type};
 use serde::Serialize;
 use toolspec_runtime::catalog::{self, BuiltinError};
 
@@ -108,6 +108,14 @@ pub fn builtin_codes(tool: &Tool) -> Vec<&'static BuiltinError> {
         (tool.preview.is_some(), &catalog::PREVIEW_EXPIRED),
         (tool.preview.is_some(), &catalog::PREVIEW_USED),
         (tool.preview.is_some(), &catalog::PREVIEW_MISMATCH),
+        (
+            tool.preview.as_ref().is_some_and(|p| p.approval != Approval::Preview),
+            &catalog::APPROVAL_DECLINED,
+        ),
+        (
+            tool.preview.as_ref().is_some_and(|p| p.approval == Approval::Host),
+            &catalog::APPROVAL_UNAVAILABLE,
+        ),
         (true, &catalog::INTERNAL_ERROR),
     ];
     out.extend(wanted.into_iter().filter(|(on, _)| *on).map(|(_, e)| e));

@@ -109,8 +109,18 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
             format!("{CHECK}::IdempotencyTtl"),
         );
     }
+    if t.is_write() {
+        add(
+            "writes_only_through_the_unit_of_work".into(),
+            format!("{CHECK}::WritesOnlyThroughUnitOfWork"),
+        );
+    }
     if t.tier == Tier::Irreversible && t.preview.is_some() {
         for (name, check) in [
+            (
+                "a_failed_apply_leaves_the_preview_usable",
+                "FailedApplyKeepsPreview",
+            ),
             ("preview_changes_nothing", "PreviewChangesNothing"),
             ("apply_does_what_the_preview_said", "ApplyMatchesPreview"),
             (

@@ -108,6 +108,8 @@ fn each_promise_gets_its_named_check() {
         "preview_changes_nothing",
         "apply_does_what_the_preview_said",
         "apply_after_the_preview_expires_is_refused",
+        "writes_only_through_the_unit_of_work",
+        "a_failed_apply_leaves_the_preview_usable",
     ] {
         assert!(
             create.contains(&expected.to_string()),
@@ -117,6 +119,8 @@ fn each_promise_gets_its_named_check() {
     assert!(!create.contains(&"undo_restores_the_prior_state".to_string()));
     let update = names(ts, "tickets_update_status");
     assert!(update.contains(&"undo_restores_the_prior_state".to_string()));
+    assert!(update.contains(&"writes_only_through_the_unit_of_work".to_string()));
+    assert!(!update.contains(&"a_failed_apply_leaves_the_preview_usable".to_string()));
     assert!(!update.contains(&"preview_changes_nothing".to_string()));
 }
 

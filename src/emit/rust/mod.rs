@@ -154,6 +154,9 @@ struct Context {
     errors: Vec<ErrorCtx>,
     tools: Vec<ToolCtx>,
     statics: Vec<StaticDecl>,
+    /// Some tool reads the call's context (gated tools ask its host): the dispatcher names
+    /// it `ctx`, else `_ctx`.
+    uses_ctx: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -202,6 +205,8 @@ struct ToolCtx {
     token_budget: u32,
     idempotency_ttl: Option<u64>,
     preview_ttl: Option<u64>,
+    /// `Confirmation` variant of an irreversible tool whose approval is not the default.
+    approval: Option<String>,
     undo: Option<UndoCtx>,
 }
 
@@ -334,6 +339,7 @@ fn context(model: &Model, ts: &ToolSet, diags: &mut Diagnostics) -> Context {
     };
     let statics = shapes.statics;
     diags.extend(statics_diags);
+    let uses_ctx = tools.iter().any(|t| t.kind == "gated");
     Context {
         trait_name,
         server,
@@ -342,6 +348,7 @@ fn context(model: &Model, ts: &ToolSet, diags: &mut Diagnostics) -> Context {
         errors,
         tools,
         statics,
+        uses_ctx,
     }
 }
 
@@ -457,6 +464,11 @@ fn tool_context(
         token_budget: t.token_budget,
         idempotency_ttl: t.idempotency.as_ref().map(|i| i.ttl.as_secs()),
         preview_ttl: t.preview.as_ref().map(|p| p.ttl.as_secs()),
+        approval: t.preview.as_ref().and_then(|p| match p.approval {
+            crate::model::Approval::HostOrPreview => None,
+            crate::model::Approval::Host => Some("Host".to_owned()),
+            crate::model::Approval::Preview => Some("Preview".to_owned()),
+        }),
         undo: t.undo.as_ref().map(|u| UndoCtx {
             tool: u.tool.text.clone(),
             arguments: u

@@ -183,6 +183,9 @@ fn resolve_defaults(file: FileId, d: Option<&raw::Defaults>, diags: &mut Diagnos
     if let Some(ttl) = d.preview.as_ref().and_then(|i| i.ttl.as_ref()) {
         out.preview_ttl = duration(file, ttl, out.preview_ttl, diags);
     }
+    if let Some(a) = d.preview.as_ref().and_then(|i| i.approval.as_ref()) {
+        out.approval = a.value;
+    }
     if let Some(b) = &d.token_budget {
         out.token_budget = b.value;
         if b.value < 100 {

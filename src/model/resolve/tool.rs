@@ -130,6 +130,7 @@ pub(super) fn resolve_tool(
         );
         Preview {
             ttl,
+            approval: p.approval.as_ref().map_or(defaults.approval, |a| a.value),
             fields,
             span: fr.span(p.pos),
         }

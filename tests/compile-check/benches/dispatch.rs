@@ -59,12 +59,14 @@ impl TicketsTools for Empty {
         &self,
         _: TicketsCreateInput,
         _: TicketsCreatePreview,
+        _: toolspec_runtime::store::Work,
     ) -> Result<TicketsCreateOutput, ToolError> {
         Err(ToolError::internal("not benchmarked"))
     }
     async fn tickets_update_status(
         &self,
         _: TicketsUpdateStatusInput,
+        _: toolspec_runtime::store::Work,
     ) -> Result<TicketsUpdateStatusOutput, ToolError> {
         Err(ToolError::internal("not benchmarked"))
     }

@@ -121,6 +121,18 @@ fn a_not_found_reported_as_internal_error_fails_its_example() {
 }
 
 #[test]
+fn writes_outside_the_unit_of_work_fail_for_every_write_tool() {
+    assert_caught(
+        Bug::WritesOutsideUnitOfWork,
+        "tickets_create::writes_only_through_the_unit_of_work",
+    );
+    assert_caught(
+        Bug::WritesOutsideUnitOfWork,
+        "tickets_update_status::writes_only_through_the_unit_of_work",
+    );
+}
+
+#[test]
 fn a_failure_says_which_promise_broke_and_how_to_fix_it() {
     let report = run(Some(Bug::RepeatsItems));
     let failure = report

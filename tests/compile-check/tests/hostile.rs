@@ -80,6 +80,7 @@ impl h::HostileTools for Things {
     async fn hostile_type(
         &self,
         input: h::HostileTypeInput,
+        _work: toolspec_runtime::store::Work,
     ) -> Result<h::HostileTypeOutput, ToolError> {
         Ok(h::HostileTypeOutput {
             id: input.id,
@@ -99,6 +100,7 @@ impl h::HostileTools for Things {
         &self,
         input: h::MatchInput,
         preview: h::MatchPreview,
+        _work: toolspec_runtime::store::Work,
     ) -> Result<h::MatchOutput, ToolError> {
         assert_eq!(input.r#fn, preview.r#fn);
         Ok(h::MatchOutput {

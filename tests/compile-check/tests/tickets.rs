@@ -100,6 +100,7 @@ impl TicketsTools for Desk {
         &self,
         input: TicketsCreateInput,
         preview: TicketsCreatePreview,
+        _work: toolspec_runtime::store::Work,
     ) -> Result<TicketsCreateOutput, ToolError> {
         assert_eq!(preview.title, input.title, "apply gets the stored preview");
         self.creates.fetch_add(1, Ordering::SeqCst);
@@ -117,6 +118,7 @@ impl TicketsTools for Desk {
     async fn tickets_update_status(
         &self,
         input: TicketsUpdateStatusInput,
+        _work: toolspec_runtime::store::Work,
     ) -> Result<TicketsUpdateStatusOutput, ToolError> {
         let mut tickets = self.tickets.lock().unwrap();
         let Some(t) = tickets.iter_mut().find(|t| t.ticket_id == input.ticket_id) else {

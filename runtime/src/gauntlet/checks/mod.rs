@@ -7,6 +7,7 @@ mod paging;
 mod refusals;
 mod retry;
 mod schema;
+mod unit_of_work;
 
 use serde_json::Value;
 
@@ -98,6 +99,8 @@ pub(crate) fn run(gauntlet: &Gauntlet<'_>, def: &'static CheckDef) -> Result<(),
         Check::ApplyExpiredPreviewRefused => dry_run::expired_preview_refused(&ctx),
         Check::PreviewTtl => dry_run::preview_ttl(&ctx),
         Check::UndoRestores => dry_run::undo_restores(&ctx),
+        Check::WritesOnlyThroughUnitOfWork => unit_of_work::writes_only_through_unit_of_work(&ctx),
+        Check::FailedApplyKeepsPreview => unit_of_work::failed_apply_keeps_preview(&ctx),
         Check::PagesWalkEveryItemOnce => paging::walk_every_item_once(&ctx),
         Check::ForgedCursorRefused => paging::forged_cursor_refused(&ctx),
         Check::DefaultLimit => paging::default_limit(&ctx),

@@ -141,7 +141,11 @@ impl Examples<'_> {
         let preview_id = arg("preview_id", "pv_3q9d0c2b7e1f4a6b8c5d");
         match code {
             "idempotency_key_reused" => ToolError::idempotency_key_reused(name, &key),
-            "idempotency_in_progress" => ToolError::idempotency_in_progress(name, &key),
+            "idempotency_in_progress" => ToolError::idempotency_in_progress(
+                name,
+                &key,
+                i64::try_from(toolspec_runtime::engine::DEFAULT_LEASE.as_millis()).unwrap_or(i64::MAX),
+            ),
             "preview_not_found" => ToolError::preview_not_found(name, &preview_id),
             "preview_expired" => {
                 ToolError::preview_expired(name, &preview_id, &format_rfc3339(NOW_MS))

@@ -9,12 +9,14 @@
 // Shared by two test crates; each uses a part of it.
 #![allow(dead_code)]
 
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use toolspec_compile_check::tickets::*;
 use toolspec_runtime::ToolError;
 use toolspec_runtime::engine::Runtime;
 use toolspec_runtime::engine::glue::{Page, Window};
+use toolspec_runtime::store::Work;
 
 /// One deliberate bug.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,11 +40,13 @@ pub enum Bug {
     BreaksOutputSchema,
     /// tickets_get reports an unknown ticket as an internal error instead of not_found.
     NotFoundIsInternal,
+    /// The writes change the tickets at once, not when their unit of work commits.
+    WritesOutsideUnitOfWork,
 }
 
 impl Bug {
     /// Every bug.
-    pub const ALL: [Bug; 9] = [
+    pub const ALL: [Bug; 10] = [
         Bug::IgnoresLimit,
         Bug::SkipsItems,
         Bug::RepeatsItems,
@@ -52,12 +56,15 @@ impl Bug {
         Bug::UndoDoesNotRestore,
         Bug::BreaksOutputSchema,
         Bug::NotFoundIsInternal,
+        Bug::WritesOutsideUnitOfWork,
     ];
 }
 
-/// An in-memory support desk.
+/// An in-memory support desk. Its writes change the tickets in their unit of work's
+/// `on_commit`, so a call that does not commit changes nothing.
 pub struct Desk {
-    tickets: Mutex<Vec<Ticket>>,
+    tickets: Arc<Mutex<Vec<Ticket>>>,
+    next: AtomicUsize,
     bug: Option<Bug>,
 }
 
@@ -77,7 +84,8 @@ impl Desk {
             })
             .collect();
         Desk {
-            tickets: Mutex::new(tickets),
+            tickets: Arc::new(Mutex::new(tickets)),
+            next: AtomicUsize::new(23),
             bug: None,
         }
     }
@@ -94,16 +102,30 @@ impl Desk {
         self.bug == Some(bug)
     }
 
-    fn open(&self, input: &TicketsCreateInput, title: String) -> Ticket {
-        let mut tickets = self.tickets.lock().unwrap();
+    /// A new ticket, added to the desk now (`work: None`) or when `work` commits.
+    fn open(&self, input: &TicketsCreateInput, title: String, work: Option<&Work>) -> Ticket {
         let ticket = Ticket {
-            ticket_id: format!("T-{}", 1000 + tickets.len()),
+            ticket_id: format!("T-{}", 1000 + self.next.fetch_add(1, Ordering::SeqCst)),
             title,
             status: TicketStatus::Open,
             customer_email: input.customer_email.clone(),
         };
-        tickets.push(ticket.clone());
+        self.change(work, {
+            let ticket = ticket.clone();
+            move |tickets| tickets.push(ticket)
+        });
         ticket
+    }
+
+    /// Applies `change` to the tickets when `work` commits, or at once without a unit of
+    /// work (and with the bug that writes outside it).
+    fn change(&self, work: Option<&Work>, change: impl FnOnce(&mut Vec<Ticket>) + Send + 'static) {
+        let tickets = Arc::clone(&self.tickets);
+        let apply = move || change(&mut tickets.lock().unwrap());
+        match work {
+            Some(work) if !self.has(Bug::WritesOutsideUnitOfWork) => work.on_commit(apply),
+            _ => apply(),
+        }
     }
 }
 
@@ -171,7 +193,7 @@ impl TicketsTools for Desk {
         input: TicketsCreateInput,
     ) -> Result<TicketsCreatePreview, ToolError> {
         if self.has(Bug::PreviewWrites) {
-            self.open(&input, input.title.clone());
+            self.open(&input, input.title.clone(), None);
         }
         Ok(TicketsCreatePreview {
             summary: Some(format!("Would open \"{}\" and email its id.", input.title)),
@@ -184,6 +206,7 @@ impl TicketsTools for Desk {
         &self,
         input: TicketsCreateInput,
         preview: TicketsCreatePreview,
+        work: Work,
     ) -> Result<TicketsCreateOutput, ToolError> {
         let title = if self.has(Bug::ApplyDiffersFromPreview) {
             format!("{} (escalated)", preview.title)
@@ -191,28 +214,38 @@ impl TicketsTools for Desk {
             preview.title
         };
         Ok(TicketsCreateOutput {
-            ticket: self.open(&input, title),
+            ticket: self.open(&input, title, Some(&work)),
         })
     }
 
     async fn tickets_update_status(
         &self,
         input: TicketsUpdateStatusInput,
+        work: Work,
     ) -> Result<TicketsUpdateStatusOutput, ToolError> {
-        let mut tickets = self.tickets.lock().unwrap();
-        let Some(t) = tickets.iter_mut().find(|t| t.ticket_id == input.ticket_id) else {
+        let found = {
+            let tickets = self.tickets.lock().unwrap();
+            tickets.iter().find(|t| t.ticket_id == input.ticket_id).cloned()
+        };
+        let Some(mut ticket) = found else {
             return Err(TicketsError::NotFound {
                 ticket_id: input.ticket_id,
             }
             .into());
         };
-        let mut previous_status = t.status;
-        t.status = input.status;
+        let mut previous_status = ticket.status;
+        ticket.status = input.status;
         if self.has(Bug::UndoDoesNotRestore) {
             previous_status = input.status;
         }
+        let (id, status) = (input.ticket_id, input.status);
+        self.change(Some(&work), move |tickets| {
+            if let Some(t) = tickets.iter_mut().find(|t| t.ticket_id == id) {
+                t.status = status;
+            }
+        });
         Ok(TicketsUpdateStatusOutput {
-            ticket: t.clone(),
+            ticket,
             previous_status,
         })
     }

@@ -6,20 +6,14 @@
 //! Applying consumes it: an unknown id (`preview_not_found`), a used one (`preview_used`), an
 //! expired one (`preview_expired`) or one made for other arguments or another tool
 //! (`preview_mismatch`) is refused, checked in that order. Consuming marks the preview used
-//! atomically, so of two concurrent applies with one id exactly one goes ahead.
+//! atomically, so of two concurrent applies with one id exactly one commits.
 //!
-//! A preview is used from the moment its apply starts: if the apply then fails, the agent
-//! asks for a new preview (the change may have been partly made; a fresh preview shows the
-//! current state). Rows are kept for [`KEEP_AFTER_EXPIRY_MS`] after expiry so a late apply
+//! A preview is used only when its apply committed: consuming it is part of the apply's
+//! unit of work ([`crate::store`]), so an apply that fails leaves it usable, and
+//! `preview_used` always means the change was made. A preview the person declined (or
+//! dismissed) through the host is closed: `approval_declined`, whatever id the model sends.
+//! Rows are kept for [`KEEP_AFTER_EXPIRY_MS`] after expiry so a late apply
 //! hears "expired" rather than "not found", then purged.
-
-mod memory;
-#[cfg(feature = "sqlite")]
-mod sqlite;
-
-pub use memory::MemoryPreviewStore;
-#[cfg(feature = "sqlite")]
-pub use sqlite::SqlitePreviewStore;
 
 use serde_json::Value;
 
@@ -59,27 +53,39 @@ pub enum Consume {
     },
     /// It was made for another tool or other arguments; it stays usable for those.
     Mismatch,
+    /// The person declined or dismissed it: it can never be applied.
+    Refused,
 }
 
-/// Where previews live. `consume` must be atomic: of concurrent consumes of one id, at most
-/// one returns [`Consume::Applied`].
-pub trait PreviewStore: Send + Sync {
-    /// Stores a new preview (the id is made by the caller, see
-    /// [`crate::engine::Runtime::gated`]).
-    fn insert(&self, preview: &StoredPreview, now_ms: i64) -> Result<(), StoreError>;
+/// Where a stored preview is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PreviewState {
+    /// Not applied yet.
+    Open,
+    /// Applied: its effect committed.
+    Used,
+    /// Declined or dismissed by the person.
+    Refused,
+}
 
-    /// Checks `id` against `tool` and `fingerprint` at `now_ms` and, if it may be applied,
-    /// marks it used.
-    fn consume(
-        &self,
-        tool: &str,
-        id: &str,
-        fingerprint: &str,
-        now_ms: i64,
-    ) -> Result<Consume, StoreError>;
+impl PreviewState {
+    /// The word stored in SQL.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PreviewState::Open => "open",
+            PreviewState::Used => "used",
+            PreviewState::Refused => "refused",
+        }
+    }
 
-    /// Forgets previews expired more than [`KEEP_AFTER_EXPIRY_MS`] before `now_ms`.
-    fn purge_expired(&self, now_ms: i64) -> Result<usize, StoreError>;
+    /// The state a stored word names (unknown words read as `Refused`: never applicable).
+    pub fn parse(word: &str) -> Self {
+        match word {
+            "open" => PreviewState::Open,
+            "used" => PreviewState::Used,
+            _ => PreviewState::Refused,
+        }
+    }
 }
 
 /// A fresh unguessable preview id: `pv_` + 128 random bits in hex.
@@ -89,18 +95,19 @@ pub fn new_preview_id() -> std::io::Result<String> {
 
 /// The shared decision of both stores, given what is stored under the id.
 pub(crate) fn judge(
-    found: Option<(&StoredPreview, bool)>,
+    found: Option<(&StoredPreview, PreviewState)>,
     tool: &str,
     fingerprint: &str,
     now_ms: i64,
 ) -> Consume {
     match found {
         None => Consume::NotFound,
-        Some((_, true)) => Consume::Used,
-        Some((p, false)) if p.expires_at_ms <= now_ms => Consume::Expired {
+        Some((_, PreviewState::Used)) => Consume::Used,
+        Some((_, PreviewState::Refused)) => Consume::Refused,
+        Some((p, _)) if p.expires_at_ms <= now_ms => Consume::Expired {
             expires_at_ms: p.expires_at_ms,
         },
-        Some((p, false)) if p.tool != tool || p.fingerprint != fingerprint => Consume::Mismatch,
-        Some((p, false)) => Consume::Applied(p.clone()),
+        Some((p, _)) if p.tool != tool || p.fingerprint != fingerprint => Consume::Mismatch,
+        Some((p, _)) => Consume::Applied(p.clone()),
     }
 }

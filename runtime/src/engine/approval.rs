@@ -1,0 +1,171 @@
+//! Confirmation by the host: how an irreversible call asks the person, not the model.
+//!
+//! A preview id the model can pass back catches the model's own mistakes, but a model that
+//! was prompt-injected passes it back too. When the client can ask the person (MCP
+//! elicitation), the transport hands the engine a [`Host`] in the call's
+//! [`super::CallContext`], and [`super::Runtime::gated`] puts the preview to the person
+//! through it instead: the change is applied only on their yes.
+
+use serde_json::{Value, json};
+
+use crate::clock::format_rfc3339;
+use crate::engine::BoxFuture;
+use crate::error::ToolError;
+use crate::preview::StoredPreview;
+
+/// Who approves an irreversible tool's change, as the spec chooses per toolset or tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Confirmation {
+    /// The host asks the person when the client can (elicitation), else the preview flow.
+    #[default]
+    HostOrPreview,
+    /// Only the person, through the host: clients that cannot ask get
+    /// `approval_unavailable`.
+    Host,
+    /// Always the preview flow: the model presents the preview id (not a security control).
+    Preview,
+}
+
+/// The host's side of one call: it can put a preview to the person.
+pub trait Host: Send + Sync {
+    /// Who answers, as recorded with the decision: `host:<client name>`.
+    fn name(&self) -> String;
+
+    /// Asks the person to approve `request`.
+    fn ask<'a>(&'a self, request: &'a ApprovalRequest) -> BoxFuture<'a, HostAnswer>;
+
+    /// When this call resumes an earlier round (the 2026-07-28 protocol's input-required
+    /// result, answered by the client): the preview that round asked about.
+    fn resumed_preview(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// The person's answer, as the host reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostAnswer {
+    /// Approved.
+    Accept,
+    /// Said no.
+    Decline,
+    /// Dismissed without answering.
+    Cancel,
+    /// The answer comes in a later round of the same call (2026-07-28): the transport
+    /// returns the request to the client, which asks and calls again.
+    Later,
+    /// The host could not ask (the request failed or timed out): nothing is decided.
+    Failed(String),
+}
+
+/// What the person is shown: the preview's summary and fields, made safe to display.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApprovalRequest {
+    /// Canonical tool name.
+    pub tool: String,
+    /// The preview asked about.
+    pub preview_id: String,
+    /// The text for the person: what would change, and that nothing happens without a yes.
+    /// Control and bidirectional-override characters of the preview are shown escaped.
+    pub message: String,
+}
+
+/// The most characters of one preview field shown to the person.
+const FIELD_CHARS: usize = 300;
+/// The most fields shown.
+const FIELDS: usize = 20;
+
+impl ApprovalRequest {
+    /// The request for `stored`, a preview of `tool`.
+    pub fn new(tool: &str, stored: &StoredPreview) -> Self {
+        let mut message = format!("Approve this change ({tool})?\n");
+        let fields = stored.preview.as_object();
+        if let Some(summary) = fields.and_then(|f| f.get("summary")).and_then(Value::as_str) {
+            message.push('\n');
+            message.push_str(&for_person(summary, FIELD_CHARS * 2));
+            message.push('\n');
+        }
+        let shown: Vec<(&String, &Value)> = fields
+            .map(|f| f.iter().filter(|(k, _)| *k != "summary").collect())
+            .unwrap_or_default();
+        if !shown.is_empty() {
+            message.push('\n');
+        }
+        for (name, value) in shown.iter().take(FIELDS) {
+            let text = match value {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            message.push_str(&format!(
+                "{}: {}\n",
+                for_person(name, 64),
+                for_person(&text, FIELD_CHARS)
+            ));
+        }
+        if shown.len() > FIELDS {
+            message.push_str(&format!("... and {} more fields\n", shown.len() - FIELDS));
+        }
+        message.push_str(&format!(
+            "\nNothing changes unless you approve. Preview {}, valid until {}.",
+            stored.id,
+            format_rfc3339(stored.expires_at_ms)
+        ));
+        Self {
+            tool: tool.to_owned(),
+            preview_id: stored.id.clone(),
+            message,
+        }
+    }
+}
+
+/// Whether `c` could change how the text around it is displayed: control characters
+/// (line breaks included, so a value cannot fake a line of its own) and the
+/// bidirectional marks, embeddings, overrides and isolates.
+fn disguises(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` with every [`disguises`] character written as `\u{..}`, cut to `max` characters.
+pub fn for_person(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max * 4));
+    for (count, c) in text.chars().enumerate() {
+        if count == max {
+            out.push('…');
+            break;
+        }
+        if disguises(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The code of the error a gated call returns when the host answers in a later round. It
+/// never reaches the model: the MCP adapter turns it into an input-required result.
+pub const APPROVAL_PENDING: &str = "approval_pending";
+
+impl ToolError {
+    /// The call waits for the person's answer to `request` in a later round.
+    pub(crate) fn approval_pending(request: &ApprovalRequest) -> Self {
+        ToolError::new(
+            APPROVAL_PENDING,
+            request.message.clone(),
+            false,
+            json!({ "preview_id": request.preview_id, "tool": request.tool }),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_and_controls_are_shown_escaped() {
+        let shown = for_person("ok\u{202e}gnp.exe\nfake: line\u{1b}[2J", 100);
+        assert_eq!(shown, "ok\\u{202e}gnp.exe\\u{a}fake: line\\u{1b}[2J");
+        assert_eq!(for_person("abcdef", 3), "abc…");
+    }
+}

@@ -1,0 +1,399 @@
+//! [`MemoryStore`]: the runtime's records in process memory, for tests, development and
+//! servers whose keys and previews need not survive a restart.
+//!
+//! A unit of work here cannot enlist the app's own data (an in-memory `Vec` has no
+//! transactions): the runtime's records of a call still commit together, checked again at
+//! commit, but what the method changed in memory stays changed if the call then fails.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::Value;
+
+use super::{
+    Decision, KeyRef, OutboxMessage, Reservation, Store, Transaction, Verdict, ready, token,
+};
+use crate::engine::BoxFuture;
+use crate::idempotency::{Outcome, StoreError};
+use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, PreviewState, StoredPreview, judge};
+
+#[derive(Debug)]
+struct KeyRow {
+    fingerprint: String,
+    outcome: Option<Outcome>,
+    token: String,
+    lease_until: i64,
+    expires_at: i64,
+}
+
+#[derive(Debug)]
+struct PreviewRow {
+    preview: StoredPreview,
+    state: PreviewState,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    keys: HashMap<(String, String), KeyRow>,
+    previews: HashMap<String, PreviewRow>,
+    decisions: Vec<Decision>,
+    outbox: Vec<(OutboxMessage, bool)>,
+    leases: u64,
+}
+
+/// Expired keys are swept every this many leases, so memory stays bounded by the keys of
+/// one TTL window without scanning the map on every call.
+const SWEEP_EVERY: u64 = 256;
+
+/// Records in a `HashMap` behind a mutex. Cheap to clone: clones share the records.
+#[derive(Debug, Default, Clone)]
+pub struct MemoryStore {
+    state: Arc<Mutex<State>>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    // Every operation leaves the maps consistent before it can panic, so a poisoned lock
+    // still guards consistent data.
+    state.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn id(key: KeyRef<'_>) -> (String, String) {
+    (key.tool.to_owned(), key.key.to_owned())
+}
+
+fn classify(row: &KeyRow, fingerprint: &str, now_ms: i64) -> Option<Reservation> {
+    if row.fingerprint != fingerprint {
+        return Some(Reservation::Mismatch);
+    }
+    match &row.outcome {
+        Some(outcome) => Some(Reservation::Replay(outcome.clone())),
+        None if row.lease_until > now_ms => Some(Reservation::InProgress {
+            lease_until_ms: row.lease_until,
+        }),
+        None => None,
+    }
+}
+
+impl State {
+    fn live_key(&self, key: KeyRef<'_>, now_ms: i64) -> Option<&KeyRow> {
+        self.keys
+            .get(&id(key))
+            .filter(|row| row.expires_at > now_ms)
+    }
+
+    fn holds(&self, key: KeyRef<'_>, token: &str) -> bool {
+        self.keys
+            .get(&id(key))
+            .is_some_and(|row| row.outcome.is_none() && row.token == token)
+    }
+
+    fn judge(&self, tool: &str, id: &str, fingerprint: &str, now_ms: i64) -> Consume {
+        let found = self.previews.get(id).map(|r| (&r.preview, r.state));
+        judge(found, tool, fingerprint, now_ms)
+    }
+}
+
+impl Store for MemoryStore {
+    fn lease<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        fingerprint: &'a str,
+        now_ms: i64,
+        ttl_ms: i64,
+        lease_ms: i64,
+    ) -> BoxFuture<'a, Result<Reservation, StoreError>> {
+        let result = (|| {
+            let mut state = lock(&self.state);
+            state.leases += 1;
+            if state.leases % SWEEP_EVERY == 0 {
+                state.keys.retain(|_, row| row.expires_at > now_ms);
+            }
+            if let Some(row) = state.live_key(key, now_ms)
+                && let Some(answer) = classify(row, fingerprint, now_ms)
+            {
+                return Ok(answer);
+            }
+            let fresh = token("ls_")?;
+            state.keys.insert(
+                id(key),
+                KeyRow {
+                    fingerprint: fingerprint.to_owned(),
+                    outcome: None,
+                    token: fresh.clone(),
+                    lease_until: now_ms.saturating_add(lease_ms),
+                    expires_at: now_ms.saturating_add(ttl_ms),
+                },
+            );
+            Ok(Reservation::Leased { token: fresh })
+        })();
+        ready(result)
+    }
+
+    fn peek<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        fingerprint: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<Reservation, StoreError>> {
+        let state = lock(&self.state);
+        let answer = state
+            .live_key(key, now_ms)
+            .and_then(|row| classify(row, fingerprint, now_ms))
+            .unwrap_or(Reservation::Free);
+        ready(Ok(answer))
+    }
+
+    fn release<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        token: &'a str,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        let mut state = lock(&self.state);
+        if state.holds(key, token) {
+            state.keys.remove(&id(key));
+        }
+        ready(Ok(()))
+    }
+
+    fn complete<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        token: &'a str,
+        outcome: &'a Outcome,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        let mut state = lock(&self.state);
+        let held = state.holds(key, token);
+        if held && let Some(row) = state.keys.get_mut(&id(key)) {
+            row.outcome = Some(outcome.clone());
+        }
+        ready(Ok(held))
+    }
+
+    fn insert_preview<'a>(
+        &'a self,
+        preview: &'a StoredPreview,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        let mut state = lock(&self.state);
+        let horizon = now_ms.saturating_sub(KEEP_AFTER_EXPIRY_MS);
+        state
+            .previews
+            .retain(|_, r| r.preview.expires_at_ms > horizon);
+        state.previews.insert(
+            preview.id.clone(),
+            PreviewRow {
+                preview: preview.clone(),
+                state: PreviewState::Open,
+            },
+        );
+        ready(Ok(()))
+    }
+
+    fn check_preview<'a>(
+        &'a self,
+        tool: &'a str,
+        id: &'a str,
+        fingerprint: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<Consume, StoreError>> {
+        ready(Ok(lock(&self.state).judge(tool, id, fingerprint, now_ms)))
+    }
+
+    fn refuse_preview<'a>(&'a self, decision: &'a Decision) -> BoxFuture<'a, Result<(), StoreError>> {
+        let mut state = lock(&self.state);
+        if let Some(row) = state.previews.get_mut(&decision.preview_id)
+            && row.state == PreviewState::Open
+        {
+            row.state = PreviewState::Refused;
+        }
+        state.decisions.push(decision.clone());
+        ready(Ok(()))
+    }
+
+    fn decisions<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<Decision>, StoreError>> {
+        let state = lock(&self.state);
+        let found = state
+            .decisions
+            .iter()
+            .filter(|d| d.preview_id == id)
+            .cloned()
+            .collect();
+        ready(Ok(found))
+    }
+
+    fn begin(&self) -> BoxFuture<'_, Result<Box<dyn Transaction>, StoreError>> {
+        let tx: Box<dyn Transaction> = Box::new(MemoryTransaction {
+            state: Arc::clone(&self.state),
+            pending: Vec::new(),
+        });
+        ready(Ok(tx))
+    }
+
+    fn outbox_pending(&self, limit: usize) -> BoxFuture<'_, Result<Vec<OutboxMessage>, StoreError>> {
+        let state = lock(&self.state);
+        let pending = state
+            .outbox
+            .iter()
+            .filter(|(_, delivered)| !delivered)
+            .take(limit)
+            .map(|(m, _)| m.clone())
+            .collect();
+        ready(Ok(pending))
+    }
+
+    fn outbox_settle<'a>(
+        &'a self,
+        id: &'a str,
+        ok: bool,
+        _now_ms: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        let mut state = lock(&self.state);
+        if let Some((message, delivered)) = state.outbox.iter_mut().find(|(m, _)| m.id == id) {
+            message.attempts += 1;
+            *delivered |= ok;
+        }
+        ready(Ok(()))
+    }
+
+    fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<usize, StoreError>> {
+        let mut state = lock(&self.state);
+        let before = state.keys.len() + state.previews.len();
+        state.keys.retain(|_, row| row.expires_at > now_ms);
+        let horizon = now_ms.saturating_sub(KEEP_AFTER_EXPIRY_MS);
+        state
+            .previews
+            .retain(|_, r| r.preview.expires_at_ms > horizon);
+        ready(Ok(before - state.keys.len() - state.previews.len()))
+    }
+}
+
+/// What a memory transaction will do at commit, checked again there under the lock.
+#[derive(Debug)]
+enum Pending {
+    Fence { key: (String, String), token: String },
+    Complete { key: (String, String), outcome: Outcome },
+    Consume { id: String },
+    Record(Decision),
+    Outbox(OutboxMessage),
+}
+
+/// Writes buffered until commit, which re-checks every fence and preview under the lock:
+/// optimistic, so a method may take its time without blocking other calls.
+struct MemoryTransaction {
+    state: Arc<Mutex<State>>,
+    pending: Vec<Pending>,
+}
+
+impl Transaction for MemoryTransaction {
+    fn holds(&mut self, key: KeyRef<'_>, token: &str) -> Result<bool, StoreError> {
+        let held = lock(&self.state).holds(key, token);
+        if held {
+            self.pending.push(Pending::Fence {
+                key: id(key),
+                token: token.to_owned(),
+            });
+        }
+        Ok(held)
+    }
+
+    fn complete(&mut self, key: KeyRef<'_>, outcome: &Outcome) -> Result<(), StoreError> {
+        self.pending.push(Pending::Complete {
+            key: id(key),
+            outcome: outcome.clone(),
+        });
+        Ok(())
+    }
+
+    fn consume_preview(
+        &mut self,
+        tool: &str,
+        id: &str,
+        fingerprint: &str,
+        now_ms: i64,
+    ) -> Result<Consume, StoreError> {
+        let already = self
+            .pending
+            .iter()
+            .any(|p| matches!(p, Pending::Consume { id: c } if c == id));
+        let verdict = match lock(&self.state).judge(tool, id, fingerprint, now_ms) {
+            Consume::Applied(_) if already => Consume::Used,
+            other => other,
+        };
+        if matches!(verdict, Consume::Applied(_)) {
+            self.pending.push(Pending::Consume { id: id.to_owned() });
+        }
+        Ok(verdict)
+    }
+
+    fn record(&mut self, decision: &Decision) -> Result<(), StoreError> {
+        self.pending.push(Pending::Record(decision.clone()));
+        Ok(())
+    }
+
+    fn push_outbox(&mut self, topic: &str, payload: &Value, _now_ms: i64) -> Result<String, StoreError> {
+        let id = token("ob_")?;
+        self.pending.push(Pending::Outbox(OutboxMessage {
+            id: id.clone(),
+            topic: topic.to_owned(),
+            payload: payload.clone(),
+            attempts: 0,
+        }));
+        Ok(id)
+    }
+
+    fn commit(self: Box<Self>) -> Result<(), StoreError> {
+        let mut state = lock(&self.state);
+        for p in &self.pending {
+            let ok = match p {
+                Pending::Fence { key, token } => state
+                    .keys
+                    .get(key)
+                    .is_some_and(|row| row.outcome.is_none() && &row.token == token),
+                Pending::Consume { id } => state
+                    .previews
+                    .get(id)
+                    .is_some_and(|r| r.state == PreviewState::Open),
+                _ => true,
+            };
+            if !ok {
+                return Err(StoreError(
+                    "conflict: another call committed first; nothing of this one was stored"
+                        .into(),
+                ));
+            }
+        }
+        for p in self.pending {
+            match p {
+                Pending::Fence { .. } => {}
+                Pending::Complete { key, outcome } => {
+                    if let Some(row) = state.keys.get_mut(&key) {
+                        row.outcome = Some(outcome);
+                    }
+                }
+                Pending::Consume { id } => {
+                    if let Some(row) = state.previews.get_mut(&id) {
+                        row.state = PreviewState::Used;
+                    }
+                }
+                Pending::Record(d) => {
+                    debug_assert_eq!(d.verdict, Verdict::Approved);
+                    state.decisions.push(d);
+                }
+                Pending::Outbox(m) => state.outbox.push((m, false)),
+            }
+        }
+        Ok(())
+    }
+
+    fn backend(&mut self) -> &mut dyn Any {
+        self
+    }
+}

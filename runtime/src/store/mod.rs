@@ -1,0 +1,251 @@
+//! Where the runtime keeps what outlives a call (idempotency keys, previews, approvals and
+//! the outbox), and the unit of work it hands write methods.
+//!
+//! A keyed write runs in two steps, after Stripe's *atomic phases*:
+//!
+//! 1. **Lease** ([`Store::lease`], its own short transaction): a free key is leased to this
+//!    call for a short time ([`crate::engine::Runtime::with_lease`], seconds, not the key's
+//!    TTL) under a fresh token. A key whose lease lapsed (its call died or hung) is leased
+//!    again: safe, because nothing of an unfinished call ever committed.
+//! 2. **Unit of work** ([`Store::begin`], one transaction): the user's method writes through
+//!    the [`Work`] it is handed; then, in the same transaction, the runtime checks the lease
+//!    is still this call's (fencing: a call that outlived its lease must not commit), stores
+//!    the key's outcome, consumes the preview and records the approval. Commit makes all of it
+//!    true at once; any failure before commit leaves none of it.
+//!
+//! So for every key, the agent is told "replayed" only when an outcome is stored,
+//! "in progress" only while a live lease holds the key, and a preview is "used" only once
+//! its effect committed.
+
+mod memory;
+#[cfg(feature = "sqlite")]
+mod sqlite;
+mod work;
+
+pub use memory::MemoryStore;
+#[cfg(feature = "sqlite")]
+pub use sqlite::SqliteStore;
+pub use work::Work;
+
+use std::any::Any;
+
+use serde_json::Value;
+
+use crate::engine::BoxFuture;
+use crate::idempotency::{Outcome, StoreError};
+use crate::preview::{Consume, StoredPreview};
+
+/// One idempotency key: keys are scoped per tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyRef<'a> {
+    /// Canonical tool name.
+    pub tool: &'a str,
+    /// The caller's `idempotency_key`.
+    pub key: &'a str,
+}
+
+/// What a store found when a key was presented.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reservation {
+    /// From [`Store::peek`] only: nothing holds the key.
+    Free,
+    /// From [`Store::lease`] only: the key is now leased to this call under `token`.
+    Leased {
+        /// The fencing token the unit of work must still hold when it commits.
+        token: String,
+    },
+    /// The key is done with the same fingerprint: the stored outcome.
+    Replay(Outcome),
+    /// The key is held (running or done) with another fingerprint.
+    Mismatch,
+    /// A live lease with the same fingerprint holds the key until `lease_until_ms`.
+    InProgress {
+        /// When the holder's lease ends, Unix ms: the earliest useful retry.
+        lease_until_ms: i64,
+    },
+}
+
+/// The person's (or the preview flow's) answer to a preview, as recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Approved: the change was applied in the same transaction.
+    Approved,
+    /// The person said no.
+    Declined,
+    /// The person dismissed the request without answering.
+    Cancelled,
+}
+
+impl Verdict {
+    /// The word stored and logged: `approved`, `declined` or `cancelled`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Approved => "approved",
+            Verdict::Declined => "declined",
+            Verdict::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// One approval or refusal of a preview, as recorded in the store.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    /// The preview decided on.
+    pub preview_id: String,
+    /// Canonical tool name.
+    pub tool: String,
+    /// Fingerprint of the arguments decided on.
+    pub fingerprint: String,
+    /// What was decided.
+    pub verdict: Verdict,
+    /// Who decided: `host:<client name>` when the host asked the person through
+    /// elicitation, `preview_id` when the model presented the preview's id (the preview
+    /// flow, which catches the model's mistakes but is not a person's approval).
+    pub decided_by: String,
+    /// When, Unix ms.
+    pub decided_at_ms: i64,
+}
+
+/// A message for a system outside the store, written by a unit of work
+/// ([`Work::outbox`]) and delivered after it committed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutboxMessage {
+    /// Unique and stable: the receiver's idempotency key, so a redelivery is harmless.
+    pub id: String,
+    /// What kind of message (`email`, `charge`...), for the deliverer to route on.
+    pub topic: String,
+    /// The message.
+    pub payload: Value,
+    /// Delivery attempts so far.
+    pub attempts: u32,
+}
+
+/// The runtime's durable records. Implementations: [`MemoryStore`] and (feature `sqlite`)
+/// [`SqliteStore`]. Times are Unix milliseconds passed in by the caller (see
+/// [`crate::clock`]), so stores never read a clock.
+pub trait Store: Send + Sync {
+    /// Step 1 of a keyed write. Looks the key up and answers, forgetting expired keys on
+    /// the way: [`Reservation::Leased`] when it was free, expired, or held by a lapsed lease
+    /// (now leased to this call until `now_ms + lease_ms`, the key kept until
+    /// `now_ms + ttl_ms`, counted again from a takeover, so a result is replayable for the
+    /// whole TTL after the call that made it); otherwise what holds it. Atomic: of many concurrent leases of
+    /// one key, one gets `Leased`.
+    fn lease<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        fingerprint: &'a str,
+        now_ms: i64,
+        ttl_ms: i64,
+        lease_ms: i64,
+    ) -> BoxFuture<'a, Result<Reservation, StoreError>>;
+
+    /// Looks the key up without leasing it ([`Reservation::Free`] when nothing holds it).
+    fn peek<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        fingerprint: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<Reservation, StoreError>>;
+
+    /// Gives back a lease held under `token` (the call was refused or failed before any
+    /// effect committed). A key that is done, or leased under another token, is untouched.
+    fn release<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        token: &'a str,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
+
+    /// Stores the outcome of a key leased under `token` in its own transaction (the
+    /// non-retryable error of a method whose writes were rolled back). `Ok(false)` when the
+    /// lease was lost: nothing is stored.
+    fn complete<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        token: &'a str,
+        outcome: &'a Outcome,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
+
+    /// Stores a new preview.
+    fn insert_preview<'a>(
+        &'a self,
+        preview: &'a StoredPreview,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
+
+    /// Judges preview `id` for `tool` and `fingerprint` at `now_ms` without consuming it
+    /// ([`Consume::Applied`] means "may be applied").
+    fn check_preview<'a>(
+        &'a self,
+        tool: &'a str,
+        id: &'a str,
+        fingerprint: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<Consume, StoreError>>;
+
+    /// Records a refusal ([`Verdict::Declined`] or [`Verdict::Cancelled`]) and closes the
+    /// preview: it can never be applied.
+    fn refuse_preview<'a>(&'a self, decision: &'a Decision) -> BoxFuture<'a, Result<(), StoreError>>;
+
+    /// The recorded decisions on preview `id`, oldest first.
+    fn decisions<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<Decision>, StoreError>>;
+
+    /// Opens a unit of work: one transaction for the user's writes and the runtime's records.
+    fn begin(&self) -> BoxFuture<'_, Result<Box<dyn Transaction>, StoreError>>;
+
+    /// Up to `limit` outbox messages not yet delivered, oldest first.
+    fn outbox_pending(&self, limit: usize) -> BoxFuture<'_, Result<Vec<OutboxMessage>, StoreError>>;
+
+    /// Marks an outbox message delivered (`ok`) or counts a failed attempt.
+    fn outbox_settle<'a>(
+        &'a self,
+        id: &'a str,
+        ok: bool,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
+
+    /// Forgets expired keys and long-expired previews; returns how many rows went.
+    fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<usize, StoreError>>;
+}
+
+/// One open transaction of a [`Store`]. Dropping it without [`Transaction::commit`] rolls
+/// everything in it back. Its methods are synchronous: the transaction already holds
+/// whatever lock it needs.
+pub trait Transaction: Send {
+    /// Fencing: whether the key is still leased under `token`.
+    fn holds(&mut self, key: KeyRef<'_>, token: &str) -> Result<bool, StoreError>;
+
+    /// Stores the key's outcome (`done`), in this transaction.
+    fn complete(&mut self, key: KeyRef<'_>, outcome: &Outcome) -> Result<(), StoreError>;
+
+    /// Marks preview `id` used if it may still be applied (see
+    /// [`crate::preview::judge`]), in this transaction; the verdict either way.
+    fn consume_preview(
+        &mut self,
+        tool: &str,
+        id: &str,
+        fingerprint: &str,
+        now_ms: i64,
+    ) -> Result<Consume, StoreError>;
+
+    /// Records an approval, in this transaction.
+    fn record(&mut self, decision: &Decision) -> Result<(), StoreError>;
+
+    /// Writes an outbox message, in this transaction; returns its id.
+    fn push_outbox(&mut self, topic: &str, payload: &Value, now_ms: i64) -> Result<String, StoreError>;
+
+    /// Commits.
+    fn commit(self: Box<Self>) -> Result<(), StoreError>;
+
+    /// The backend's own transaction, for [`Work`]'s typed accessors.
+    fn backend(&mut self) -> &mut dyn Any;
+}
+
+/// A fresh fencing token or outbox id: `prefix` + 64 random bits in hex.
+pub(crate) fn token(prefix: &str) -> Result<String, StoreError> {
+    crate::random::token(prefix, 8).map_err(|e| StoreError(format!("random token: {e}")))
+}
+
+/// A ready future, for stores whose operations never wait.
+pub(crate) fn ready<'a, T: Send + 'a>(value: T) -> BoxFuture<'a, T> {
+    Box::pin(std::future::ready(value))
+}

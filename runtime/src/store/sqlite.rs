@@ -1,0 +1,641 @@
+//! [`SqliteStore`]: the runtime's records in the app's SQLite file (feature `sqlite`), and
+//! units of work that are transactions on the shared connection.
+
+use std::any::Any;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde_json::{Value, json};
+use tokio::sync::OwnedMutexGuard;
+
+use super::{
+    Decision, KeyRef, OutboxMessage, Reservation, Store, Transaction, Verdict, token,
+};
+use crate::engine::BoxFuture;
+use crate::error::ToolError;
+use crate::idempotency::{Outcome, StoreError};
+use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, PreviewState, StoredPreview, judge};
+use crate::sqlite::{Database, sql};
+
+const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS toolspec_idempotency (
+    tool TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('in_progress', 'done')),
+    result TEXT,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (tool, key)
+);
+CREATE INDEX IF NOT EXISTS toolspec_idempotency_expiry ON toolspec_idempotency (expires_at);
+CREATE TABLE IF NOT EXISTS toolspec_previews (
+    id TEXT PRIMARY KEY,
+    tool TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    preview TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    used_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS toolspec_previews_expiry ON toolspec_previews (expires_at);
+CREATE TABLE IF NOT EXISTS toolspec_approvals (
+    preview_id TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    verdict TEXT NOT NULL CHECK (verdict IN ('approved', 'declined', 'cancelled')),
+    decided_by TEXT NOT NULL,
+    decided_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS toolspec_approvals_preview ON toolspec_approvals (preview_id);
+CREATE TABLE IF NOT EXISTS toolspec_outbox (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    topic TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    delivered_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS toolspec_outbox_pending ON toolspec_outbox (delivered_at, seq);";
+
+/// Columns added since the first release, with the statement that fills them in an older
+/// file: a file written by an older server opens and keeps its keys and previews.
+const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
+    // An old in_progress row has no lease: it reads as lapsed, so the key is free again
+    // (the old release held it for the whole TTL instead).
+    ("toolspec_idempotency", "lease_token TEXT", ""),
+    ("toolspec_idempotency", "lease_until INTEGER NOT NULL DEFAULT 0", ""),
+    (
+        "toolspec_previews",
+        "state TEXT NOT NULL DEFAULT 'open'",
+        "UPDATE toolspec_previews SET state = 'used' WHERE used_at IS NOT NULL",
+    ),
+];
+
+/// The records in tables `toolspec_*` of a [`Database`]. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct SqliteStore {
+    db: Database,
+}
+
+impl SqliteStore {
+    /// Creates (or brings up to date) the runtime's tables in `db`; call it before serving
+    /// (it fails if the connection is in use).
+    pub fn new(db: Database) -> Result<Self, StoreError> {
+        migrate(&*db.try_lock()?)?;
+        Ok(Self { db })
+    }
+
+    /// The database the records live in.
+    pub fn database(&self) -> &Database {
+        &self.db
+    }
+}
+
+fn migrate(conn: &Connection) -> Result<(), StoreError> {
+    conn.execute_batch(SCHEMA).map_err(sql)?;
+    for (table, column, fill) in ADDED_COLUMNS {
+        let name = column.split_whitespace().next().unwrap_or_default();
+        let present: bool = conn
+            .query_row(
+                &format!("SELECT COUNT(*) > 0 FROM pragma_table_info('{table}') WHERE name = ?1"),
+                [name],
+                |r| r.get(0),
+            )
+            .map_err(sql)?;
+        if !present {
+            conn.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column}; {fill}"))
+                .map_err(sql)?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs `f` in an `IMMEDIATE` transaction on `conn`, committing when it returns `Ok`.
+fn immediate<T>(
+    conn: &mut Connection,
+    f: impl FnOnce(&Connection) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(sql)?;
+    let value = f(&tx)?;
+    tx.commit().map_err(sql)?;
+    Ok(value)
+}
+
+struct KeyRow {
+    fingerprint: String,
+    state: String,
+    result: Option<String>,
+    lease_until: i64,
+}
+
+fn read_key(
+    conn: &Connection,
+    key: KeyRef<'_>,
+    now_ms: i64,
+) -> Result<Option<KeyRow>, StoreError> {
+    conn.query_row(
+        "SELECT fingerprint, state, result, lease_until FROM toolspec_idempotency
+         WHERE tool = ?1 AND key = ?2 AND expires_at > ?3",
+        params![key.tool, key.key, now_ms],
+        |r| {
+            Ok(KeyRow {
+                fingerprint: r.get(0)?,
+                state: r.get(1)?,
+                result: r.get(2)?,
+                lease_until: r.get(3)?,
+            })
+        },
+    )
+    .optional()
+    .map_err(sql)
+}
+
+/// What a live row answers; `None` when it is an in-progress row whose lease lapsed.
+fn classify(
+    row: KeyRow,
+    fingerprint: &str,
+    now_ms: i64,
+) -> Result<Option<Reservation>, StoreError> {
+    if row.fingerprint != fingerprint {
+        return Ok(Some(Reservation::Mismatch));
+    }
+    match (row.state.as_str(), row.result) {
+        ("done", Some(text)) => Ok(Some(Reservation::Replay(outcome_from_text(&text)?))),
+        _ if row.lease_until > now_ms => Ok(Some(Reservation::InProgress {
+            lease_until_ms: row.lease_until,
+        })),
+        _ => Ok(None),
+    }
+}
+
+fn holds(conn: &Connection, key: KeyRef<'_>, token: &str) -> Result<bool, StoreError> {
+    conn.query_row(
+        "SELECT COUNT(*) > 0 FROM toolspec_idempotency
+         WHERE tool = ?1 AND key = ?2 AND state = 'in_progress' AND lease_token = ?3",
+        params![key.tool, key.key, token],
+        |r| r.get(0),
+    )
+    .map_err(sql)
+}
+
+fn store_outcome(conn: &Connection, key: KeyRef<'_>, outcome: &Outcome) -> Result<(), StoreError> {
+    conn.execute(
+        "UPDATE toolspec_idempotency SET state = 'done', result = ?3, lease_token = NULL
+         WHERE tool = ?1 AND key = ?2",
+        params![key.tool, key.key, outcome_to_text(outcome)],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
+fn judge_preview(
+    conn: &Connection,
+    tool: &str,
+    id: &str,
+    fingerprint: &str,
+    now_ms: i64,
+) -> Result<Consume, StoreError> {
+    let row: Option<(String, String, String, i64, String)> = conn
+        .query_row(
+            "SELECT tool, fingerprint, preview, expires_at, state
+             FROM toolspec_previews WHERE id = ?1",
+            params![id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .optional()
+        .map_err(sql)?;
+    let found = match row {
+        Some((stored_tool, stored_fp, text, expires_at_ms, state)) => {
+            let preview: Value = serde_json::from_str(&text)
+                .map_err(|e| StoreError(format!("stored preview: {e}")))?;
+            Some((
+                StoredPreview {
+                    id: id.to_owned(),
+                    tool: stored_tool,
+                    fingerprint: stored_fp,
+                    preview,
+                    expires_at_ms,
+                },
+                PreviewState::parse(&state),
+            ))
+        }
+        None => None,
+    };
+    Ok(judge(
+        found.as_ref().map(|(p, s)| (p, *s)),
+        tool,
+        fingerprint,
+        now_ms,
+    ))
+}
+
+fn record(conn: &Connection, d: &Decision) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO toolspec_approvals
+         (preview_id, tool, fingerprint, verdict, decided_by, decided_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            d.preview_id,
+            d.tool,
+            d.fingerprint,
+            d.verdict.as_str(),
+            d.decided_by,
+            d.decided_at_ms
+        ],
+    )
+    .map_err(sql)?;
+    Ok(())
+}
+
+fn verdict(word: &str) -> Verdict {
+    match word {
+        "approved" => Verdict::Approved,
+        "declined" => Verdict::Declined,
+        _ => Verdict::Cancelled,
+    }
+}
+
+impl Store for SqliteStore {
+    fn lease<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        fingerprint: &'a str,
+        now_ms: i64,
+        ttl_ms: i64,
+        lease_ms: i64,
+    ) -> BoxFuture<'a, Result<Reservation, StoreError>> {
+        Box::pin(async move {
+            let mut conn = self.db.lock().await;
+            immediate(&mut conn, |tx| {
+                tx.execute(
+                    "DELETE FROM toolspec_idempotency WHERE expires_at <= ?1",
+                    params![now_ms],
+                )
+                .map_err(sql)?;
+                if let Some(row) = read_key(tx, key, now_ms)?
+                    && let Some(answer) = classify(row, fingerprint, now_ms)?
+                {
+                    return Ok(answer);
+                }
+                let fresh = token("ls_")?;
+                tx.execute(
+                    "INSERT INTO toolspec_idempotency
+                     (tool, key, fingerprint, state, result, created_at, expires_at,
+                      lease_token, lease_until)
+                     VALUES (?1, ?2, ?3, 'in_progress', NULL, ?4, ?5, ?6, ?7)
+                     ON CONFLICT (tool, key) DO UPDATE SET
+                       fingerprint = excluded.fingerprint, state = 'in_progress',
+                       result = NULL, lease_token = excluded.lease_token,
+                       lease_until = excluded.lease_until, created_at = excluded.created_at,
+                       expires_at = excluded.expires_at",
+                    params![
+                        key.tool,
+                        key.key,
+                        fingerprint,
+                        now_ms,
+                        now_ms.saturating_add(ttl_ms),
+                        fresh,
+                        now_ms.saturating_add(lease_ms)
+                    ],
+                )
+                .map_err(sql)?;
+                Ok(Reservation::Leased { token: fresh })
+            })
+        })
+    }
+
+    fn peek<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        fingerprint: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<Reservation, StoreError>> {
+        Box::pin(async move {
+            let conn = self.db.lock().await;
+            Ok(match read_key(&conn, key, now_ms)? {
+                Some(row) => classify(row, fingerprint, now_ms)?.unwrap_or(Reservation::Free),
+                None => Reservation::Free,
+            })
+        })
+    }
+
+    fn release<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        token: &'a str,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let conn = self.db.lock().await;
+            conn.execute(
+                "DELETE FROM toolspec_idempotency
+                 WHERE tool = ?1 AND key = ?2 AND state = 'in_progress' AND lease_token = ?3",
+                params![key.tool, key.key, token],
+            )
+            .map_err(sql)?;
+            Ok(())
+        })
+    }
+
+    fn complete<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        token: &'a str,
+        outcome: &'a Outcome,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let mut conn = self.db.lock().await;
+            immediate(&mut conn, |tx| {
+                let held = holds(tx, key, token)?;
+                if held {
+                    store_outcome(tx, key, outcome)?;
+                }
+                Ok(held)
+            })
+        })
+    }
+
+    fn insert_preview<'a>(
+        &'a self,
+        preview: &'a StoredPreview,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let mut conn = self.db.lock().await;
+            immediate(&mut conn, |tx| {
+                // An indexed delete on each insert keeps the table to one TTL window plus a day.
+                tx.execute(
+                    "DELETE FROM toolspec_previews WHERE expires_at <= ?1",
+                    params![now_ms.saturating_sub(KEEP_AFTER_EXPIRY_MS)],
+                )
+                .map_err(sql)?;
+                tx.execute(
+                    "INSERT INTO toolspec_previews
+                     (id, tool, fingerprint, preview, created_at, expires_at, state)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'open')",
+                    params![
+                        preview.id,
+                        preview.tool,
+                        preview.fingerprint,
+                        preview.preview.to_string(),
+                        now_ms,
+                        preview.expires_at_ms
+                    ],
+                )
+                .map_err(sql)?;
+                Ok(())
+            })
+        })
+    }
+
+    fn check_preview<'a>(
+        &'a self,
+        tool: &'a str,
+        id: &'a str,
+        fingerprint: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<Consume, StoreError>> {
+        Box::pin(async move {
+            let conn = self.db.lock().await;
+            judge_preview(&conn, tool, id, fingerprint, now_ms)
+        })
+    }
+
+    fn refuse_preview<'a>(&'a self, decision: &'a Decision) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let mut conn = self.db.lock().await;
+            immediate(&mut conn, |tx| {
+                tx.execute(
+                    "UPDATE toolspec_previews SET state = 'refused'
+                     WHERE id = ?1 AND state = 'open'",
+                    params![decision.preview_id],
+                )
+                .map_err(sql)?;
+                record(tx, decision)
+            })
+        })
+    }
+
+    fn decisions<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<Decision>, StoreError>> {
+        Box::pin(async move {
+            let conn = self.db.lock().await;
+            let mut stmt = conn
+                .prepare(
+                    "SELECT tool, fingerprint, verdict, decided_by, decided_at
+                     FROM toolspec_approvals WHERE preview_id = ?1 ORDER BY rowid",
+                )
+                .map_err(sql)?;
+            let rows = stmt
+                .query_map([id], |r| {
+                    Ok(Decision {
+                        preview_id: id.to_owned(),
+                        tool: r.get(0)?,
+                        fingerprint: r.get(1)?,
+                        verdict: verdict(&r.get::<_, String>(2)?),
+                        decided_by: r.get(3)?,
+                        decided_at_ms: r.get(4)?,
+                    })
+                })
+                .map_err(sql)?;
+            rows.collect::<Result<Vec<_>, _>>().map_err(sql)
+        })
+    }
+
+    fn begin(&self) -> BoxFuture<'_, Result<Box<dyn Transaction>, StoreError>> {
+        Box::pin(async move {
+            let conn = self.db.lock_owned().await;
+            conn.execute_batch("BEGIN IMMEDIATE").map_err(sql)?;
+            let tx: Box<dyn Transaction> = Box::new(SqliteTransaction {
+                conn,
+                open: true,
+            });
+            Ok(tx)
+        })
+    }
+
+    fn outbox_pending(&self, limit: usize) -> BoxFuture<'_, Result<Vec<OutboxMessage>, StoreError>> {
+        Box::pin(async move {
+            let conn = self.db.lock().await;
+            let mut stmt = conn
+                .prepare(
+                    "SELECT id, topic, payload, attempts FROM toolspec_outbox
+                     WHERE delivered_at IS NULL ORDER BY seq LIMIT ?1",
+                )
+                .map_err(sql)?;
+            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+            let rows = stmt
+                .query_map([limit], |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, u32>(3)?,
+                    ))
+                })
+                .map_err(sql)?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (id, topic, payload, attempts) = row.map_err(sql)?;
+                let payload = serde_json::from_str(&payload)
+                    .map_err(|e| StoreError(format!("stored outbox payload: {e}")))?;
+                out.push(OutboxMessage {
+                    id,
+                    topic,
+                    payload,
+                    attempts,
+                });
+            }
+            Ok(out)
+        })
+    }
+
+    fn outbox_settle<'a>(
+        &'a self,
+        id: &'a str,
+        ok: bool,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let conn = self.db.lock().await;
+            conn.execute(
+                "UPDATE toolspec_outbox SET attempts = attempts + 1,
+                   delivered_at = CASE WHEN ?2 THEN ?3 ELSE delivered_at END
+                 WHERE id = ?1",
+                params![id, ok, now_ms],
+            )
+            .map_err(sql)?;
+            Ok(())
+        })
+    }
+
+    fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<usize, StoreError>> {
+        Box::pin(async move {
+            let mut conn = self.db.lock().await;
+            immediate(&mut conn, |tx| {
+                let keys = tx
+                    .execute(
+                        "DELETE FROM toolspec_idempotency WHERE expires_at <= ?1",
+                        params![now_ms],
+                    )
+                    .map_err(sql)?;
+                let previews = tx
+                    .execute(
+                        "DELETE FROM toolspec_previews WHERE expires_at <= ?1",
+                        params![now_ms.saturating_sub(KEEP_AFTER_EXPIRY_MS)],
+                    )
+                    .map_err(sql)?;
+                Ok(keys + previews)
+            })
+        })
+    }
+}
+
+/// A `BEGIN IMMEDIATE` transaction holding the shared connection until it ends: no other
+/// statement of this process runs on the connection meanwhile, and other processes wait
+/// for SQLite's write lock.
+pub(crate) struct SqliteTransaction {
+    conn: OwnedMutexGuard<Connection>,
+    open: bool,
+}
+
+impl SqliteTransaction {
+    /// The connection, inside the transaction.
+    pub(crate) fn connection(&self) -> &Connection {
+        &self.conn
+    }
+}
+
+impl Drop for SqliteTransaction {
+    fn drop(&mut self) {
+        if self.open {
+            // Nothing of an unfinished unit of work may stay; a failed rollback leaves the
+            // transaction to SQLite, which rolls it back when the connection next begins.
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
+    }
+}
+
+impl Transaction for SqliteTransaction {
+    fn holds(&mut self, key: KeyRef<'_>, token: &str) -> Result<bool, StoreError> {
+        holds(&self.conn, key, token)
+    }
+
+    fn complete(&mut self, key: KeyRef<'_>, outcome: &Outcome) -> Result<(), StoreError> {
+        store_outcome(&self.conn, key, outcome)
+    }
+
+    fn consume_preview(
+        &mut self,
+        tool: &str,
+        id: &str,
+        fingerprint: &str,
+        now_ms: i64,
+    ) -> Result<Consume, StoreError> {
+        let verdict = judge_preview(&self.conn, tool, id, fingerprint, now_ms)?;
+        if matches!(verdict, Consume::Applied(_)) {
+            self.conn
+                .execute(
+                    "UPDATE toolspec_previews SET state = 'used', used_at = ?2 WHERE id = ?1",
+                    params![id, now_ms],
+                )
+                .map_err(sql)?;
+        }
+        Ok(verdict)
+    }
+
+    fn record(&mut self, decision: &Decision) -> Result<(), StoreError> {
+        record(&self.conn, decision)
+    }
+
+    fn push_outbox(&mut self, topic: &str, payload: &Value, now_ms: i64) -> Result<String, StoreError> {
+        let id = token("ob_")?;
+        self.conn
+            .execute(
+                "INSERT INTO toolspec_outbox (id, topic, payload, created_at)
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![id, topic, payload.to_string(), now_ms],
+            )
+            .map_err(sql)?;
+        Ok(id)
+    }
+
+    fn commit(mut self: Box<Self>) -> Result<(), StoreError> {
+        match self.conn.execute_batch("COMMIT") {
+            Ok(()) => {
+                self.open = false;
+                Ok(())
+            }
+            // Dropping rolls back what the failed commit left open.
+            Err(e) => Err(sql(e)),
+        }
+    }
+
+    fn backend(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+/// Outcome to stored JSON text: `{"ok": value}` or `{"error": ToolError}`.
+fn outcome_to_text(outcome: &Outcome) -> String {
+    match outcome {
+        Ok(v) => json!({ "ok": v }).to_string(),
+        Err(e) => json!({ "error": e }).to_string(),
+    }
+}
+
+/// Stored JSON text back to an outcome.
+fn outcome_from_text(text: &str) -> Result<Outcome, StoreError> {
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| StoreError(format!("stored outcome: {e}")))?;
+    if let Some(ok) = value.get("ok") {
+        return Ok(Ok(ok.clone()));
+    }
+    match value
+        .get("error")
+        .map(|e| serde_json::from_value::<ToolError>(e.clone()))
+    {
+        Some(Ok(err)) => Ok(Err(err)),
+        _ => Err(StoreError("stored outcome has neither ok nor error".into())),
+    }
+}
