@@ -272,7 +272,11 @@ fn helper_futures_are_send_so_generated_toolsets_can_box_them() {
         confirmation: toolspec_runtime::engine::Confirmation::HostOrPreview,
         host: None,
     };
-    assert_send(rt.gated(gate, || async { Ok(json!({})) }, |p, _work| async move { Ok(p) }));
+    assert_send(rt.gated(
+        gate,
+        || async { Ok(json!({})) },
+        |p, _work| async move { Ok(p) },
+    ));
     assert_send(
         rt.idempotent("t", None, "fp", Duration::from_secs(1), |_work| async {
             Ok(json!({}))

@@ -65,14 +65,18 @@ async fn produce_all() -> BTreeMap<String, ToolError> {
         .await
         .expect("lease");
     keep(
-        rt.idempotent("t", Some("busy"), "fp", day, |_work| async { Ok(json!({})) })
-            .await
-            .expect_err("busy"),
+        rt.idempotent("t", Some("busy"), "fp", day, |_work| async {
+            Ok(json!({}))
+        })
+        .await
+        .expect_err("busy"),
     );
     keep(
-        rt.idempotent("t", Some("busy"), "fp2", day, |_work| async { Ok(json!({})) })
-            .await
-            .expect_err("reused"),
+        rt.idempotent("t", Some("busy"), "fp2", day, |_work| async {
+            Ok(json!({}))
+        })
+        .await
+        .expect_err("reused"),
     );
 
     let gate = |preview_id| Gate {

@@ -175,7 +175,14 @@ async fn a_failed_commit_stores_nothing_and_the_retry_runs() {
         assert!(e.retryable);
         assert_eq!(
             rt.store()
-                .peek(KeyRef { tool: "orders_place", key: "c1" }, "fp", rt.now_ms())
+                .peek(
+                    KeyRef {
+                        tool: "orders_place",
+                        key: "c1"
+                    },
+                    "fp",
+                    rt.now_ms()
+                )
                 .await
                 .expect("peek"),
             Reservation::Free,

@@ -151,7 +151,14 @@ async fn with_a_key_replays_even_without_preview_id_and_refusals_store_nothing()
         assert_eq!(e.code, "preview_not_found");
         assert_eq!(
             rt.store()
-                .peek(KeyRef { tool: TOOL, key: "purge-1" }, "fp", rt.now_ms())
+                .peek(
+                    KeyRef {
+                        tool: TOOL,
+                        key: "purge-1"
+                    },
+                    "fp",
+                    rt.now_ms()
+                )
                 .await
                 .expect("peek"),
             Reservation::Free
@@ -308,13 +315,26 @@ async fn the_host_asks_the_person_and_only_their_yes_applies() {
         let done = hosted(&rt, &effects, &*yes, Confirmation::HostOrPreview, None)
             .await
             .expect("approved");
-        assert_eq!(done, json!({"deleted": 3, "applied": true, "replayed": false}));
+        assert_eq!(
+            done,
+            json!({"deleted": 3, "applied": true, "replayed": false})
+        );
         assert_eq!(effects.load(Ordering::SeqCst), 1, "{kind:?}");
         let asked = yes.asked.lock().unwrap().clone();
         assert_eq!(asked.len(), 1);
-        assert!(asked[0].message.contains("Deletes 3 closed tickets.\\u{202e}"), "{}", asked[0].message);
+        assert!(
+            asked[0]
+                .message
+                .contains("Deletes 3 closed tickets.\\u{202e}"),
+            "{}",
+            asked[0].message
+        );
         assert!(asked[0].message.contains("would_delete: 3"));
-        let decisions = rt.store().decisions(&asked[0].preview_id).await.expect("decisions");
+        let decisions = rt
+            .store()
+            .decisions(&asked[0].preview_id)
+            .await
+            .expect("decisions");
         assert_eq!(decisions.len(), 1);
         assert_eq!(decisions[0].verdict, Verdict::Approved);
         assert_eq!(decisions[0].decided_by, "host:scripted");
@@ -363,7 +383,11 @@ async fn a_preview_id_the_model_holds_approves_nothing_when_the_host_can_ask() {
         let (rt, _clock, _dir) = runtime(kind);
         let effects = Arc::new(AtomicUsize::new(0));
         // A preview made in a session without a host...
-        let id = id_of(&call(&rt, &effects, "fp", None, None).await.expect("preview"));
+        let id = id_of(
+            &call(&rt, &effects, "fp", None, None)
+                .await
+                .expect("preview"),
+        );
         // ...presented where the host can ask: the person is asked, and says no.
         let no = ScriptedHost::new(HostAnswer::Decline);
         let e = hosted(&rt, &effects, &*no, Confirmation::HostOrPreview, Some(&id))
@@ -391,7 +415,10 @@ async fn host_only_tools_refuse_clients_that_cannot_ask_and_preview_only_tools_n
             )
             .await
             .expect_err("no host");
-        assert_eq!((e.code.as_ref(), e.retryable), ("approval_unavailable", false));
+        assert_eq!(
+            (e.code.as_ref(), e.retryable),
+            ("approval_unavailable", false)
+        );
         let yes = ScriptedHost::new(HostAnswer::Accept);
         let p = hosted(&rt, &effects, &*yes, Confirmation::Preview, None)
             .await

@@ -54,7 +54,9 @@ fn a_unit_of_work_commits_the_apps_write_with_the_keys_outcome_or_neither() {
         drop(tx);
         assert_eq!(
             store.peek(KEY, "fp", 10).await.unwrap(),
-            Reservation::InProgress { lease_until_ms: 1_000 }
+            Reservation::InProgress {
+                lease_until_ms: 1_000
+            }
         );
         assert!(store.outbox_pending(10).await.unwrap().is_empty());
 
@@ -92,7 +94,9 @@ fn a_lapsed_lease_is_taken_over_and_the_old_holder_is_fenced_off() {
         // While the lease lives, the other process hears "in progress" until its end.
         assert_eq!(
             b.lease(KEY, "fp", 500, 86_400_000, 1_000).await.unwrap(),
-            Reservation::InProgress { lease_until_ms: 1_000 }
+            Reservation::InProgress {
+                lease_until_ms: 1_000
+            }
         );
         // After it, the key is leased again: nothing of the first holder committed.
         let second = token(b.lease(KEY, "fp", 1_000, 86_400_000, 1_000).await.unwrap());
@@ -114,7 +118,9 @@ fn a_lapsed_lease_is_taken_over_and_the_old_holder_is_fenced_off() {
             Reservation::Replay(Ok(json!(2)))
         );
         assert_eq!(
-            a.lease(KEY, "other", 1_200, 86_400_000, 1_000).await.unwrap(),
+            a.lease(KEY, "other", 1_200, 86_400_000, 1_000)
+                .await
+                .unwrap(),
             Reservation::Mismatch
         );
     });
@@ -182,14 +188,30 @@ fn a_file_of_the_previous_release_opens_with_its_stuck_keys_freed() {
     block(async {
         assert!(matches!(
             store
-                .lease(KeyRef { tool: "t", key: "stuck" }, "fp", 10, 86_400_000, 1_000)
+                .lease(
+                    KeyRef {
+                        tool: "t",
+                        key: "stuck"
+                    },
+                    "fp",
+                    10,
+                    86_400_000,
+                    1_000
+                )
                 .await
                 .unwrap(),
             Reservation::Leased { .. }
         ));
         assert_eq!(
             store
-                .peek(KeyRef { tool: "t", key: "done" }, "fp", 10)
+                .peek(
+                    KeyRef {
+                        tool: "t",
+                        key: "done"
+                    },
+                    "fp",
+                    10
+                )
                 .await
                 .unwrap(),
             Reservation::Replay(Ok(json!({"id": 7})))

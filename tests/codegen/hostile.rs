@@ -275,7 +275,14 @@ impl ::core::convert::From<HostileError> for ::toolspec_runtime::ToolError {
 ///
 /// Methods get typed, validated inputs with defaults filled in, and return typed results or
 /// a `ToolError` (the catalog's errors convert from [`HostileError`] with `.into()`).
-/// Paging, idempotency keys, previews, undo calls and response shaping are done around them.
+/// Paging, idempotency keys, previews, approvals, undo calls and response shaping are done
+/// around them.
+///
+/// Write methods get a unit of work (`work`): make the change through it
+/// (`work.sqlite(..)` for SQL on the runtime's SQLite database, `work.outbox(..)` for an
+/// email or a call to another service) and it commits together with the call's idempotency
+/// record, preview and approval, or not at all. A change made any other way is not undone
+/// when the call fails, and may happen twice if the process dies before the commit.
 pub trait HostileTools: ::core::marker::Send + ::core::marker::Sync {
     /// Search things */ "\# r\#"raw"\# \\ 🎉 naïve 日本語 . Returns things \`\`\` and \</script\> . Pages: limit
     /// defaults to 2 (max 3); pass next_cursor back as cursor for more; total counts all matches.
@@ -305,10 +312,13 @@ pub trait HostileTools: ::core::marker::Send + ::core::marker::Sync {
     /// reuse it on retry: a repeat with the same key and arguments returns the first result
     /// (replayed: true) for 1h; other arguments with that key are refused.
     ///
-    /// Reversible: the undo call is built from the result and attached for you.
+    /// Reversible: the undo call is built from the result and attached for you. Read what
+    /// the undo restores and write the change through `work`, in one transaction, so the
+    /// undo is right under concurrent calls.
     fn hostile_type(
         &self,
         input: HostileTypeInput,
+        work: ::toolspec_runtime::store::Work,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<HostileTypeOutput, ::toolspec_runtime::ToolError>,
     > + ::core::marker::Send;
@@ -334,12 +344,14 @@ pub trait HostileTools: ::core::marker::Send + ::core::marker::Sync {
     /// key and arguments returns the first result (replayed: true) for 24h; other arguments with
     /// that key are refused.
     ///
-    /// Irreversible, second step: called only with a preview the agent was shown, made by
-    /// [`HostileTools::preview_match`] for these very arguments, at most once.
+    /// Irreversible, second step: called only with an approved preview, made by
+    /// [`HostileTools::preview_match`] for these very arguments; its writes
+    /// through `work` commit at most once.
     fn r#match(
         &self,
         input: MatchInput,
         preview: MatchPreview,
+        work: ::toolspec_runtime::store::Work,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<MatchOutput, ::toolspec_runtime::ToolError>,
     > + ::core::marker::Send;
@@ -385,7 +397,7 @@ impl<T: HostileTools> ::toolspec_runtime::engine::Toolset for HostileServer<T> {
         &'a self,
         name: &'a str,
         arguments: ::serde_json::Value,
-        _ctx: &'a ::toolspec_runtime::engine::CallContext,
+        ctx: &'a ::toolspec_runtime::engine::CallContext,
     ) -> ::toolspec_runtime::engine::BoxFuture<
         'a,
         ::core::result::Result<
@@ -413,7 +425,7 @@ impl<T: HostileTools> ::toolspec_runtime::engine::Toolset for HostileServer<T> {
                             rt,
                             &SERVE[2],
                             &args,
-                            |input| tools.hostile_type(input),
+                            |input, work| tools.hostile_type(input, work),
                         )
                         .await
                 }
@@ -421,9 +433,10 @@ impl<T: HostileTools> ::toolspec_runtime::engine::Toolset for HostileServer<T> {
                     glue::gated(
                             rt,
                             &SERVE[3],
+                            ctx,
                             &args,
                             |input| tools.preview_match(input),
-                            |input, preview| tools.r#match(input, preview),
+                            |input, preview, work| tools.r#match(input, preview, work),
                         )
                         .await
                 }

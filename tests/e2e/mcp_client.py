@@ -132,8 +132,9 @@ class Connection:
 
 
 @contextlib.asynccontextmanager
-async def _session(read: Any, write: Any) -> AsyncIterator[Connection]:
-    async with ClientSession(read, write) as session:
+async def _session(read: Any, write: Any, elicitation_callback: Any = None) -> AsyncIterator[Connection]:
+    extra = {"elicitation_callback": elicitation_callback} if elicitation_callback else {}
+    async with ClientSession(read, write, **extra) as session:
         with anyio.fail_after(CALL_TIMEOUT_S):
             init = await session.initialize()
         yield Connection(session, init)
@@ -145,12 +146,18 @@ async def connect_stdio(
     args: Sequence[str] = (),
     env: dict[str, str] | None = None,
     cwd: str | None = None,
+    elicitation_callback: Any = None,
 ) -> AsyncIterator[Connection]:
-    """Starts `command args...` as a stdio MCP server and yields an initialized connection.
+    """Starts `command args...` as a stdio MCP server and yields an initialized connection
+    (the 2025-11-25 session protocol). With `elicitation_callback`, the client declares the
+    elicitation capability and answers the server's `elicitation/create` requests with it.
     The server's stderr (its call log) goes to this process's stderr, so pytest shows it on
     failure. The server is stopped when the block ends."""
     params = StdioServerParameters(command=command, args=list(args), env=env, cwd=cwd)
-    async with stdio_client(params) as (read, write), _session(read, write) as conn:
+    async with (
+        stdio_client(params) as (read, write),
+        _session(read, write, elicitation_callback) as conn,
+    ):
         yield conn
 
 

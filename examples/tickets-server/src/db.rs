@@ -33,8 +33,8 @@ pub fn open(
 ) -> Result<TicketsServer<Desk>, Box<dyn std::error::Error>> {
     let desk = Desk::open(path, demo)?;
     let key = cursor_secret(&*desk.db.try_lock()?)?;
-    let runtime = Runtime::sqlite(desk.db.clone(), CursorKey::from_bytes(key.as_bytes()))?
-        .with_lease(lease);
+    let runtime =
+        Runtime::sqlite(desk.db.clone(), CursorKey::from_bytes(key.as_bytes()))?.with_lease(lease);
     Ok(TicketsServer::new(desk, runtime))
 }
 

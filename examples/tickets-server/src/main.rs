@@ -10,7 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 use toolspec_runtime::mcp::{McpServer, serve_http, serve_stdio};
 
-const USAGE: &str = "usage: tickets-server --db PATH [--demo] [--http ADDR] [--lease SECS] [--mailbox FILE]
+const USAGE: &str =
+    "usage: tickets-server --db PATH [--demo] [--http ADDR] [--lease SECS] [--mailbox FILE]
 
   --db PATH       SQLite file for tickets, idempotency keys, previews, approvals and the
                   email outbox (created if absent; several servers may share it)

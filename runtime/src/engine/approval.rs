@@ -79,7 +79,10 @@ impl ApprovalRequest {
     pub fn new(tool: &str, stored: &StoredPreview) -> Self {
         let mut message = format!("Approve this change ({tool})?\n");
         let fields = stored.preview.as_object();
-        if let Some(summary) = fields.and_then(|f| f.get("summary")).and_then(Value::as_str) {
+        if let Some(summary) = fields
+            .and_then(|f| f.get("summary"))
+            .and_then(Value::as_str)
+        {
             message.push('\n');
             message.push_str(&for_person(summary, FIELD_CHARS * 2));
             message.push('\n');

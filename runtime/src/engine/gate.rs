@@ -88,7 +88,14 @@ impl Runtime {
             let now = self.now_ms();
             let found = self
                 .store
-                .peek(KeyRef { tool: gate.tool, key }, gate.fingerprint, now)
+                .peek(
+                    KeyRef {
+                        tool: gate.tool,
+                        key,
+                    },
+                    gate.fingerprint,
+                    now,
+                )
                 .await?;
             if let Some(answer) = answer_existing(found, gate.tool, key, now) {
                 return answer;
@@ -185,7 +192,13 @@ impl Runtime {
                 .lease_key(gate.tool, key, gate.fingerprint, gate.idempotency_ttl)
                 .await?
             {
-                Ok(token) => Some((KeyRef { tool: gate.tool, key }, token)),
+                Ok(token) => Some((
+                    KeyRef {
+                        tool: gate.tool,
+                        key,
+                    },
+                    token,
+                )),
                 Err(answer) => return answer,
             },
         };
@@ -209,7 +222,11 @@ impl Runtime {
         .await
     }
 
-    async fn make_preview(&self, gate: &Gate<'_>, preview: Value) -> Result<StoredPreview, ToolError> {
+    async fn make_preview(
+        &self,
+        gate: &Gate<'_>,
+        preview: Value,
+    ) -> Result<StoredPreview, ToolError> {
         let mut fields = match preview {
             Value::Object(map) => map,
             Value::Null => Map::new(),

@@ -76,11 +76,13 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::{CallContext, Confirmation, Gate, Runtime, ToolDefinition, UndoSpec, attach_undo, unknown_tool};
-use crate::store::Work;
+use super::{
+    CallContext, Confirmation, Gate, Runtime, ToolDefinition, UndoSpec, attach_undo, unknown_tool,
+};
 use crate::error::ToolError;
 use crate::fingerprint::fingerprint;
 use crate::shape::{self, ResponseFormat, ShapeSpec};
+use crate::store::Work;
 
 /// The slice of results a paged tool's method is asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -381,13 +383,19 @@ where
     let fp = fingerprint(args);
     let undo = serve.undo;
     let mut result = rt
-        .idempotent(serve.tool, key, &fp, serve.idempotency_ttl, |work| async move {
-            let mut value = output(&run(input, work).await?)?;
-            if let Some(undo) = &undo {
-                attach_undo(&mut value, undo, key)?;
-            }
-            Ok(value)
-        })
+        .idempotent(
+            serve.tool,
+            key,
+            &fp,
+            serve.idempotency_ttl,
+            |work| async move {
+                let mut value = output(&run(input, work).await?)?;
+                if let Some(undo) = &undo {
+                    attach_undo(&mut value, undo, key)?;
+                }
+                Ok(value)
+            },
+        )
         .await?;
     shape_result(serve, args, &mut result);
     Ok(result)

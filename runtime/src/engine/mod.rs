@@ -8,9 +8,7 @@ mod gate;
 pub mod glue;
 mod runtime;
 
-pub use approval::{
-    APPROVAL_PENDING, ApprovalRequest, Confirmation, Host, HostAnswer, for_person,
-};
+pub use approval::{APPROVAL_PENDING, ApprovalRequest, Confirmation, Host, HostAnswer, for_person};
 pub use extras::{UndoSpec, attach_undo, undo_key};
 pub use gate::Gate;
 #[cfg(feature = "gauntlet")]

@@ -59,7 +59,10 @@ impl Runtime {
     /// An in-memory store, a random per-process cursor key and the system clock: for tests
     /// and servers whose keys and previews need not survive a restart.
     pub fn in_memory() -> std::io::Result<Self> {
-        Ok(Self::new(CursorKey::random()?, Arc::new(MemoryStore::new())))
+        Ok(Self::new(
+            CursorKey::random()?,
+            Arc::new(MemoryStore::new()),
+        ))
     }
 
     /// A runtime over the given key and store, with the system clock and [`DEFAULT_LEASE`].
@@ -172,7 +175,11 @@ impl Runtime {
     /// it may be delivered more than once (after a crash, or a failure of `deliver` to
     /// report): the receiver dedupes on [`OutboxMessage::id`]. Call it in a loop on a
     /// timer, in one task per process.
-    pub async fn deliver_outbox<F, Fut>(&self, limit: usize, mut deliver: F) -> Result<usize, ToolError>
+    pub async fn deliver_outbox<F, Fut>(
+        &self,
+        limit: usize,
+        mut deliver: F,
+    ) -> Result<usize, ToolError>
     where
         F: FnMut(OutboxMessage) -> Fut,
         Fut: Future<Output = bool>,
@@ -307,7 +314,11 @@ impl Runtime {
     /// the key's outcome (fenced by its lease token), the preview's consumption, the
     /// approval. On any failure nothing of it stays, the lease is given back, and the
     /// answer says what is true now.
-    pub(super) async fn commit_write<F, Fut>(&self, write: Write<'_>, run: F) -> Result<Value, ToolError>
+    pub(super) async fn commit_write<F, Fut>(
+        &self,
+        write: Write<'_>,
+        run: F,
+    ) -> Result<Value, ToolError>
     where
         F: FnOnce(Work) -> Fut,
         Fut: Future<Output = Outcome>,

@@ -184,7 +184,10 @@ impl ServerHandler for McpServer {
             // calls again with the answer.
             Err(e) if e.code == APPROVAL_PENDING => match super::host::input_required(&e) {
                 Some(pending) => return Ok(pending.into()),
-                None => error_result(&ToolError::not_applied(called, "building the approval request"), alias),
+                None => error_result(
+                    &ToolError::not_applied(called, "building the approval request"),
+                    alias,
+                ),
             },
             Err(e) => error_result(&e, alias),
         };

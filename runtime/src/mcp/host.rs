@@ -57,7 +57,11 @@ pub(super) fn host_for(
 
 fn protocol_at_least(v: &ProtocolVersion, floor: &ProtocolVersion) -> bool {
     // Versions are dates, so their text orders like them.
-    let text = |p: &ProtocolVersion| serde_json::to_value(p).ok().and_then(|v| v.as_str().map(str::to_owned));
+    let text = |p: &ProtocolVersion| {
+        serde_json::to_value(p)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+    };
     matches!((text(v), text(floor)), (Some(a), Some(b)) if a >= b)
 }
 

@@ -207,7 +207,10 @@ impl Store for MemoryStore {
         ready(Ok(lock(&self.state).judge(tool, id, fingerprint, now_ms)))
     }
 
-    fn refuse_preview<'a>(&'a self, decision: &'a Decision) -> BoxFuture<'a, Result<(), StoreError>> {
+    fn refuse_preview<'a>(
+        &'a self,
+        decision: &'a Decision,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
         let mut state = lock(&self.state);
         if let Some(row) = state.previews.get_mut(&decision.preview_id)
             && row.state == PreviewState::Open
@@ -237,7 +240,10 @@ impl Store for MemoryStore {
         ready(Ok(tx))
     }
 
-    fn outbox_pending(&self, limit: usize) -> BoxFuture<'_, Result<Vec<OutboxMessage>, StoreError>> {
+    fn outbox_pending(
+        &self,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<OutboxMessage>, StoreError>> {
         let state = lock(&self.state);
         let pending = state
             .outbox
@@ -278,9 +284,17 @@ impl Store for MemoryStore {
 /// What a memory transaction will do at commit, checked again there under the lock.
 #[derive(Debug)]
 enum Pending {
-    Fence { key: (String, String), token: String },
-    Complete { key: (String, String), outcome: Outcome },
-    Consume { id: String },
+    Fence {
+        key: (String, String),
+        token: String,
+    },
+    Complete {
+        key: (String, String),
+        outcome: Outcome,
+    },
+    Consume {
+        id: String,
+    },
     Record(Decision),
     Outbox(OutboxMessage),
 }
@@ -338,7 +352,12 @@ impl Transaction for MemoryTransaction {
         Ok(())
     }
 
-    fn push_outbox(&mut self, topic: &str, payload: &Value, _now_ms: i64) -> Result<String, StoreError> {
+    fn push_outbox(
+        &mut self,
+        topic: &str,
+        payload: &Value,
+        _now_ms: i64,
+    ) -> Result<String, StoreError> {
         let id = token("ob_")?;
         self.pending.push(Pending::Outbox(OutboxMessage {
             id: id.clone(),
@@ -365,8 +384,7 @@ impl Transaction for MemoryTransaction {
             };
             if !ok {
                 return Err(StoreError(
-                    "conflict: another call committed first; nothing of this one was stored"
-                        .into(),
+                    "conflict: another call committed first; nothing of this one was stored".into(),
                 ));
             }
         }

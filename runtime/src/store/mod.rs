@@ -184,7 +184,10 @@ pub trait Store: Send + Sync {
 
     /// Records a refusal ([`Verdict::Declined`] or [`Verdict::Cancelled`]) and closes the
     /// preview: it can never be applied.
-    fn refuse_preview<'a>(&'a self, decision: &'a Decision) -> BoxFuture<'a, Result<(), StoreError>>;
+    fn refuse_preview<'a>(
+        &'a self,
+        decision: &'a Decision,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
 
     /// The recorded decisions on preview `id`, oldest first.
     fn decisions<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<Decision>, StoreError>>;
@@ -193,7 +196,8 @@ pub trait Store: Send + Sync {
     fn begin(&self) -> BoxFuture<'_, Result<Box<dyn Transaction>, StoreError>>;
 
     /// Up to `limit` outbox messages not yet delivered, oldest first.
-    fn outbox_pending(&self, limit: usize) -> BoxFuture<'_, Result<Vec<OutboxMessage>, StoreError>>;
+    fn outbox_pending(&self, limit: usize)
+    -> BoxFuture<'_, Result<Vec<OutboxMessage>, StoreError>>;
 
     /// Marks an outbox message delivered (`ok`) or counts a failed attempt.
     fn outbox_settle<'a>(
@@ -231,7 +235,12 @@ pub trait Transaction: Send {
     fn record(&mut self, decision: &Decision) -> Result<(), StoreError>;
 
     /// Writes an outbox message, in this transaction; returns its id.
-    fn push_outbox(&mut self, topic: &str, payload: &Value, now_ms: i64) -> Result<String, StoreError>;
+    fn push_outbox(
+        &mut self,
+        topic: &str,
+        payload: &Value,
+        now_ms: i64,
+    ) -> Result<String, StoreError>;
 
     /// Commits.
     fn commit(self: Box<Self>) -> Result<(), StoreError>;

@@ -7,9 +7,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::{Value, json};
 use tokio::sync::OwnedMutexGuard;
 
-use super::{
-    Decision, KeyRef, OutboxMessage, Reservation, Store, Transaction, Verdict, token,
-};
+use super::{Decision, KeyRef, OutboxMessage, Reservation, Store, Transaction, Verdict, token};
 use crate::engine::BoxFuture;
 use crate::error::ToolError;
 use crate::idempotency::{Outcome, StoreError};
@@ -63,7 +61,11 @@ const ADDED_COLUMNS: &[(&str, &str, &str)] = &[
     // An old in_progress row has no lease: it reads as lapsed, so the key is free again
     // (the old release held it for the whole TTL instead).
     ("toolspec_idempotency", "lease_token TEXT", ""),
-    ("toolspec_idempotency", "lease_until INTEGER NOT NULL DEFAULT 0", ""),
+    (
+        "toolspec_idempotency",
+        "lease_until INTEGER NOT NULL DEFAULT 0",
+        "",
+    ),
     (
         "toolspec_previews",
         "state TEXT NOT NULL DEFAULT 'open'",
@@ -130,11 +132,7 @@ struct KeyRow {
     lease_until: i64,
 }
 
-fn read_key(
-    conn: &Connection,
-    key: KeyRef<'_>,
-    now_ms: i64,
-) -> Result<Option<KeyRow>, StoreError> {
+fn read_key(conn: &Connection, key: KeyRef<'_>, now_ms: i64) -> Result<Option<KeyRow>, StoreError> {
     conn.query_row(
         "SELECT fingerprint, state, result, lease_until FROM toolspec_idempotency
          WHERE tool = ?1 AND key = ?2 AND expires_at > ?3",
@@ -402,7 +400,10 @@ impl Store for SqliteStore {
         })
     }
 
-    fn refuse_preview<'a>(&'a self, decision: &'a Decision) -> BoxFuture<'a, Result<(), StoreError>> {
+    fn refuse_preview<'a>(
+        &'a self,
+        decision: &'a Decision,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
             let mut conn = self.db.lock().await;
             immediate(&mut conn, |tx| {
@@ -446,15 +447,15 @@ impl Store for SqliteStore {
         Box::pin(async move {
             let conn = self.db.lock_owned().await;
             conn.execute_batch("BEGIN IMMEDIATE").map_err(sql)?;
-            let tx: Box<dyn Transaction> = Box::new(SqliteTransaction {
-                conn,
-                open: true,
-            });
+            let tx: Box<dyn Transaction> = Box::new(SqliteTransaction { conn, open: true });
             Ok(tx)
         })
     }
 
-    fn outbox_pending(&self, limit: usize) -> BoxFuture<'_, Result<Vec<OutboxMessage>, StoreError>> {
+    fn outbox_pending(
+        &self,
+        limit: usize,
+    ) -> BoxFuture<'_, Result<Vec<OutboxMessage>, StoreError>> {
         Box::pin(async move {
             let conn = self.db.lock().await;
             let mut stmt = conn
@@ -588,7 +589,12 @@ impl Transaction for SqliteTransaction {
         record(&self.conn, decision)
     }
 
-    fn push_outbox(&mut self, topic: &str, payload: &Value, now_ms: i64) -> Result<String, StoreError> {
+    fn push_outbox(
+        &mut self,
+        topic: &str,
+        payload: &Value,
+        now_ms: i64,
+    ) -> Result<String, StoreError> {
         let id = token("ob_")?;
         self.conn
             .execute(

@@ -69,7 +69,10 @@ impl Work {
         self.tx.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
 
-    fn with<T>(&self, f: impl FnOnce(&mut dyn Transaction) -> Result<T, ToolError>) -> Result<T, ToolError> {
+    fn with<T>(
+        &self,
+        f: impl FnOnce(&mut dyn Transaction) -> Result<T, ToolError>,
+    ) -> Result<T, ToolError> {
         let mut slot = self.tx.lock().unwrap_or_else(|p| p.into_inner());
         match slot.as_mut() {
             Some(tx) => f(tx.as_mut()),
@@ -125,6 +128,9 @@ impl Work {
     /// receiver's idempotency key. Nothing is sent unless the unit of work commits.
     pub fn outbox(&self, topic: &str, payload: Value) -> Result<String, ToolError> {
         let now = self.now_ms;
-        self.with(|tx| tx.push_outbox(topic, &payload, now).map_err(ToolError::from))
+        self.with(|tx| {
+            tx.push_outbox(topic, &payload, now)
+                .map_err(ToolError::from)
+        })
     }
 }

@@ -84,7 +84,8 @@ pub fn runtime(kind: Kind) -> (Runtime, Arc<ManualClock>, Option<TempDir>) {
             use toolspec_runtime::cursor::CursorKey;
             let key = CursorKey::from_bytes(b"test key, 32 bytes long.........");
             let dir = TempDir::new();
-            let conn = toolspec_runtime::sqlite::Database::open(dir.path().join("app.db")).expect("open");
+            let conn =
+                toolspec_runtime::sqlite::Database::open(dir.path().join("app.db")).expect("open");
             let rt = Runtime::sqlite(conn, key)
                 .expect("stores")
                 .with_clock(clock.clone());

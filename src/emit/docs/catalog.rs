@@ -109,11 +109,15 @@ pub fn builtin_codes(tool: &Tool) -> Vec<&'static BuiltinError> {
         (tool.preview.is_some(), &catalog::PREVIEW_USED),
         (tool.preview.is_some(), &catalog::PREVIEW_MISMATCH),
         (
-            tool.preview.as_ref().is_some_and(|p| p.approval != Approval::Preview),
+            tool.preview
+                .as_ref()
+                .is_some_and(|p| p.approval != Approval::Preview),
             &catalog::APPROVAL_DECLINED,
         ),
         (
-            tool.preview.as_ref().is_some_and(|p| p.approval == Approval::Host),
+            tool.preview
+                .as_ref()
+                .is_some_and(|p| p.approval == Approval::Host),
             &catalog::APPROVAL_UNAVAILABLE,
         ),
         (true, &catalog::INTERNAL_ERROR),

@@ -9,7 +9,12 @@ use crate::gauntlet::session::{Session, describe_error, first_difference};
 
 /// The call that makes the change: the success call, or for a gated tool the apply of a
 /// fresh preview of it.
-fn change_call(ctx: &Ctx<'_, '_>, session: &Session<'_>, key: &str, promise: &str) -> Result<Value, Failure> {
+fn change_call(
+    ctx: &Ctx<'_, '_>,
+    session: &Session<'_>,
+    key: &str,
+    promise: &str,
+) -> Result<Value, Failure> {
     let args = ctx.success_call(key);
     if !gated(ctx.tool) {
         return Ok(args);
@@ -19,7 +24,12 @@ fn change_call(ctx: &Ctx<'_, '_>, session: &Session<'_>, key: &str, promise: &st
 }
 
 /// Runs `args` with the next commit failing; the error it must give.
-fn failing(ctx: &Ctx<'_, '_>, session: &Session<'_>, args: &Value, promise: &str) -> Result<(), Failure> {
+fn failing(
+    ctx: &Ctx<'_, '_>,
+    session: &Session<'_>,
+    args: &Value,
+    promise: &str,
+) -> Result<(), Failure> {
     session.runtime.fail_next_commits(1);
     let outcome = session.call(ctx.tool.name, args);
     session.runtime.fail_next_commits(0);
@@ -41,7 +51,10 @@ fn failing(ctx: &Ctx<'_, '_>, session: &Session<'_>, args: &Value, promise: &str
 /// written through the unit of work, and rolled back with it.
 pub(crate) fn writes_only_through_unit_of_work(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let tool = ctx.tool;
-    if !matches!(tool.tier, crate::gauntlet::facts::Tier::Reversible | crate::gauntlet::facts::Tier::Irreversible) {
+    if !matches!(
+        tool.tier,
+        crate::gauntlet::facts::Tier::Reversible | crate::gauntlet::facts::Tier::Irreversible
+    ) {
         return Err(not_applicable(ctx, "is a write"));
     }
     let promise = format!(
@@ -83,7 +96,9 @@ pub(crate) fn failed_apply_keeps_preview(ctx: &Ctx<'_, '_>) -> Result<(), Failur
     let apply = change_call(ctx, &session, "gauntlet-failed-apply", &promise)?;
     failing(ctx, &session, &apply, &promise)?;
     let done = session.ok(tool.name, &apply, &promise)?;
-    if done.get("applied") != Some(&Value::Bool(true)) || done.get("replayed") == Some(&Value::Bool(true)) {
+    if done.get("applied") != Some(&Value::Bool(true))
+        || done.get("replayed") == Some(&Value::Bool(true))
+    {
         return Err(Failure::new(promise)
             .call(tool.name, &apply)
             .got(show(&done))

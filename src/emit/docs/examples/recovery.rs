@@ -144,7 +144,8 @@ impl Examples<'_> {
             "idempotency_in_progress" => ToolError::idempotency_in_progress(
                 name,
                 &key,
-                i64::try_from(toolspec_runtime::engine::DEFAULT_LEASE.as_millis()).unwrap_or(i64::MAX),
+                i64::try_from(toolspec_runtime::engine::DEFAULT_LEASE.as_millis())
+                    .unwrap_or(i64::MAX),
             ),
             "preview_not_found" => ToolError::preview_not_found(name, &preview_id),
             "preview_expired" => {

@@ -225,7 +225,10 @@ impl TicketsTools for Desk {
     ) -> Result<TicketsUpdateStatusOutput, ToolError> {
         let found = {
             let tickets = self.tickets.lock().unwrap();
-            tickets.iter().find(|t| t.ticket_id == input.ticket_id).cloned()
+            tickets
+                .iter()
+                .find(|t| t.ticket_id == input.ticket_id)
+                .cloned()
         };
         let Some(mut ticket) = found else {
             return Err(TicketsError::NotFound {
