@@ -39,7 +39,56 @@ fn the_example_specs_check_clean() {
         "",
         "a clean check prints nothing to stderr"
     );
-    assert_eq!(text(&out.stdout), "ok: 3 specs, 13 tools\n");
+    let stdout = text(&out.stdout);
+    let mut lines = stdout.lines();
+    assert_eq!(lines.next(), Some("ok: 3 specs, 13 tools"));
+    assert_eq!(lines.next(), Some("approval of irreversible changes:"));
+    let approval = lines.next().unwrap_or_default();
+    assert!(
+        approval.starts_with(
+            "  host_or_preview (docs_publish, orders_refund, orders_invoice_send, tickets_create): "
+        ),
+        "{approval}"
+    );
+    assert!(approval.contains("not the user's approval"), "{approval}");
+    assert_eq!(lines.next(), None);
+}
+
+#[test]
+fn check_explains_a_host_only_approval_and_the_server_code_enforces_it() {
+    let dir = std::env::temp_dir().join(format!("toolspec-approval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tickets = std::fs::read_to_string(common::root().join("specs/tickets.yaml")).unwrap();
+    let host_only = tickets.replacen("    preview:\n", "    preview:\n      approval: host\n", 1);
+    assert_ne!(host_only, tickets);
+    let spec = dir.join("tickets.yaml");
+    std::fs::write(&spec, host_only).unwrap();
+    let orders = common::root().join("specs/orders.yaml");
+    let out = toolspec(&["check", spec.to_str().unwrap(), orders.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("  host (tickets_create): The user approves it through the client"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("approval_unavailable"), "{stdout}");
+    let gen_dir = dir.join("out");
+    let out = toolspec(&[
+        "generate",
+        spec.to_str().unwrap(),
+        orders.to_str().unwrap(),
+        "--out",
+        gen_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let code = std::fs::read_to_string(gen_dir.join("tickets/tickets.rs")).unwrap();
+    assert!(
+        code.contains(".confirmation(::toolspec_runtime::engine::Confirmation::Host)"),
+        "the generated server serves tickets_create host-only"
+    );
+    let gauntlet = std::fs::read_to_string(gen_dir.join("tickets/tickets_gauntlet.rs")).unwrap();
+    assert!(gauntlet.contains("without_a_host_that_can_ask_nothing_changes"));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

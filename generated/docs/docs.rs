@@ -345,9 +345,12 @@ pub trait DocsTools: ::core::marker::Send + ::core::marker::Sync {
     /// a draft public. Not for saving text without making it public: call docs_draft_save instead.
     /// Irreversible: without preview_id it only previews the change (applied: false) and returns a
     /// preview_id valid 10m; show the preview to the user, then call again with the same arguments
-    /// and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on
-    /// retry: a repeat with the same key and arguments returns the first result (replayed: true)
-    /// for 24h; other arguments with that key are refused.
+    /// and that preview_id to apply it once. When the client can ask the user (MCP elicitation),
+    /// the user approves it there and it is made in that call; a no changes nothing
+    /// (approval_declined: do not retry). Without that, the preview step catches mistakes but is
+    /// not the user's approval. Pass a new idempotency_key per change and reuse it on retry: a
+    /// repeat with the same key and arguments returns the first result (replayed: true) for 24h;
+    /// other arguments with that key are refused.
     ///
     /// Irreversible, first step: what the call would change, without changing anything.
     /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
@@ -365,9 +368,12 @@ pub trait DocsTools: ::core::marker::Send + ::core::marker::Sync {
     /// a draft public. Not for saving text without making it public: call docs_draft_save instead.
     /// Irreversible: without preview_id it only previews the change (applied: false) and returns a
     /// preview_id valid 10m; show the preview to the user, then call again with the same arguments
-    /// and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on
-    /// retry: a repeat with the same key and arguments returns the first result (replayed: true)
-    /// for 24h; other arguments with that key are refused.
+    /// and that preview_id to apply it once. When the client can ask the user (MCP elicitation),
+    /// the user approves it there and it is made in that call; a no changes nothing
+    /// (approval_declined: do not retry). Without that, the preview step catches mistakes but is
+    /// not the user's approval. Pass a new idempotency_key per change and reuse it on retry: a
+    /// repeat with the same key and arguments returns the first result (replayed: true) for 24h;
+    /// other arguments with that key are refused.
     ///
     /// Irreversible, second step: called only with an approved preview, made by
     /// [`DocsTools::preview_docs_publish`] for these very arguments; its writes
@@ -705,7 +711,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 5] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "docs_publish",
         title: "Publish an article",
-        description: "Publish the current draft of a new or changed article to the public help center. Returns the published revision, its public URL and when it went live. Use when the user approves making a draft public. Not for saving text without making it public: call docs_draft_save instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 10m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
+        description: "Publish the current draft of a new or changed article to the public help center. Returns the published revision, its public URL and when it went live. Use when the user approves making a draft public. Not for saving text without making it public: call docs_draft_save instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 10m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. When the client can ask the user (MCP elicitation), the user approves it there and it is made in that call; a no changes nothing (approval_declined: do not retry). Without that, the preview step catches mistakes but is not the user's approval. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"article_id\":{\"type\":\"string\",\"description\":\"The article to publish. An article id, A- and digits. Up to 20 characters. Example: \\\"A-301\\\".\",\"pattern\":\"^A-[0-9]+$\",\"maxLength\":20},\"revision\":{\"type\":\"integer\",\"description\":\"The draft revision to publish; refused if the draft moved on. At least 1. Example: 8.\",\"minimum\":1},\"notify_subscribers\":{\"type\":\"boolean\",\"description\":\"Email people who follow the article.\",\"default\":false},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New unique key per intended change (1-255 chars); reuse it only to retry the same call. Kept 24h.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to get a preview; pass the preview's preview_id (valid 10m) with the same arguments to apply it.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"article_id\",\"revision\",\"idempotency_key\"],\"additionalProperties\":false}",
         output_schema: r#"{"type":"object","properties":{"url":{"type":"string","description":"The public page.","format":"uri"},"revision":{"type":"integer","description":"The revision now public.","minimum":1},"published_at":{"type":"string","description":"When it went live.","format":"date-time"},"replayed":{"type":"boolean","description":"true when this is the stored result of an earlier call with the same idempotency_key; nothing ran again."},"applied":{"type":"boolean","description":"false: this is a preview and nothing changed yet; true: the change was made."},"preview":{"type":"object","description":"Present when applied is false: what would change.","properties":{"preview_id":{"type":"string","description":"Pass back as preview_id, with the same arguments, to apply."},"expires_at":{"type":"string","description":"When the preview stops being valid (10m after it was made).","format":"date-time"},"summary":{"type":"string","description":"What applying would do, to show the user."},"changed_lines":{"type":"integer","description":"Lines that differ from the public version.","minimum":0},"subscribers":{"type":"integer","description":"People who would be emailed.","minimum":0}},"required":["preview_id","expires_at","summary","changed_lines","subscribers"]},"truncated":{"type":"object","description":"Present only when the result was cut to fit the size budget.","properties":{"cuts":{"type":"array","description":"Each list that was cut.","items":{"type":"object","properties":{"path":{"type":"string","description":"JSON Pointer of the list that was cut."},"kept":{"type":"integer","description":"Items kept.","minimum":0},"total":{"type":"integer","description":"Items before the cut.","minimum":0}},"required":["path","kept","total"]}},"budget_tokens":{"type":"integer","description":"The size budget, in estimated tokens.","minimum":0},"message":{"type":"string","description":"What was cut and how to ask for less."}},"required":["cuts","budget_tokens","message"]}},"required":["applied"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {

@@ -369,7 +369,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "docs_publish",
             title: "Publish an article",
-            description: "Publish the current draft of a new or changed article to the public help center. Returns the published revision, its public URL and when it went live. Use when the user approves making a draft public. Not for saving text without making it public: call docs_draft_save instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 10m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
+            description: "Publish the current draft of a new or changed article to the public help center. Returns the published revision, its public URL and when it went live. Use when the user approves making a draft public. Not for saving text without making it public: call docs_draft_save instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 10m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. When the client can ask the user (MCP elicitation), the user approves it there and it is made in that call; a no changes nothing (approval_declined: do not retry). Without that, the preview step catches mistakes but is not the user's approval. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
             tier: ::toolspec_runtime::gauntlet::Tier::Irreversible,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: false,
@@ -464,6 +464,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::
             preview: ::core::option::Option::Some(::toolspec_runtime::gauntlet::PreviewFacts {
                 ttl_secs: 600,
                 fields: &["changed_lines", "subscribers"],
+                host_only: false,
             }),
             undo_tool: ::core::option::Option::None,
         },

@@ -388,9 +388,12 @@ pub trait OrdersTools: ::core::marker::Send + ::core::marker::Sync {
     /// money back for an order. Not for cancelling an order that has not shipped: call orders_get
     /// instead. Irreversible: without preview_id it only previews the change (applied: false) and
     /// returns a preview_id valid 15m; show the preview to the user, then call again with the same
-    /// arguments and that preview_id to apply it once. Pass a new idempotency_key per change and
-    /// reuse it on retry: a repeat with the same key and arguments returns the first result
-    /// (replayed: true) for 2d; other arguments with that key are refused.
+    /// arguments and that preview_id to apply it once. When the client can ask the user (MCP
+    /// elicitation), the user approves it there and it is made in that call; a no changes nothing
+    /// (approval_declined: do not retry). Without that, the preview step catches mistakes but is
+    /// not the user's approval. Pass a new idempotency_key per change and reuse it on retry: a
+    /// repeat with the same key and arguments returns the first result (replayed: true) for 2d;
+    /// other arguments with that key are refused.
     ///
     /// Irreversible, first step: what the call would change, without changing anything.
     /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
@@ -408,9 +411,12 @@ pub trait OrdersTools: ::core::marker::Send + ::core::marker::Sync {
     /// money back for an order. Not for cancelling an order that has not shipped: call orders_get
     /// instead. Irreversible: without preview_id it only previews the change (applied: false) and
     /// returns a preview_id valid 15m; show the preview to the user, then call again with the same
-    /// arguments and that preview_id to apply it once. Pass a new idempotency_key per change and
-    /// reuse it on retry: a repeat with the same key and arguments returns the first result
-    /// (replayed: true) for 2d; other arguments with that key are refused.
+    /// arguments and that preview_id to apply it once. When the client can ask the user (MCP
+    /// elicitation), the user approves it there and it is made in that call; a no changes nothing
+    /// (approval_declined: do not retry). Without that, the preview step catches mistakes but is
+    /// not the user's approval. Pass a new idempotency_key per change and reuse it on retry: a
+    /// repeat with the same key and arguments returns the first result (replayed: true) for 2d;
+    /// other arguments with that key are refused.
     ///
     /// Irreversible, second step: called only with an approved preview, made by
     /// [`OrdersTools::preview_orders_refund`] for these very arguments; its writes
@@ -430,10 +436,12 @@ pub trait OrdersTools: ::core::marker::Send + ::core::marker::Sync {
     /// addresses it was sent to. Use when a customer or their accountant asks for an invoice. Not
     /// for refunding money: call orders_refund instead. Irreversible: without preview_id it only
     /// previews the change (applied: false) and returns a preview_id valid 30m; show the preview to
-    /// the user, then call again with the same arguments and that preview_id to apply it once. Pass
-    /// a new idempotency_key per change and reuse it on retry: a repeat with the same key and
-    /// arguments returns the first result (replayed: true) for 7d; other arguments with that key
-    /// are refused.
+    /// the user, then call again with the same arguments and that preview_id to apply it once. When
+    /// the client can ask the user (MCP elicitation), the user approves it there and it is made in
+    /// that call; a no changes nothing (approval_declined: do not retry). Without that, the preview
+    /// step catches mistakes but is not the user's approval. Pass a new idempotency_key per change
+    /// and reuse it on retry: a repeat with the same key and arguments returns the first result
+    /// (replayed: true) for 7d; other arguments with that key are refused.
     ///
     /// Irreversible, first step: what the call would change, without changing anything.
     /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
@@ -450,10 +458,12 @@ pub trait OrdersTools: ::core::marker::Send + ::core::marker::Sync {
     /// addresses it was sent to. Use when a customer or their accountant asks for an invoice. Not
     /// for refunding money: call orders_refund instead. Irreversible: without preview_id it only
     /// previews the change (applied: false) and returns a preview_id valid 30m; show the preview to
-    /// the user, then call again with the same arguments and that preview_id to apply it once. Pass
-    /// a new idempotency_key per change and reuse it on retry: a repeat with the same key and
-    /// arguments returns the first result (replayed: true) for 7d; other arguments with that key
-    /// are refused.
+    /// the user, then call again with the same arguments and that preview_id to apply it once. When
+    /// the client can ask the user (MCP elicitation), the user approves it there and it is made in
+    /// that call; a no changes nothing (approval_declined: do not retry). Without that, the preview
+    /// step catches mistakes but is not the user's approval. Pass a new idempotency_key per change
+    /// and reuse it on retry: a repeat with the same key and arguments returns the first result
+    /// (replayed: true) for 7d; other arguments with that key are refused.
     ///
     /// Irreversible, second step: called only with an approved preview, made by
     /// [`OrdersTools::preview_orders_invoice_send`] for these very arguments; its writes
@@ -758,7 +768,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "orders_refund",
         title: "Refund an order",
-        description: "Refund part or all of a paid order to the original payment method. Returns the refund with its id, amount and the order's new refundable balance. Use when the user approves giving money back for an order. Not for cancelling an order that has not shipped: call orders_get instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 15m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 2d; other arguments with that key are refused.",
+        description: "Refund part or all of a paid order to the original payment method. Returns the refund with its id, amount and the order's new refundable balance. Use when the user approves giving money back for an order. Not for cancelling an order that has not shipped: call orders_get instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 15m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. When the client can ask the user (MCP elicitation), the user approves it there and it is made in that call; a no changes nothing (approval_declined: do not retry). Without that, the preview step catches mistakes but is not the user's approval. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 2d; other arguments with that key are refused.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"The order to refund. An order id, O- and digits. Up to 20 characters. Example: \\\"O-5001\\\".\",\"pattern\":\"^O-[0-9]+$\",\"maxLength\":20},\"amount\":{\"type\":\"number\",\"description\":\"How much to refund; at most what is still refundable. An amount in the order's currency, two decimals. 0 to 1000000. Example: 42.5.\",\"minimum\":0,\"maximum\":1000000},\"reason\":{\"type\":\"string\",\"description\":\"Why the money goes back. One of: damaged, not_delivered, wrong_item, goodwill. Example: \\\"damaged\\\".\",\"enum\":[\"damaged\",\"not_delivered\",\"wrong_item\",\"goodwill\"]},\"skus\":{\"type\":\"array\",\"description\":\"Lines the refund is for; omit for the whole order. 1-50 items. Each item: up to 40 characters. Example: [\\\"SKU-RED-42\\\"].\",\"minItems\":1,\"maxItems\":50,\"items\":{\"type\":\"string\",\"maxLength\":40}},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New unique key per intended change (1-255 chars); reuse it only to retry the same call. Kept 2d.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to get a preview; pass the preview's preview_id (valid 15m) with the same arguments to apply it.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"order_id\",\"amount\",\"reason\",\"idempotency_key\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"refund_id\":{\"type\":\"string\",\"description\":\"The refund's id.\",\"maxLength\":40},\"amount\":{\"type\":\"number\",\"description\":\"Amount refunded.\",\"minimum\":0,\"maximum\":1000000},\"refundable_after\":{\"type\":\"number\",\"description\":\"What can still be refunded on the order.\",\"minimum\":0,\"maximum\":1000000},\"replayed\":{\"type\":\"boolean\",\"description\":\"true when this is the stored result of an earlier call with the same idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id, with the same arguments, to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When the preview stops being valid (15m after it was made).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"amount\":{\"type\":\"number\",\"description\":\"Amount that would be refunded.\",\"minimum\":0,\"maximum\":1000000},\"refund_to\":{\"type\":\"string\",\"description\":\"Payment method that would receive it.\",\"maxLength\":80}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"amount\",\"refund_to\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"description\":\"Each list that was cut.\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\",\"description\":\"JSON Pointer of the list that was cut.\"},\"kept\":{\"type\":\"integer\",\"description\":\"Items kept.\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"description\":\"Items before the cut.\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"description\":\"The size budget, in estimated tokens.\",\"minimum\":0},\"message\":{\"type\":\"string\",\"description\":\"What was cut and how to ask for less.\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
         annotations: ::toolspec_runtime::engine::Annotations {
@@ -774,7 +784,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "orders_invoice_send",
         title: "Email an invoice",
-        description: "Email the invoice of an order to up to five addresses. Returns the invoice number and the addresses it was sent to. Use when a customer or their accountant asks for an invoice. Not for refunding money: call orders_refund instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 30m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 7d; other arguments with that key are refused.",
+        description: "Email the invoice of an order to up to five addresses. Returns the invoice number and the addresses it was sent to. Use when a customer or their accountant asks for an invoice. Not for refunding money: call orders_refund instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 30m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. When the client can ask the user (MCP elicitation), the user approves it there and it is made in that call; a no changes nothing (approval_declined: do not retry). Without that, the preview step catches mistakes but is not the user's approval. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 7d; other arguments with that key are refused.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"The order to invoice. An order id, O- and digits. Up to 20 characters. Example: \\\"O-5001\\\".\",\"pattern\":\"^O-[0-9]+$\",\"maxLength\":20},\"recipients\":{\"type\":\"array\",\"description\":\"Email addresses to send the invoice to. 1-5 items. Example: [\\\"billing@example.com\\\"].\",\"minItems\":1,\"maxItems\":5,\"items\":{\"type\":\"string\",\"format\":\"email\"}},\"note\":{\"type\":\"string\",\"description\":\"A short note printed on the invoice. Up to 500 characters. Example: \\\"PO 4471\\\".\",\"maxLength\":500,\"default\":\"\"},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New unique key per intended change (1-255 chars); reuse it only to retry the same call. Kept 7d.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to get a preview; pass the preview's preview_id (valid 30m) with the same arguments to apply it.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"order_id\",\"recipients\",\"idempotency_key\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"invoice_number\":{\"type\":\"string\",\"description\":\"The invoice's number.\",\"maxLength\":40},\"sent_to\":{\"type\":\"array\",\"description\":\"Addresses it was sent to.\",\"maxItems\":5,\"items\":{\"type\":\"string\",\"format\":\"email\"}},\"replayed\":{\"type\":\"boolean\",\"description\":\"true when this is the stored result of an earlier call with the same idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id, with the same arguments, to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When the preview stops being valid (30m after it was made).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"recipients\":{\"type\":\"array\",\"description\":\"Who would receive it.\",\"maxItems\":5,\"items\":{\"type\":\"string\",\"format\":\"email\"}}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"recipients\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"description\":\"Each list that was cut.\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\",\"description\":\"JSON Pointer of the list that was cut.\"},\"kept\":{\"type\":\"integer\",\"description\":\"Items kept.\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"description\":\"Items before the cut.\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"description\":\"The size budget, in estimated tokens.\",\"minimum\":0},\"message\":{\"type\":\"string\",\"description\":\"What was cut and how to ask for less.\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
         annotations: ::toolspec_runtime::engine::Annotations {

@@ -191,7 +191,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "orders_refund",
             title: "Refund an order",
-            description: "Refund part or all of a paid order to the original payment method. Returns the refund with its id, amount and the order's new refundable balance. Use when the user approves giving money back for an order. Not for cancelling an order that has not shipped: call orders_get instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 15m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 2d; other arguments with that key are refused.",
+            description: "Refund part or all of a paid order to the original payment method. Returns the refund with its id, amount and the order's new refundable balance. Use when the user approves giving money back for an order. Not for cancelling an order that has not shipped: call orders_get instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 15m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. When the client can ask the user (MCP elicitation), the user approves it there and it is made in that call; a no changes nothing (approval_declined: do not retry). Without that, the preview step catches mistakes but is not the user's approval. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 2d; other arguments with that key are refused.",
             tier: ::toolspec_runtime::gauntlet::Tier::Irreversible,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: false,
@@ -305,13 +305,14 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime
             preview: ::core::option::Option::Some(::toolspec_runtime::gauntlet::PreviewFacts {
                 ttl_secs: 900,
                 fields: &["amount", "refund_to"],
+                host_only: false,
             }),
             undo_tool: ::core::option::Option::None,
         },
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "orders_invoice_send",
             title: "Email an invoice",
-            description: "Email the invoice of an order to up to five addresses. Returns the invoice number and the addresses it was sent to. Use when a customer or their accountant asks for an invoice. Not for refunding money: call orders_refund instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 30m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 7d; other arguments with that key are refused.",
+            description: "Email the invoice of an order to up to five addresses. Returns the invoice number and the addresses it was sent to. Use when a customer or their accountant asks for an invoice. Not for refunding money: call orders_refund instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 30m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. When the client can ask the user (MCP elicitation), the user approves it there and it is made in that call; a no changes nothing (approval_declined: do not retry). Without that, the preview step catches mistakes but is not the user's approval. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 7d; other arguments with that key are refused.",
             tier: ::toolspec_runtime::gauntlet::Tier::Irreversible,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: false,
@@ -409,6 +410,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime
             preview: ::core::option::Option::Some(::toolspec_runtime::gauntlet::PreviewFacts {
                 ttl_secs: 1800,
                 fields: &["recipients"],
+                host_only: false,
             }),
             undo_tool: ::core::option::Option::None,
         },

@@ -227,9 +227,12 @@ pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     /// status of an existing ticket: call tickets_update_status instead. Irreversible: without
     /// preview_id it only previews the change (applied: false) and returns a preview_id valid 10m;
     /// show the preview to the user, then call again with the same arguments and that preview_id to
-    /// apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with
-    /// the same key and arguments returns the first result (replayed: true) for 24h; other
-    /// arguments with that key are refused.
+    /// apply it once. When the client can ask the user (MCP elicitation), the user approves it
+    /// there and it is made in that call; a no changes nothing (approval_declined: do not retry).
+    /// Without that, the preview step catches mistakes but is not the user's approval. Pass a new
+    /// idempotency_key per change and reuse it on retry: a repeat with the same key and arguments
+    /// returns the first result (replayed: true) for 24h; other arguments with that key are
+    /// refused.
     ///
     /// Irreversible, first step: what the call would change, without changing anything.
     /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
@@ -247,9 +250,12 @@ pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     /// status of an existing ticket: call tickets_update_status instead. Irreversible: without
     /// preview_id it only previews the change (applied: false) and returns a preview_id valid 10m;
     /// show the preview to the user, then call again with the same arguments and that preview_id to
-    /// apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with
-    /// the same key and arguments returns the first result (replayed: true) for 24h; other
-    /// arguments with that key are refused.
+    /// apply it once. When the client can ask the user (MCP elicitation), the user approves it
+    /// there and it is made in that call; a no changes nothing (approval_declined: do not retry).
+    /// Without that, the preview step catches mistakes but is not the user's approval. Pass a new
+    /// idempotency_key per change and reuse it on retry: a repeat with the same key and arguments
+    /// returns the first result (replayed: true) for 24h; other arguments with that key are
+    /// refused.
     ///
     /// Irreversible, second step: called only with an approved preview, made by
     /// [`TicketsTools::preview_tickets_create`] for these very arguments; its writes
@@ -522,7 +528,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "tickets_create",
         title: "Open a ticket",
-        description: "Open a new support ticket for a customer and email them its id. Returns the new ticket. Use when a customer reports a new problem that no open ticket covers. Not for changing the status of an existing ticket: call tickets_update_status instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 10m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
+        description: "Open a new support ticket for a customer and email them its id. Returns the new ticket. Use when a customer reports a new problem that no open ticket covers. Not for changing the status of an existing ticket: call tickets_update_status instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 10m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. When the client can ask the user (MCP elicitation), the user approves it there and it is made in that call; a no changes nothing (approval_declined: do not retry). Without that, the preview step catches mistakes but is not the user's approval. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"description\":\"One-line summary of the problem, in the customer's words. 1-120 characters. Example: \\\"Login loop on SSO\\\".\",\"minLength\":1,\"maxLength\":120},\"customer_email\":{\"type\":\"string\",\"description\":\"Email of the customer; they receive the ticket id there. Example: \\\"a@example.com\\\".\",\"format\":\"email\"},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New unique key per intended change (1-255 chars); reuse it only to retry the same call. Kept 24h.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to get a preview; pass the preview's preview_id (valid 10m) with the same arguments to apply it.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"title\",\"customer_email\",\"idempotency_key\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":\"object\",\"description\":\"The ticket that was opened.\",\"properties\":{\"ticket_id\":{\"type\":\"string\",\"description\":\"The ticket's id.\",\"pattern\":\"^T-[0-9]+$\",\"maxLength\":20},\"title\":{\"type\":\"string\",\"description\":\"One-line title the customer or agent gave the ticket.\",\"maxLength\":120},\"status\":{\"type\":\"string\",\"description\":\"Current status.\",\"enum\":[\"open\",\"pending\",\"closed\"]},\"customer_email\":{\"type\":\"string\",\"description\":\"Email of the customer who raised it. Detailed responses only.\",\"format\":\"email\"}},\"required\":[\"ticket_id\",\"title\",\"status\"]},\"replayed\":{\"type\":\"boolean\",\"description\":\"true when this is the stored result of an earlier call with the same idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id, with the same arguments, to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When the preview stops being valid (10m after it was made).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"title\":{\"type\":\"string\",\"description\":\"Title the ticket will have.\"},\"customer_email\":{\"type\":\"string\",\"description\":\"Who will be emailed.\"}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"title\",\"customer_email\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"description\":\"Each list that was cut.\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\",\"description\":\"JSON Pointer of the list that was cut.\"},\"kept\":{\"type\":\"integer\",\"description\":\"Items kept.\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"description\":\"Items before the cut.\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"description\":\"The size budget, in estimated tokens.\",\"minimum\":0},\"message\":{\"type\":\"string\",\"description\":\"What was cut and how to ask for less.\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
         annotations: ::toolspec_runtime::engine::Annotations {

@@ -183,7 +183,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtim
         ::toolspec_runtime::gauntlet::ToolFacts {
             name: "tickets_create",
             title: "Open a ticket",
-            description: "Open a new support ticket for a customer and email them its id. Returns the new ticket. Use when a customer reports a new problem that no open ticket covers. Not for changing the status of an existing ticket: call tickets_update_status instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 10m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
+            description: "Open a new support ticket for a customer and email them its id. Returns the new ticket. Use when a customer reports a new problem that no open ticket covers. Not for changing the status of an existing ticket: call tickets_update_status instead. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 10m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. When the client can ask the user (MCP elicitation), the user approves it there and it is made in that call; a no changes nothing (approval_declined: do not retry). Without that, the preview step catches mistakes but is not the user's approval. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
             tier: ::toolspec_runtime::gauntlet::Tier::Irreversible,
             annotations: ::toolspec_runtime::engine::Annotations {
                 read_only: false,
@@ -268,6 +268,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtim
             preview: ::core::option::Option::Some(::toolspec_runtime::gauntlet::PreviewFacts {
                 ttl_secs: 600,
                 fields: &["title", "customer_email"],
+                host_only: false,
             }),
             undo_tool: ::core::option::Option::None,
         },

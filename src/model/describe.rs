@@ -5,7 +5,7 @@
 //! and OpenAI tool lists, the docs and the Rust definitions all call [`tool_description`], so
 //! they cannot say different things, and the numbers in it are the ones the runtime enforces.
 
-use crate::model::{Tool, format_duration};
+use crate::model::{Approval, Tool, format_duration};
 use crate::spec::format::Tier;
 
 /// The full description of a tool, as every output shows it.
@@ -55,12 +55,32 @@ fn tier_sentence(tool: &Tool) -> String {
             "Reversible: the result's undo is the exact call that reverts it.".to_string()
         }
         Tier::Irreversible => match &tool.preview {
+            Some(p) if p.approval == Approval::Host => {
+                format!("Irreversible. {}", approval_explained(p.approval))
+            }
             Some(p) => format!(
-                "Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid {}; show the preview to the user, then call again with the same arguments and that preview_id to apply it once.",
-                format_duration(p.ttl)
+                "Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid {}; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. {}",
+                format_duration(p.ttl),
+                approval_explained(p.approval)
             ),
             None => "Irreversible.".to_string(),
         },
+    }
+}
+
+/// Who approves an irreversible change, in the words every output uses: the tool
+/// descriptions, the docs' safety section and `toolspec check`.
+pub fn approval_explained(approval: Approval) -> &'static str {
+    match approval {
+        Approval::HostOrPreview => {
+            "When the client can ask the user (MCP elicitation), the user approves it there and it is made in that call; a no changes nothing (approval_declined: do not retry). Without that, the preview step catches mistakes but is not the user's approval."
+        }
+        Approval::Host => {
+            "The user approves it through the client (MCP elicitation), and it is made in that call only on their yes; a no changes nothing (approval_declined: do not retry), and a client that cannot ask gets approval_unavailable."
+        }
+        Approval::Preview => {
+            "The preview step catches mistakes but is not the user's approval: show the preview and apply only what they agreed to."
+        }
     }
 }
 

@@ -114,6 +114,17 @@ pub enum Approval {
     Preview,
 }
 
+impl Approval {
+    /// The value as the spec writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Approval::HostOrPreview => "host_or_preview",
+            Approval::Host => "host",
+            Approval::Preview => "preview",
+        }
+    }
+}
+
 /// A parameter, an output field, an error detail, or a named type.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

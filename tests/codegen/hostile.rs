@@ -325,9 +325,11 @@ pub trait HostileTools: ::core::marker::Send + ::core::marker::Sync {
     /// An irreversible tool named match. Returns the outcome "\#. Irreversible: without preview_id
     /// it only previews the change (applied: false) and returns a preview_id valid 10m; show the
     /// preview to the user, then call again with the same arguments and that preview_id to apply it
-    /// once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same
-    /// key and arguments returns the first result (replayed: true) for 24h; other arguments with
-    /// that key are refused.
+    /// once. When the client can ask the user (MCP elicitation), the user approves it there and it
+    /// is made in that call; a no changes nothing (approval_declined: do not retry). Without that,
+    /// the preview step catches mistakes but is not the user's approval. Pass a new idempotency_key
+    /// per change and reuse it on retry: a repeat with the same key and arguments returns the first
+    /// result (replayed: true) for 24h; other arguments with that key are refused.
     ///
     /// Irreversible, first step: what the call would change, without changing anything.
     /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
@@ -340,9 +342,11 @@ pub trait HostileTools: ::core::marker::Send + ::core::marker::Sync {
     /// An irreversible tool named match. Returns the outcome "\#. Irreversible: without preview_id
     /// it only previews the change (applied: false) and returns a preview_id valid 10m; show the
     /// preview to the user, then call again with the same arguments and that preview_id to apply it
-    /// once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same
-    /// key and arguments returns the first result (replayed: true) for 24h; other arguments with
-    /// that key are refused.
+    /// once. When the client can ask the user (MCP elicitation), the user approves it there and it
+    /// is made in that call; a no changes nothing (approval_declined: do not retry). Without that,
+    /// the preview step catches mistakes but is not the user's approval. Pass a new idempotency_key
+    /// per change and reuse it on retry: a repeat with the same key and arguments returns the first
+    /// result (replayed: true) for 24h; other arguments with that key are refused.
     ///
     /// Irreversible, second step: called only with an approved preview, made by
     /// [`HostileTools::preview_match`] for these very arguments; its writes
@@ -696,7 +700,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "match",
         title: r##"Match "# */"##,
-        description: r##"An irreversible tool named match. Returns the outcome "#. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 10m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused."##,
+        description: "An irreversible tool named match. Returns the outcome \"#. Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid 10m; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. When the client can ask the user (MCP elicitation), the user approves it there and it is made in that call; a no changes nothing (approval_declined: do not retry). Without that, the preview step catches mistakes but is not the user's approval. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"fn\":{\"type\":\"object\",\"description\":\"A param named fn of a type named String.\",\"properties\":{\"_\":{\"type\":\"boolean\",\"description\":\"A field named _. Example: true.\"},\"async\":{\"type\":\"number\",\"description\":\"A float. -1.5 to 10000000000. Example: 0.5.\",\"minimum\":-1.5,\"maximum\":10000000000}},\"required\":[\"_\",\"async\"],\"additionalProperties\":false},\"note\":{\"type\":\"string\",\"description\":\"A note */. Up to 50 characters. Example: \\\"r#\\\\\\\"n\\\\\\\"#\\\".\",\"maxLength\":50,\"default\":\"\"},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New unique key per intended change (1-255 chars); reuse it only to retry the same call. Kept 24h.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to get a preview; pass the preview's preview_id (valid 10m) with the same arguments to apply it.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"fn\",\"idempotency_key\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"outcome\":{\"type\":\"string\",\"description\":\"The outcome.\",\"enum\":[\"open\",\"say \\\"hi\\\"#\",\"*/ closed /*\",\"back\\\\slash\",\"🎉\",\"naïve café\",\"日本語\",\"r#\\\"raw\\\"#\",\"zero\u{200b}width\",\"line\\nbreak\",\"type\",\"self\",\"1st\"]},\"replayed\":{\"type\":\"boolean\",\"description\":\"true when this is the stored result of an earlier call with the same idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id, with the same arguments, to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When the preview stops being valid (10m after it was made).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"fn\":{\"type\":\"object\",\"description\":\"What would be matched */.\",\"properties\":{\"_\":{\"type\":\"boolean\",\"description\":\"A field named _.\"},\"async\":{\"type\":\"number\",\"description\":\"A float.\",\"minimum\":-1.5,\"maximum\":10000000000}},\"required\":[\"_\",\"async\"]},\"crate\":{\"type\":\"integer\",\"description\":\"How many \\\"#.\",\"minimum\":0}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"fn\",\"crate\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"description\":\"Each list that was cut.\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\",\"description\":\"JSON Pointer of the list that was cut.\"},\"kept\":{\"type\":\"integer\",\"description\":\"Items kept.\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"description\":\"Items before the cut.\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"description\":\"The size budget, in estimated tokens.\",\"minimum\":0},\"message\":{\"type\":\"string\",\"description\":\"What was cut and how to ask for less.\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
         annotations: ::toolspec_runtime::engine::Annotations {

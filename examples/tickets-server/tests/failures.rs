@@ -169,8 +169,8 @@ fn sigkill_at_random_points_leaves_every_key_with_one_ticket_and_the_truth() {
         "in progress {longest_in_progress:?} after the kill, lease {LEASE_S} s (seed {seed})"
     );
     // And a retry of every key now replays what it was told.
-    for i in 0..KEYS {
-        let a = s.call_wait("tickets_create", apply_args(i, &previews[i]));
+    for (i, preview) in previews.iter().enumerate() {
+        let a = s.call_wait("tickets_create", apply_args(i, preview));
         judge(i, &a, &mut told);
     }
     std::thread::sleep(Duration::from_millis(800)); // the outbox deliverer's next rounds

@@ -67,6 +67,9 @@ pub struct ApprovalRequest {
     /// The text for the person: what would change, and that nothing happens without a yes.
     /// Control and bidirectional-override characters of the preview are shown escaped.
     pub message: String,
+    /// The preview as the preview flow shows it (`preview_id`, `expires_at`, `summary` and
+    /// the tool's fields), for hosts that render it themselves. Not escaped: it is data.
+    pub preview: Value,
 }
 
 /// The most characters of one preview field shown to the person.
@@ -87,13 +90,13 @@ impl ApprovalRequest {
             message.push_str(&for_person(summary, FIELD_CHARS * 2));
             message.push('\n');
         }
-        let shown: Vec<(&String, &Value)> = fields
+        let listed: Vec<(&String, &Value)> = fields
             .map(|f| f.iter().filter(|(k, _)| *k != "summary").collect())
             .unwrap_or_default();
-        if !shown.is_empty() {
+        if !listed.is_empty() {
             message.push('\n');
         }
-        for (name, value) in shown.iter().take(FIELDS) {
+        for (name, value) in listed.iter().take(FIELDS) {
             let text = match value {
                 Value::String(s) => s.clone(),
                 other => other.to_string(),
@@ -104,8 +107,8 @@ impl ApprovalRequest {
                 for_person(&text, FIELD_CHARS)
             ));
         }
-        if shown.len() > FIELDS {
-            message.push_str(&format!("... and {} more fields\n", shown.len() - FIELDS));
+        if listed.len() > FIELDS {
+            message.push_str(&format!("... and {} more fields\n", listed.len() - FIELDS));
         }
         message.push_str(&format!(
             "\nNothing changes unless you approve. Preview {}, valid until {}.",
@@ -116,8 +119,23 @@ impl ApprovalRequest {
             tool: tool.to_owned(),
             preview_id: stored.id.clone(),
             message,
+            preview: shown(stored),
         }
     }
+}
+
+/// A stored preview as agents and hosts see it: `preview_id`, `expires_at`, then its fields.
+pub(crate) fn shown(stored: &StoredPreview) -> Value {
+    let mut preview = serde_json::Map::new();
+    preview.insert("preview_id".into(), stored.id.clone().into());
+    preview.insert(
+        "expires_at".into(),
+        format_rfc3339(stored.expires_at_ms).into(),
+    );
+    if let Value::Object(fields) = &stored.preview {
+        preview.extend(fields.clone());
+    }
+    Value::Object(preview)
 }
 
 /// Whether `c` could change how the text around it is displayed: control characters
@@ -128,7 +146,9 @@ fn disguises(c: char) -> bool {
         || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
-/// `text` with every [`disguises`] character written as `\u{..}`, cut to `max` characters.
+/// `text` made safe to show a person: control characters (line breaks included) and the
+/// bidirectional marks, embeddings, overrides and isolates written as `\u{..}`, cut to `max`
+/// characters.
 pub fn for_person(text: &str, max: usize) -> String {
     let mut out = String::with_capacity(text.len().min(max * 4));
     for (count, c) in text.chars().enumerate() {
@@ -156,7 +176,7 @@ impl ToolError {
             APPROVAL_PENDING,
             request.message.clone(),
             false,
-            json!({ "preview_id": request.preview_id, "tool": request.tool }),
+            json!({ "preview_id": request.preview_id, "tool": request.tool, "preview": request.preview }),
         )
     }
 }

@@ -6,9 +6,9 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::approval::{ApprovalRequest, Confirmation, Host, HostAnswer};
+use super::approval::{ApprovalRequest, Confirmation, Host, HostAnswer, shown};
 use super::runtime::{Runtime, Write, answer_existing, mark, refusal};
-use crate::clock::{expiry, format_rfc3339};
+use crate::clock::expiry;
 use crate::error::ToolError;
 use crate::idempotency::Outcome;
 use crate::preview::{Consume, StoredPreview, new_preview_id};
@@ -112,12 +112,12 @@ impl Runtime {
                 None => {
                     self.record_invocation(gate.tool, true);
                     let stored = self.make_preview(&gate, preview().await?).await?;
-                    Ok(shown(&stored))
+                    Ok(serde_json::json!({"applied": false, "preview": shown(&stored)}))
                 }
-                Some(id) => {
-                    let stored = self.open_preview(&gate, id).await?;
-                    self.apply(&gate, stored, "preview_id", apply).await
-                }
+                Some(id) => match self.open_preview(&gate, id).await {
+                    Ok(stored) => self.apply(&gate, stored, "preview_id", apply).await,
+                    Err(answer) => answer,
+                },
             };
         };
 
@@ -125,7 +125,10 @@ impl Runtime {
         // put to the person again; the id alone approves nothing.
         let named = gate.preview_id.or(host.resumed_preview());
         let stored = match named {
-            Some(id) => self.open_preview(&gate, id).await?,
+            Some(id) => match self.open_preview(&gate, id).await {
+                Ok(stored) => stored,
+                Err(answer) => return answer,
+            },
             None => {
                 self.record_invocation(gate.tool, true);
                 self.make_preview(&gate, preview().await?).await?
@@ -149,18 +152,42 @@ impl Runtime {
         Err(ToolError::approval_declined(gate.tool, &stored.id))
     }
 
-    /// The stored preview `id`, if it may be applied for this call; else the refusal.
-    async fn open_preview(&self, gate: &Gate<'_>, id: &str) -> Result<StoredPreview, ToolError> {
+    /// The stored preview `id`, if it may be applied for this call; else the refusal, or,
+    /// when a concurrent call with the same key applied it meanwhile, that call's result.
+    async fn open_preview(
+        &self,
+        gate: &Gate<'_>,
+        id: &str,
+    ) -> Result<StoredPreview, Result<Value, ToolError>> {
+        let now = self.now_ms();
         let verdict = self
             .store
-            .check_preview(gate.tool, id, gate.fingerprint, self.now_ms())
-            .await?;
-        match verdict {
-            Consume::Applied(stored) => Ok(stored),
-            other => Err(refusal(gate.tool, id, other).unwrap_or_else(|| {
+            .check_preview(gate.tool, id, gate.fingerprint, now)
+            .await
+            .map_err(|e| Err(e.into()))?;
+        let refused = match verdict {
+            Consume::Applied(stored) => return Ok(stored),
+            other => refusal(gate.tool, id, other).unwrap_or_else(|| {
                 ToolError::not_applied(gate.tool, "preview judged both open and closed")
-            })),
+            }),
+        };
+        if let Some(key) = gate.idempotency_key
+            && let Ok(found) = self
+                .store
+                .peek(
+                    KeyRef {
+                        tool: gate.tool,
+                        key,
+                    },
+                    gate.fingerprint,
+                    now,
+                )
+                .await
+            && let Some(answer) = answer_existing(found, gate.tool, key, now)
+        {
+            return Err(answer);
         }
+        Err(Err(refused))
     }
 
     fn decision(&self, gate: &Gate<'_>, id: &str, verdict: Verdict, by: String) -> Decision {
@@ -251,22 +278,4 @@ impl Runtime {
         self.store.insert_preview(&stored, now).await?;
         Ok(stored)
     }
-}
-
-/// The preview flow's answer: `{"applied": false, "preview": {"preview_id", "expires_at",
-/// ...fields}}`.
-fn shown(stored: &StoredPreview) -> Value {
-    let mut shown = Map::new();
-    shown.insert("preview_id".into(), stored.id.clone().into());
-    shown.insert(
-        "expires_at".into(),
-        format_rfc3339(stored.expires_at_ms).into(),
-    );
-    if let Value::Object(fields) = &stored.preview {
-        shown.extend(fields.clone());
-    }
-    let mut result = Map::new();
-    result.insert("applied".into(), false.into());
-    result.insert("preview".into(), Value::Object(shown));
-    Value::Object(result)
 }

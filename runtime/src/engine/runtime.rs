@@ -412,9 +412,19 @@ impl Runtime {
         }
         #[cfg(feature = "gauntlet")]
         if self.take_failing_commit() {
+            // A fault the gauntlet made on purpose: the same answer as a real failed
+            // commit, without an incident for the operator.
             drop(tx);
-            let e = crate::idempotency::StoreError("commit failed (gauntlet fault)".into());
-            return Err(self.give_up(&write, e).await);
+            self.release(&write).await;
+            return Err(ToolError::builtin(
+                &crate::catalog::INTERNAL_ERROR,
+                format!(
+                    "{} failed before making the change: nothing was changed, and its preview \
+                     (if any) is still valid. Retry the same call once.",
+                    write.tool
+                ),
+                serde_json::json!({ "changed": false }),
+            ));
         }
         match tx.commit() {
             Ok(()) => {

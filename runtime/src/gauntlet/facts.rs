@@ -178,6 +178,9 @@ pub struct PreviewFacts {
     pub ttl_secs: u64,
     /// The spec's own preview fields (besides `preview_id`, `expires_at`, `summary`).
     pub fields: &'static [&'static str],
+    /// Only the person may approve (`approval: host`): the gauntlet plays the host, asked in
+    /// two rounds like the 2026-07-28 protocol, so the preview checks apply unchanged.
+    pub host_only: bool,
 }
 
 /// One named check of one tool: a `#[test]` in generated code, an outcome in a report.
@@ -236,6 +239,9 @@ pub enum Check {
     WritesOnlyThroughUnitOfWork,
     /// An apply whose commit failed leaves the preview usable; the retry applies it once.
     FailedApplyKeepsPreview,
+    /// A host-only tool called by a client that cannot ask the person is refused with
+    /// `approval_unavailable`, and nothing changes.
+    HostRequired,
     /// Walking every page returns every item once, within the limit, matching `total`.
     PagesWalkEveryItemOnce,
     /// A forged or foreign cursor is refused.

@@ -238,6 +238,14 @@ impl<'a> Gauntlet<'a> {
             runtime,
             clock,
             exec: &*self.executor,
+            host_only: self
+                .facts
+                .tools
+                .iter()
+                .filter(|t| t.preview.is_some_and(|p| p.host_only))
+                .map(|t| t.name)
+                .collect(),
+            host: Arc::default(),
         })
     }
 }

@@ -32,13 +32,68 @@ pub(crate) struct Session<'g> {
     pub(crate) runtime: Runtime,
     pub(crate) clock: Arc<ManualClock>,
     pub(crate) exec: &'g Executor<'g>,
+    /// The tools only a person may approve (`approval: host`), which the gauntlet calls
+    /// with [`PlayedHost`].
+    pub(crate) host_only: Vec<&'static str>,
+    pub(crate) host: Arc<PlayedHost>,
+}
+
+/// The person, as the gauntlet plays them for host-only tools, in two rounds like the
+/// 2026-07-28 protocol: the first call of a preview is answered later (the session shows
+/// it as the preview flow would), and the call that names the preview it was shown
+/// approves it. So every preview check holds host-only tools to the same promises.
+#[derive(Default)]
+pub(crate) struct PlayedHost {
+    shown: std::sync::Mutex<std::collections::HashSet<String>>,
+}
+
+impl crate::engine::Host for PlayedHost {
+    fn name(&self) -> String {
+        "host:gauntlet".into()
+    }
+
+    fn ask<'a>(
+        &'a self,
+        request: &'a crate::engine::ApprovalRequest,
+    ) -> crate::engine::BoxFuture<'a, crate::engine::HostAnswer> {
+        let mut shown = self.shown.lock().unwrap_or_else(|p| p.into_inner());
+        let answer = if shown.contains(&request.preview_id) {
+            crate::engine::HostAnswer::Accept
+        } else {
+            shown.insert(request.preview_id.clone());
+            crate::engine::HostAnswer::Later
+        };
+        Box::pin(std::future::ready(answer))
+    }
 }
 
 impl Session<'_> {
     /// Calls `tool` with `args` as a client would.
     pub(crate) fn call(&self, tool: &str, args: &Value) -> Result<CallOutput, ToolError> {
-        let ctx = CallContext::new();
-        block(self.exec, self.server.call(tool, args.clone(), &ctx)).unwrap_or_else(|| {
+        if !self.host_only.contains(&tool) {
+            return self.call_with(tool, args, &CallContext::new());
+        }
+        let ctx = CallContext::new().with_host(self.host.clone());
+        match self.call_with(tool, args, &ctx) {
+            // The first round: the preview the person is being shown.
+            Err(e) if e.code == crate::engine::APPROVAL_PENDING => {
+                let preview = e.details.get("preview").cloned().unwrap_or_default();
+                Ok(CallOutput::new(
+                    serde_json::json!({"applied": false, "preview": preview}),
+                ))
+            }
+            other => other,
+        }
+    }
+
+    /// Calls `tool` with `args` in `ctx`, as a client would.
+    pub(crate) fn call_with(
+        &self,
+        tool: &str,
+        args: &Value,
+        ctx: &CallContext,
+    ) -> Result<CallOutput, ToolError> {
+        block(self.exec, self.server.call(tool, args.clone(), ctx)).unwrap_or_else(|| {
             Err(ToolError::internal(
                 "the gauntlet's executor returned before the call finished",
             ))

@@ -151,6 +151,7 @@ pub(super) fn input_required(error: &ToolError) -> Option<InputRequiredResult> {
         tool,
         preview_id: preview_id.clone(),
         message: error.message.clone(),
+        preview: error.details.get("preview").cloned().unwrap_or_default(),
     };
     let params = elicit_params(&request).ok()?;
     let elicit: ElicitRequest = serde_json::from_value(json!({

@@ -113,7 +113,7 @@ impl Store for MemoryStore {
         let result = (|| {
             let mut state = lock(&self.state);
             state.leases += 1;
-            if state.leases % SWEEP_EVERY == 0 {
+            if state.leases.is_multiple_of(SWEEP_EVERY) {
                 state.keys.retain(|_, row| row.expires_at > now_ms);
             }
             if let Some(row) = state.live_key(key, now_ms)

@@ -221,8 +221,8 @@ pub trait Transaction: Send {
     /// Stores the key's outcome (`done`), in this transaction.
     fn complete(&mut self, key: KeyRef<'_>, outcome: &Outcome) -> Result<(), StoreError>;
 
-    /// Marks preview `id` used if it may still be applied (see
-    /// [`crate::preview::judge`]), in this transaction; the verdict either way.
+    /// Marks preview `id` used if it may still be applied (open, unexpired, made for this
+    /// tool and fingerprint), in this transaction; the verdict either way.
     fn consume_preview(
         &mut self,
         tool: &str,

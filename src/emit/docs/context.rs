@@ -167,6 +167,10 @@ pub struct PreviewCtx {
     pub ttl: String,
     /// The fields the preview shows beside its summary.
     pub fields: Vec<FieldRow>,
+    /// Who approves the change, as the spec writes it (`host_or_preview`).
+    pub approval: &'static str,
+    /// What that means, in the phrasebook's words.
+    pub approval_explained: &'static str,
 }
 
 /// The undo call of a reversible tool.
@@ -338,6 +342,8 @@ fn safety(model: &Model, ts: &ToolSet, tool: &Tool) -> SafetyCtx {
         preview: tool.preview.as_ref().map(|p| PreviewCtx {
             ttl: format_duration(p.ttl),
             fields: rows(&p.fields),
+            approval: p.approval.as_str(),
+            approval_explained: crate::model::describe::approval_explained(p.approval),
         }),
         undo: tool.undo.as_ref().map(|u| UndoCtx {
             tool: link(model, ts, &u.tool.text),

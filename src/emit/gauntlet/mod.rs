@@ -222,6 +222,7 @@ struct FormatCtx {
 struct PreviewCtx {
     ttl: u64,
     fields: Vec<String>,
+    host_only: bool,
 }
 
 fn context(model: &Model, ts: &ToolSet) -> Context {
@@ -300,6 +301,7 @@ fn tool_context(model: &Model, t: &Tool) -> ToolCtx {
         preview: t.preview.as_ref().map(|p| PreviewCtx {
             ttl: p.ttl.as_secs(),
             fields: p.fields.iter().map(|f| f.name.clone()).collect(),
+            host_only: p.approval == crate::model::Approval::Host,
         }),
         undo_tool: t
             .undo

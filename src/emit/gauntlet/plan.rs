@@ -115,6 +115,15 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
             format!("{CHECK}::WritesOnlyThroughUnitOfWork"),
         );
     }
+    if t.preview
+        .as_ref()
+        .is_some_and(|p| p.approval == crate::model::Approval::Host)
+    {
+        add(
+            "without_a_host_that_can_ask_nothing_changes".into(),
+            format!("{CHECK}::HostRequired"),
+        );
+    }
     if t.tier == Tier::Irreversible && t.preview.is_some() {
         for (name, check) in [
             (

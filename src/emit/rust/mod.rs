@@ -206,6 +206,7 @@ struct ToolCtx {
     idempotency_ttl: Option<u64>,
     preview_ttl: Option<u64>,
     /// `Confirmation` variant of an irreversible tool whose approval is not the default.
+    #[serde(serialize_with = "safe_opt")]
     approval: Option<String>,
     undo: Option<UndoCtx>,
 }

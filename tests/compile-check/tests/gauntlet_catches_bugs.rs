@@ -133,6 +133,35 @@ fn writes_outside_the_unit_of_work_fail_for_every_write_tool() {
 }
 
 #[test]
+fn the_preview_checks_hold_when_only_the_person_may_approve() {
+    // The same spec with `approval: host` on tickets_create: the gauntlet plays the
+    // person, in two rounds, and every preview promise must still hold.
+    let mut tools = TICKETS_GAUNTLET.tools.to_vec();
+    for tool in &mut tools {
+        if let Some(preview) = &mut tool.preview {
+            preview.host_only = true;
+        }
+    }
+    let facts: &'static toolspec_runtime::gauntlet::Facts =
+        Box::leak(Box::new(toolspec_runtime::gauntlet::Facts {
+            tools: Box::leak(tools.into_boxed_slice()),
+            ..TICKETS_GAUNTLET
+        }));
+    let fixture = |runtime| TicketsServer::new(Desk::demo(), runtime);
+    let report = Gauntlet::new(facts, Fixture::new(fixture)).run_all();
+    assert!(report.passed(), "{report}");
+    let bugged =
+        |runtime| TicketsServer::new(Desk::with_bug(Bug::ApplyDiffersFromPreview), runtime);
+    let report = Gauntlet::new(facts, Fixture::new(bugged)).run_all();
+    assert!(
+        report
+            .failure("tickets_create::apply_does_what_the_preview_said")
+            .is_some(),
+        "{report}"
+    );
+}
+
+#[test]
 fn a_failure_says_which_promise_broke_and_how_to_fix_it() {
     let report = run(Some(Bug::RepeatsItems));
     let failure = report

@@ -115,3 +115,49 @@ pub(crate) fn failed_apply_keeps_preview(ctx: &Ctx<'_, '_>) -> Result<(), Failur
     }
     Ok(())
 }
+
+/// A host-only tool called by a client that cannot ask the person is refused with
+/// `approval_unavailable`, and nothing changes.
+pub(crate) fn host_required(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
+    let tool = ctx.tool;
+    if !tool.preview.is_some_and(|p| p.host_only) {
+        return Err(not_applicable(ctx, "is approved only through the host"));
+    }
+    let promise = format!(
+        "{} refuses a client that cannot ask the person, and changes nothing",
+        tool.name
+    );
+    let session = ctx.session()?;
+    let before = session.snapshot(ctx.facts);
+    let args = ctx.success_call("gauntlet-host-required");
+    let ctx_without_host = crate::engine::CallContext::new();
+    match session.call_with(tool.name, &args, &ctx_without_host) {
+        Err(e) if e.code == "approval_unavailable" && !e.retryable => {}
+        Err(e) => {
+            return Err(Failure::new(promise)
+                .call(tool.name, &args)
+                .got(describe_error(&e))
+                .expected("error `approval_unavailable`"));
+        }
+        Ok(out) => {
+            return Err(Failure::new(promise)
+                .call(tool.name, &args)
+                .got(format!("a success: {}", show(&out.structured)))
+                .expected("error `approval_unavailable`"));
+        }
+    }
+    let after = session.snapshot(ctx.facts);
+    if let Some((call, was, now)) = first_difference(&before, &after) {
+        return Err(Failure::new(promise)
+            .call(tool.name, &args)
+            .got(format!("after the refusal, {call} gives {now}"))
+            .expected(format!("what it gave before: {was}")));
+    }
+    if session.writes(tool.name) != 0 {
+        return Err(Failure::new(promise)
+            .call(tool.name, &args)
+            .got("the apply method ran")
+            .expected("no apply without the person's approval"));
+    }
+    Ok(())
+}
