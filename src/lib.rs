@@ -71,12 +71,16 @@
 //! one variant per catalog code; the trait `NotesTools`; and `NotesServer`, which implements
 //! `toolspec_runtime::engine::Toolset`. Paged tools also receive a `Window` and return a
 //! `Page` with the total; irreversible tools have a `preview_<tool>` method without side
-//! effects and an apply method that receives the preview the user saw; reversible tools get
-//! their undo call attached for them. Around your methods the generated layer routes names
-//! and deprecated aliases, validates the arguments (every problem at once, each with its
-//! JSON Pointer and the allowed values), pages with tamper-evident cursors bound to the
-//! query, replays idempotency keys, gates irreversible tools behind a preview, and shapes
-//! results to `response_format` and the spec's token budget.
+//! effects and an apply method that receives the preview the user approved; reversible tools
+//! get their undo call attached for them. Write methods (reversible and apply) also get a
+//! `toolspec_runtime::store::Work`, the call's unit of work: make the change through it
+//! (`work.sqlite(..)`, `work.outbox(..)`, or `work.on_commit(..)` for in-memory state) and it
+//! commits with the call's idempotency record and approval, or not at all. Around your
+//! methods the generated layer routes names and deprecated aliases, validates the arguments
+//! (every problem at once, each with its JSON Pointer and the allowed values), pages with
+//! tamper-evident cursors bound to the query, replays idempotency keys, asks the person
+//! (through the client's elicitation) or the preview flow before an irreversible change, and
+//! shapes results to `response_format` and the spec's token budget.
 //!
 //! # 5. Serve it
 //!
@@ -94,9 +98,10 @@
 //! ```
 //!
 //! `toolspec_runtime::mcp::serve_http(mcp, "127.0.0.1:8080")` serves streamable HTTP at
-//! `/mcp` instead. For idempotency keys and previews that survive a restart, build the server
-//! with `NotesServer::new(notebook, Runtime::sqlite(..))` (runtime feature `sqlite`); the
-//! `tickets-server` example in the repository does, on the same SQLite file as its tickets.
+//! `/mcp` instead. For idempotency keys and previews that survive a restart, and writes that
+//! commit with them, build the server with `NotesServer::new(notebook, Runtime::sqlite(db,
+//! key)?)` on the `toolspec_runtime::sqlite::Database` your tables live in (runtime feature
+//! `sqlite`); the `tickets-server` example in the repository does.
 //!
 //! # 6. Hold it to the spec
 //!

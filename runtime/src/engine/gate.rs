@@ -84,22 +84,8 @@ impl Runtime {
         A: FnOnce(Value, Work) -> AF,
         AF: Future<Output = Outcome>,
     {
-        if let Some(key) = gate.idempotency_key {
-            let now = self.now_ms();
-            let found = self
-                .store
-                .peek(
-                    KeyRef {
-                        tool: gate.tool,
-                        key,
-                    },
-                    gate.fingerprint,
-                    now,
-                )
-                .await?;
-            if let Some(answer) = answer_existing(found, gate.tool, key, now) {
-                return answer;
-            }
+        if let Some(answer) = self.key_answer(&gate).await? {
+            return answer;
         }
         let host = match (gate.confirmation, gate.host) {
             (Confirmation::Preview, _) => None,
@@ -152,6 +138,30 @@ impl Runtime {
         Err(ToolError::approval_declined(gate.tool, &stored.id))
     }
 
+    /// What the call's idempotency key already answers (a replay, a mismatch, a live
+    /// lease), if anything.
+    async fn key_answer(
+        &self,
+        gate: &Gate<'_>,
+    ) -> Result<Option<Result<Value, ToolError>>, ToolError> {
+        let Some(key) = gate.idempotency_key else {
+            return Ok(None);
+        };
+        let now = self.now_ms();
+        let found = self
+            .store
+            .peek(
+                KeyRef {
+                    tool: gate.tool,
+                    key,
+                },
+                gate.fingerprint,
+                now,
+            )
+            .await?;
+        Ok(answer_existing(found, gate.tool, key, now))
+    }
+
     /// The stored preview `id`, if it may be applied for this call; else the refusal, or,
     /// when a concurrent call with the same key applied it meanwhile, that call's result.
     async fn open_preview(
@@ -171,20 +181,7 @@ impl Runtime {
                 ToolError::not_applied(gate.tool, "preview judged both open and closed")
             }),
         };
-        if let Some(key) = gate.idempotency_key
-            && let Ok(found) = self
-                .store
-                .peek(
-                    KeyRef {
-                        tool: gate.tool,
-                        key,
-                    },
-                    gate.fingerprint,
-                    now,
-                )
-                .await
-            && let Some(answer) = answer_existing(found, gate.tool, key, now)
-        {
+        if let Ok(Some(answer)) = self.key_answer(gate).await {
             return Err(answer);
         }
         Err(Err(refused))

@@ -67,6 +67,22 @@ impl Ctx<'_, '_> {
     }
 }
 
+/// The call that makes a tool's change: the success call (with idempotency key `key`),
+/// applied through a fresh preview when the tool is gated (then with its `preview_id`).
+pub(crate) fn effect_call(
+    ctx: &Ctx<'_, '_>,
+    session: &Session<'_>,
+    key: &str,
+    promise: &str,
+) -> Result<Value, Failure> {
+    let args = ctx.success_call(key);
+    if !gated(ctx.tool) {
+        return Ok(args);
+    }
+    let preview = session.ok(ctx.tool.name, &args, promise)?;
+    session.apply_args(ctx.tool, &args, &preview, promise)
+}
+
 /// Runs one check.
 pub(crate) fn run(gauntlet: &Gauntlet<'_>, def: &'static CheckDef) -> Result<(), Failure> {
     let facts = gauntlet.facts;

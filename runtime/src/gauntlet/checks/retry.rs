@@ -4,31 +4,15 @@ use std::sync::Barrier;
 
 use serde_json::Value;
 
-use super::{Ctx, gated, not_applicable};
+use super::{Ctx, effect_call, gated, not_applicable};
 use crate::engine::CallOutput;
 use crate::error::ToolError;
 use crate::gauntlet::failure::{Failure, show};
-use crate::gauntlet::session::{Session, describe_error, without_replayed};
+use crate::gauntlet::session::{describe_error, without_replayed};
 use crate::gauntlet::values::{first_diff, other_arguments};
 
 /// How many callers race with one key.
 const RACERS: usize = 8;
-
-/// The call a retry repeats: the success call, applied through a fresh preview when gated.
-/// Returns the arguments that produce the effect (with `preview_id` for gated tools).
-fn effect_call(
-    ctx: &Ctx<'_, '_>,
-    session: &Session<'_>,
-    key: &str,
-    promise: &str,
-) -> Result<Value, Failure> {
-    let args = ctx.success_call(key);
-    if !gated(ctx.tool) {
-        return Ok(args);
-    }
-    let preview = session.ok(ctx.tool.name, &args, promise)?;
-    session.apply_args(ctx.tool, &args, &preview, promise)
-}
 
 fn replay_fix(tool: &str) -> String {
     format!(

@@ -3,25 +3,9 @@
 
 use serde_json::Value;
 
-use super::{Ctx, gated, not_applicable};
+use super::{Ctx, effect_call, gated, not_applicable};
 use crate::gauntlet::failure::{Failure, show};
 use crate::gauntlet::session::{Session, describe_error, first_difference};
-
-/// The call that makes the change: the success call, or for a gated tool the apply of a
-/// fresh preview of it.
-fn change_call(
-    ctx: &Ctx<'_, '_>,
-    session: &Session<'_>,
-    key: &str,
-    promise: &str,
-) -> Result<Value, Failure> {
-    let args = ctx.success_call(key);
-    if !gated(ctx.tool) {
-        return Ok(args);
-    }
-    let preview = session.ok(ctx.tool.name, &args, promise)?;
-    session.apply_args(ctx.tool, &args, &preview, promise)
-}
 
 /// Runs `args` with the next commit failing; the error it must give.
 fn failing(
@@ -63,7 +47,7 @@ pub(crate) fn writes_only_through_unit_of_work(ctx: &Ctx<'_, '_>) -> Result<(), 
     );
     let session = ctx.session()?;
     let before = session.snapshot(ctx.facts);
-    let args = change_call(ctx, &session, "gauntlet-unit-of-work", &promise)?;
+    let args = effect_call(ctx, &session, "gauntlet-unit-of-work", &promise)?;
     failing(ctx, &session, &args, &promise)?;
     let after = session.snapshot(ctx.facts);
     if let Some((call, was, now)) = first_difference(&before, &after) {
@@ -93,7 +77,7 @@ pub(crate) fn failed_apply_keeps_preview(ctx: &Ctx<'_, '_>) -> Result<(), Failur
         tool.name
     );
     let session = ctx.session()?;
-    let apply = change_call(ctx, &session, "gauntlet-failed-apply", &promise)?;
+    let apply = effect_call(ctx, &session, "gauntlet-failed-apply", &promise)?;
     failing(ctx, &session, &apply, &promise)?;
     let done = session.ok(tool.name, &apply, &promise)?;
     if done.get("applied") != Some(&Value::Bool(true))
