@@ -70,6 +70,9 @@ pub struct ApprovalRequest {
     /// The preview as the preview flow shows it (`preview_id`, `expires_at`, `summary` and
     /// the tool's fields), for hosts that render it themselves. Not escaped: it is data.
     pub preview: Value,
+    /// When the preview expires, Unix ms: an answer after that could not be applied, so a
+    /// host stops waiting for the person then.
+    pub expires_at_ms: i64,
 }
 
 /// The most characters of one preview field shown to the person.
@@ -120,6 +123,7 @@ impl ApprovalRequest {
             preview_id: stored.id.clone(),
             message,
             preview: shown(stored),
+            expires_at_ms: stored.expires_at_ms,
         }
     }
 }

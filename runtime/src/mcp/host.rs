@@ -2,6 +2,7 @@
 //! and as an input-required result on the 2026-07-28 protocol.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, ElicitRequest, ElicitRequestParams, ElicitationAction,
@@ -12,6 +13,7 @@ use rmcp::{Peer, RoleServer};
 use serde_json::{Value, json};
 
 use crate::ToolError;
+use crate::clock::Clock;
 use crate::engine::{ApprovalRequest, BoxFuture, Host, HostAnswer};
 
 /// The key of the approval in an input-required result's `inputRequests`.
@@ -65,15 +67,15 @@ fn protocol_at_least(v: &ProtocolVersion, floor: &ProtocolVersion) -> bool {
     matches!((text(v), text(floor)), (Some(a), Some(b)) if a >= b)
 }
 
-/// The elicitation of `request`: a form with no fields, so the person only accepts,
+/// The elicitation showing `message`: a form with no fields, so the person only accepts,
 /// declines or cancels.
-fn elicit_params(request: &ApprovalRequest) -> Result<ElicitRequestParams, String> {
+fn elicit_params(message: &str) -> Result<ElicitRequestParams, String> {
     let schema: ElicitationSchema =
         serde_json::from_value(json!({"type": "object", "properties": {}}))
             .map_err(|e| e.to_string())?;
     Ok(ElicitRequestParams::FormElicitationParams {
         meta: None,
-        message: request.message.clone(),
+        message: message.to_owned(),
         requested_schema: schema,
     })
 }
@@ -100,11 +102,19 @@ impl Host for PeerHost {
 
     fn ask<'a>(&'a self, request: &'a ApprovalRequest) -> BoxFuture<'a, HostAnswer> {
         Box::pin(async move {
-            let params = match elicit_params(request) {
+            let params = match elicit_params(&request.message) {
                 Ok(p) => p,
                 Err(e) => return HostAnswer::Failed(e),
             };
-            match self.peer.create_elicitation(params).await {
+            // The person may take their time, but not past the preview's expiry.
+            let now_ms = crate::clock::SystemClock.now_ms();
+            let wait = u64::try_from(request.expires_at_ms.saturating_sub(now_ms)).unwrap_or(0);
+            let timeout = Some(Duration::from_millis(wait));
+            match self
+                .peer
+                .create_elicitation_with_timeout(params, timeout)
+                .await
+            {
                 Ok(result) => answer(&result.action),
                 Err(e) => HostAnswer::Failed(e.to_string()),
             }
@@ -146,14 +156,7 @@ impl Host for RoundsHost {
 /// The input-required result for an `approval_pending` error of [`crate::engine::Runtime::gated`].
 pub(super) fn input_required(error: &ToolError) -> Option<InputRequiredResult> {
     let preview_id = error.details.get("preview_id")?.as_str()?.to_owned();
-    let tool = error.details.get("tool")?.as_str()?.to_owned();
-    let request = ApprovalRequest {
-        tool,
-        preview_id: preview_id.clone(),
-        message: error.message.clone(),
-        preview: error.details.get("preview").cloned().unwrap_or_default(),
-    };
-    let params = elicit_params(&request).ok()?;
+    let params = elicit_params(&error.message).ok()?;
     let elicit: ElicitRequest = serde_json::from_value(json!({
         "method": "elicitation/create",
         "params": params,

@@ -3,6 +3,7 @@
 use std::io;
 use std::net::SocketAddr;
 
+use axum::serve::ListenerExt;
 use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -82,6 +83,13 @@ impl HttpServer {
         let stop = config.cancellation_token.clone();
         let router = http_router(server, config);
         let until = stop.clone();
+        // Without TCP_NODELAY, Nagle's algorithm holds a small response until the client's
+        // delayed ACK: about 40 ms per call on a kept-alive connection.
+        let listener = listener.tap_io(|stream| {
+            if let Err(e) = stream.set_nodelay(true) {
+                crate::error::log_incident(&format!("TCP_NODELAY on an accepted connection: {e}"));
+            }
+        });
         let task = tokio::spawn(async move {
             axum::serve(listener, router)
                 .with_graceful_shutdown(async move { until.cancelled_owned().await })
