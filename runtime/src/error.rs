@@ -226,6 +226,7 @@ impl ToolError {
     /// `unknown_tool`: no tool (or deprecated alias) has this name. `known` lists the names
     /// the server has.
     pub fn unknown_tool(name: &str, known: &[&str]) -> Self {
+        let name = &crate::problem::echo(name);
         Self::builtin(
             &catalog::UNKNOWN_TOOL,
             format!(

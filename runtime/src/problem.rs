@@ -16,6 +16,64 @@ use serde_json::{Map, Value, json};
 use crate::catalog::{self, BuiltinError};
 use crate::error::ToolError;
 
+/// The most problems one refusal lists in full; the rest are counted ("and K more").
+pub const MAX_PROBLEMS: usize = 20;
+
+/// The most characters of a caller's text (a value, an unknown key) a message echoes; longer
+/// text is cut, and control and bidirectional-override characters are written `\u{..}`.
+pub const ECHO_CHARS: usize = 64;
+
+/// The problems of one call: the first [`MAX_PROBLEMS`] in full, the rest only counted.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Problems {
+    list: Vec<Problem>,
+    more: usize,
+}
+
+impl Problems {
+    /// Adds the problem `make` builds, or only counts it once the list is full (so a
+    /// hostile call does not pay for messages nobody reads).
+    pub fn add(&mut self, make: impl FnOnce() -> Problem) {
+        if self.list.len() < MAX_PROBLEMS {
+            self.list.push(make());
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// How many more problems would be listed in full.
+    pub fn room(&self) -> usize {
+        MAX_PROBLEMS.saturating_sub(self.list.len())
+    }
+
+    /// Problems found beyond the listed ones.
+    pub fn more(&self) -> usize {
+        self.more
+    }
+
+    /// Every problem found, listed or not.
+    pub fn total(&self) -> usize {
+        self.list.len() + self.more
+    }
+}
+
+impl std::ops::Deref for Problems {
+    type Target = [Problem];
+    fn deref(&self) -> &[Problem] {
+        &self.list
+    }
+}
+
+impl From<Vec<Problem>> for Problems {
+    fn from(list: Vec<Problem>) -> Self {
+        let mut problems = Problems::default();
+        for p in list {
+            problems.add(|| p);
+        }
+        problems
+    }
+}
+
 /// One problem with one value of a call.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Problem {
@@ -62,6 +120,7 @@ impl Problem {
 
     /// `unknown_argument`: a key the object does not take; `allowed` lists the keys it does.
     pub fn unknown(parent: &str, key: &str, allowed: &[&str]) -> Self {
+        let key = &echo(key);
         let path = format!("{parent}/{}", escape_pointer(key));
         let list = if allowed.is_empty() {
             "none".to_owned()
@@ -209,11 +268,12 @@ impl ToolError {
     /// `example_call` is the tool's valid example call as JSON text, from the spec.
     ///
     /// With no problems (a caller bug) this still returns an honest `invalid_arguments`.
-    pub fn from_problems(problems: Vec<Problem>, example_call: &str) -> Self {
+    pub fn from_problems(problems: impl Into<Problems>, example_call: &str) -> Self {
+        let problems: Problems = problems.into();
         let example = format!("Example of a valid call: {example_call}");
         let mut details = Map::new();
-        let (entry, message) = match problems.as_slice() {
-            [one] => {
+        let (entry, message) = match &*problems {
+            [one] if problems.more == 0 => {
                 for (k, v) in &one.facts {
                     details.insert(k.clone(), v.clone());
                 }
@@ -227,16 +287,23 @@ impl ToolError {
                     .enumerate()
                     .map(|(i, p)| format!("{}) {}", i + 1, p.message))
                     .collect();
+                let more = match problems.more {
+                    0 => String::new(),
+                    k => format!(" ...and {k} more, not listed."),
+                };
                 let message = format!(
-                    "The call has {} problems: {} {example}",
-                    many.len(),
+                    "The call has {} problems: {}{more} {example}",
+                    problems.total(),
                     listed.join(" ")
                 );
                 (&catalog::INVALID_ARGUMENTS, message)
             }
         };
-        let list = serde_json::to_value(&problems).unwrap_or(Value::Array(Vec::new()));
+        let list = serde_json::to_value(&problems.list).unwrap_or(Value::Array(Vec::new()));
         details.insert("problems".into(), list);
+        if problems.more > 0 {
+            details.insert("more_problems".into(), problems.more.into());
+        }
         let mut err = ToolError::builtin(entry, message, Value::Null);
         *err.details = details;
         err
@@ -259,17 +326,20 @@ pub(crate) fn escape_pointer(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
+/// A caller's text as a message may echo it: cut to [`ECHO_CHARS`], with control and
+/// bidirectional-override characters written `\u{..}` (see [`crate::engine::for_person`]).
+pub(crate) fn echo(text: &str) -> String {
+    crate::engine::for_person(text, ECHO_CHARS)
+}
+
 /// How a value appears in a message: strings in single quotes, the rest as JSON, cut short.
 fn show(v: &Value) -> String {
-    let text = match v {
-        Value::String(s) => format!("'{s}'"),
-        other => other.to_string(),
-    };
-    if text.chars().count() > 80 {
-        let cut: String = text.chars().take(77).collect();
-        format!("{cut}...")
-    } else {
-        text
+    match v {
+        Value::String(s) => format!("'{}'", echo(s)),
+        // Serializing a huge array to cut it would cost what the cut saves: say its size.
+        Value::Array(a) if a.len() > 8 => format!("a list of {} items", a.len()),
+        Value::Object(o) if o.len() > 8 => format!("an object of {} keys", o.len()),
+        other => echo(&other.to_string()),
     }
 }
 

@@ -268,3 +268,49 @@ fn odd_inputs_never_panic() {
     let e = prepare(&SEARCH, SEARCH_EXAMPLE, json!({"query": "x", "a/b": 1})).expect_err("unknown");
     assert_eq!(e.details["path"], "/a~1b", "pointer segments are escaped");
 }
+
+#[test]
+fn a_hostile_call_gets_a_bounded_refusal_that_still_shows_a_valid_call() {
+    // 100,000 unknown keys, one of them 1 MB long, and a control-character trick.
+    let mut args = serde_json::Map::new();
+    args.insert("query".into(), json!("ok"));
+    for i in 0..100_000 {
+        args.insert(format!("junk{i:06}"), json!(i));
+    }
+    args.insert("k".repeat(1 << 20), json!(1));
+    args.insert("evil\u{202e}\nname".into(), json!(1));
+    let e = err(&SEARCH, SEARCH_EXAMPLE, Value::Object(args));
+    assert_eq!(e.code, "invalid_arguments");
+    let wire = e.to_value().to_string();
+    assert!(wire.len() < 16_384, "the refusal is {} bytes", wire.len());
+    let listed = e.details["problems"].as_array().expect("problems");
+    assert_eq!(listed.len(), toolspec_runtime::problem::MAX_PROBLEMS);
+    assert_eq!(
+        e.details["more_problems"],
+        100_002 - toolspec_runtime::problem::MAX_PROBLEMS
+    );
+    assert!(
+        e.message.contains("The call has 100002 problems"),
+        "{}",
+        e.message
+    );
+    assert!(e.message.contains("...and 99982 more, not listed."));
+    assert!(
+        e.message
+            .ends_with(&format!("Example of a valid call: {SEARCH_EXAMPLE}"))
+    );
+    assert!(!wire.contains('\u{202e}'));
+
+    // The same cut for a single problem: the echoed key is a short prefix.
+    let mut one = serde_json::Map::new();
+    one.insert("query".into(), json!("ok"));
+    one.insert(format!("{}\u{202e}", "x".repeat(1 << 20)), json!(1));
+    let e = err(&SEARCH, SEARCH_EXAMPLE, Value::Object(one));
+    assert_eq!(e.code, "unknown_argument");
+    assert!(e.to_value().to_string().len() < 4_096);
+    assert!(
+        e.message.contains(&format!("'{}…'", "x".repeat(64))),
+        "{}",
+        e.message
+    );
+}

@@ -39,20 +39,27 @@
 //! # }
 //! ```
 //!
+//! Over HTTP every request passes an [`HttpGuard`] first: a body over 1 MiB is refused with
+//! 413, nesting deeper than 64 levels with 400, a browser `Origin` that is not loopback (or
+//! allowed) with 403, all as JSON-RPC errors, before rmcp parses anything. Accepted
+//! connections set `TCP_NODELAY`.
+//!
 //! Over HTTP, [`serve_http`] serves the MCP endpoint at [`HTTP_PATH`] (`/mcp`) until Ctrl-C;
 //! [`HttpServer`] does the same with a handle (bound address, shutdown) for tests and for
 //! programs that run other things beside it.
 
 mod convert;
+mod guard;
 mod handler;
 mod host;
 mod log;
 mod serve;
 
 pub use convert::{ALIAS_META_KEY, DefinitionError, alias_note, tool_list};
+pub use guard::HttpGuard;
 pub use handler::McpServer;
 pub use log::{CallLogger, CallOutcome, CallRecord, stderr_logger};
-pub use serve::{HTTP_PATH, HttpServer, http_router, serve_http, serve_stdio};
+pub use serve::{HTTP_PATH, HttpServer, guarded_router, http_router, serve_http, serve_stdio};
 
 /// Re-exported so a server can name rmcp types (transports, configs) without its own
 /// dependency on the exact same version.

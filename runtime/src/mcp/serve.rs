@@ -11,6 +11,7 @@ use tokio::net::{TcpListener, ToSocketAddrs};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use super::guard::HttpGuard;
 use super::handler::McpServer;
 
 /// The path of the MCP endpoint on an HTTP server.
@@ -46,11 +47,26 @@ pub async fn serve_http(server: McpServer, addr: impl ToSocketAddrs) -> io::Resu
     http.wait().await
 }
 
-/// An axum router with `server` at [`HTTP_PATH`], to mount in an application of your own.
+/// An axum router with `server` at [`HTTP_PATH`], to mount in an application of your own,
+/// guarded by the default [`HttpGuard`] (1 MiB bodies, 64 levels, loopback origins).
 pub fn http_router(server: McpServer, config: StreamableHttpServerConfig) -> axum::Router {
+    guarded_router(server, config, HttpGuard::default())
+}
+
+/// [`http_router`] with your [`HttpGuard`].
+pub fn guarded_router(
+    server: McpServer,
+    config: StreamableHttpServerConfig,
+    guard: HttpGuard,
+) -> axum::Router {
     let service: StreamableHttpService<McpServer, LocalSessionManager> =
         StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
-    axum::Router::new().nest_service(HTTP_PATH, service)
+    let guard = std::sync::Arc::new(guard);
+    axum::Router::new()
+        .nest_service(HTTP_PATH, service)
+        .layer(axum::middleware::from_fn(move |request, next| {
+            super::guard::guard(guard.clone(), request, next)
+        }))
 }
 
 /// A running streamable HTTP server: its bound address, and a way to stop it.
@@ -76,12 +92,22 @@ impl HttpServer {
         addr: impl ToSocketAddrs,
         config: StreamableHttpServerConfig,
     ) -> io::Result<Self> {
+        Self::bind_guarded(server, addr, config, HttpGuard::default()).await
+    }
+
+    /// Like [`HttpServer::bind_with`] with your [`HttpGuard`] (body size, depth, origins).
+    pub async fn bind_guarded(
+        server: McpServer,
+        addr: impl ToSocketAddrs,
+        config: StreamableHttpServerConfig,
+        guard: HttpGuard,
+    ) -> io::Result<Self> {
         let listener = TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
         // The same token ends the sessions' streams (open SSE responses would otherwise hold
         // a graceful shutdown forever) and the accept loop.
         let stop = config.cancellation_token.clone();
-        let router = http_router(server, config);
+        let router = guarded_router(server, config, guard);
         let until = stop.clone();
         // Without TCP_NODELAY, Nagle's algorithm holds a small response until the client's
         // delayed ACK: about 40 ms per call on a kept-alive connection.

@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::{ArrayShape, ObjectShape, Shape, StringShape};
-use crate::problem::{Problem, escape_pointer};
+use crate::problem::{Problem, Problems, escape_pointer};
 
 /// Where the walk is, as a chain of borrowed steps from the root. The JSON Pointer text is
 /// built only when a problem is recorded: a valid call (the common case) formats nothing.
@@ -40,16 +40,18 @@ impl Path<'_> {
 }
 
 /// Checks the arguments of a call against the tool's input shape and returns **all**
-/// problems (empty when the call is valid), each with its JSON Pointer path.
+/// problems (empty when the call is valid), each with its JSON Pointer path: the first
+/// [`crate::problem::MAX_PROBLEMS`] in full, the rest counted (a hostile call with a
+/// million unknown keys costs a count, not a million messages).
 ///
 /// A `null` or absent argument object is treated as `{}` (clients send no `arguments` for a
 /// call without parameters); any other non-object is an `invalid_type` at path `""`.
-pub fn validate(shape: &ObjectShape, arguments: &Value) -> Vec<Problem> {
-    let mut problems = Vec::new();
+pub fn validate(shape: &ObjectShape, arguments: &Value) -> Problems {
+    let mut problems = Problems::default();
     match arguments {
         Value::Null => check_object(shape, &Map::new(), &Path::Root, &mut problems),
         Value::Object(map) => check_object(shape, map, &Path::Root, &mut problems),
-        other => problems.push(Problem::wrong_type("", "object", other)),
+        other => problems.add(|| Problem::wrong_type("", "object", other)),
     }
     problems
 }
@@ -58,7 +60,7 @@ fn check_object(
     shape: &ObjectShape,
     map: &Map<String, Value>,
     path: &Path<'_>,
-    out: &mut Vec<Problem>,
+    out: &mut Problems,
 ) {
     // Keys that are fields; when every key is one (a valid call), the unknown-key scan is skipped.
     let mut known = 0;
@@ -70,10 +72,7 @@ fn check_object(
             // Null means absent: see the module docs (OpenAI strict mode).
             None | Some(Value::Null) => {
                 if field.required {
-                    out.push(Problem::missing(
-                        &field_path.pointer(),
-                        field.shape.type_name(),
-                    ));
+                    out.add(|| Problem::missing(&field_path.pointer(), field.shape.type_name()));
                 }
             }
             Some(value) => check(&field.shape, value, &field_path, !field.required, out),
@@ -83,66 +82,77 @@ fn check_object(
         return;
     }
     let mut unknown: Vec<&String> = map.keys().filter(|k| shape.field(k).is_none()).collect();
-    // Sorted so the error text does not depend on the client's key order.
-    unknown.sort();
+    // Sorted so the error text does not depend on the client's key order; only the keys
+    // that will be listed are sorted, so a call with a million unknown keys costs O(n).
+    let room = out.room();
+    if room > 0 && unknown.len() > room {
+        unknown.select_nth_unstable(room - 1);
+        unknown[..room].sort_unstable();
+    } else {
+        unknown.sort_unstable();
+    }
     if !unknown.is_empty() {
         let allowed: Vec<&str> = shape.fields.iter().map(|f| f.name).collect();
         let path = path.pointer();
         for key in unknown {
-            out.push(Problem::unknown(&path, key, &allowed));
+            out.add(|| Problem::unknown(&path, key, &allowed));
         }
     }
 }
 
-fn check(shape: &Shape, value: &Value, path: &Path<'_>, optional: bool, out: &mut Vec<Problem>) {
+fn check(shape: &Shape, value: &Value, path: &Path<'_>, optional: bool, out: &mut Problems) {
     match shape {
         Shape::Any => {}
         Shape::Boolean => {
             if !value.is_boolean() {
-                out.push(Problem::wrong_type(&path.pointer(), "boolean", value));
+                out.add(|| Problem::wrong_type(&path.pointer(), "boolean", value));
             }
         }
         Shape::String(s) => match value {
             Value::String(text) => check_string(s, text, value, path, optional, out),
-            _ => out.push(Problem::wrong_type(&path.pointer(), "string", value)),
+            _ => out.add(|| Problem::wrong_type(&path.pointer(), "string", value)),
         },
         Shape::Integer { minimum, maximum } => match as_integer(value) {
             Some(n) => {
                 let low = minimum.is_some_and(|lo| n < i128::from(lo));
                 let high = maximum.is_some_and(|hi| n > i128::from(hi));
                 if low || high {
-                    out.push(Problem::out_of_range(
-                        &path.pointer(),
-                        value,
-                        minimum.map(Value::from),
-                        maximum.map(Value::from),
-                    ));
+                    out.add(|| {
+                        Problem::out_of_range(
+                            &path.pointer(),
+                            value,
+                            minimum.map(Value::from),
+                            maximum.map(Value::from),
+                        )
+                    });
                 }
             }
-            None => out.push(Problem::wrong_type(&path.pointer(), "integer", value)),
+            None => out.add(|| Problem::wrong_type(&path.pointer(), "integer", value)),
         },
         Shape::Number { minimum, maximum } => match value.as_f64() {
             Some(n) if value.is_number() => {
                 let low = minimum.is_some_and(|lo| n < lo);
                 let high = maximum.is_some_and(|hi| n > hi);
                 if low || high {
-                    out.push(Problem::out_of_range(
-                        &path.pointer(),
-                        value,
-                        minimum.map(Value::from),
-                        maximum.map(Value::from),
-                    ));
+                    out.add(|| {
+                        Problem::out_of_range(
+                            &path.pointer(),
+                            value,
+                            minimum.map(Value::from),
+                            maximum.map(Value::from),
+                        )
+                    });
                 }
             }
-            _ => out.push(Problem::wrong_type(&path.pointer(), "number", value)),
+            _ => out.add(|| Problem::wrong_type(&path.pointer(), "number", value)),
         },
         Shape::Array(a) => match value {
             Value::Array(items) => check_array(a, items, path, out),
-            _ => out.push(Problem::wrong_type(&path.pointer(), "array", value)),
+            _ => out.add(|| Problem::wrong_type(&path.pointer(), "array", value)),
         },
         Shape::Object(o) => match value {
             Value::Object(map) => check_object(o, map, path, out),
-            _ => out.push(Problem::wrong_type(&path.pointer(), "object", value)),
+            _ => out.add(|| Problem::wrong_type(&path.pointer(), "object", value)),
         },
     }
 }
@@ -153,17 +163,12 @@ fn check_string(
     value: &Value,
     path: &Path<'_>,
     optional: bool,
-    out: &mut Vec<Problem>,
+    out: &mut Problems,
 ) {
     if !s.allowed.is_empty() {
         // An enum says everything: length, pattern and format add nothing to the fix.
         if !s.allowed.contains(&text) {
-            out.push(Problem::not_allowed(
-                &path.pointer(),
-                value,
-                s.allowed,
-                optional,
-            ));
+            out.add(|| Problem::not_allowed(&path.pointer(), value, s.allowed, optional));
         }
         return;
     }
@@ -171,41 +176,40 @@ fn check_string(
     let short = s.min_length.is_some_and(|m| (len as u64) < m);
     let long = s.max_length.is_some_and(|m| (len as u64) > m);
     if short || long {
-        out.push(Problem::length(
-            &path.pointer(),
-            len,
-            s.min_length,
-            s.max_length,
-            "characters",
-        ));
+        out.add(|| {
+            Problem::length(
+                &path.pointer(),
+                len,
+                s.min_length,
+                s.max_length,
+                "characters",
+            )
+        });
     }
     if let Some(p) = s.pattern
         && !p.is_match(text)
     {
-        out.push(Problem::pattern(&path.pointer(), value, p.source()));
+        out.add(|| Problem::pattern(&path.pointer(), value, p.source()));
     }
     if let Some(f) = s.format
         && !f.is_valid(text)
     {
-        out.push(Problem::format(
-            &path.pointer(),
-            value,
-            f.name(),
-            f.example(),
-        ));
+        out.add(|| Problem::format(&path.pointer(), value, f.name(), f.example()));
     }
 }
 
-fn check_array(a: &ArrayShape, items: &[Value], path: &Path<'_>, out: &mut Vec<Problem>) {
+fn check_array(a: &ArrayShape, items: &[Value], path: &Path<'_>, out: &mut Problems) {
     let n = items.len() as u64;
     if a.min_items.is_some_and(|m| n < m) || a.max_items.is_some_and(|m| n > m) {
-        out.push(Problem::length(
-            &path.pointer(),
-            items.len(),
-            a.min_items,
-            a.max_items,
-            "items",
-        ));
+        out.add(|| {
+            Problem::length(
+                &path.pointer(),
+                items.len(),
+                a.min_items,
+                a.max_items,
+                "items",
+            )
+        });
     }
     for (i, item) in items.iter().enumerate() {
         // Items of a list are never optional: a null item is a type problem.
