@@ -62,6 +62,9 @@ impl Database {
     /// The connection, for reads and for setting up your tables. Do not hold it across a
     /// call to the runtime, and do not write your effects here from a write method: write
     /// them through the method's [`crate::store::Work`], so they commit with its records.
+    ///
+    /// Inside a write method, read through `work.sqlite(..)` too: the unit of work holds
+    /// this connection until the method returns, so locking it there waits forever.
     pub async fn lock(&self) -> MutexGuard<'_, Connection> {
         self.conn.lock().await
     }

@@ -63,3 +63,61 @@ async fn list_and_call_over_streamable_http_then_shut_down() {
         "nothing listens after shutdown"
     );
 }
+
+/// A server whose guard gives clients 300 ms for headers and for the body.
+async fn impatient() -> HttpServer {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let guard = toolspec_runtime::mcp::HttpGuard {
+        header_read_timeout: std::time::Duration::from_millis(300),
+        body_read_timeout: std::time::Duration::from_millis(300),
+        ..Default::default()
+    };
+    HttpServer::bind_guarded(server(&log), "127.0.0.1:0", Default::default(), guard)
+        .await
+        .unwrap()
+}
+
+/// Everything the server sends on `stream` until it closes the connection.
+async fn until_closed(stream: &mut tokio::net::TcpStream) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut got = Vec::new();
+    within(stream.read_to_end(&mut got))
+        .await
+        .expect("the server closes the connection");
+    String::from_utf8_lossy(&got).into_owned()
+}
+
+#[tokio::test]
+async fn a_client_slow_to_send_its_headers_is_disconnected() {
+    use tokio::io::AsyncWriteExt;
+    let http = impatient().await;
+    let mut slow = tokio::net::TcpStream::connect(http.local_addr())
+        .await
+        .unwrap();
+    slow.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .await
+        .unwrap();
+    // The headers never end: the server gives up on the connection.
+    let answer = until_closed(&mut slow).await;
+    assert!(answer.is_empty() || answer.contains(" 408 "), "{answer}");
+    within(http.shutdown()).await.expect("a clean shutdown");
+}
+
+#[tokio::test]
+async fn a_client_slow_to_send_its_body_gets_408() {
+    use tokio::io::AsyncWriteExt;
+    let http = impatient().await;
+    let mut slow = tokio::net::TcpStream::connect(http.local_addr())
+        .await
+        .unwrap();
+    slow.write_all(
+        b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+          Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\"",
+    )
+    .await
+    .unwrap();
+    let answer = until_closed(&mut slow).await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("did not arrive within 0.3 s"), "{answer}");
+    within(http.shutdown()).await.expect("a clean shutdown");
+}

@@ -7,6 +7,7 @@
 //! transport specification asks servers to validate `Origin` for that reason.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::Request;
@@ -28,6 +29,13 @@ pub struct HttpGuard {
     /// `http://[::1]:*`, always allowed), written exactly as browsers send them
     /// (`https://app.example.com`). A request without `Origin` (not from a browser) passes.
     pub allowed_origins: Vec<String>,
+    /// How long a client may take to send a request's headers
+    /// ([`HttpGuard::HEADER_READ_TIMEOUT`]); a slower one is disconnected, so slow clients
+    /// cannot hold connections open.
+    pub header_read_timeout: Duration,
+    /// How long a client may take to send a request's body
+    /// ([`HttpGuard::BODY_READ_TIMEOUT`]); a slower one gets 408.
+    pub body_read_timeout: Duration,
 }
 
 impl HttpGuard {
@@ -35,6 +43,10 @@ impl HttpGuard {
     pub const MAX_BODY_BYTES: usize = 1 << 20;
     /// 64 levels: far beyond any tool's arguments, far below a stack's limits.
     pub const MAX_DEPTH: usize = 64;
+    /// 10 s to send the headers.
+    pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+    /// 30 s to send the body.
+    pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
     /// The most of a body that is read (and dropped) to answer it with 413 instead of a
     /// reset connection; a longer upload is cut off.
     const DRAIN_BYTES: usize = 64 << 20;
@@ -56,6 +68,8 @@ impl Default for HttpGuard {
             max_body_bytes: Self::MAX_BODY_BYTES,
             max_depth: Self::MAX_DEPTH,
             allowed_origins: Vec::new(),
+            header_read_timeout: Self::HEADER_READ_TIMEOUT,
+            body_read_timeout: Self::BODY_READ_TIMEOUT,
         }
     }
 }
@@ -104,9 +118,23 @@ pub(super) async fn guard(guard: Arc<HttpGuard>, request: Request, next: Next) -
         }
     }
     let (parts, body) = request.into_parts();
-    let bytes = match read_limited(body, guard.max_body_bytes).await {
-        Ok(bytes) => bytes,
-        Err(size) => {
+    let read = tokio::time::timeout(
+        guard.body_read_timeout,
+        read_limited(body, guard.max_body_bytes),
+    );
+    let bytes = match read.await {
+        Ok(Ok(bytes)) => bytes,
+        Err(_) => {
+            return refuse(
+                StatusCode::REQUEST_TIMEOUT,
+                -32600,
+                format!(
+                    "The request body did not arrive within {} s; send it at once.",
+                    guard.body_read_timeout.as_secs_f64()
+                ),
+            );
+        }
+        Ok(Err(size)) => {
             return refuse(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 -32600,

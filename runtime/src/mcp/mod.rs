@@ -41,8 +41,9 @@
 //!
 //! Over HTTP every request passes an [`HttpGuard`] first: a body over 1 MiB is refused with
 //! 413, nesting deeper than 64 levels with 400, a browser `Origin` that is not loopback (or
-//! allowed) with 403, all as JSON-RPC errors, before rmcp parses anything. Accepted
-//! connections set `TCP_NODELAY`.
+//! allowed) with 403, a body slower than 30 s with 408, all as JSON-RPC errors, before rmcp
+//! parses anything; a client that takes over 10 s to send its headers is disconnected.
+//! Accepted connections set `TCP_NODELAY`.
 //!
 //! Over HTTP, [`serve_http`] serves the MCP endpoint at [`HTTP_PATH`] (`/mcp`) until Ctrl-C;
 //! [`HttpServer`] does the same with a handle (bound address, shutdown) for tests and for

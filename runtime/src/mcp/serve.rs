@@ -3,7 +3,6 @@
 use std::io;
 use std::net::SocketAddr;
 
-use axum::serve::ListenerExt;
 use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -69,6 +68,52 @@ pub fn guarded_router(
         }))
 }
 
+/// Serves `router` on every connection `listener` accepts until `stop`, then waits for the
+/// open connections to finish. Each connection sets `TCP_NODELAY` (without it, Nagle's
+/// algorithm holds a small response until the client's delayed ACK: about 40 ms per call
+/// on a kept-alive connection) and is closed when a request's headers take longer than
+/// `header_read_timeout`.
+async fn accept_loop(
+    listener: TcpListener,
+    router: axum::Router,
+    header_read_timeout: std::time::Duration,
+    stop: CancellationToken,
+) -> io::Result<()> {
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = stop.cancelled() => break,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors and the like: wait a moment rather than spin.
+            Err(e) => {
+                crate::error::log_incident(&format!("accepting an HTTP connection: {e}"));
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        if let Err(e) = stream.set_nodelay(true) {
+            crate::error::log_incident(&format!("TCP_NODELAY on an accepted connection: {e}"));
+        }
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let mut builder = hyper::server::conn::http1::Builder::new();
+        builder
+            .timer(hyper_util::rt::TokioTimer::new())
+            .header_read_timeout(header_read_timeout);
+        let conn = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            // A connection the client broke off ends here; there is no one to tell.
+            let _ = conn.await;
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
+}
+
 /// A running streamable HTTP server: its bound address, and a way to stop it.
 #[derive(Debug)]
 pub struct HttpServer {
@@ -107,20 +152,10 @@ impl HttpServer {
         // The same token ends the sessions' streams (open SSE responses would otherwise hold
         // a graceful shutdown forever) and the accept loop.
         let stop = config.cancellation_token.clone();
+        let header_read_timeout = guard.header_read_timeout;
         let router = guarded_router(server, config, guard);
         let until = stop.clone();
-        // Without TCP_NODELAY, Nagle's algorithm holds a small response until the client's
-        // delayed ACK: about 40 ms per call on a kept-alive connection.
-        let listener = listener.tap_io(|stream| {
-            if let Err(e) = stream.set_nodelay(true) {
-                crate::error::log_incident(&format!("TCP_NODELAY on an accepted connection: {e}"));
-            }
-        });
-        let task = tokio::spawn(async move {
-            axum::serve(listener, router)
-                .with_graceful_shutdown(async move { until.cancelled_owned().await })
-                .await
-        });
+        let task = tokio::spawn(accept_loop(listener, router, header_read_timeout, until));
         Ok(Self { addr, stop, task })
     }
 

@@ -17,7 +17,9 @@ use crate::error::ToolError;
 /// an error, or if the process dies first, everything rolls back.
 ///
 /// - Effects in the store's database: with [`crate::store::SqliteStore`], run your SQL on
-///   [`Work::sqlite`], the connection inside the transaction.
+///   [`Work::sqlite`], the connection inside the transaction; read there too, since the
+///   unit of work holds the connection until the method returns (locking the
+///   [`crate::sqlite::Database`] in the method would wait forever).
 /// - Effects outside it (an email, a call to another service): [`Work::outbox`] writes a
 ///   message in the same transaction; a deliverer sends it after the commit, at least
 ///   once, with the message id as the receiver's idempotency key
