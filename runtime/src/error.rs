@@ -136,14 +136,26 @@ impl ToolError {
     /// preview it presented is still valid. The `cause` goes to the incident hook only.
     pub fn not_applied(tool: &str, cause: impl fmt::Display) -> Self {
         let incident = log_incident(&cause.to_string());
+        Self::not_applied_as(tool, Some(&incident))
+    }
+
+    /// [`ToolError::not_applied`], with the incident id to report when there is one (a
+    /// failure made on purpose, by the gauntlet, has none).
+    pub(crate) fn not_applied_as(tool: &str, incident: Option<&str>) -> Self {
+        let (report, details) = match incident {
+            Some(id) => (
+                format!("; if it keeps failing, report incident {id}"),
+                json!({ "incident": id, "changed": false }),
+            ),
+            None => (String::new(), json!({ "changed": false })),
+        };
         Self::builtin(
             &catalog::INTERNAL_ERROR,
             format!(
                 "{tool} failed before making the change: nothing was changed, and its preview \
-                 (if any) is still valid. Retry the same call once; if it keeps failing, report \
-                 incident {incident}."
+                 (if any) is still valid. Retry the same call once{report}."
             ),
-            json!({ "incident": incident, "changed": false }),
+            details,
         )
     }
 

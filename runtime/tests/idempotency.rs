@@ -321,3 +321,62 @@ async fn sixteen_concurrent_calls_with_one_key_have_one_effect() {
         assert_eq!(first_runs, 1);
     }
 }
+
+#[tokio::test]
+async fn the_outbox_delivers_committed_messages_until_delivered_and_never_uncommitted_ones() {
+    for kind in kinds() {
+        let (rt, _clock, _dir) = runtime(kind);
+        // A write that fails: its message must never leave.
+        rt.idempotent("orders_place", Some("o1"), "fp", DAY, |work| async move {
+            work.outbox("email", json!({"to": "lost@example.com"}))?;
+            Err::<Value, _>(ToolError::internal("backend down"))
+        })
+        .await
+        .expect_err("retryable");
+        // A write that commits, keeping its handle past the call.
+        let kept = Arc::new(std::sync::Mutex::new(None));
+        let keep = kept.clone();
+        rt.idempotent("orders_place", Some("o2"), "fp", DAY, |work| async move {
+            work.outbox("email", json!({"to": "a@example.com"}))?;
+            *keep.lock().unwrap() = Some(work);
+            Ok(json!({"order_id": "O-2"}))
+        })
+        .await
+        .expect("committed");
+        // The handle is dead once its call ended: nothing more can be written through it.
+        let late = kept.lock().unwrap().take().expect("the handle");
+        let e = late
+            .outbox("email", json!({"to": "late@example.com"}))
+            .expect_err("ended");
+        assert_eq!(e.code, "internal_error", "{kind:?}");
+
+        // A deliverer that fails keeps the message; the next round delivers it, once.
+        let mut seen = Vec::new();
+        let sent = rt
+            .deliver_outbox(10, |m| {
+                seen.push((m.payload["to"].clone(), m.attempts));
+                async { false }
+            })
+            .await
+            .expect("round 1");
+        assert_eq!(sent, 0);
+        let sent = rt
+            .deliver_outbox(10, |m| {
+                seen.push((m.payload["to"].clone(), m.attempts));
+                async { true }
+            })
+            .await
+            .expect("round 2");
+        assert_eq!(sent, 1);
+        let sent = rt
+            .deliver_outbox(10, |_| async { true })
+            .await
+            .expect("round 3");
+        assert_eq!(sent, 0, "{kind:?}: a delivered message is not sent again");
+        assert_eq!(
+            seen,
+            [(json!("a@example.com"), 0), (json!("a@example.com"), 1)],
+            "{kind:?}"
+        );
+    }
+}

@@ -121,3 +121,30 @@ async fn a_client_slow_to_send_its_body_gets_408() {
     assert!(answer.contains("did not arrive within 0.3 s"), "{answer}");
     within(http.shutdown()).await.expect("a clean shutdown");
 }
+
+#[tokio::test]
+async fn a_request_nested_too_deep_is_refused_before_it_is_parsed() {
+    use tokio::io::AsyncWriteExt;
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let http = HttpServer::bind(server(&log), "127.0.0.1:0").await.unwrap();
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"notes_get","arguments":{{"x":{}{}}}}}}}"#,
+        "[".repeat(100),
+        "]".repeat(100)
+    );
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nConnection: close\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(http.local_addr())
+        .await
+        .unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let answer = until_closed(&mut stream).await;
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(answer.contains("at most 64 levels"), "{answer}");
+    assert!(log.lock().unwrap().is_empty(), "no tool ran");
+    within(http.shutdown()).await.expect("a clean shutdown");
+}

@@ -35,11 +35,27 @@ async fn call(
     preview_id: Option<&str>,
     key: Option<&str>,
 ) -> Result<Value, ToolError> {
-    rt.gated(
+    run(
+        rt,
+        effects,
         gate(fp, preview_id, key),
-        || async { Ok(json!({"summary": "Deletes 3 closed tickets.", "would_delete": 3})) },
+        "Deletes 3 closed tickets.",
+    )
+    .await
+}
+
+/// Serves `gate` with a preview of `summary` and an apply whose effect `effects` counts
+/// when it commits (a rolled-back run is no effect).
+async fn run(
+    rt: &Runtime,
+    effects: &Arc<AtomicUsize>,
+    gate: Gate<'_>,
+    summary: &str,
+) -> Result<Value, ToolError> {
+    rt.gated(
+        gate,
+        || async { Ok(json!({"summary": summary, "would_delete": 3})) },
         |preview, work| async move {
-            // Counted when the change commits: a rolled-back run is no effect.
             let effects = Arc::clone(effects);
             work.on_commit(move || {
                 effects.fetch_add(1, Ordering::SeqCst);
@@ -287,23 +303,12 @@ async fn hosted(
     confirmation: Confirmation,
     preview_id: Option<&str>,
 ) -> Result<Value, ToolError> {
-    rt.gated(
-        Gate {
-            confirmation,
-            host: Some(host),
-            ..gate("fp", preview_id, Some("hosted-1"))
-        },
-        || async { Ok(json!({"summary": "Deletes 3 closed tickets.\u{202e}", "would_delete": 3})) },
-        |preview, work| async move {
-            // Counted when the change commits: a rolled-back run is no effect.
-            let effects = Arc::clone(effects);
-            work.on_commit(move || {
-                effects.fetch_add(1, Ordering::SeqCst);
-            });
-            Ok(json!({"deleted": preview["would_delete"]}))
-        },
-    )
-    .await
+    let gate = Gate {
+        confirmation,
+        host: Some(host),
+        ..gate("fp", preview_id, Some("hosted-1"))
+    };
+    run(rt, effects, gate, "Deletes 3 closed tickets.\u{202e}").await
 }
 
 #[tokio::test]

@@ -195,4 +195,41 @@ mod tests {
         assert_eq!(shown, "ok\\u{202e}gnp.exe\\u{a}fake: line\\u{1b}[2J");
         assert_eq!(for_person("abcdef", 3), "abc…");
     }
+
+    #[test]
+    fn the_person_sees_a_bounded_summary_of_the_preview() {
+        let mut fields = serde_json::Map::new();
+        fields.insert("summary".into(), json!("Send 25 invoices.\nreally"));
+        for i in 0..25 {
+            fields.insert(format!("f{i:02}"), json!("v".repeat(1000)));
+        }
+        let stored = StoredPreview {
+            id: "pv_1".into(),
+            tool: "t".into(),
+            fingerprint: "fp".into(),
+            preview: Value::Object(fields),
+            expires_at_ms: 0,
+        };
+        let request = ApprovalRequest::new("orders_invoice_send", &stored);
+        let m = &request.message;
+        assert!(
+            m.starts_with(
+                "Approve this change (orders_invoice_send)?\n\nSend 25 invoices.\\u{a}really\n"
+            ),
+            "{m}"
+        );
+        assert!(
+            m.contains(&format!("f00: {}…\n", "v".repeat(FIELD_CHARS))),
+            "{m}"
+        );
+        assert!(!m.contains("f20:"), "{m}");
+        assert!(m.contains("... and 5 more fields\n"), "{m}");
+        assert!(m.ends_with("Nothing changes unless you approve. Preview pv_1, valid until 1970-01-01T00:00:00Z."), "{m}");
+        assert!(m.len() < 8_000, "{}", m.len());
+        assert_eq!(
+            request.preview["f24"],
+            json!("v".repeat(1000)),
+            "the data itself is whole"
+        );
+    }
 }

@@ -416,15 +416,7 @@ impl Runtime {
             // commit, without an incident for the operator.
             drop(tx);
             self.release(&write).await;
-            return Err(ToolError::builtin(
-                &crate::catalog::INTERNAL_ERROR,
-                format!(
-                    "{} failed before making the change: nothing was changed, and its preview \
-                     (if any) is still valid. Retry the same call once.",
-                    write.tool
-                ),
-                serde_json::json!({ "changed": false }),
-            ));
+            return Err(ToolError::not_applied_as(write.tool, None));
         }
         match tx.commit() {
             Ok(()) => {
