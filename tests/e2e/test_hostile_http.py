@@ -13,6 +13,7 @@ import concurrent.futures
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -83,6 +84,36 @@ def hostile_bodies() -> list[str]:
     return [call_body({"query": "a", **keys}), deep, huge]
 
 
+# The normal calls run in a process of their own: in this one they would wait for the
+# flood's threads to give up the interpreter lock, and measure Python, not the server.
+PROBE = r"""
+import json, sys, time
+import httpx2 as httpx
+url, headers = sys.argv[1], json.loads(sys.argv[2])
+times = []
+with httpx.Client(timeout=60) as client:
+    for n in range(10):
+        start = time.perf_counter()
+        r = client.post(url, headers=headers, content=json.dumps({
+            "jsonrpc": "2.0", "id": 1000 + n, "method": "tools/call",
+            "params": {"name": "tickets_get", "arguments": {"ticket_id": "T-1001"}}}))
+        times.append((time.perf_counter() - start) * 1000)
+        assert "T-1001" in r.text, r.text
+        time.sleep(0.05)
+print(json.dumps(times))
+"""
+
+
+def settled_rss_mb(pid: int, below_mb: float, within_s: float = 3.0) -> float:
+    """The server's resident size once it falls below `below_mb`, or after `within_s`."""
+    deadline = time.monotonic() + within_s
+    while True:
+        rss = memory_kb(pid, "VmRSS") / 1024
+        if rss < below_mb or time.monotonic() > deadline:
+            return rss
+        time.sleep(0.1)
+
+
 def test_hostile_requests_get_bounded_refusals_and_memory_stays_bounded() -> None:
     with server() as (url, pid), httpx.Client(timeout=60) as probe:
         headers = session(probe, url)
@@ -98,19 +129,15 @@ def test_hostile_requests_get_bounded_refusals_and_memory_stays_bounded() -> Non
                 capped = "invalid_arguments" in r.text and "more, not listed" in r.text
                 return r.status_code, len(r.content), capped, r.text[:300]
 
-        normal_ms: list[float] = []
         with concurrent.futures.ThreadPoolExecutor(max_workers=64) as pool:
             floods = [pool.submit(send, bodies[i % 3]) for i in range(32)]
             floods += [pool.submit(send, body) for body in medium]
-            time.sleep(0.2)
-            for _ in range(5):
-                start = time.perf_counter()
-                r = probe.post(url, headers=headers, content=json.dumps({
-                    "jsonrpc": "2.0", "id": 99, "method": "tools/call",
-                    "params": {"name": "tickets_get", "arguments": {"ticket_id": "T-1001"}}}))
-                normal_ms.append((time.perf_counter() - start) * 1000)
-                assert "T-1001" in r.text, r.text
+            time.sleep(0.1)
+            normal = subprocess.run(
+                [sys.executable, "-c", PROBE, url, json.dumps(headers)],
+                capture_output=True, text=True, timeout=120, check=True)
             answers = [f.result() for f in floods]
+        normal_ms = json.loads(normal.stdout)
 
         for status, size, _, text in answers[:32]:
             assert status == 413, (status, text)
@@ -121,12 +148,13 @@ def test_hostile_requests_get_bounded_refusals_and_memory_stays_bounded() -> Non
             assert capped, text
 
         peak_mb = memory_kb(pid, "VmHWM") / 1024
-        after_mb = memory_kb(pid, "VmRSS") / 1024
+        after_mb = settled_rss_mb(pid, below_mb=100)
         print(f"peak RSS {peak_mb:.0f} MB, after {after_mb:.0f} MB, normal calls meanwhile "
               f"{', '.join(f'{t:.1f}' for t in normal_ms)} ms")
         assert peak_mb < 300, peak_mb
-        # Every normal call was answered (above); on a loaded 2-core machine its latency is
-        # reported, not judged. So is the size after: glibc keeps freed memory mapped.
+        assert after_mb < 100, f"RSS stayed at {after_mb:.0f} MB after the burst"
+        # Latency is a benchmark's business, not a test's: this only says the server kept
+        # answering normal calls during the flood (the figures are printed with -s).
         assert max(normal_ms) < 5000, normal_ms
 
 

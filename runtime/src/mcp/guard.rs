@@ -11,13 +11,30 @@ use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::Request;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http_body_util::BodyExt;
 use serde_json::json;
+use tokio::sync::OwnedSemaphorePermit;
+
+use super::inflight::{DuplicateId, HeldBody, Hold, Inflight};
 
 /// The limits and origins the HTTP transport enforces on every request.
+///
+/// Every field has a default fit for a tool server on a small machine; change the ones you
+/// need with struct update syntax:
+///
+/// ```
+/// use toolspec_runtime::mcp::HttpGuard;
+///
+/// let guard = HttpGuard {
+///     max_body_bytes: 4 << 20,
+///     ..HttpGuard::default()
+/// }
+/// .allow_origin("https://app.example.com");
+/// assert_eq!(guard.max_depth, HttpGuard::MAX_DEPTH);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HttpGuard {
     /// The largest request body, in bytes ([`HttpGuard::MAX_BODY_BYTES`] by default). A
@@ -36,6 +53,25 @@ pub struct HttpGuard {
     /// How long a client may take to send a request's body
     /// ([`HttpGuard::BODY_READ_TIMEOUT`]); a slower one gets 408.
     pub body_read_timeout: Duration,
+    /// The most connections served at once ([`HttpGuard::MAX_CONNECTIONS`]); further ones
+    /// wait in the system's listen queue until one closes.
+    pub max_connections: usize,
+    /// The most calls one session runs at once ([`HttpGuard::MAX_CALLS_PER_SESSION`]);
+    /// further calls of that session wait for one to finish. Calls of a session run
+    /// concurrently up to this bound.
+    pub max_calls_per_session: usize,
+    /// A body over this many bytes ([`HttpGuard::LARGE_BODY_BYTES`]) is a large request:
+    /// it is read past this point only when one of the
+    /// [`large_bodies_at_once`](HttpGuard::large_bodies_at_once) places is free, and when it
+    /// is answered the freed memory is given back to the system. Small calls never wait
+    /// for large ones.
+    pub large_body_bytes: usize,
+    /// How many large requests are read and run at once ([`HttpGuard::large_bodies_default`]:
+    /// half the machine's cores, at least one), so a burst of them takes at most that many
+    /// cores and that many bodies' worth of memory, and normal calls go on meanwhile. A
+    /// large request that finds no free place within
+    /// [`body_read_timeout`](HttpGuard::body_read_timeout) gets 503.
+    pub large_bodies_at_once: usize,
 }
 
 impl HttpGuard {
@@ -47,9 +83,22 @@ impl HttpGuard {
     pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
     /// 30 s to send the body.
     pub const BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
+    /// 1,024 connections at once.
+    pub const MAX_CONNECTIONS: usize = 1024;
+    /// 64 calls of one session at once: more than a host runs in parallel, and calls that
+    /// wait for a person's approval keep their place while they wait.
+    pub const MAX_CALLS_PER_SESSION: usize = 64;
+    /// 64 KiB: every ordinary tool call is smaller.
+    pub const LARGE_BODY_BYTES: usize = 64 << 10;
     /// The most of a body that is read (and dropped) to answer it with 413 instead of a
     /// reset connection; a longer upload is cut off.
     const DRAIN_BYTES: usize = 64 << 20;
+
+    /// Half the machine's cores, at least one: the default of
+    /// [`large_bodies_at_once`](HttpGuard::large_bodies_at_once).
+    pub fn large_bodies_default() -> usize {
+        std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+    }
 
     /// Allows `origin` too.
     pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
@@ -70,6 +119,10 @@ impl Default for HttpGuard {
             allowed_origins: Vec::new(),
             header_read_timeout: Self::HEADER_READ_TIMEOUT,
             body_read_timeout: Self::BODY_READ_TIMEOUT,
+            max_connections: Self::MAX_CONNECTIONS,
+            max_calls_per_session: Self::MAX_CALLS_PER_SESSION,
+            large_body_bytes: Self::LARGE_BODY_BYTES,
+            large_bodies_at_once: Self::large_bodies_default(),
         }
     }
 }
@@ -101,11 +154,13 @@ fn refuse(status: StatusCode, code: i64, message: String) -> Response {
     response
 }
 
-/// The middleware: `Origin`, then the body's size and depth.
-pub(super) async fn guard(guard: Arc<HttpGuard>, request: Request, next: Next) -> Response {
+/// The middleware: `Origin`, the body's size and depth, then the call's place in its session;
+/// the places are held until the response has been sent.
+pub(super) async fn guard(state: Arc<Inflight>, request: Request, next: Next) -> Response {
+    let limits = &state.limits;
     if let Some(origin) = request.headers().get(header::ORIGIN) {
         let origin = origin.to_str().unwrap_or_default();
-        if !guard.origin_allowed(origin) {
+        if !limits.origin_allowed(origin) {
             return refuse(
                 StatusCode::FORBIDDEN,
                 -32600,
@@ -118,73 +173,186 @@ pub(super) async fn guard(guard: Arc<HttpGuard>, request: Request, next: Next) -
         }
     }
     let (parts, body) = request.into_parts();
-    let read = tokio::time::timeout(
-        guard.body_read_timeout,
-        read_limited(body, guard.max_body_bytes),
-    );
-    let bytes = match read.await {
-        Ok(Ok(bytes)) => bytes,
-        Err(_) => {
-            return refuse(
-                StatusCode::REQUEST_TIMEOUT,
-                -32600,
-                format!(
-                    "The request body did not arrive within {} s; send it at once.",
-                    guard.body_read_timeout.as_secs_f64()
-                ),
-            );
-        }
-        Ok(Err(size)) => {
-            return refuse(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                -32600,
-                format!(
-                    "The request is {size} bytes or more; this server takes at most {} bytes \
-                     per request. Send smaller arguments.",
-                    guard.max_body_bytes
-                ),
-            );
-        }
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<usize>().ok());
+    let (bytes, large) = match read_body(&state, body, declared).await {
+        Ok(read) => read,
+        Err(refusal) => return refusal,
     };
-    if let Some(depth) = too_deep(&bytes, guard.max_depth) {
+    if let Some(depth) = too_deep(&bytes, limits.max_depth) {
         return refuse(
             StatusCode::BAD_REQUEST,
             -32600,
             format!(
                 "The request nests arrays and objects {depth} levels deep; this server takes \
                  at most {} levels.",
-                guard.max_depth
+                limits.max_depth
             ),
         );
     }
-    next.run(Request::from_parts(parts, Body::from(bytes)))
-        .await
-}
-
-/// The body, or `Err(bytes seen)` when it is longer than `max` (the rest read and dropped,
-/// up to [`HttpGuard::DRAIN_BYTES`], so the client hears the refusal).
-async fn read_limited(mut body: Body, max: usize) -> Result<Bytes, usize> {
-    let mut kept: Vec<u8> = Vec::new();
-    let mut seen = 0usize;
-    while let Some(frame) = body.frame().await {
-        let Ok(frame) = frame else { break };
-        let Ok(data) = frame.into_data() else {
-            continue;
-        };
-        seen = seen.saturating_add(data.len());
-        if seen <= max {
-            kept.extend_from_slice(&data);
-        } else {
-            kept = Vec::new();
-            if seen > HttpGuard::DRAIN_BYTES {
-                break;
+    let mut hold = Hold { call: None, large };
+    let session = parts
+        .headers
+        .get(SESSION_HEADER)
+        .and_then(|v| v.to_str().ok());
+    let id = session
+        .filter(|_| parts.method == Method::POST)
+        .and_then(|session| Some((session, request_id(&bytes)?)));
+    if let Some((session, id)) = id {
+        match state.enter(session, id).await {
+            Ok(place) => hold.call = Some(place),
+            Err(DuplicateId(id)) => {
+                return refuse(
+                    StatusCode::BAD_REQUEST,
+                    -32600,
+                    format!(
+                        "Request id {} is already used by a request of this session that has \
+                         not been answered; give every request its own id.",
+                        crate::problem::echo(&id)
+                    ),
+                );
             }
         }
     }
-    if seen > max {
-        Err(seen)
-    } else {
-        Ok(Bytes::from(kept))
+    let response = next
+        .run(Request::from_parts(parts, Body::from(bytes)))
+        .await;
+    if hold.call.is_none() && hold.large.is_none() {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    Response::from_parts(parts, Body::new(HeldBody::new(body, hold)))
+}
+
+/// The header that names a request's session on the session protocols.
+const SESSION_HEADER: &str = "mcp-session-id";
+
+/// The id of a JSON-RPC request (not a notification or a response), as JSON text: `1` and
+/// `"1"` are different ids.
+fn request_id(bytes: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        id: Option<serde_json::Value>,
+        method: Option<serde::de::IgnoredAny>,
+    }
+    let envelope: Envelope = serde_json::from_slice(bytes).ok()?;
+    envelope.method?;
+    envelope
+        .id
+        .filter(|id| !id.is_null())
+        .map(|id| id.to_string())
+}
+
+/// The body, and the large-request place it holds when it is over
+/// [`HttpGuard::large_body_bytes`]; or the refusal to send instead.
+async fn read_body(
+    state: &Inflight,
+    mut body: Body,
+    declared: Option<usize>,
+) -> Result<(Bytes, Option<OwnedSemaphorePermit>), Response> {
+    let limits = &state.limits;
+    let (mut kept, mut seen) = (Vec::new(), 0usize);
+    let too_large = |seen: usize| {
+        refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            -32600,
+            format!(
+                "The request is {seen} bytes or more; this server takes at most {} bytes per \
+                 request. Send smaller arguments.",
+                limits.max_body_bytes
+            ),
+        )
+    };
+    let too_slow = || {
+        refuse(
+            StatusCode::REQUEST_TIMEOUT,
+            -32600,
+            format!(
+                "The request body did not arrive within {} s; send it at once.",
+                limits.body_read_timeout.as_secs_f64()
+            ),
+        )
+    };
+    // A body declared too large is never kept: read and dropped so the client hears why.
+    if let Some(declared) = declared.filter(|&n| n > limits.max_body_bytes) {
+        let _ = tokio::time::timeout(limits.body_read_timeout, drain(&mut body, &mut seen)).await;
+        return Err(too_large(declared.max(seen)));
+    }
+    let ended = tokio::time::timeout(
+        limits.body_read_timeout,
+        read_until(&mut body, &mut kept, &mut seen, limits.large_body_bytes),
+    )
+    .await
+    .map_err(|_| too_slow())?;
+    if ended {
+        return Ok((Bytes::from(kept), None));
+    }
+    let place = match tokio::time::timeout(
+        limits.body_read_timeout,
+        state.large.clone().acquire_owned(),
+    )
+    .await
+    {
+        Ok(Ok(place)) => place,
+        _ => {
+            let mut busy = refuse(
+                StatusCode::SERVICE_UNAVAILABLE,
+                -32000,
+                format!(
+                    "The server is busy with other requests over {} bytes; retry in a few \
+                     seconds, or send a smaller request.",
+                    limits.large_body_bytes
+                ),
+            );
+            busy.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("2"));
+            return Err(busy);
+        }
+    };
+    let ended = tokio::time::timeout(
+        limits.body_read_timeout,
+        read_until(&mut body, &mut kept, &mut seen, limits.max_body_bytes),
+    )
+    .await
+    .map_err(|_| too_slow())?;
+    if ended {
+        return Ok((Bytes::from(kept), Some(place)));
+    }
+    drop(kept);
+    let _ = tokio::time::timeout(limits.body_read_timeout, drain(&mut body, &mut seen)).await;
+    Err(too_large(seen))
+}
+
+/// Reads `body` into `kept` until it ends (`true`) or more than `max` bytes have been seen
+/// (`false`, with the frame that crossed `max` kept too, so reading can go on). A body the client broke off counts as ended: nobody is left to answer, and
+/// what arrived fails to parse.
+async fn read_until(body: &mut Body, kept: &mut Vec<u8>, seen: &mut usize, max: usize) -> bool {
+    while let Some(frame) = body.frame().await {
+        let Ok(frame) = frame else { return true };
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        *seen = seen.saturating_add(data.len());
+        kept.extend_from_slice(&data);
+        if *seen > max {
+            return false;
+        }
+    }
+    true
+}
+
+/// Reads and drops the rest of `body`, up to [`HttpGuard::DRAIN_BYTES`] (a longer upload is
+/// cut off).
+async fn drain(body: &mut Body, seen: &mut usize) {
+    while let Some(Ok(frame)) = body.frame().await {
+        if let Ok(data) = frame.into_data() {
+            *seen = seen.saturating_add(data.len());
+            if *seen > HttpGuard::DRAIN_BYTES {
+                break;
+            }
+        }
     }
 }
 

@@ -41,9 +41,13 @@
 //!
 //! Over HTTP every request passes an [`HttpGuard`] first: a body over 1 MiB is refused with
 //! 413, nesting deeper than 64 levels with 400, a browser `Origin` that is not loopback (or
-//! allowed) with 403, a body slower than 30 s with 408, all as JSON-RPC errors, before rmcp
+//! allowed) with 403, a body slower than 30 s with 408, a request id that an unanswered
+//! request of the same session still uses with 400, all as JSON-RPC errors, before rmcp
 //! parses anything; a client that takes over 10 s to send its headers is disconnected.
-//! Accepted connections set `TCP_NODELAY`.
+//! Calls of one session run concurrently, up to 64 at once; requests over 64 KiB run a few
+//! at a time (half the cores), and the memory they used is given back to the system when
+//! they are answered. At most 1,024 connections are served at once, each with
+//! `TCP_NODELAY`.
 //!
 //! Over HTTP, [`serve_http`] serves the MCP endpoint at [`HTTP_PATH`] (`/mcp`) until Ctrl-C;
 //! [`HttpServer`] does the same with a handle (bound address, shutdown) for tests and for
@@ -53,7 +57,9 @@ mod convert;
 mod guard;
 mod handler;
 mod host;
+mod inflight;
 mod log;
+mod memory;
 mod serve;
 
 pub use convert::{ALIAS_META_KEY, DefinitionError, alias_note, tool_list};

@@ -60,11 +60,11 @@ pub fn guarded_router(
 ) -> axum::Router {
     let service: StreamableHttpService<McpServer, LocalSessionManager> =
         StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
-    let guard = std::sync::Arc::new(guard);
+    let inflight = super::inflight::Inflight::new(guard);
     axum::Router::new()
         .nest_service(HTTP_PATH, service)
         .layer(axum::middleware::from_fn(move |request, next| {
-            super::guard::guard(guard.clone(), request, next)
+            super::guard::guard(inflight.clone(), request, next)
         }))
 }
 
@@ -72,19 +72,26 @@ pub fn guarded_router(
 /// open connections to finish. Each connection sets `TCP_NODELAY` (without it, Nagle's
 /// algorithm holds a small response until the client's delayed ACK: about 40 ms per call
 /// on a kept-alive connection) and is closed when a request's headers take longer than
-/// `header_read_timeout`.
+/// `header_read_timeout`. At most `max_connections` are served at once; further ones wait
+/// in the listen queue.
 async fn accept_loop(
     listener: TcpListener,
     router: axum::Router,
-    header_read_timeout: std::time::Duration,
+    guard: &HttpGuard,
     stop: CancellationToken,
 ) -> io::Result<()> {
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let places = std::sync::Arc::new(tokio::sync::Semaphore::new(guard.max_connections.max(1)));
+    let header_read_timeout = guard.header_read_timeout;
     loop {
         let accepted = tokio::select! {
-            accepted = listener.accept() => accepted,
+            accepted = async {
+                let place = places.clone().acquire_owned().await;
+                (listener.accept().await, place)
+            } => accepted,
             () = stop.cancelled() => break,
         };
+        let (accepted, place) = accepted;
         let stream = match accepted {
             Ok((stream, _)) => stream,
             // Out of file descriptors and the like: wait a moment rather than spin.
@@ -107,6 +114,7 @@ async fn accept_loop(
         tokio::spawn(async move {
             // A connection the client broke off ends here; there is no one to tell.
             let _ = conn.await;
+            drop(place);
         });
     }
     drop(listener);
@@ -152,10 +160,9 @@ impl HttpServer {
         // The same token ends the sessions' streams (open SSE responses would otherwise hold
         // a graceful shutdown forever) and the accept loop.
         let stop = config.cancellation_token.clone();
-        let header_read_timeout = guard.header_read_timeout;
-        let router = guarded_router(server, config, guard);
+        let router = guarded_router(server, config, guard.clone());
         let until = stop.clone();
-        let task = tokio::spawn(accept_loop(listener, router, header_read_timeout, until));
+        let task = tokio::spawn(async move { accept_loop(listener, router, &guard, until).await });
         Ok(Self { addr, stop, task })
     }
 

@@ -4,10 +4,15 @@
 //! Two tools: `notes_get` (read-only, deprecated alias `notes_fetch`) answers with the note;
 //! `notes_delete` always refuses with the catalog error `locked`, and panics for the id
 //! `panic` (to show a panic becomes an `internal_error` result).
+//!
+//! `notes_get` of `hold-TAG-N` stays in flight until N calls of that TAG are (or 5 s pass;
+//! `hold-TAG-0` for 300 ms), and [`most_held`] tells how many of them ever ran at once: the
+//! concurrency tests' probe.
 #![allow(dead_code)]
 
+use std::collections::HashMap;
 use std::future::Future;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
 use rmcp::ServiceExt;
@@ -81,6 +86,9 @@ impl Toolset for Notes {
             };
             let args = def.prepare(arguments)?;
             let id = args["note_id"].as_str().unwrap_or_default().to_owned();
+            if let Some(hold) = id.strip_prefix("hold-") {
+                held(hold).await;
+            }
             if def.name == "notes_get" {
                 let note = json!({ "note_id": id, "text": format!("text of {id}") });
                 return Ok(CallOutput::new(note).via_alias(via_alias));
@@ -96,6 +104,38 @@ impl Toolset for Notes {
             ))
         })
     }
+}
+
+/// For each hold tag: calls of it in flight now, and the most ever at once.
+static HOLDS: LazyLock<Mutex<HashMap<String, (usize, usize)>>> = LazyLock::new(Default::default);
+
+/// Stays in flight (as one of `TAG`'s calls) until `N` of them are, or 5 s have passed
+/// (300 ms for `N` = 0).
+async fn held(spec: &str) {
+    let (tag, n) = spec.rsplit_once('-').unwrap_or((spec, "1"));
+    let n: usize = n.parse().unwrap_or(1);
+    let count = |delta: isize| {
+        let mut holds = HOLDS.lock().unwrap();
+        let entry = holds.entry(tag.to_owned()).or_default();
+        entry.0 = entry.0.saturating_add_signed(delta);
+        entry.1 = entry.1.max(entry.0);
+        entry.0
+    };
+    count(1);
+    if n == 0 {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while count(0) < n && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    count(-1);
+}
+
+/// The most calls of hold tag `tag` that were ever in flight at once.
+pub fn most_held(tag: &str) -> usize {
+    HOLDS.lock().unwrap().get(tag).map_or(0, |e| e.1)
 }
 
 /// The adapter over [`Notes`], with call logging captured in `log` (one line per call).
