@@ -349,3 +349,34 @@ async fn large_requests_wait_for_a_place_and_small_ones_do_not() {
     );
     within(http.shutdown()).await.expect("a clean shutdown");
 }
+
+#[tokio::test]
+async fn text_that_is_not_json_and_bad_call_params_get_json_rpc_errors() {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let http = HttpServer::bind(server(&log), "127.0.0.1:0").await.unwrap();
+    let addr = http.local_addr();
+    let garbage = within(post(addr, &[], "{not json")).await;
+    assert!(garbage.starts_with("HTTP/1.1 400"), "{garbage}");
+    assert!(garbage.contains(r#""code":-32700"#), "{garbage}");
+    let session = raw_session(addr).await;
+    let headers = [
+        ("mcp-session-id", session.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    for params in [
+        "7",
+        r#"{"arguments":{}}"#,
+        r#"{"name":"notes_get","arguments":[1]}"#,
+    ] {
+        let body = format!(r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{params}}}"#);
+        let answer = within(post(addr, &headers, &body)).await;
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(
+            answer.contains(r#""id":3"#) && answer.contains(r#""code":-32602"#),
+            "{answer}"
+        );
+        assert!(answer.contains("tools/call takes params"), "{answer}");
+    }
+    assert!(log.lock().unwrap().is_empty(), "no tool ran");
+    within(http.shutdown()).await.expect("a clean shutdown");
+}

@@ -18,6 +18,7 @@ use http_body_util::BodyExt;
 use serde_json::json;
 use tokio::sync::OwnedSemaphorePermit;
 
+use super::envelope::{self, Envelope};
 use super::inflight::{DuplicateId, HeldBody, Hold, Inflight};
 
 /// The limits and origins the HTTP transport enforces on every request.
@@ -154,6 +155,17 @@ fn refuse(status: StatusCode, code: i64, message: String) -> Response {
     response
 }
 
+/// The JSON-RPC answer to request `id`: an error, as a 200 response like any other answer.
+fn answer_error(id: serde_json::Value, code: i64, message: String) -> Response {
+    let body = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
+    let mut response = (StatusCode::OK, body.to_string()).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
 /// The middleware: `Origin`, the body's size and depth, then the call's place in its session;
 /// the places are held until the response has been sent.
 pub(super) async fn guard(state: Arc<Inflight>, request: Request, next: Next) -> Response {
@@ -197,10 +209,23 @@ pub(super) async fn guard(state: Arc<Inflight>, request: Request, next: Next) ->
         .headers
         .get(SESSION_HEADER)
         .and_then(|v| v.to_str().ok());
-    let id = session
-        .filter(|_| parts.method == Method::POST)
-        .and_then(|session| Some((session, request_id(&bytes)?)));
-    if let Some((session, id)) = id {
+    let envelope = if parts.method == Method::POST {
+        envelope::read(&bytes)
+    } else {
+        Envelope::Fine { request_id: None }
+    };
+    let request_id = match envelope {
+        Envelope::Fine { request_id } => request_id,
+        Envelope::NotJson(reason) => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                -32700,
+                format!("Parse error: the request body is not JSON ({reason})."),
+            );
+        }
+        Envelope::BadCallParams { id, message } => return answer_error(id, -32602, message),
+    };
+    if let (Some(session), Some(id)) = (session, request_id) {
         match state.enter(session, id).await {
             Ok(place) => hold.call = Some(place),
             Err(DuplicateId(id)) => {
@@ -228,22 +253,6 @@ pub(super) async fn guard(state: Arc<Inflight>, request: Request, next: Next) ->
 
 /// The header that names a request's session on the session protocols.
 const SESSION_HEADER: &str = "mcp-session-id";
-
-/// The id of a JSON-RPC request (not a notification or a response), as JSON text: `1` and
-/// `"1"` are different ids.
-fn request_id(bytes: &[u8]) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct Envelope {
-        id: Option<serde_json::Value>,
-        method: Option<serde::de::IgnoredAny>,
-    }
-    let envelope: Envelope = serde_json::from_slice(bytes).ok()?;
-    envelope.method?;
-    envelope
-        .id
-        .filter(|id| !id.is_null())
-        .map(|id| id.to_string())
-}
 
 /// The body, and the large-request place it holds when it is over
 /// [`HttpGuard::large_body_bytes`]; or the refusal to send instead.
@@ -357,7 +366,7 @@ async fn drain(body: &mut Body, seen: &mut usize) {
 }
 
 /// The nesting depth of the JSON text `bytes` when it exceeds `max` (strings skipped).
-fn too_deep(bytes: &[u8], max: usize) -> Option<usize> {
+pub(super) fn too_deep(bytes: &[u8], max: usize) -> Option<usize> {
     let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
     for &b in bytes {
         if in_string {

@@ -54,6 +54,7 @@
 //! programs that run other things beside it.
 
 mod convert;
+mod envelope;
 mod guard;
 mod handler;
 mod host;
@@ -61,12 +62,17 @@ mod inflight;
 mod log;
 mod memory;
 mod serve;
+mod stdio;
 
 pub use convert::{ALIAS_META_KEY, DefinitionError, alias_note, tool_list};
 pub use guard::HttpGuard;
 pub use handler::McpServer;
 pub use log::{CallLogger, CallOutcome, CallRecord, stderr_logger};
-pub use serve::{HTTP_PATH, HttpServer, guarded_router, http_router, serve_http, serve_stdio};
+pub use serve::{
+    HTTP_PATH, HttpServer, guarded_router, http_router, serve_http, serve_stdio,
+    serve_stdio_guarded,
+};
+pub use stdio::StdioGuard;
 
 /// Re-exported so a server can name rmcp types (transports, configs) without its own
 /// dependency on the exact same version.

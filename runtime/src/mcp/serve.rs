@@ -12,21 +12,31 @@ use tokio_util::sync::CancellationToken;
 
 use super::guard::HttpGuard;
 use super::handler::McpServer;
+use super::stdio::{GuardedLines, StdioGuard};
 
 /// The path of the MCP endpoint on an HTTP server.
 pub const HTTP_PATH: &str = "/mcp";
 
-/// Serves `server` on standard input and output until the client closes the stream.
+/// Serves `server` on standard input and output until the client closes the stream, with
+/// the default [`StdioGuard`] (lines up to 1 MiB, nesting up to 64 levels).
 ///
 /// Standard output then belongs to the protocol: write logs to standard error only (the
 /// adapter's own call log does).
 pub async fn serve_stdio(server: McpServer) -> io::Result<()> {
-    let running = server
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(io::Error::other)?;
-    running.waiting().await.map_err(io::Error::other)?;
-    Ok(())
+    serve_stdio_guarded(server, StdioGuard::default()).await
+}
+
+/// [`serve_stdio`] with your [`StdioGuard`]. Every line that is not a message the server
+/// can take (too long, too deep, not JSON) gets a JSON-RPC error instead of silence.
+pub async fn serve_stdio_guarded(server: McpServer, guard: StdioGuard) -> io::Result<()> {
+    let (transport, writer) = GuardedLines::new(tokio::io::stdin(), tokio::io::stdout(), guard);
+    let served = match server.serve(transport).await {
+        Ok(running) => running.waiting().await.map(drop).map_err(io::Error::other),
+        Err(e) => Err(io::Error::other(e)),
+    };
+    // Everything the server said reaches standard output before this returns.
+    let _ = writer.await;
+    served
 }
 
 /// Serves `server` over streamable HTTP at `http://<addr>/mcp` until Ctrl-C, with rmcp's
