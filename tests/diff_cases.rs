@@ -99,6 +99,12 @@ const CASES: &[(&str, &str, Option<Party>, bool)] = &[
         true,
     ),
     (
+        "request-limit-lowered",
+        "request-limit-lowered",
+        Some(Party::Callers),
+        true,
+    ),
+    (
         "error-retryable-changed",
         "error-retryable-changed",
         Some(Party::Consumers),

@@ -424,6 +424,12 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
     fn definitions(&self) -> &'static [::toolspec_runtime::engine::ToolDefinition] {
         &DEFINITIONS
     }
+    fn limits(&self) -> ::toolspec_runtime::engine::Limits {
+        ::toolspec_runtime::engine::Limits {
+            max_request_bytes: 1048576,
+            max_depth: 64,
+        }
+    }
     fn call<'a>(
         &'a self,
         name: &'a str,

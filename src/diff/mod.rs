@@ -195,6 +195,7 @@ pub fn diff(old: &Model, new: &Model) -> Vec<Change> {
             .find(|o| o.service.text == nts.service.text)
         {
             settings::compare_catalog(ots, nts, &mut out);
+            settings::compare_limits(ots, nts, &mut out);
         }
     }
     out.items

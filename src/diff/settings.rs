@@ -211,6 +211,40 @@ pub(super) fn compare_settings(o: &Tool, n: &Tool, out: &mut Changes) {
     }
 }
 
+/// Lowered request limits (`defaults.limits`) refuse requests that used to be served.
+pub(super) fn compare_limits(o: &ToolSet, n: &ToolSet, out: &mut Changes) {
+    let (od, nd) = (&o.defaults, &n.defaults);
+    let at = (Side::New, n.service.span);
+    if nd.max_request_bytes < od.max_request_bytes {
+        out.push(
+            "request-limit-lowered",
+            Some(Party::Callers),
+            None,
+            "defaults.limits.request_bytes".to_owned(),
+            at,
+            format!(
+                "`{}` takes requests of at most {} bytes (was {})",
+                n.service.text, nd.max_request_bytes, od.max_request_bytes
+            ),
+            "calls between the two sizes are now refused before any tool runs",
+        );
+    }
+    if nd.max_depth < od.max_depth {
+        out.push(
+            "request-limit-lowered",
+            Some(Party::Callers),
+            None,
+            "defaults.limits.depth".to_owned(),
+            at,
+            format!(
+                "`{}` takes requests nested at most {} levels (was {})",
+                n.service.text, nd.max_depth, od.max_depth
+            ),
+            "calls nested between the two depths are now refused before any tool runs",
+        );
+    }
+}
+
 pub(super) fn compare_catalog(o: &ToolSet, n: &ToolSet, out: &mut Changes) {
     let specs = |ts: &ToolSet| -> Vec<ErrorCode> {
         ts.errors.iter().filter(|e| !e.builtin).cloned().collect()

@@ -123,6 +123,10 @@ pub struct Defaults {
     pub approval: Approval,
     /// Largest result in estimated tokens.
     pub token_budget: u32,
+    /// Largest request the server takes, in bytes.
+    pub max_request_bytes: u64,
+    /// Deepest nesting of arrays and objects in a request.
+    pub max_depth: u32,
 }
 
 impl Defaults {
@@ -134,6 +138,8 @@ impl Defaults {
         preview_ttl: Duration::from_secs(600),
         approval: Approval::HostOrPreview,
         token_budget: 5000,
+        max_request_bytes: 1 << 20,
+        max_depth: 64,
     };
 }
 

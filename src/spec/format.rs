@@ -62,6 +62,25 @@ pub struct Defaults {
     /// with a note. Built-in default: `5000`.
     #[serde(default)]
     pub token_budget: Option<Sp<u32>>,
+    /// What one request to the server may cost: its size and nesting. A larger or deeper
+    /// request is refused before it is parsed, over HTTP and stdio alike. Built-in default:
+    /// `request_bytes: 1048576`, `depth: 64`.
+    #[serde(default)]
+    pub limits: Option<RequestLimits>,
+}
+
+/// The limits on one request, enforced by the generated server before any tool runs.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RequestLimits {
+    /// Largest request, in bytes (an HTTP body, or a line on stdio). Raise it for tools that
+    /// take large text. Built-in default: `1048576`.
+    #[serde(default)]
+    pub request_bytes: Option<Sp<u64>>,
+    /// Deepest nesting of arrays and objects in a request, counting the protocol's own
+    /// three or four levels. Built-in default: `64`.
+    #[serde(default)]
+    pub depth: Option<Sp<u32>>,
 }
 
 /// Page size limits.

@@ -172,4 +172,36 @@ pub trait Toolset: Send + Sync {
         arguments: Value,
         ctx: &'a CallContext,
     ) -> BoxFuture<'a, Result<CallOutput, ToolError>>;
+
+    /// What one request to this toolset's server may cost; generated toolsets return the
+    /// spec's `defaults.limits`. The MCP transports enforce it before any tool runs.
+    fn limits(&self) -> Limits {
+        Limits::DEFAULT
+    }
+}
+
+/// The limits on one request, enforced by a transport before the request is parsed: a
+/// larger or deeper one is refused with a JSON-RPC error that says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest request in bytes: an HTTP body, or one line on stdio.
+    pub max_request_bytes: usize,
+    /// Deepest nesting of arrays and objects in a request (the protocol's envelope takes
+    /// three or four levels).
+    pub max_depth: usize,
+}
+
+impl Limits {
+    /// 1 MiB and 64 levels: a tool call with a large text argument fits, a hostile request
+    /// costs little, and no nesting comes near a stack's limits.
+    pub const DEFAULT: Limits = Limits {
+        max_request_bytes: 1 << 20,
+        max_depth: 64,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
 }

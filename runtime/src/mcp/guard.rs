@@ -18,6 +18,8 @@ use http_body_util::BodyExt;
 use serde_json::json;
 use tokio::sync::OwnedSemaphorePermit;
 
+use crate::engine::Limits;
+
 use super::envelope::{self, Envelope};
 use super::inflight::{DuplicateId, HeldBody, Hold, Inflight};
 
@@ -76,10 +78,12 @@ pub struct HttpGuard {
 }
 
 impl HttpGuard {
-    /// 1 MiB: a tool call with a large text argument fits; a hostile one costs little.
-    pub const MAX_BODY_BYTES: usize = 1 << 20;
-    /// 64 levels: far beyond any tool's arguments, far below a stack's limits.
-    pub const MAX_DEPTH: usize = 64;
+    /// 1 MiB ([`Limits::DEFAULT`]): a tool call with a large text argument fits; a hostile
+    /// one costs little.
+    pub const MAX_BODY_BYTES: usize = Limits::DEFAULT.max_request_bytes;
+    /// 64 levels ([`Limits::DEFAULT`]): far beyond any tool's arguments, far below a
+    /// stack's limits.
+    pub const MAX_DEPTH: usize = Limits::DEFAULT.max_depth;
     /// 10 s to send the headers.
     pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
     /// 30 s to send the body.
@@ -99,6 +103,20 @@ impl HttpGuard {
     /// [`large_bodies_at_once`](HttpGuard::large_bodies_at_once).
     pub fn large_bodies_default() -> usize {
         std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+    }
+
+    /// The default guard with a toolset's request `limits` (what [`HttpServer::bind`] and
+    /// [`HttpServer::bind_with`] use, with the served toolset's [`Toolset::limits`]).
+    ///
+    /// [`HttpServer::bind`]: super::HttpServer::bind
+    /// [`HttpServer::bind_with`]: super::HttpServer::bind_with
+    /// [`Toolset::limits`]: crate::engine::Toolset::limits
+    pub fn with_limits(limits: Limits) -> Self {
+        Self {
+            max_body_bytes: limits.max_request_bytes,
+            max_depth: limits.max_depth,
+            ..Self::default()
+        }
     }
 
     /// Allows `origin` too.

@@ -18,12 +18,14 @@ use super::stdio::{GuardedLines, StdioGuard};
 pub const HTTP_PATH: &str = "/mcp";
 
 /// Serves `server` on standard input and output until the client closes the stream, with
-/// the default [`StdioGuard`] (lines up to 1 MiB, nesting up to 64 levels).
+/// its toolset's [`Limits`](crate::engine::Limits) (by default lines up to 1 MiB, nesting
+/// up to 64 levels).
 ///
 /// Standard output then belongs to the protocol: write logs to standard error only (the
 /// adapter's own call log does).
 pub async fn serve_stdio(server: McpServer) -> io::Result<()> {
-    serve_stdio_guarded(server, StdioGuard::default()).await
+    let guard = StdioGuard::from(server.toolset().limits());
+    serve_stdio_guarded(server, guard).await
 }
 
 /// [`serve_stdio`] with your [`StdioGuard`]. Every line that is not a message the server
@@ -57,9 +59,11 @@ pub async fn serve_http(server: McpServer, addr: impl ToSocketAddrs) -> io::Resu
 }
 
 /// An axum router with `server` at [`HTTP_PATH`], to mount in an application of your own,
-/// guarded by the default [`HttpGuard`] (1 MiB bodies, 64 levels, loopback origins).
+/// guarded by the default [`HttpGuard`] with the toolset's request limits (by default 1 MiB
+/// bodies, 64 levels; loopback origins).
 pub fn http_router(server: McpServer, config: StreamableHttpServerConfig) -> axum::Router {
-    guarded_router(server, config, HttpGuard::default())
+    let guard = HttpGuard::with_limits(server.toolset().limits());
+    guarded_router(server, config, guard)
 }
 
 /// [`http_router`] with your [`HttpGuard`].
@@ -155,7 +159,8 @@ impl HttpServer {
         addr: impl ToSocketAddrs,
         config: StreamableHttpServerConfig,
     ) -> io::Result<Self> {
-        Self::bind_guarded(server, addr, config, HttpGuard::default()).await
+        let guard = HttpGuard::with_limits(server.toolset().limits());
+        Self::bind_guarded(server, addr, config, guard).await
     }
 
     /// Like [`HttpServer::bind_with`] with your [`HttpGuard`] (body size, depth, origins).

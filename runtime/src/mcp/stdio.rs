@@ -44,6 +44,17 @@ impl Default for StdioGuard {
     }
 }
 
+impl From<crate::engine::Limits> for StdioGuard {
+    /// A toolset's request limits ([`Toolset::limits`](crate::engine::Toolset::limits)),
+    /// what [`serve_stdio`](super::serve_stdio) uses.
+    fn from(limits: crate::engine::Limits) -> Self {
+        Self {
+            max_line_bytes: limits.max_request_bytes,
+            max_depth: limits.max_depth,
+        }
+    }
+}
+
 impl From<&HttpGuard> for StdioGuard {
     /// The same request size and depth as an HTTP server with `guard`.
     fn from(guard: &HttpGuard) -> Self {

@@ -49,6 +49,20 @@ pub struct DefaultsCtx {
     pub preview_ttl: String,
     /// Largest result, in estimated tokens.
     pub token_budget: u32,
+    /// Largest request, for a reader (`1048576 bytes (1 MiB)`).
+    pub max_request_bytes: String,
+    /// Deepest nesting of a request.
+    pub max_depth: u32,
+}
+
+/// `bytes` for a reader: the exact count, and the size in KiB or MiB when it is a whole
+/// number of them.
+fn format_bytes(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{b} bytes ({} MiB)", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{b} bytes ({} KiB)", b >> 10),
+        b => format!("{b} bytes"),
+    }
 }
 
 /// One tool's departure from the toolset defaults.
@@ -243,6 +257,8 @@ pub fn toolset(model: &Model, ts: &ToolSet) -> ToolsetCtx {
             idempotency_ttl: format_duration(d.idempotency_ttl),
             preview_ttl: format_duration(d.preview_ttl),
             token_budget: d.token_budget,
+            max_request_bytes: format_bytes(d.max_request_bytes),
+            max_depth: d.max_depth,
         },
         overrides: ts.tools.iter().filter_map(|t| overrides(ts, t)).collect(),
         tools: ts.tools.iter().map(|t| summary(model, ts, t)).collect(),

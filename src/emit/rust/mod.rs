@@ -157,6 +157,9 @@ struct Context {
     /// Some tool reads the call's context (gated tools ask its host): the dispatcher names
     /// it `ctx`, else `_ctx`.
     uses_ctx: bool,
+    /// The spec's request limits (`defaults.limits`).
+    max_request_bytes: u64,
+    max_depth: u32,
 }
 
 #[derive(Debug, Serialize)]
@@ -350,6 +353,8 @@ fn context(model: &Model, ts: &ToolSet, diags: &mut Diagnostics) -> Context {
         tools,
         statics,
         uses_ctx,
+        max_request_bytes: ts.defaults.max_request_bytes,
+        max_depth: ts.defaults.max_depth,
     }
 }
 

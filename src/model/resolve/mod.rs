@@ -200,7 +200,62 @@ fn resolve_defaults(file: FileId, d: Option<&raw::Defaults>, diags: &mut Diagnos
             );
         }
     }
+    if let Some(limits) = &d.limits {
+        request_limits(file, limits, &mut out, diags);
+    }
     out
+}
+
+/// The smallest request limits that still fit a tool call: a call's envelope is about 150
+/// bytes and four levels deep before its arguments.
+const MIN_REQUEST_BYTES: u64 = 4096;
+const MIN_DEPTH: u32 = 8;
+
+fn request_limits(
+    file: FileId,
+    limits: &raw::RequestLimits,
+    out: &mut Defaults,
+    diags: &mut Diagnostics,
+) {
+    if let Some(bytes) = &limits.request_bytes {
+        out.max_request_bytes = bytes.value;
+        if bytes.value < MIN_REQUEST_BYTES {
+            diags.push(
+                Diagnostic::error(
+                    "invalid-value",
+                    at(file, bytes.pos),
+                    format!(
+                        "requests of at most {} bytes cannot hold a tool call",
+                        bytes.value
+                    ),
+                )
+                .label("too small")
+                .help(format!(
+                    "use at least {MIN_REQUEST_BYTES} (1048576, 1 MiB, is the built-in default)"
+                )),
+            );
+        }
+    }
+    if let Some(depth) = &limits.depth {
+        out.max_depth = depth.value;
+        if depth.value < MIN_DEPTH {
+            diags.push(
+                Diagnostic::error(
+                    "invalid-value",
+                    at(file, depth.pos),
+                    format!(
+                        "a nesting limit of {} leaves no room for arguments: a tool call's \
+                         envelope is four levels deep",
+                        depth.value
+                    ),
+                )
+                .label("too small")
+                .help(format!(
+                    "use at least {MIN_DEPTH} (64 is the built-in default)"
+                )),
+            );
+        }
+    }
 }
 
 fn check_limits(
