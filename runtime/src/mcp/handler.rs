@@ -94,25 +94,35 @@ impl McpServer {
         }
     }
 
-    /// Runs the call on its own task: a panic in the user's code becomes an
-    /// `internal_error` result instead of a request that never answers, and a client that
-    /// cancels (or disconnects) does not cut a write off halfway; it finishes, and its
-    /// idempotency record is stored for the retry.
+    /// Runs the call; a panic in the user's code becomes an `internal_error` result
+    /// instead of a request that never answers. A write runs on its own task, so a client
+    /// that cancels (or disconnects) does not cut it off halfway: it finishes, and its
+    /// idempotency record is stored for the retry. A read has nothing to leave halfway and
+    /// runs in place, without the second task's hand-off between threads.
     async fn run(
         &self,
         name: &str,
+        read_only: bool,
         arguments: Value,
         ctx: CallContext,
     ) -> Result<CallOutput, ToolError> {
-        let toolset = Arc::clone(&self.toolset);
-        let owned = name.to_owned();
-        let task = tokio::spawn(async move { toolset.call(&owned, arguments, &ctx).await });
-        match task.await {
-            Ok(outcome) => outcome,
-            Err(join) => Err(ToolError::internal(format!(
-                "tool {name} did not finish: {join}"
-            ))),
-        }
+        let outcome = if read_only {
+            let call = self.toolset.call(name, arguments, &ctx);
+            CatchPanic(call).await.map_err(|panic| panic_message(&*panic))
+        } else {
+            let toolset = Arc::clone(&self.toolset);
+            let owned = name.to_owned();
+            let task = tokio::spawn(async move { toolset.call(&owned, arguments, &ctx).await });
+            task.await.map_err(|join| match join.try_into_panic() {
+                Ok(panic) => panic_message(&*panic),
+                Err(join) => join.to_string(),
+            })
+        };
+        outcome.unwrap_or_else(|why| {
+            Err(ToolError::internal(format!(
+                "tool {name} did not finish: {why}"
+            )))
+        })
     }
 }
 
@@ -144,7 +154,7 @@ impl ServerHandler for McpServer {
         let definitions = self.toolset.definitions();
         let called: &str = &request.name;
         let request_id = context.id.to_string();
-        let Some((_, via_alias)) = find_tool(definitions, called) else {
+        let Some((definition, via_alias)) = find_tool(definitions, called) else {
             self.log(CallRecord {
                 called,
                 canonical: None,
@@ -160,7 +170,8 @@ impl ServerHandler for McpServer {
         ctx.host = super::host::host_for(&request, &context);
 
         let started = Instant::now();
-        let outcome = self.run(called, arguments, ctx).await;
+        let read_only = definition.annotations.read_only;
+        let outcome = self.run(called, read_only, arguments, ctx).await;
         let elapsed = started.elapsed();
 
         let canonical = match &outcome {
@@ -197,6 +208,40 @@ impl ServerHandler for McpServer {
     fn get_tool(&self, name: &str) -> Option<Tool> {
         let (def, _) = find_tool(self.toolset.definitions(), name)?;
         self.tools.iter().find(|t| t.name == def.name).cloned()
+    }
+}
+
+/// A future whose panic is caught and returned, as `tokio::spawn` would, without a task.
+struct CatchPanic<F>(F);
+
+impl<F: Future + Unpin> Future for CatchPanic<F> {
+    type Output = Result<F::Output, Box<dyn std::any::Any + Send>>;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        // The future is not polled again after a panic (this one answers it), so state it
+        // left half-updated is never observed.
+        let inner = &mut self.0;
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            std::pin::Pin::new(inner).poll(cx)
+        })) {
+            Ok(polled) => polled.map(Ok),
+            Err(panic) => std::task::Poll::Ready(Err(panic)),
+        }
+    }
+}
+
+/// What a panic said, as `tokio`'s join error words it.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    let said = panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned());
+    match said {
+        Some(said) => format!("it panicked with message {said:?}"),
+        None => "it panicked".to_owned(),
     }
 }
 

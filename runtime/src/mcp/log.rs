@@ -60,7 +60,10 @@ pub type CallLogger = Arc<dyn Fn(&CallRecord<'_>) + Send + Sync>;
 /// The default logger: the record's line on standard error.
 pub fn stderr_logger() -> CallLogger {
     Arc::new(|record: &CallRecord<'_>| {
-        // A closed stderr must not fail the call that is being logged.
-        let _ = writeln!(std::io::stderr().lock(), "{record}");
+        // One write per line: stderr is unbuffered, so formatting straight into it would
+        // make a system call per piece of the line. A closed stderr must not fail the call
+        // that is being logged.
+        let line = format!("{record}\n");
+        let _ = std::io::stderr().lock().write_all(line.as_bytes());
     })
 }

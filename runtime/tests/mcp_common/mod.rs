@@ -2,7 +2,7 @@
 //! through an in-process duplex pipe (the same framing as stdio).
 //!
 //! Two tools: `notes_get` (read-only, deprecated alias `notes_fetch`) answers with the note;
-//! `notes_delete` always refuses with the catalog error `locked`, and panics for the id
+//! `notes_delete` always refuses with the catalog error `locked`. Both panic for the id
 //! `panic` (to show a panic becomes an `internal_error` result).
 //!
 //! `notes_get` of `hold-TAG-N` stays in flight until N calls of that TAG are (or 5 s pass;
@@ -89,12 +89,12 @@ impl Toolset for Notes {
             if let Some(hold) = id.strip_prefix("hold-") {
                 held(hold).await;
             }
+            if id == "panic" {
+                panic!("the {} handler panicked on purpose", def.name);
+            }
             if def.name == "notes_get" {
                 let note = json!({ "note_id": id, "text": format!("text of {id}") });
                 return Ok(CallOutput::new(note).via_alias(via_alias));
-            }
-            if id == "panic" {
-                panic!("the delete handler panicked on purpose");
             }
             Err(ToolError::new(
                 "locked",
