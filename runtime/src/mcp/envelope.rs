@@ -10,7 +10,7 @@
 use std::fmt;
 
 use serde::Deserialize;
-use serde::de::{self, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 /// What the envelope of one message says.
@@ -25,14 +25,13 @@ pub(super) enum Envelope {
     BadCallParams { id: Value, message: String },
 }
 
-/// Reads the envelope of `bytes`.
+/// Reads the envelope of `bytes`, in one pass that builds nothing but the id.
 pub(super) fn read(bytes: &[u8]) -> Envelope {
     #[derive(Deserialize)]
     struct Head {
         id: Option<Value>,
         method: Option<String>,
-        #[allow(dead_code)]
-        params: Option<IgnoredAny>,
+        params: Option<Params>,
     }
     let head: Head = match serde_json::from_slice(bytes) {
         Ok(head) => head,
@@ -40,58 +39,150 @@ pub(super) fn read(bytes: &[u8]) -> Envelope {
         // JSON, but not an object of this shape: rmcp says what is wrong with it.
         Err(_) => return Envelope::Fine { request_id: None },
     };
-    let request_id = head
-        .id
-        .as_ref()
-        .filter(|id| head.method.is_some() && !id.is_null())
-        .map(Value::to_string);
     if head.method.as_deref() == Some("tools/call")
-        && let Some(id) = head.id
-        && let Err(e) = serde_json::from_slice::<CallEnvelope>(bytes)
+        && let Some(id) = head.id.clone()
+        && let Some(wrong) = head
+            .params
+            .map_or(Some("missing"), Params::wrong_for_a_call)
     {
         return Envelope::BadCallParams {
             id,
             message: format!(
                 "Invalid params: tools/call takes params {{\"name\": the tool's name, \
-                 \"arguments\": an object}}; {}.",
-                crate::problem::echo(&e.to_string())
+                 \"arguments\": an object}}; these params are {wrong}."
             ),
         };
     }
+    let request_id = head
+        .id
+        .filter(|id| head.method.is_some() && !id.is_null())
+        .map(|id| id.to_string());
     Envelope::Fine { request_id }
 }
 
-#[derive(Deserialize)]
-struct CallEnvelope {
-    #[allow(dead_code)]
-    params: CallParams,
+/// The shape of a message's params, as far as a `tools/call` needs it.
+#[derive(Default)]
+struct Params {
+    object: bool,
+    name: Option<Kind>,
+    arguments: Option<Kind>,
 }
 
-#[derive(Deserialize)]
-struct CallParams {
-    #[allow(dead_code)]
-    name: String,
-    #[allow(dead_code)]
-    arguments: Option<AnObject>,
-}
-
-/// Any JSON object, skipped without being built.
-struct AnObject;
-
-impl<'de> Deserialize<'de> for AnObject {
-    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct ObjectVisitor;
-        impl<'de> Visitor<'de> for ObjectVisitor {
-            type Value = AnObject;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object of arguments")
+impl Params {
+    /// What is wrong with these params for a `tools/call`, if anything.
+    fn wrong_for_a_call(self) -> Option<&'static str> {
+        match (self.object, self.name, self.arguments) {
+            (false, ..) => Some("not an object"),
+            (true, None, _) => Some("without a name"),
+            (true, Some(k), _) if k != Kind::String => Some("with a name that is not a string"),
+            (true, _, Some(k)) if k != Kind::Object && k != Kind::Null => {
+                Some("with arguments that are not an object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AnObject, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(AnObject)
+            _ => None,
+        }
+    }
+}
+
+/// The kind of a JSON value, read without building it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    String,
+    Object,
+    Null,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Kind {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(KindVisitor)
+    }
+}
+
+struct KindVisitor;
+
+impl<'de> Visitor<'de> for KindVisitor {
+    type Value = Kind;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Kind, E> {
+        Ok(Kind::String)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Kind, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Kind::Object)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Kind, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Kind::Other)
+    }
+    fn visit_unit<E>(self) -> Result<Kind, E> {
+        Ok(Kind::Null)
+    }
+    fn visit_none<E>(self) -> Result<Kind, E> {
+        Ok(Kind::Null)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Kind, E> {
+        Ok(Kind::Other)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Kind, E> {
+        Ok(Kind::Other)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Kind, E> {
+        Ok(Kind::Other)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Kind, E> {
+        Ok(Kind::Other)
+    }
+}
+
+impl<'de> Deserialize<'de> for Params {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ParamsVisitor;
+        impl<'de> Visitor<'de> for ParamsVisitor {
+            type Value = Params;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Params, A::Error> {
+                let mut params = Params {
+                    object: true,
+                    ..Params::default()
+                };
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    let kind = map.next_value::<Kind>()?;
+                    match &*key {
+                        "name" => params.name = Some(kind),
+                        "arguments" => params.arguments = Some(kind),
+                        _ => {}
+                    }
+                }
+                Ok(params)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Params, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Params::default())
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Params, E> {
+                Ok(Params::default())
+            }
+            fn visit_unit<E>(self) -> Result<Params, E> {
+                Ok(Params::default())
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Params, E> {
+                Ok(Params::default())
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Params, E> {
+                Ok(Params::default())
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Params, E> {
+                Ok(Params::default())
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Params, E> {
+                Ok(Params::default())
             }
         }
-        deserializer.deserialize_map(ObjectVisitor)
+        deserializer.deserialize_any(ParamsVisitor)
     }
 }
 

@@ -280,7 +280,7 @@ async fn read_body(
     declared: Option<usize>,
 ) -> Result<(Bytes, Option<OwnedSemaphorePermit>), Response> {
     let limits = &state.limits;
-    let (mut kept, mut seen) = (Vec::new(), 0usize);
+    let (mut kept, mut seen) = (Kept::default(), 0usize);
     let too_large = |seen: usize| {
         refuse(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -314,7 +314,7 @@ async fn read_body(
     .await
     .map_err(|_| too_slow())?;
     if ended {
-        return Ok((Bytes::from(kept), None));
+        return Ok((kept.into_bytes(), None));
     }
     let place = match tokio::time::timeout(
         limits.body_read_timeout,
@@ -345,24 +345,39 @@ async fn read_body(
     .await
     .map_err(|_| too_slow())?;
     if ended {
-        return Ok((Bytes::from(kept), Some(place)));
+        return Ok((kept.into_bytes(), Some(place)));
     }
     drop(kept);
     let _ = tokio::time::timeout(limits.body_read_timeout, drain(&mut body, &mut seen)).await;
     Err(too_large(seen))
 }
 
+/// The frames of a body read so far.
+#[derive(Default)]
+struct Kept(Vec<Bytes>);
+
+impl Kept {
+    /// The body as one buffer: most requests arrive in one frame, kept as it is, uncopied.
+    fn into_bytes(mut self) -> Bytes {
+        match self.0.len() {
+            0 => Bytes::new(),
+            1 => self.0.pop().unwrap_or_default(),
+            _ => Bytes::from(self.0.concat()),
+        }
+    }
+}
+
 /// Reads `body` into `kept` until it ends (`true`) or more than `max` bytes have been seen
 /// (`false`, with the frame that crossed `max` kept too, so reading can go on). A body the client broke off counts as ended: nobody is left to answer, and
 /// what arrived fails to parse.
-async fn read_until(body: &mut Body, kept: &mut Vec<u8>, seen: &mut usize, max: usize) -> bool {
+async fn read_until(body: &mut Body, kept: &mut Kept, seen: &mut usize, max: usize) -> bool {
     while let Some(frame) = body.frame().await {
         let Ok(frame) = frame else { return true };
         let Ok(data) = frame.into_data() else {
             continue;
         };
         *seen = seen.saturating_add(data.len());
-        kept.extend_from_slice(&data);
+        kept.0.push(data);
         if *seen > max {
             return false;
         }

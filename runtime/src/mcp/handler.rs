@@ -108,7 +108,9 @@ impl McpServer {
     ) -> Result<CallOutput, ToolError> {
         let outcome = if read_only {
             let call = self.toolset.call(name, arguments, &ctx);
-            CatchPanic(call).await.map_err(|panic| panic_message(&*panic))
+            CatchPanic(call)
+                .await
+                .map_err(|panic| panic_message(&*panic))
         } else {
             let toolset = Arc::clone(&self.toolset);
             let owned = name.to_owned();
@@ -167,10 +169,13 @@ impl ServerHandler for McpServer {
         let mut ctx = CallContext::new();
         ctx.request_id = Some(request_id.clone());
         ctx.session_id = session_id(&context);
-        ctx.host = super::host::host_for(&request, &context);
+        let read_only = definition.annotations.read_only;
+        // Only a change is ever put to a person.
+        if !read_only {
+            ctx.host = super::host::host_for(&request, &context);
+        }
 
         let started = Instant::now();
-        let read_only = definition.annotations.read_only;
         let outcome = self.run(called, read_only, arguments, ctx).await;
         let elapsed = started.elapsed();
 
