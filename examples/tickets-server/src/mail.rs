@@ -48,7 +48,9 @@ fn send(message: &OutboxMessage, mailbox: Option<&PathBuf>) -> bool {
             .create(true)
             .append(true)
             .open(path)
-            .and_then(|mut f| writeln!(f, "{line}"))
+            // One write of the whole line: with `writeln!` the newline is a second system
+            // call, and a kill between the two left a line that the next one ran into.
+            .and_then(|mut f| f.write_all(format!("{line}\n").as_bytes()))
             .map_err(|e| eprintln!("tickets-server: mailbox {}: {e}", path.display()))
             .is_ok(),
     }

@@ -1,0 +1,243 @@
+//! Every built-in error code, produced by its real code path, with the catalog's retryable
+//! flag and the exact wire shape.
+
+use crate::common;
+
+use common::ScriptedHost;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use toolspec_runtime::ToolError;
+use toolspec_runtime::catalog;
+use toolspec_runtime::cursor::CursorKey;
+use toolspec_runtime::engine::{
+    Confirmation, Gate, HostAnswer, Runtime, ToolDefinition, find_tool, unknown_tool,
+};
+use toolspec_runtime::error::set_incident_hook;
+use toolspec_runtime::validate::*;
+
+static INPUT: ObjectShape = ObjectShape::new(&[
+    Field::required("n", Shape::integer(Some(1), Some(5))),
+    Field::optional("s", Shape::String(StringShape::new().one_of(&["a", "b"]))),
+    Field::optional("t", Shape::String(StringShape::new().length(Some(2), None))),
+    Field::optional("p", Shape::String(StringShape::new().pattern(&DIGITS))),
+    Field::optional("f", Shape::String(StringShape::new().format(Format::Uuid))),
+]);
+static DIGITS: Pattern = Pattern::new("^[0-9]+$");
+static DEFS: [ToolDefinition; 0] = [];
+
+async fn produce_all() -> BTreeMap<String, ToolError> {
+    let mut got = BTreeMap::new();
+    let mut keep = |e: ToolError| {
+        got.insert(e.code.to_string(), e);
+    };
+    let v = |args: Value| prepare(&INPUT, r#"{"n":1}"#, args).expect_err("invalid");
+    keep(v(json!({"n": 0, "s": "c"})));
+    keep(v(json!({})));
+    keep(v(json!({"n": 1, "x": 1})));
+    keep(v(json!({"n": "1"})));
+    keep(v(json!({"n": 1, "s": "c"})));
+    keep(v(json!({"n": 9})));
+    keep(v(json!({"n": 1, "t": "x"})));
+    keep(v(json!({"n": 1, "p": "12a"})));
+    keep(v(json!({"n": 1, "f": "nope"})));
+    keep(
+        CursorKey::from_bytes(b"k")
+            .decode("t", "fp", "garbage")
+            .expect_err("cursor"),
+    );
+
+    let rt = Runtime::in_memory().expect("runtime");
+    let day = Duration::from_secs(86_400);
+    rt.store()
+        .lease(
+            toolspec_runtime::store::KeyRef {
+                tool: "t",
+                key: "busy",
+            },
+            "fp",
+            rt.now_ms(),
+            60_000,
+            30_000,
+        )
+        .await
+        .expect("lease");
+    keep(
+        rt.idempotent("t", Some("busy"), "fp", day, |_work| async {
+            Ok(json!({}))
+        })
+        .await
+        .expect_err("busy"),
+    );
+    keep(
+        rt.idempotent("t", Some("busy"), "fp2", day, |_work| async {
+            Ok(json!({}))
+        })
+        .await
+        .expect_err("reused"),
+    );
+
+    let gate = |preview_id| Gate {
+        tool: "t",
+        fingerprint: "fp",
+        preview_id,
+        idempotency_key: None,
+        idempotency_ttl: day,
+        preview_ttl: Duration::ZERO,
+        confirmation: Confirmation::HostOrPreview,
+        host: None,
+    };
+    let preview = || async { Ok(json!({"summary": "s"})) };
+    let apply = |_, _| async { Ok(json!({})) };
+    keep(
+        rt.gated(gate(Some("pv_x")), preview, apply)
+            .await
+            .expect_err("not found"),
+    );
+    let p = rt.gated(gate(None), preview, apply).await.expect("preview");
+    let id = p["preview"]["preview_id"].as_str().unwrap().to_owned();
+    keep(
+        rt.gated(gate(Some(&id)), preview, apply)
+            .await
+            .expect_err("expired (ttl zero)"),
+    );
+    let live = Gate {
+        preview_ttl: day,
+        ..gate(None)
+    };
+    let p = rt.gated(live, preview, apply).await.expect("preview");
+    let id = p["preview"]["preview_id"].as_str().unwrap().to_owned();
+    keep(
+        rt.gated(
+            Gate {
+                fingerprint: "other",
+                ..gate(Some(&id))
+            },
+            preview,
+            apply,
+        )
+        .await
+        .expect_err("mismatch"),
+    );
+    rt.gated(gate(Some(&id)), preview, apply)
+        .await
+        .expect("apply");
+    keep(
+        rt.gated(gate(Some(&id)), preview, apply)
+            .await
+            .expect_err("used"),
+    );
+
+    let refusing = ScriptedHost::new(HostAnswer::Decline);
+    keep(
+        rt.gated(
+            Gate {
+                preview_ttl: day,
+                host: Some(&*refusing),
+                ..gate(None)
+            },
+            preview,
+            apply,
+        )
+        .await
+        .expect_err("declined"),
+    );
+    keep(
+        rt.gated(
+            Gate {
+                confirmation: Confirmation::Host,
+                ..gate(None)
+            },
+            preview,
+            apply,
+        )
+        .await
+        .expect_err("unavailable"),
+    );
+
+    assert!(find_tool(&DEFS, "nope").is_none());
+    keep(unknown_tool(&DEFS, "nope"));
+    keep(
+        rt.gated(
+            gate(None),
+            || async { Err(ToolError::internal("db at /var/secret.db: disk I/O error")) },
+            apply,
+        )
+        .await
+        .expect_err("internal"),
+    );
+    got
+}
+
+#[tokio::test]
+async fn every_builtin_code_comes_from_a_real_path_with_its_catalog_flag() {
+    let causes = Arc::new(Mutex::new(Vec::<(String, String)>::new()));
+    let sink = causes.clone();
+    set_incident_hook(Box::new(move |id, cause| {
+        sink.lock().unwrap().push((id.to_owned(), cause.to_owned()))
+    }));
+
+    let got = produce_all().await;
+    for entry in catalog::ALL {
+        let e = got
+            .get(entry.code)
+            .unwrap_or_else(|| panic!("{} never produced", entry.code));
+        assert_eq!(e.retryable, entry.retryable, "{}", entry.code);
+        assert!(e.is_builtin());
+        assert!(
+            !e.message.is_empty() && e.message.ends_with('.')
+                || e.message.contains("Example of a valid call"),
+            "{}",
+            e.message
+        );
+        let wire = serde_json::to_value(e).expect("json");
+        let keys: Vec<&String> = wire.as_object().unwrap().keys().collect();
+        assert_eq!(keys.len(), 4);
+        for k in ["code", "message", "retryable", "details"] {
+            assert!(wire.get(k).is_some(), "{k}");
+        }
+        assert_eq!(wire, e.to_value());
+        let back: ToolError = serde_json::from_value(wire).expect("round trip");
+        assert_eq!(&back, e);
+    }
+    assert_eq!(got.len(), catalog::ALL.len(), "{:?}", got.keys());
+
+    // internal_error: nothing internal in the error, the cause went to the hook.
+    let internal = &got["internal_error"];
+    let text = serde_json::to_string(internal).unwrap();
+    assert!(!text.contains("secret") && !text.contains("disk"), "{text}");
+    let incident = internal.details["incident"].as_str().expect("incident id");
+    assert!(incident.starts_with("inc_"));
+    let logged = causes.lock().unwrap().clone();
+    assert!(
+        logged
+            .iter()
+            .any(|(id, cause)| id == incident && cause.contains("disk I/O error")),
+        "{logged:?}"
+    );
+}
+
+#[test]
+fn spec_codes_keep_their_own_flag_and_details() {
+    let e = ToolError::new(
+        "rate_limited",
+        "Slow down. Retry after 2 s.",
+        true,
+        json!({"retry_after_s": 2}),
+    );
+    assert_eq!(
+        e.to_value(),
+        json!({"code": "rate_limited", "message": "Slow down. Retry after 2 s.", "retryable": true, "details": {"retry_after_s": 2}})
+    );
+    assert!(!e.is_builtin());
+    assert_eq!(
+        ToolError::new("x", "m", false, Value::Null).details.len(),
+        0
+    );
+    assert_eq!(
+        ToolError::new("x", "m", false, json!(3)).details["value"],
+        3
+    );
+}

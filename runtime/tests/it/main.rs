@@ -1,0 +1,18 @@
+//! The integration tests of `toolspec-runtime`, in one crate: each file was once its own test
+//! binary, and as modules of one crate they link once. Run one file's tests with its module
+//! name as the filter: `cargo test -p toolspec-runtime --all-features --test it mcp_http::`.
+
+mod common;
+#[cfg(feature = "mcp")]
+mod mcp_common;
+
+mod cursor;
+mod engine;
+mod errors;
+mod idempotency;
+mod mcp_adapter;
+mod mcp_http;
+mod preview;
+mod shape;
+mod sqlite_shared;
+mod validation;

@@ -1,0 +1,316 @@
+//! Validation: every problem at once, JSON Pointer paths, messages, defaults.
+
+use crate::common;
+
+use common::*;
+use serde_json::{Value, json};
+use toolspec_runtime::validate::{Pattern, normalize, prepare, validate};
+
+fn err(
+    shape: &toolspec_runtime::validate::ObjectShape,
+    ex: &str,
+    v: Value,
+) -> toolspec_runtime::ToolError {
+    prepare(shape, ex, v).expect_err("should be refused")
+}
+
+#[test]
+fn single_enum_problem_has_its_own_code_message_and_facts() {
+    let e = err(
+        &SEARCH,
+        SEARCH_EXAMPLE,
+        json!({"query": "x", "status": "opened"}),
+    );
+    assert_eq!(e.code, "invalid_enum");
+    assert!(!e.retryable);
+    assert_eq!(
+        e.message,
+        format!(
+            "status 'opened' is not valid. Use one of: open, pending, closed, or omit it. Example of a valid call: {SEARCH_EXAMPLE}"
+        )
+    );
+    assert_eq!(e.details["allowed"], json!(["open", "pending", "closed"]));
+    assert_eq!(e.details["path"], "/status");
+    assert_eq!(e.details["problems"][0]["code"], "invalid_enum");
+    assert_eq!(e.details["problems"][0]["path"], "/status");
+    assert_eq!(
+        e.details["problems"][0]["allowed"],
+        json!(["open", "pending", "closed"])
+    );
+}
+
+#[test]
+fn unknown_argument_lists_the_allowed_names() {
+    let e = err(&SEARCH, SEARCH_EXAMPLE, json!({"q": "x", "query": "y"}));
+    assert_eq!(e.code, "unknown_argument");
+    assert!(e.message.starts_with(
+        "Unknown argument 'q'. Allowed arguments: query, status, limit, cursor. Example of a valid call: {"
+    ));
+    assert_eq!(
+        e.details["allowed"],
+        json!(["query", "status", "limit", "cursor"])
+    );
+    assert_eq!(e.details["problems"][0]["path"], "/q");
+}
+
+#[test]
+fn all_problems_at_once_with_json_pointer_paths() {
+    let call = json!({
+        "email": "not-an-email",
+        "items": [
+            {"sku": "ABC-1"},
+            {"sku": "ABC-2", "quantity": 1.5},
+            {"sku": "abc", "quantity": 500, "colour": "red"},
+            {"gift": "yes"}
+        ],
+        "weight": "heavy",
+        "filter": {"since": "31/01/2025"},
+        "extra": 1
+    });
+    let e = err(&ORDER, ORDER_EXAMPLE, call);
+    assert_eq!(e.code, "invalid_arguments");
+    assert!(!e.retryable);
+    let got: Vec<(String, String)> = e.details["problems"]
+        .as_array()
+        .expect("problems")
+        .iter()
+        .map(|p| {
+            (
+                p["code"].as_str().unwrap().to_owned(),
+                p["path"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let want = [
+        ("invalid_format", "/email"),
+        ("invalid_type", "/items/1/quantity"),
+        ("pattern_mismatch", "/items/2/sku"),
+        ("out_of_range", "/items/2/quantity"),
+        ("unknown_argument", "/items/2/colour"),
+        ("missing_argument", "/items/3/sku"),
+        ("invalid_type", "/items/3/gift"),
+        ("invalid_type", "/weight"),
+        ("invalid_format", "/filter/since"),
+        ("unknown_argument", "/extra"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(got, want);
+    assert!(e.message.starts_with("The call has 10 problems: 1) "));
+    assert!(
+        e.message
+            .ends_with(&format!("Example of a valid call: {ORDER_EXAMPLE}"))
+    );
+    let p = &e.details["problems"];
+    assert_eq!(p[2]["pattern"], "^[A-Z]{3}-[0-9]+$");
+    assert_eq!(
+        (p[3]["minimum"].clone(), p[3]["maximum"].clone()),
+        (json!(1), json!(99))
+    );
+    assert_eq!(p[4]["allowed"], json!(["sku", "quantity", "gift"]));
+    assert_eq!(p[0]["format"], "email");
+    assert_eq!(p[1]["expected"], "integer");
+    assert!(
+        p[4]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Unknown field 'colour' in items/2.")
+    );
+    // The multi-problem error does not copy one problem's facts to the top level.
+    assert!(e.details.get("allowed").is_none());
+}
+
+#[test]
+fn lengths_count_chars_and_items() {
+    let e = err(&SEARCH, SEARCH_EXAMPLE, json!({"query": "é".repeat(21)}));
+    assert_eq!(e.code, "invalid_length");
+    assert_eq!(e.details["max_length"], 20);
+    assert!(prepare(&SEARCH, SEARCH_EXAMPLE, json!({"query": "é".repeat(20)})).is_ok());
+    let e = err(&SEARCH, SEARCH_EXAMPLE, json!({"query": ""}));
+    assert_eq!(
+        (e.code.as_ref(), e.details["min_length"].clone()),
+        ("invalid_length", json!(1))
+    );
+    let e = err(
+        &ORDER,
+        ORDER_EXAMPLE,
+        json!({"email": "a@b.co", "items": []}),
+    );
+    assert_eq!(e.code, "invalid_length");
+    assert_eq!(e.details["min_items"], 1);
+    assert_eq!(e.details["path"], "/items");
+}
+
+#[test]
+fn integers_refuse_fractions_and_bounds_are_reported() {
+    let e = err(&SEARCH, SEARCH_EXAMPLE, json!({"query": "x", "limit": 1.5}));
+    assert_eq!(
+        (e.code.as_ref(), e.details["expected"].clone()),
+        ("invalid_type", json!("integer"))
+    );
+    assert!(
+        e.message
+            .starts_with("limit must be an integer, not number 1.5.")
+    );
+    assert!(prepare(&SEARCH, SEARCH_EXAMPLE, json!({"query": "x", "limit": 3.0})).is_ok());
+    let e = err(&SEARCH, SEARCH_EXAMPLE, json!({"query": "x", "limit": 500}));
+    assert_eq!(e.code, "out_of_range");
+    assert!(
+        e.message
+            .starts_with("limit 500 is out of range. Use a value from 1 to 100.")
+    );
+    let e = err(
+        &SEARCH,
+        SEARCH_EXAMPLE,
+        json!({"query": "x", "limit": u64::MAX}),
+    );
+    assert_eq!(e.code, "out_of_range");
+    let e = err(
+        &ORDER,
+        ORDER_EXAMPLE,
+        json!({"email": "a@b.co", "items": [{"sku": "ABC-1"}], "weight": 50.6}),
+    );
+    assert_eq!(
+        (e.code.as_ref(), e.details["maximum"].clone()),
+        ("out_of_range", json!(50.5))
+    );
+}
+
+#[test]
+fn null_means_absent_for_optional_and_missing_for_required() {
+    let ok = prepare(
+        &SEARCH,
+        SEARCH_EXAMPLE,
+        json!({"query": "x", "status": null, "cursor": null}),
+    )
+    .expect("valid");
+    assert_eq!(ok, json!({"query": "x", "limit": 20}));
+    let e = err(&SEARCH, SEARCH_EXAMPLE, json!({"query": null}));
+    assert_eq!(e.code, "missing_argument");
+    assert_eq!(e.details["path"], "/query");
+    assert!(
+        e.message
+            .starts_with("Missing required argument 'query' (string).")
+    );
+}
+
+#[test]
+fn defaults_fill_top_level_and_nested_fields() {
+    let ok = prepare(
+        &ORDER,
+        ORDER_EXAMPLE,
+        json!({"email": "a@b.co", "items": [{"sku": "ABC-1"}, {"sku": "XYZ-2", "quantity": 3}]}),
+    )
+    .expect("valid");
+    assert_eq!(ok["items"][0]["quantity"], 1);
+    assert_eq!(ok["items"][1]["quantity"], 3);
+    assert_eq!(ok["filter"], json!({"tag": "any"}));
+    let mut v = json!({"filter": {"since": null}});
+    normalize(&ORDER, &mut v);
+    assert_eq!(v["filter"], json!({"tag": "any"}));
+}
+
+#[test]
+fn root_must_be_an_object_and_null_is_an_empty_call() {
+    let e = err(&SEARCH, SEARCH_EXAMPLE, json!([1]));
+    assert_eq!(
+        (e.code.as_ref(), e.details["path"].clone()),
+        ("invalid_type", json!(""))
+    );
+    let e = err(&SEARCH, SEARCH_EXAMPLE, Value::Null);
+    assert_eq!(e.code, "missing_argument");
+    static NONE: toolspec_runtime::validate::ObjectShape =
+        toolspec_runtime::validate::ObjectShape::new(&[]);
+    assert_eq!(prepare(&NONE, "{}", Value::Null).expect("valid"), json!({}));
+    let e = err(&NONE, "{}", json!({"x": 1}));
+    assert!(
+        e.message
+            .starts_with("Unknown argument 'x'. Allowed arguments: none.")
+    );
+}
+
+#[test]
+fn patterns_search_like_json_schema_and_live_in_statics() {
+    static ANY_DIGIT: Pattern = Pattern::new("[0-9]");
+    assert!(
+        ANY_DIGIT.is_match("abc1def"),
+        "pattern is a search, not a full match"
+    );
+    assert!(!SKU.is_match("xABC-1"), "anchors make it a full match");
+    assert!(Pattern::check("(").is_err());
+    assert!(validate(&SEARCH, &json!({"query": "ok"})).is_empty());
+}
+
+#[test]
+fn odd_inputs_never_panic() {
+    let odd = [
+        json!(null),
+        json!(true),
+        json!("é"),
+        json!(1e308),
+        json!(-0.0),
+        json!(u64::MAX),
+        json!(i64::MIN),
+        json!({"query": "\u{0}", "status": 3, "limit": -1e30, "cursor": {"a": []}}),
+        json!({"email": "é@é.é", "items": [null, [], {"sku": ""}], "filter": {"since": "2025-é-01x"}}),
+        json!({"email": "a@b.co", "items": [{"sku": "ABC-1", "quantity": 9.2e18}], "weight": -1e300}),
+        json!({"~/": 1, "a/b": {"c~d": 2}}),
+    ];
+    for v in odd {
+        for (shape, ex) in [(&SEARCH, SEARCH_EXAMPLE), (&ORDER, ORDER_EXAMPLE)] {
+            let _ = prepare(shape, ex, v.clone());
+        }
+        let _ = toolspec_runtime::fingerprint::fingerprint(&v);
+        let _ = toolspec_runtime::shape::estimate_tokens(&v);
+    }
+    let e = prepare(&SEARCH, SEARCH_EXAMPLE, json!({"query": "x", "a/b": 1})).expect_err("unknown");
+    assert_eq!(e.details["path"], "/a~1b", "pointer segments are escaped");
+}
+
+#[test]
+fn a_hostile_call_gets_a_bounded_refusal_that_still_shows_a_valid_call() {
+    // 100,000 unknown keys, one of them 1 MB long, and a control-character trick.
+    let mut args = serde_json::Map::new();
+    args.insert("query".into(), json!("ok"));
+    for i in 0..100_000 {
+        args.insert(format!("junk{i:06}"), json!(i));
+    }
+    args.insert("k".repeat(1 << 20), json!(1));
+    args.insert("evil\u{202e}\nname".into(), json!(1));
+    let e = err(&SEARCH, SEARCH_EXAMPLE, Value::Object(args));
+    assert_eq!(e.code, "invalid_arguments");
+    let wire = e.to_value().to_string();
+    assert!(wire.len() < 16_384, "the refusal is {} bytes", wire.len());
+    let listed = e.details["problems"].as_array().expect("problems");
+    assert_eq!(listed.len(), toolspec_runtime::problem::MAX_PROBLEMS);
+    assert_eq!(
+        e.details["more_problems"],
+        100_002 - toolspec_runtime::problem::MAX_PROBLEMS
+    );
+    assert!(
+        e.message.contains("The call has 100002 problems"),
+        "{}",
+        e.message
+    );
+    assert!(e.message.contains("...and 99982 more, not listed."));
+    assert!(
+        e.message
+            .ends_with(&format!("Example of a valid call: {SEARCH_EXAMPLE}"))
+    );
+    assert!(!wire.contains('\u{202e}'));
+
+    // The same cut for a single problem: the echoed key is a short prefix.
+    let mut one = serde_json::Map::new();
+    one.insert("query".into(), json!("ok"));
+    one.insert(format!("{}\u{202e}", "x".repeat(1 << 20)), json!(1));
+    let e = err(&SEARCH, SEARCH_EXAMPLE, Value::Object(one));
+    assert_eq!(e.code, "unknown_argument");
+    assert!(e.to_value().to_string().len() < 4_096);
+    assert!(
+        e.message.contains(&format!("'{}…'", "x".repeat(64))),
+        "{}",
+        e.message
+    );
+}

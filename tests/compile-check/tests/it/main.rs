@@ -1,0 +1,14 @@
+//! The compile-check crate's integration tests, in one crate: each file was once its own test
+//! binary, and as modules of one crate they link once. Run one file's tests with its module
+//! name as the filter: `cargo test -p toolspec-compile-check --test it gauntlet_hostile::`.
+
+mod broken;
+
+mod arbitrary_calls;
+mod builder_matches_cli;
+mod gauntlet;
+mod gauntlet_async;
+mod gauntlet_catches_bugs;
+mod gauntlet_hostile;
+mod hostile;
+mod tickets;

@@ -1,0 +1,154 @@
+//! `toolspec check` and `toolspec schema` as a user runs them: exit codes, output, messages.
+//!
+//! Exit codes are the CLI's contract: 0 clean, 1 a spec has errors, 2 usage or I/O problems.
+//! Bad specs and their exact diagnostics are covered by `tests/bad_specs.rs`.
+
+use std::process::{Command, Output};
+
+use crate::common;
+
+fn toolspec(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_toolspec"))
+        .args(args)
+        .current_dir(common::root())
+        .output()
+        .expect("run toolspec")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The example specs as the CLI is given them from the repository root: `specs/<name>.yaml`.
+fn example_specs() -> Vec<String> {
+    common::example_specs()
+        .iter()
+        .map(|p| format!("specs/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect()
+}
+
+#[test]
+fn the_example_specs_check_clean() {
+    let specs = example_specs();
+    let mut args = vec!["check"];
+    args.extend(specs.iter().map(String::as_str));
+    let out = toolspec(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "",
+        "a clean check prints nothing to stderr"
+    );
+    let stdout = text(&out.stdout);
+    let mut lines = stdout.lines();
+    assert_eq!(lines.next(), Some("ok: 3 specs, 13 tools"));
+    assert_eq!(lines.next(), Some("approval of irreversible changes:"));
+    let approval = lines.next().unwrap_or_default();
+    assert!(
+        approval.starts_with(
+            "  host_or_preview (docs_publish, orders_refund, orders_invoice_send, tickets_create): "
+        ),
+        "{approval}"
+    );
+    assert!(approval.contains("not the user's approval"), "{approval}");
+    assert_eq!(lines.next(), None);
+}
+
+#[test]
+fn check_explains_a_host_only_approval_and_the_server_code_enforces_it() {
+    let dir = std::env::temp_dir().join(format!("toolspec-approval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tickets = std::fs::read_to_string(common::root().join("specs/tickets.yaml")).unwrap();
+    let host_only = tickets.replacen("    preview:\n", "    preview:\n      approval: host\n", 1);
+    assert_ne!(host_only, tickets);
+    let spec = dir.join("tickets.yaml");
+    std::fs::write(&spec, host_only).unwrap();
+    let orders = common::root().join("specs/orders.yaml");
+    let out = toolspec(&["check", spec.to_str().unwrap(), orders.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("  host (tickets_create): The user approves it through the client"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("approval_unavailable"), "{stdout}");
+    let gen_dir = dir.join("out");
+    let out = toolspec(&[
+        "generate",
+        spec.to_str().unwrap(),
+        orders.to_str().unwrap(),
+        "--out",
+        gen_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let code = std::fs::read_to_string(gen_dir.join("tickets/tickets.rs")).unwrap();
+    assert!(
+        code.contains(".confirmation(::toolspec_runtime::engine::Confirmation::Host)"),
+        "the generated server serves tickets_create host-only"
+    );
+    let gauntlet = std::fs::read_to_string(gen_dir.join("tickets/tickets_gauntlet.rs")).unwrap();
+    assert!(gauntlet.contains("without_a_host_that_can_ask_nothing_changes"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_spec_that_names_a_tool_of_another_fails_alone() {
+    // tickets.yaml's `not_for` names orders_get, defined in orders.yaml.
+    let out = toolspec(&["check", "specs/tickets.yaml"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("error[unknown-tool]"), "{stderr}");
+    assert!(stderr.contains("`orders_get`"), "{stderr}");
+    assert!(stderr.contains("--> specs/tickets.yaml:"), "{stderr}");
+    assert_eq!(text(&out.stdout), "");
+}
+
+#[test]
+fn a_missing_file_is_a_usage_error_that_names_it() {
+    let out = toolspec(&["check", "specs/no-such-spec.yaml"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("error: cannot read specs/no-such-spec.yaml: "),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "one clear line: {stderr}");
+    assert_eq!(text(&out.stdout), "");
+}
+
+#[test]
+fn check_without_specs_is_a_usage_error() {
+    let out = toolspec(&["check"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("<SPECS>"),
+        "names what is missing: {stderr}"
+    );
+    assert!(stderr.contains("Usage: toolspec check"), "{stderr}");
+}
+
+#[test]
+fn no_command_is_a_usage_error() {
+    let out = toolspec(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("Usage: toolspec"));
+}
+
+#[test]
+fn schema_prints_the_checked_in_json_schema() {
+    let out = toolspec(&["schema"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let printed: serde_json::Value = serde_json::from_str(&stdout).expect("valid JSON");
+    assert_eq!(
+        printed["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    let checked_in = std::fs::read_to_string(common::root().join("toolspec.schema.json"))
+        .expect("toolspec.schema.json");
+    assert_eq!(
+        stdout, checked_in,
+        "toolspec.schema.json is stale: UPDATE_GOLDEN=1 cargo test --test it format_reference::"
+    );
+}

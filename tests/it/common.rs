@@ -1,0 +1,49 @@
+//! What the integration tests share: where the repository is and which example specs it holds.
+//!
+//! A test module that needs these says `use crate::common;`.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use toolspec::diagnostics::{Diagnostics, Sources};
+use toolspec::model::Model;
+
+/// The repository root (the `toolspec` package's manifest directory).
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `.yaml` files directly in `dir`, sorted so tests see them in a stable order.
+/// Panics when `dir` cannot be read: every caller expects it to exist.
+pub fn yaml_files(dir: &Path) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+/// The example specs, `specs/*.yaml`, as absolute paths. Never empty.
+pub fn example_specs() -> Vec<PathBuf> {
+    let specs = yaml_files(&root().join("specs"));
+    assert!(!specs.is_empty(), "no example specs in specs/");
+    specs
+}
+
+/// Loads `paths` as one model with its sources and diagnostics, whatever they say.
+pub fn load(paths: &[PathBuf]) -> (Model, Sources, Diagnostics) {
+    let mut sources = Sources::default();
+    let mut diags = Diagnostics::default();
+    let model = toolspec::model::load_files(paths, &mut sources, &mut diags)
+        .unwrap_or_else(|(path, e)| panic!("{path}: {e}"));
+    (model, sources, diags)
+}
+
+/// Loads `paths` as one model, failing the test with the rendered diagnostics on any error.
+pub fn load_clean(paths: &[PathBuf]) -> Model {
+    let (model, sources, diags) = load(paths);
+    assert!(!diags.has_errors(), "{}", diags.render(&sources));
+    model
+}

@@ -1,0 +1,89 @@
+//! The example specs and the article's two tools, linted.
+
+use crate::lint_common as common;
+
+use common::lint_files;
+use std::collections::BTreeSet;
+use toolspec::diagnostics::Severity;
+use toolspec::lint::Set;
+
+#[test]
+fn example_specs_lint_clean_under_recommended() {
+    let l = lint_files(
+        &["specs/tickets.yaml", "specs/orders.yaml", "specs/docs.yaml"],
+        Some(Set::Recommended),
+    );
+    assert!(l.findings.is_empty(), "{}", l.render());
+}
+
+#[test]
+fn example_specs_have_no_warnings_under_strict() {
+    let l = lint_files(
+        &["specs/tickets.yaml", "specs/orders.yaml", "specs/docs.yaml"],
+        Some(Set::Strict),
+    );
+    let loud: Vec<_> = l
+        .findings
+        .iter()
+        .filter(|d| d.severity != Severity::Info)
+        .collect();
+    assert!(loud.is_empty(), "{}", l.render());
+}
+
+#[test]
+fn good_tool_is_clean_even_under_strict() {
+    let l = lint_files(&["tests/lint/good-tool.yaml"], Some(Set::Strict));
+    assert!(l.findings.is_empty(), "{}", l.render());
+}
+
+#[test]
+fn bad_tool_draws_many_findings() {
+    let l = lint_files(&["tests/lint/bad-tool.yaml"], None);
+    let rules: BTreeSet<&str> = l.codes().into_iter().collect();
+    for expected in [
+        "placeholder-text",
+        "param-name-cryptic",
+        "param-description-vague",
+        "enum-in-prose",
+        "string-unbounded",
+        "number-unbounded",
+        "free-form-object",
+        "list-without-pagination",
+        "array-unbounded",
+        "id-without-name",
+        "id-name-suffix",
+        "returns-vague",
+        "tool-description-length",
+        "error-message-no-next-step",
+        "retryable-permanent-error",
+    ] {
+        assert!(
+            rules.contains(expected),
+            "bad tool should draw `{expected}`:\n{}",
+            l.render()
+        );
+    }
+    assert!(l.findings.has_errors());
+    assert!(l.findings.iter().count() >= 20, "{}", l.render());
+}
+
+#[test]
+fn misroute_compares_tools_across_specs() {
+    // Alone, the ticket request lands on the only tool that could take it...
+    let alone = lint_files(&["tests/lint/misroute/docs.yaml"], None);
+    assert!(alone.at("misroute").is_empty(), "{}", alone.render());
+    // ...but linted with the tickets spec, it lands on tickets_search, in another file.
+    let both = lint_files(
+        &["tests/lint/misroute/docs.yaml", "tests/lint/good-tool.yaml"],
+        None,
+    );
+    let d = both.with("misroute");
+    assert_eq!(d.len(), 1, "{}", both.render());
+    assert_eq!((d[0].span.pos.line, d[0].span.pos.column), (19, 9));
+    assert!(
+        d[0].message
+            .contains("lands on `tickets_search` before `helpdesk_search`"),
+        "{}",
+        d[0].message
+    );
+}

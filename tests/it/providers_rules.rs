@@ -1,0 +1,444 @@
+//! The tool lists follow each provider's published rules (see
+//! `shared/reference/mcp-and-providers.md`): names, strictness, required and nullable
+//! properties, supported keywords, annotations and limits. Covers every spec in `specs/`.
+//!
+//! Run: `cargo test --test it providers_rules::`.
+
+use regex::Regex;
+use serde_json::Value;
+use toolspec::emit::{self, Kind, Options};
+use toolspec::model::describe::tool_description;
+use toolspec::model::{Kind as TyKind, Model, Origin, Tier, ToolSet};
+
+use crate::common;
+use common::{example_specs, load_clean};
+
+/// The parsed file `<service>/<name>` of the generated output.
+fn generated(model: &Model, ts: &ToolSet, name: &str) -> Value {
+    let files = emit::generate(model, &[Kind::Schemas], &Options::default()).expect("specs export");
+    let path = format!("{}/{name}", ts.service);
+    let f = files
+        .iter()
+        .find(|f| f.path.to_string_lossy().replace('\\', "/") == path)
+        .unwrap_or_else(|| panic!("{path} was not generated"));
+    assert!(
+        f.contents.ends_with("}\n") || f.contents.ends_with("]\n"),
+        "{path} must end with a newline"
+    );
+    serde_json::from_str(&f.contents).expect("valid JSON")
+}
+
+/// Calls `visit(node, is_schema_position)` on every schema node below `schema`.
+fn walk_schemas<'a>(schema: &'a Value, visit: &mut dyn FnMut(&'a Value)) {
+    visit(schema);
+    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+        for p in props.values() {
+            walk_schemas(p, visit);
+        }
+    }
+    if let Some(items) = schema.get("items") {
+        walk_schemas(items, visit);
+    }
+}
+
+fn has_type(node: &Value, ty: &str) -> bool {
+    match &node["type"] {
+        Value::String(s) => s == ty,
+        Value::Array(list) => list.iter().any(|t| t == ty),
+        _ => false,
+    }
+}
+
+/// Keys that are never allowed anywhere in any emitted file.
+fn assert_self_contained(v: &Value, at: &str) {
+    match v {
+        Value::Object(m) => {
+            for (k, child) in m {
+                assert!(
+                    !["$ref", "$defs", "$schema", "definitions"].contains(&k.as_str()),
+                    "{at}: `{k}` found"
+                );
+                assert_self_contained(child, at);
+            }
+        }
+        Value::Array(list) => list.iter().for_each(|c| assert_self_contained(c, at)),
+        _ => {}
+    }
+}
+
+/// Standard-profile input rules: closed objects, items on every array, no type arrays, a
+/// description on every property.
+fn assert_standard_input(schema: &Value, at: &str) {
+    assert_eq!(schema["type"], "object", "{at}: root is an object");
+    walk_schemas(schema, &mut |node| {
+        assert!(
+            node["type"].is_string(),
+            "{at}: type arrays are rejected by several clients: {node}"
+        );
+        if has_type(node, "object") {
+            assert_eq!(
+                node["additionalProperties"], false,
+                "{at}: open input object {node}"
+            );
+        }
+        if has_type(node, "array") {
+            assert!(
+                node["items"].is_object(),
+                "{at}: array without items {node}"
+            );
+        }
+        if let Some(props) = node.get("properties").and_then(Value::as_object) {
+            for (k, p) in props {
+                let d = p["description"].as_str().unwrap_or("");
+                assert!(!d.trim().is_empty(), "{at}: `{k}` has no description");
+            }
+        }
+    });
+}
+
+#[test]
+fn mcp_tools_list() {
+    let model = load_clean(&example_specs());
+    let name_re = Regex::new(r"^[A-Za-z0-9_.\-]{1,128}$").unwrap();
+    for ts in &model.toolsets {
+        let list = generated(&model, ts, "tools.mcp.json");
+        assert_self_contained(&list, "tools.mcp.json");
+        let tools = list["tools"].as_array().expect("{\"tools\": [...]}");
+        let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+        let spec_order: Vec<&str> = ts.tools.iter().map(|t| t.name.text.as_str()).collect();
+        assert_eq!(names, spec_order, "tools are listed in spec order");
+        for (t, tool) in tools.iter().zip(&ts.tools) {
+            let at = format!("{} (MCP)", tool.name);
+            let keys: Vec<&str> = t.as_object().unwrap().keys().map(String::as_str).collect();
+            assert_eq!(
+                keys,
+                [
+                    "name",
+                    "title",
+                    "description",
+                    "inputSchema",
+                    "outputSchema",
+                    "annotations"
+                ],
+                "{at}"
+            );
+            assert!(name_re.is_match(&tool.name.text), "{at}: name");
+            assert_eq!(t["title"], tool.title.text.as_str(), "{at}");
+            assert_eq!(
+                t["description"],
+                tool_description(tool).as_str(),
+                "{at}: description is the model's"
+            );
+            assert_standard_input(&t["inputSchema"], &at);
+            assert_eq!(
+                t["outputSchema"]["type"], "object",
+                "{at}: output root is an object"
+            );
+            walk_schemas(&t["outputSchema"], &mut |node| {
+                if has_type(node, "array") {
+                    assert!(
+                        node["items"].is_object(),
+                        "{at}: output array without items"
+                    );
+                }
+            });
+            let a = &t["annotations"];
+            for hint in [
+                "readOnlyHint",
+                "destructiveHint",
+                "idempotentHint",
+                "openWorldHint",
+            ] {
+                assert!(a[hint].is_boolean(), "{at}: {hint} must be set explicitly");
+            }
+            assert_eq!(a["readOnlyHint"], tool.tier == Tier::ReadOnly, "{at}");
+            assert_eq!(
+                a["destructiveHint"],
+                tool.tier == Tier::Irreversible,
+                "{at}"
+            );
+            assert_eq!(
+                a["idempotentHint"],
+                tool.tier == Tier::ReadOnly || tool.idempotency.is_some(),
+                "{at}"
+            );
+            assert_eq!(a["openWorldHint"], tool.open_world, "{at}");
+        }
+    }
+}
+
+#[test]
+fn mcp_property_descriptions_carry_examples_and_rules() {
+    let model = load_clean(&example_specs());
+    for ts in &model.toolsets {
+        let list = generated(&model, ts, "tools.mcp.json");
+        for (t, tool) in list["tools"].as_array().unwrap().iter().zip(&ts.tools) {
+            let props = &t["inputSchema"]["properties"];
+            for p in tool.params.iter() {
+                let d = props[&p.name]["description"].as_str().unwrap_or_default();
+                assert!(
+                    d.starts_with(p.description.trim().trim_end_matches('.')),
+                    "{}.{}: {d}",
+                    tool.name,
+                    p.name
+                );
+                if p.origin != Origin::Spec {
+                    continue;
+                }
+                let scalar = !matches!(p.ty.kind, TyKind::Object { .. } | TyKind::Array { .. });
+                if scalar && p.default.as_ref() != Some(&p.example) {
+                    let ex = format!("Example: {}.", serde_json::to_string(&p.example).unwrap());
+                    assert!(
+                        d.contains(&ex),
+                        "{}.{}: `{d}` lacks `{ex}`",
+                        tool.name,
+                        p.name
+                    );
+                }
+                if let Some(values) = p.ty.enum_values() {
+                    let words = format!("One of: {}.", values.join(", "));
+                    assert!(
+                        d.contains(&words),
+                        "{}.{}: `{d}` lacks `{words}`",
+                        tool.name,
+                        p.name
+                    );
+                }
+                assert_eq!(
+                    props[&p.name].get("default"),
+                    p.default.as_ref(),
+                    "{}.{} default",
+                    tool.name,
+                    p.name
+                );
+            }
+            let required: Vec<&str> = t["inputSchema"]["required"]
+                .as_array()
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let expected: Vec<&str> = tool
+                .params
+                .iter()
+                .filter(|p| p.required)
+                .map(|p| p.name.as_str())
+                .collect();
+            assert_eq!(
+                required, expected,
+                "{}: optional means absent from required",
+                tool.name
+            );
+        }
+    }
+}
+
+#[test]
+fn anthropic_tools() {
+    let model = load_clean(&example_specs());
+    let name_re = Regex::new(r"^[a-zA-Z0-9_-]{1,64}$").unwrap();
+    for ts in &model.toolsets {
+        let list = generated(&model, ts, "tools.anthropic.json");
+        assert_self_contained(&list, "tools.anthropic.json");
+        let mcp = generated(&model, ts, "tools.mcp.json");
+        let tools = list.as_array().expect("a `tools` array");
+        assert_eq!(tools.len(), ts.tools.len());
+        for ((t, tool), m) in tools
+            .iter()
+            .zip(&ts.tools)
+            .zip(mcp["tools"].as_array().unwrap())
+        {
+            let at = format!("{} (Anthropic)", tool.name);
+            let keys: Vec<&str> = t.as_object().unwrap().keys().map(String::as_str).collect();
+            assert_eq!(
+                keys,
+                ["name", "description", "input_schema"],
+                "{at}: non-strict tool, no extra keys"
+            );
+            assert!(name_re.is_match(t["name"].as_str().unwrap()), "{at}: name");
+            assert_eq!(t["description"], tool_description(tool).as_str(), "{at}");
+            assert_standard_input(&t["input_schema"], &at);
+            assert_eq!(
+                t["input_schema"], m["inputSchema"],
+                "{at}: same schema as MCP"
+            );
+        }
+    }
+}
+
+#[test]
+fn openai_strict_tools() {
+    let model = load_clean(&example_specs());
+    let name_re = Regex::new(r"^[a-zA-Z0-9_-]{1,64}$").unwrap();
+    let supported = [
+        "type",
+        "description",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "enum",
+        "pattern",
+        "format",
+        "minimum",
+        "maximum",
+        "minItems",
+        "maxItems",
+    ];
+    let formats = [
+        "date-time",
+        "time",
+        "date",
+        "duration",
+        "email",
+        "hostname",
+        "ipv4",
+        "ipv6",
+        "uuid",
+    ];
+    for ts in &model.toolsets {
+        let list = generated(&model, ts, "tools.openai.json");
+        assert_self_contained(&list, "tools.openai.json");
+        let tools = list.as_array().expect("a `tools` array");
+        assert!(tools.len() <= 128, "OpenAI takes at most 128 tools");
+        for (t, tool) in tools.iter().zip(&ts.tools) {
+            let at = format!("{} (OpenAI)", tool.name);
+            assert_eq!(t["type"], "function", "{at}");
+            let f = &t["function"];
+            let keys: Vec<&str> = f.as_object().unwrap().keys().map(String::as_str).collect();
+            assert_eq!(
+                keys,
+                ["name", "description", "parameters", "strict"],
+                "{at}"
+            );
+            assert!(name_re.is_match(f["name"].as_str().unwrap()), "{at}: name");
+            assert!(
+                f["description"].as_str().unwrap().chars().count() <= 1024,
+                "{at}: description too long"
+            );
+            assert_eq!(f["strict"], true, "{at}: strict");
+            let params = &f["parameters"];
+            assert_eq!(params["type"], "object", "{at}: root is a plain object");
+            let mut depth_ok = true;
+            check_depth(params, 1, &mut depth_ok);
+            assert!(depth_ok, "{at}: nesting over 10 levels");
+            walk_schemas(params, &mut |node| {
+                for k in node.as_object().unwrap().keys() {
+                    assert!(
+                        supported.contains(&k.as_str()),
+                        "{at}: `{k}` is not supported in strict mode: {node}"
+                    );
+                }
+                if let Some(fmt) = node.get("format") {
+                    assert!(
+                        formats.contains(&fmt.as_str().unwrap()),
+                        "{at}: format {fmt} unsupported"
+                    );
+                }
+                if has_type(node, "array") {
+                    assert!(node["items"].is_object(), "{at}: array without items");
+                }
+                if has_type(node, "object") {
+                    assert_eq!(
+                        node["additionalProperties"], false,
+                        "{at}: every object is closed"
+                    );
+                    let props: Vec<&String> = node["properties"]
+                        .as_object()
+                        .expect("properties")
+                        .keys()
+                        .collect();
+                    let required: Vec<&str> = node["required"]
+                        .as_array()
+                        .expect("required")
+                        .iter()
+                        .map(|r| r.as_str().unwrap())
+                        .collect();
+                    assert_eq!(
+                        props, required,
+                        "{at}: every property is required in strict mode"
+                    );
+                }
+            });
+            // Optional parameters (at the top level, as the model says) are nullable.
+            for p in &tool.params {
+                let node = &params["properties"][&p.name];
+                assert_eq!(
+                    has_type(node, "null"),
+                    !p.required,
+                    "{at}: `{}` nullable iff optional",
+                    p.name
+                );
+                if let Some(values) = node.get("enum").and_then(Value::as_array) {
+                    assert_eq!(
+                        values.contains(&Value::Null),
+                        !p.required,
+                        "{at}: `{}` enum and null",
+                        p.name
+                    );
+                }
+                if let Some(d) = &p.default {
+                    let words = format!("Default: {}.", serde_json::to_string(d).unwrap());
+                    let desc = node["description"].as_str().unwrap();
+                    assert!(
+                        p.origin != Origin::Spec || desc.contains(&words),
+                        "{at}: `{}` lost its default: {desc}",
+                        p.name
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn check_depth(node: &Value, level: usize, ok: &mut bool) {
+    if level > 10 {
+        *ok = false;
+    }
+    if let Some(props) = node.get("properties").and_then(Value::as_object) {
+        for p in props.values() {
+            if has_type(p, "object") || has_type(p, "array") {
+                check_depth(p, level + 1, ok);
+            }
+        }
+    }
+    if let Some(items) = node.get("items") {
+        check_depth(items, level + 1, ok);
+    }
+}
+
+/// Keywords the strict profile drops reappear as words: nothing is lost.
+#[test]
+fn openai_profile_keeps_dropped_facts_in_words() {
+    let model = load_clean(&example_specs());
+    let mut seen_length = false;
+    for ts in &model.toolsets {
+        let openai = generated(&model, ts, "tools.openai.json");
+        for (t, tool) in openai.as_array().unwrap().iter().zip(&ts.tools) {
+            for p in tool.params.iter() {
+                let TyKind::String(rules) = &p.ty.kind else {
+                    continue;
+                };
+                let d = t["function"]["parameters"]["properties"][&p.name]["description"]
+                    .as_str()
+                    .unwrap();
+                if let (Some(a), Some(b)) = (rules.min_length, rules.max_length) {
+                    assert!(
+                        d.contains(&format!("{a}-{b}")),
+                        "{}.{}: length lost: {d}",
+                        tool.name,
+                        p.name
+                    );
+                    seen_length = true;
+                } else if let Some(b) = rules.max_length {
+                    assert!(
+                        d.contains(&format!("{b} character")),
+                        "{}.{}: length lost: {d}",
+                        tool.name,
+                        p.name
+                    );
+                    seen_length = true;
+                }
+            }
+        }
+    }
+    assert!(seen_length, "the specs have length-limited strings");
+}

@@ -1,0 +1,330 @@
+//! Every emitted schema is valid JSON Schema 2020-12, checked by an independent validator
+//! (the `jsonschema` crate), and every spec example behaves against its tool's schema as the
+//! spec says: success examples pass, examples expecting a validation error fail.
+//!
+//! Covers every spec in `specs/`, loaded together. Run: `cargo test --test it schemas_validation::`.
+
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+use toolspec::emit::{self, Kind, Options};
+use toolspec::model::values::check_value;
+use toolspec::model::{Field, Kind as TyKind, Model, Tier, Tool, Type};
+use toolspec_runtime::catalog;
+
+use crate::common;
+use common::{example_specs, load_clean, root, yaml_files};
+
+/// The example specs (`specs/*.yaml`, together), then each spec of `specs/adversarial/`
+/// (strings built to break generators) on its own.
+fn models() -> Vec<Model> {
+    let mut out = vec![load_clean(&example_specs())];
+    for p in yaml_files(&root().join("specs/adversarial")) {
+        out.push(load_clean(&[p]));
+    }
+    out
+}
+
+/// The generated files of all specs, parsed, by path.
+fn generated(model: &Model) -> BTreeMap<String, Value> {
+    let files = emit::generate(model, &[Kind::Schemas], &Options::default()).expect("specs export");
+    files
+        .into_iter()
+        .map(|f| {
+            let v = serde_json::from_str(&f.contents)
+                .unwrap_or_else(|e| panic!("{}: {e}", f.path.display()));
+            (f.path.to_string_lossy().replace('\\', "/"), v)
+        })
+        .collect()
+}
+
+/// Every schema the files hold, with where it is.
+fn all_schemas(files: &BTreeMap<String, Value>) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for (path, v) in files {
+        if path.contains("/schemas/") {
+            out.push((path.clone(), v.clone()));
+        } else if path.ends_with("tools.mcp.json") {
+            for t in v["tools"].as_array().expect("tools") {
+                out.push((
+                    format!("{path} {} inputSchema", t["name"]),
+                    t["inputSchema"].clone(),
+                ));
+                out.push((
+                    format!("{path} {} outputSchema", t["name"]),
+                    t["outputSchema"].clone(),
+                ));
+            }
+        } else if path.ends_with("tools.anthropic.json") {
+            for t in v.as_array().expect("array") {
+                out.push((format!("{path} {}", t["name"]), t["input_schema"].clone()));
+            }
+        } else if path.ends_with("tools.openai.json") {
+            for t in v.as_array().expect("array") {
+                out.push((
+                    format!("{path} {}", t["function"]["name"]),
+                    t["function"]["parameters"].clone(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn validator(schema: &Value) -> jsonschema::Validator {
+    jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .expect("schema compiles")
+}
+
+fn errors(schema: &Value, instance: &Value) -> Vec<String> {
+    validator(schema)
+        .iter_errors(instance)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
+
+fn file<'a>(
+    files: &'a BTreeMap<String, Value>,
+    service: &str,
+    tool: &Tool,
+    kind: &str,
+) -> &'a Value {
+    let path = format!("{service}/schemas/{}.{kind}.json", tool.name);
+    files
+        .get(&path)
+        .unwrap_or_else(|| panic!("{path} was not generated"))
+}
+
+#[test]
+fn every_schema_is_valid_2020_12() {
+    for model in models() {
+        let files = generated(&model);
+        let schemas = all_schemas(&files);
+        assert!(
+            schemas.len() >= 5 * model.tools().count(),
+            "expected schemas of every tool, got {}",
+            schemas.len()
+        );
+        for (at, schema) in schemas {
+            if let Err(e) = jsonschema::draft202012::meta::validate(&schema) {
+                panic!("{at} is not a valid 2020-12 schema: {e}");
+            }
+            assert_eq!(schema["type"], "object", "{at}: root must be an object");
+            validator(&schema);
+        }
+    }
+}
+
+#[test]
+fn examples_pass_or_fail_as_the_spec_says() {
+    let mut checked = (0, 0);
+    for model in models() {
+        let files = generated(&model);
+        for (ts, tool) in model.tools() {
+            let input = file(&files, &ts.service.text, tool, "input");
+            for ex in &tool.examples {
+                let problems = errors(input, &ex.arguments);
+                match ex.error.as_ref().map(|e| e.text.as_str()) {
+                    Some(code) if catalog::is_validation(code) => {
+                        assert!(
+                            !problems.is_empty(),
+                            "{}: example `{}` expects {code} but passes the schema",
+                            tool.name,
+                            ex.title
+                        );
+                        checked.1 += 1;
+                    }
+                    // Business errors (not_found...) happen after validation: the call is valid.
+                    _ => {
+                        assert!(
+                            problems.is_empty(),
+                            "{}: example `{}` is refused: {problems:?}",
+                            tool.name,
+                            ex.title
+                        );
+                        checked.0 += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        checked.0 > 0 && checked.1 > 0,
+        "no examples checked: {checked:?}"
+    );
+}
+
+/// OpenAI strict mode sends every property, `null` for the ones left out: a valid call
+/// written that way must pass the OpenAI profile.
+#[test]
+fn success_examples_pass_the_openai_profile_with_nulls() {
+    for model in models() {
+        let files = generated(&model);
+        for ts in &model.toolsets {
+            let list = &files[&format!("{}/tools.openai.json", ts.service)];
+            for tool in &ts.tools {
+                let entry = list
+                    .as_array()
+                    .and_then(|l| {
+                        l.iter()
+                            .find(|e| e["function"]["name"] == tool.name.text.as_str())
+                    })
+                    .expect("tool in the OpenAI list");
+                let schema = &entry["function"]["parameters"];
+                for ex in tool.examples.iter().filter(|e| e.error.is_none()) {
+                    let args = with_nulls(&ex.arguments, &tool.params);
+                    let problems = errors(schema, &args);
+                    assert!(
+                        problems.is_empty(),
+                        "{} `{}` as OpenAI sends it ({args}): {problems:?}",
+                        tool.name,
+                        ex.title
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// `args` with every optional property OpenAI strict mode sends as `null`, at every depth.
+fn with_nulls(args: &Value, fields: &[Field]) -> Value {
+    let mut obj = args.as_object().cloned().unwrap_or_default();
+    for f in fields {
+        match obj.get_mut(&f.name) {
+            Some(v) => *v = nulls_in(v, &f.ty),
+            None => {
+                obj.insert(f.name.clone(), Value::Null);
+            }
+        }
+    }
+    Value::Object(obj)
+}
+
+fn nulls_in(v: &Value, ty: &Type) -> Value {
+    match (&ty.kind, v) {
+        (TyKind::Object { fields, .. }, Value::Object(_)) => with_nulls(v, fields),
+        (TyKind::Array { items, .. }, Value::Array(list)) => {
+            Value::Array(list.iter().map(|i| nulls_in(i, items)).collect())
+        }
+        _ => v.clone(),
+    }
+}
+
+/// A valid value of `ty`: the example when it is valid (the model composes `[""]` for a
+/// list whose items' example it does not keep), else one built from the type's rules.
+fn sample(ty: &Type, example: Option<&Value>) -> Value {
+    if let Some(e) = example
+        && check_value(e, ty, "").is_empty()
+    {
+        return e.clone();
+    }
+    match &ty.kind {
+        TyKind::String(r) => {
+            if let Some(v) = r.enum_values.as_ref().and_then(|v| v.first()) {
+                return json!(v);
+            }
+            json!(match r.format.map(|f| f.as_str()) {
+                Some("email") => "a@example.com",
+                Some("date-time") => "2026-11-30T10:00:00Z",
+                Some("date") => "2026-11-30",
+                Some("uri") => "https://example.com/a",
+                Some("uuid") => "0b7e4f5a-3c1d-4e2f-9a8b-7c6d5e4f3a2b",
+                _ => "x",
+            })
+        }
+        TyKind::Integer { minimum, .. } => json!(minimum.unwrap_or(0)),
+        TyKind::Number { minimum, .. } => json!(minimum.unwrap_or(0.0)),
+        TyKind::Boolean => json!(false),
+        TyKind::Array {
+            items, min_items, ..
+        } => Value::Array(
+            (0..min_items.unwrap_or(1).max(1))
+                .map(|_| sample(items, None))
+                .collect(),
+        ),
+        TyKind::Object { fields, .. } => Value::Object(
+            fields
+                .iter()
+                .map(|f| (f.name.clone(), sample(&f.ty, Some(&f.example))))
+                .collect(),
+        ),
+    }
+}
+
+/// A result built from every output field's example is valid; for irreversible tools a bare
+/// preview (`applied: false` and the preview) is valid too, so the spec's own fields are not
+/// required.
+#[test]
+fn composed_results_and_previews_pass_the_output_schema() {
+    for model in models() {
+        let files = generated(&model);
+        for (ts, tool) in model.tools() {
+            let output = file(&files, &ts.service.text, tool, "output");
+            let full: Map<String, Value> = tool
+                .output
+                .iter()
+                .map(|f| (f.name.clone(), sample(&f.ty, Some(&f.example))))
+                .collect();
+            let problems = errors(output, &Value::Object(full));
+            assert!(
+                problems.is_empty(),
+                "{} full result: {problems:?}",
+                tool.name
+            );
+            if tool.tier == Tier::Irreversible && tool.preview.is_some() {
+                let preview = tool
+                    .output_field("preview")
+                    .expect("irreversible tools have a preview");
+                let bare = json!({ "applied": false, "preview": sample(&preview.ty, None) });
+                let problems = errors(output, &bare);
+                assert!(
+                    problems.is_empty(),
+                    "{} preview result {bare}: {problems:?}",
+                    tool.name
+                );
+                let wrong = json!({ "preview": sample(&preview.ty, None) });
+                assert!(
+                    !errors(output, &wrong).is_empty(),
+                    "{}: `applied` must be required",
+                    tool.name
+                );
+            }
+        }
+    }
+}
+
+/// The validator is strict enough to catch what the schemas promise: an unknown argument and
+/// a wrong type are refused by every tool's input schema.
+#[test]
+fn input_schemas_refuse_unknown_and_mistyped_arguments() {
+    for model in models() {
+        let files = generated(&model);
+        for (ts, tool) in model.tools() {
+            let input = file(&files, &ts.service.text, tool, "input");
+            let Some(ex) = tool.examples.iter().find(|e| e.error.is_none()) else {
+                continue;
+            };
+            let mut args = ex.arguments.as_object().cloned().unwrap_or_default();
+            args.insert("no_such_argument".into(), json!(1));
+            assert!(
+                !errors(input, &Value::Object(args)).is_empty(),
+                "{} accepts an unknown argument",
+                tool.name
+            );
+            if let Some((k, _)) = ex
+                .arguments
+                .as_object()
+                .and_then(|o| o.iter().find(|(_, v)| v.is_string()))
+            {
+                let mut args = ex.arguments.as_object().cloned().unwrap_or_default();
+                args.insert(k.clone(), json!(12));
+                assert!(
+                    !errors(input, &Value::Object(args)).is_empty(),
+                    "{} accepts a number for `{k}`",
+                    tool.name
+                );
+            }
+        }
+    }
+}
