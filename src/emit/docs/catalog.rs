@@ -33,19 +33,23 @@ pub struct ErrorRow {
 }
 
 /// Every code of the toolset's catalog, spec codes first, each with the tools that can
-/// return it.
+/// return it. Each tool's codes are worked out once, so this is linear in tools and codes.
 pub fn catalog_rows(ts: &ToolSet) -> Vec<ErrorRow> {
+    let mut tools_of: std::collections::HashMap<&str, Vec<String>> =
+        std::collections::HashMap::new();
+    for tool in &ts.tools {
+        for code in applies(ts, tool) {
+            tools_of
+                .entry(code.code.as_str())
+                .or_default()
+                .push(tool.name.text.clone());
+        }
+    }
     ts.errors
         .iter()
-        .map(|e| {
-            let mut row = row(e);
-            row.tools = ts
-                .tools
-                .iter()
-                .filter(|t| applies(ts, t).iter().any(|c| c.code == e.code))
-                .map(|t| t.name.text.clone())
-                .collect();
-            row
+        .map(|e| ErrorRow {
+            tools: tools_of.remove(e.code.as_str()).unwrap_or_default(),
+            ..row(e)
         })
         .collect()
 }

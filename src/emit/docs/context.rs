@@ -230,8 +230,10 @@ pub struct ResponseFormatCtx {
 /// The page of one tool: its toolset and itself.
 #[derive(Debug, Clone, Serialize)]
 pub struct ToolPage {
-    /// The toolset.
-    pub toolset: ToolsetCtx,
+    /// The toolset ([`ToolsetCtx`]), made into a template value once per toolset: every
+    /// page shares it instead of carrying (and serializing) a copy, which made the pages
+    /// of a toolset cost the square of its tools.
+    pub toolset: minijinja::Value,
     /// The tool.
     pub tool: ToolCtx,
 }
@@ -267,10 +269,15 @@ pub fn toolset(model: &Model, ts: &ToolSet) -> ToolsetCtx {
 }
 
 /// The page view of `tool`, with any spec example the docs cannot show truthfully reported.
-pub fn tool_page(model: &Model, ts: &ToolSet, tool: &Tool) -> (ToolPage, Vec<Diagnostic>) {
+pub fn tool_page(
+    model: &Model,
+    ts: &ToolSet,
+    toolset: &minijinja::Value,
+    tool: &Tool,
+) -> (ToolPage, Vec<Diagnostic>) {
     let (examples, diags) = Examples::new(model, ts, tool).build();
     let page = ToolPage {
-        toolset: toolset(model, ts),
+        toolset: toolset.clone(),
         tool: ToolCtx {
             summary: summary(model, ts, tool),
             returns: tool.returns.text.clone(),

@@ -57,6 +57,7 @@ pub fn generate(model: &Model, options: &Options) -> Result<Vec<GeneratedFile>, 
             toolset: &'a context::ToolsetCtx,
         }
         let page = SetPage { toolset: &set };
+        let shared = minijinja::Value::from(minijinja::value::Serde(&set));
         for (template, file) in [
             ("index.md.jinja", "index.md"),
             ("errors.md.jinja", "errors.md"),
@@ -66,7 +67,7 @@ pub fn generate(model: &Model, options: &Options) -> Result<Vec<GeneratedFile>, 
             out.render(ts, template, &page, format!("{dir}/{file}"));
         }
         for tool in &ts.tools {
-            let (page, problems) = context::tool_page(model, ts, tool);
+            let (page, problems) = context::tool_page(model, ts, &shared, tool);
             for d in problems {
                 out.diags.push(d);
             }
