@@ -121,12 +121,13 @@
 //! # Where to go next
 //!
 //! - [`spec`] loads and checks specs; [`model`] is the resolved form every output reads.
-//! - [`emit`] writes the outputs; [`cli`] is the `toolspec` command.
+//! - [`emit`] writes the outputs; the `toolspec` command is the `toolspec-cli` crate, a thin
+//!   layer over this one (this crate compiles no command-line parser and, without the
+//!   `tokens` feature, no tokenizer).
 //! - [`lint`] and [`diff`]: the design rules, and breaking changes between two versions.
 //! - [`stats`]: what each tool definition costs in tokens on every turn.
 
 pub mod builder;
-pub mod cli;
 pub mod diagnostics;
 pub mod diff;
 pub mod emit;

@@ -34,7 +34,7 @@ impl GeneratedFile {
 }
 
 /// The kinds of output `toolspec generate --emit` can produce.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
     /// JSON Schemas per tool and the MCP, Anthropic and OpenAI tool lists.
     Schemas,
@@ -50,6 +50,31 @@ pub enum Kind {
 impl Kind {
     /// Every kind, in the order they are generated.
     pub const ALL: &'static [Kind] = &[Kind::Schemas, Kind::Docs, Kind::Rust, Kind::Tests];
+
+    /// The name `--emit` takes (`schemas`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Schemas => "schemas",
+            Kind::Docs => "docs",
+            Kind::Rust => "rust",
+            Kind::Tests => "tests",
+        }
+    }
+
+    /// The kind named `name`.
+    pub fn parse(name: &str) -> Option<Kind> {
+        Kind::ALL.iter().copied().find(|k| k.as_str() == name)
+    }
+
+    /// What this kind writes, in a line (for `--help`).
+    pub fn about(self) -> &'static str {
+        match self {
+            Kind::Schemas => "JSON Schemas per tool and the MCP, Anthropic and OpenAI tool lists",
+            Kind::Docs => "documentation pages per toolset (Markdown for mdbook)",
+            Kind::Rust => "Rust server code per toolset (types, trait, dispatcher)",
+            Kind::Tests => "gauntlet tests per toolset",
+        }
+    }
 }
 
 /// Options shared by the emitters.

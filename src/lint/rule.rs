@@ -10,7 +10,7 @@ use crate::lint::context::Ctx;
 use crate::model::Tool;
 
 /// A rule set. Sets nest: `minimal` is inside `recommended`, which is inside `strict`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Set {
     /// Mistakes that break agents or providers; almost never wrong to fix.
     Minimal,
@@ -30,6 +30,15 @@ impl Set {
             Set::Minimal => "minimal",
             Set::Recommended => "recommended",
             Set::Strict => "strict",
+        }
+    }
+
+    /// What the set holds, in a line (for `--help`).
+    pub fn about(self) -> &'static str {
+        match self {
+            Set::Minimal => "mistakes that break agents or providers",
+            Set::Recommended => "what an agent needs to choose and call a tool (the default)",
+            Set::Strict => "everything, including advice sometimes deliberately not followed",
         }
     }
 

@@ -23,6 +23,12 @@ use serde_json::Value;
 use spanned::Pos;
 use std::sync::OnceLock;
 
+/// [`format_schema`] as `toolspec schema` prints it and `toolspec.schema.json` holds it:
+/// pretty-printed JSON.
+pub fn format_schema_text() -> String {
+    serde_json::to_string_pretty(format_schema()).unwrap_or_default()
+}
+
 /// The JSON Schema of the spec format (2020-12), derived from [`format::SpecFile`].
 ///
 /// This is what `toolspec schema` prints, what `toolspec.schema.json` holds for editors, and

@@ -27,6 +27,7 @@ use crate::model::describe::tool_description;
 use crate::model::{Tool, ToolSet};
 use serde::Serialize;
 use serde_json::Value;
+#[cfg(feature = "tokens")]
 use std::sync::OnceLock;
 
 /// The encoding every count uses.
@@ -35,16 +36,22 @@ pub const ENCODING: &str = "o200k_base";
 /// Tokens added once per tools list by OpenAI's estimate.
 pub const OPENAI_LIST_OVERHEAD: usize = 12;
 
-/// The number of `o200k_base` tokens of `text`.
+/// The number of `o200k_base` tokens of `text`, with the `tokens` feature (the `toolspec`
+/// command has it).
 ///
-/// Falls back to one token per four bytes, rounded up, if the embedded tables cannot be
-/// loaded (they always can in a normal build; a count is never worth a panic).
+/// Without the feature, or if the embedded tables cannot be loaded (they always can in a
+/// normal build; a count is never worth a panic), an estimate: one token per four bytes,
+/// rounded up. So a build script that generates docs without the feature prints estimated
+/// costs, and compiles no tokenizer.
 pub fn count_tokens(text: &str) -> usize {
-    static BPE: OnceLock<Option<tiktoken_rs::CoreBPE>> = OnceLock::new();
-    match BPE.get_or_init(|| tiktoken_rs::o200k_base().ok()) {
-        Some(bpe) => bpe.encode_ordinary(text).len(),
-        None => text.len().div_ceil(4),
+    #[cfg(feature = "tokens")]
+    {
+        static BPE: OnceLock<Option<tiktoken_rs::CoreBPE>> = OnceLock::new();
+        if let Some(bpe) = BPE.get_or_init(|| tiktoken_rs::o200k_base().ok()) {
+            return bpe.encode_ordinary(text).len();
+        }
     }
+    text.len().div_ceil(4)
 }
 
 /// What one tool's definition costs.

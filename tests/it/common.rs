@@ -8,9 +8,14 @@ use std::path::{Path, PathBuf};
 use toolspec::diagnostics::{Diagnostics, Sources};
 use toolspec::model::Model;
 
-/// The repository root (the `toolspec` package's manifest directory).
+/// The repository root: the manifest directory of the `toolspec` package, or of the
+/// `toolspec-cli` package beside it (which shares this file), whichever holds `specs/`.
 pub fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .find(|dir| dir.join("specs").is_dir())
+        .unwrap_or(manifest)
 }
 
 /// The `.yaml` files directly in `dir`, sorted so tests see them in a stable order.

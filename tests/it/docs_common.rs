@@ -11,7 +11,7 @@ use toolspec::model::Model;
 
 /// The repository root.
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    crate::common::root().to_path_buf()
 }
 
 /// `specs/*.yaml`, sorted (they are loaded together: tickets names a tool of orders).

@@ -50,7 +50,7 @@ fn the_format_reference_is_generated_from_the_format() {
 fn the_checked_in_schema_is_what_toolspec_schema_prints() {
     check_golden(
         "toolspec.schema.json",
-        &format!("{}\n", toolspec::cli::schema_text()),
+        &format!("{}\n", toolspec::spec::format_schema_text()),
     );
 }
 

@@ -1,10 +1,10 @@
 //! `toolspec lint`: run the lint rules over specs and print the findings.
 
 use super::Outcome;
-use crate::diagnostics::{Diagnostics, Sources};
-use crate::lint::output::{self, Counts};
-use crate::lint::{Options, Set};
 use std::path::PathBuf;
+use toolspec::diagnostics::{Diagnostics, Sources};
+use toolspec::lint::output::{self, Counts};
+use toolspec::lint::{Options, Set};
 
 /// Output formats of `lint`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -22,7 +22,7 @@ pub enum Format {
 pub fn run(specs: &[PathBuf], format: Format, set: Option<Set>) -> Outcome {
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
-    let model = match crate::model::load_files(specs, &mut sources, &mut diags) {
+    let model = match toolspec::model::load_files(specs, &mut sources, &mut diags) {
         Ok(model) => model,
         Err((path, e)) => {
             eprintln!("error: cannot read {path}: {e}");
@@ -30,7 +30,7 @@ pub fn run(specs: &[PathBuf], format: Format, set: Option<Set>) -> Outcome {
         }
     };
     if !diags.has_errors() {
-        diags.extend(crate::lint::lint(&model, &Options { set }));
+        diags.extend(toolspec::lint::lint(&model, &Options { set }));
         diags.sort();
     }
     print(&diags, &sources, format, specs.len());

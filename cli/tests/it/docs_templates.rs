@@ -8,10 +8,10 @@
 //! the crate root so the paths in it are stable. To rewrite them after an intended change:
 //!
 //! ```text
-//! UPDATE_GOLDEN=1 cargo test --test it docs_templates::
+//! UPDATE_GOLDEN=1 cargo test -p toolspec-cli --test it docs_templates::
 //! ```
 //!
-//! then review `git diff tests/docs`. Run: `cargo test --test it docs_templates::`.
+//! then review `git diff tests/docs`. Run: `cargo test -p toolspec-cli --test it docs_templates::`.
 
 use crate::docs_common as common;
 

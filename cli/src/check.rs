@@ -1,13 +1,13 @@
 //! `toolspec check`: load, resolve and report.
 
 use super::Outcome;
-use crate::diagnostics::{Diagnostics, Sources};
 use std::path::PathBuf;
+use toolspec::diagnostics::{Diagnostics, Sources};
 
 pub fn run(specs: &[PathBuf]) -> Outcome {
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
-    let model = match crate::model::load_files(specs, &mut sources, &mut diags) {
+    let model = match toolspec::model::load_files(specs, &mut sources, &mut diags) {
         Ok(model) => model,
         Err((path, e)) => {
             eprintln!("error: cannot read {path}: {e}");
@@ -30,7 +30,7 @@ pub fn run(specs: &[PathBuf]) -> Outcome {
     );
     // Who approves each irreversible change is a security decision: say it for every one,
     // each kind explained once.
-    let mut by_approval: Vec<(crate::model::Approval, Vec<&str>)> = Vec::new();
+    let mut by_approval: Vec<(toolspec::model::Approval, Vec<&str>)> = Vec::new();
     for tool in model.toolsets.iter().flat_map(|ts| &ts.tools) {
         let Some(p) = &tool.preview else { continue };
         match by_approval.iter_mut().find(|(a, _)| *a == p.approval) {
@@ -46,7 +46,7 @@ pub fn run(specs: &[PathBuf]) -> Outcome {
             "  {} ({}): {}",
             approval.as_str(),
             names.join(", "),
-            crate::model::describe::approval_explained(approval)
+            toolspec::model::describe::approval_explained(approval)
         );
     }
     Outcome::Clean

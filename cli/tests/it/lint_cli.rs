@@ -4,6 +4,7 @@ use std::process::Command;
 
 fn toolspec(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_toolspec"))
+        .current_dir(crate::common::root())
         .args(args)
         .output()
         .expect("run toolspec");

@@ -10,9 +10,13 @@ mod lint;
 mod rules;
 mod stats;
 
-use clap::{Parser, Subcommand};
+use clap::builder::PossibleValue;
+use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::LazyLock;
+use toolspec::emit::Kind;
+use toolspec::lint::Set;
 
 /// Compile YAML specs of AI-agent tools into schemas, servers, docs and tests.
 #[derive(Debug, Parser)]
@@ -40,7 +44,7 @@ enum Command {
         format: lint::Format,
         /// Rule set for every spec, overriding each spec's `lint.set`.
         #[arg(long, value_enum)]
-        set: Option<crate::lint::Set>,
+        set: Option<SetArg>,
     },
     /// Compare two versions of specs; list every change, breaking or compatible.
     Diff {
@@ -79,8 +83,8 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
         /// Kinds of output to generate (default: all).
-        #[arg(long, value_delimiter = ',')]
-        emit: Vec<crate::emit::Kind>,
+        #[arg(long, value_enum, value_delimiter = ',')]
+        emit: Vec<KindArg>,
         /// Write nothing; list missing or stale files and exit 1 if there are any.
         #[arg(long)]
         check: bool,
@@ -88,6 +92,38 @@ enum Command {
         #[arg(long)]
         templates: Option<PathBuf>,
     },
+}
+
+/// `--emit`'s values: the library's [`Kind`]s, named and explained by the library.
+#[derive(Debug, Clone, Copy)]
+struct KindArg(Kind);
+
+impl ValueEnum for KindArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: LazyLock<Vec<KindArg>> =
+            LazyLock::new(|| Kind::ALL.iter().map(|&k| KindArg(k)).collect());
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.as_str()).help(self.0.about()))
+    }
+}
+
+/// `--set`'s values: the library's lint [`Set`]s.
+#[derive(Debug, Clone, Copy)]
+struct SetArg(Set);
+
+impl ValueEnum for SetArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: LazyLock<Vec<SetArg>> =
+            LazyLock::new(|| Set::ALL.iter().map(|&s| SetArg(s)).collect());
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.as_str()).help(self.0.about()))
+    }
 }
 
 /// Outcome of a command, mapped to the process exit code.
@@ -112,7 +148,7 @@ impl From<Outcome> for ExitCode {
 }
 
 /// Runs the command line and returns the process exit code.
-pub fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -130,10 +166,11 @@ pub fn main() -> ExitCode {
             check,
             templates,
         } => {
-            let options = crate::emit::Options { templates };
+            let options = toolspec::emit::Options { templates };
+            let emit: Vec<Kind> = emit.into_iter().map(|k| k.0).collect();
             generate::run(&specs, &out, &emit, check, &options)
         }
-        Command::Lint { specs, format, set } => lint::run(&specs, format, set),
+        Command::Lint { specs, format, set } => lint::run(&specs, format, set.map(|s| s.0)),
         Command::Rules { id } => rules::run(id.as_deref()),
         Command::Diff {
             files,
@@ -142,14 +179,9 @@ pub fn main() -> ExitCode {
         } => diff::run(&files, against.as_deref(), format),
         Command::Stats { specs, format } => stats::run(&specs, format),
         Command::Schema => {
-            println!("{}", schema_text());
+            println!("{}", toolspec::spec::format_schema_text());
             Outcome::Clean
         }
     };
     outcome.into()
-}
-
-/// The spec format's JSON Schema as pretty-printed, newline-terminated JSON.
-pub fn schema_text() -> String {
-    serde_json::to_string_pretty(crate::spec::format_schema()).unwrap_or_default()
 }

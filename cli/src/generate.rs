@@ -1,10 +1,10 @@
 //! `toolspec generate`: write (or check) every output kind for the specs.
 
 use super::Outcome;
-use crate::diagnostics::{Diagnostics, Sources};
-use crate::emit::write::{FileStatus, check_all, write_all};
-use crate::emit::{Kind, Options};
 use std::path::{Path, PathBuf};
+use toolspec::diagnostics::{Diagnostics, Sources};
+use toolspec::emit::write::{FileStatus, check_all, write_all};
+use toolspec::emit::{Kind, Options};
 
 pub fn run(
     specs: &[PathBuf],
@@ -15,7 +15,7 @@ pub fn run(
 ) -> Outcome {
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
-    let model = match crate::model::load_files(specs, &mut sources, &mut diags) {
+    let model = match toolspec::model::load_files(specs, &mut sources, &mut diags) {
         Ok(model) => model,
         Err((path, e)) => {
             eprintln!("error: cannot read {path}: {e}");
@@ -27,7 +27,7 @@ pub fn run(
         return Outcome::Failed;
     }
     let kinds = if kinds.is_empty() { Kind::ALL } else { kinds };
-    let files = match crate::emit::generate(&model, kinds, options) {
+    let files = match toolspec::emit::generate(&model, kinds, options) {
         Ok(files) => files,
         Err(problems) => {
             eprint!("{}", problems.render(&sources));

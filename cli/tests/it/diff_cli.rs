@@ -17,7 +17,7 @@ fn toolspec_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
 }
 
 fn toolspec(args: &[&str]) -> (i32, String, String) {
-    toolspec_in(Path::new("."), args)
+    toolspec_in(crate::common::root(), args)
 }
 
 #[test]
@@ -82,7 +82,9 @@ fn an_invalid_spec_is_reported_and_exits_1() {
     let dir = std::env::temp_dir().join(format!("toolspec-diff-invalid-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     std::fs::write(dir.join("bad.yaml"), "toolspec: 1\nservice: notes\n").expect("write");
-    let old = std::fs::canonicalize("tests/diff/param-removed/old.yaml").expect("path");
+    let old =
+        std::fs::canonicalize(crate::common::root().join("tests/diff/param-removed/old.yaml"))
+            .expect("path");
     let (code, _, err) = toolspec_in(&dir, &["diff", old.to_str().expect("utf-8"), "bad.yaml"]);
     assert_eq!(code, 1);
     assert!(err.contains("bad.yaml"), "{err}");
@@ -112,7 +114,7 @@ fn against_a_git_ref_reads_the_old_version_from_git() {
     let dir = std::env::temp_dir().join(format!("toolspec-diff-git-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("specs")).expect("temp dir");
-    let read = |p: &str| std::fs::read_to_string(p).expect("fixture");
+    let read = |p: &str| std::fs::read_to_string(crate::common::root().join(p)).expect("fixture");
     git(&dir, &["init", "-q"]);
     std::fs::write(
         dir.join("specs/notes.yaml"),

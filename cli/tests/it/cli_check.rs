@@ -149,6 +149,6 @@ fn schema_prints_the_checked_in_json_schema() {
         .expect("toolspec.schema.json");
     assert_eq!(
         stdout, checked_in,
-        "toolspec.schema.json is stale: UPDATE_GOLDEN=1 cargo test --test it format_reference::"
+        "toolspec.schema.json is stale: UPDATE_GOLDEN=1 cargo test -p toolspec-cli --test it format_reference::"
     );
 }

@@ -1,7 +1,7 @@
 //! A spec that a provider would refuse gets a diagnostic at the spec location, and no file
 //! is written: a description over OpenAI's 1,024 characters, more than 128 tools.
 //!
-//! Run: `cargo test --test it providers_limits::`.
+//! Run: `cargo test -p toolspec-cli --test it providers_limits::`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

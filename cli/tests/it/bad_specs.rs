@@ -12,7 +12,7 @@
 //! To rewrite the golden files after an intended change in messages:
 //!
 //! ```text
-//! UPDATE_GOLDEN=1 cargo test --test it bad_specs::
+//! UPDATE_GOLDEN=1 cargo test -p toolspec-cli --test it bad_specs::
 //! ```
 //!
 //! then review the diff with `git diff tests/bad-specs`.
@@ -24,7 +24,7 @@ use std::process::Command;
 const FIXTURES: &str = "tests/bad-specs";
 
 fn crate_root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    crate::common::root()
 }
 
 /// The cases, as paths relative to the crate root, sorted by name.

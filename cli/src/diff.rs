@@ -5,9 +5,9 @@
 //! specs of each side resolved together. A file that did not exist at `REF` counts as new.
 
 use super::Outcome;
-use crate::diff::{diff, load, render};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use toolspec::diff::{diff, load, render};
 
 /// Output formats of `diff`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -2,8 +2,8 @@
 //! real binary) agrees it is fresh; on a stale output folder, `--check` names the stale and missing
 //! files, exits 1 and writes nothing.
 //!
-//! Run: `cargo test --test it schemas_golden::`. After an intended change to the output, rewrite
-//! the golden files with `UPDATE_GOLDEN=1 cargo test --test it schemas_golden::` (the same as
+//! Run: `cargo test -p toolspec-cli --test it schemas_golden::`. After an intended change to the output, rewrite
+//! the golden files with `UPDATE_GOLDEN=1 cargo test -p toolspec-cli --test it schemas_golden::` (the same as
 //! `toolspec generate specs/*.yaml --out generated --emit schemas`) and review the diff.
 
 use std::path::Path;

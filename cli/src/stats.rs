@@ -1,8 +1,8 @@
 //! `toolspec stats`: what each tool definition costs in context, in tokens.
 
 use super::Outcome;
-use crate::diagnostics::{Diagnostics, Sources};
 use std::path::PathBuf;
+use toolspec::diagnostics::{Diagnostics, Sources};
 
 /// How `stats` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -16,7 +16,7 @@ pub enum Format {
 pub fn run(specs: &[PathBuf], format: Format) -> Outcome {
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
-    let model = match crate::model::load_files(specs, &mut sources, &mut diags) {
+    let model = match toolspec::model::load_files(specs, &mut sources, &mut diags) {
         Ok(model) => model,
         Err((path, e)) => {
             eprintln!("error: cannot read {path}: {e}");
@@ -34,11 +34,11 @@ pub fn run(specs: &[PathBuf], format: Format) -> Outcome {
     let sets: Vec<_> = model
         .toolsets
         .iter()
-        .map(crate::stats::toolset_cost)
+        .map(toolspec::stats::toolset_cost)
         .collect();
     match format {
-        Format::Human => print!("{}", crate::stats::report::human(&sets)),
-        Format::Json => print!("{}", crate::stats::report::json(&sets)),
+        Format::Human => print!("{}", toolspec::stats::report::human(&sets)),
+        Format::Json => print!("{}", toolspec::stats::report::json(&sets)),
     }
     Outcome::Clean
 }

@@ -1,9 +1,9 @@
 //! `toolspec rules`: list the lint rules, or print one rule's documentation.
 
 use super::Outcome;
-use crate::diagnostics::did_you_mean;
-use crate::lint::docs::{rule_section, sets, severity_name};
-use crate::lint::rules::{ALL, find};
+use toolspec::diagnostics::did_you_mean;
+use toolspec::lint::docs::{rule_section, sets, severity_name};
+use toolspec::lint::rules::{ALL, find};
 
 /// Without `id`: one line per rule (id, severity, sets, summary). With it: the rule's page.
 pub fn run(id: Option<&str>) -> Outcome {

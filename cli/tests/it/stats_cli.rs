@@ -1,7 +1,7 @@
 //! `toolspec stats`: token costs per tool and per toolset, through the real binary and the
 //! library function other stages call.
 //!
-//! Run: `cargo test --test it stats_cli::`.
+//! Run: `cargo test -p toolspec-cli --test it stats_cli::`.
 
 use serde_json::Value;
 use std::process::Command;
@@ -126,7 +126,7 @@ fn a_spec_alone_is_counted_with_a_warning_for_the_tools_it_names_elsewhere() {
     // refuses the spec alone; `stats` does not need that tool, so it warns and counts.
     let o = Command::new(env!("CARGO_BIN_EXE_toolspec"))
         .args(["stats", "specs/tickets.yaml"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(crate::common::root())
         .output()
         .expect("run");
     let (out, err) = (
