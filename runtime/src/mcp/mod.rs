@@ -53,6 +53,7 @@
 //! [`HttpServer`] does the same with a handle (bound address, shutdown) for tests and for
 //! programs that run other things beside it.
 
+mod batched;
 mod convert;
 mod envelope;
 mod guard;
