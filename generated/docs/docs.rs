@@ -281,10 +281,10 @@ pub trait DocsTools: ::core::marker::Send + ::core::marker::Sync {
     fn docs_search(
         &self,
         input: DocsSearchInput,
-        window: glue::Window,
+        window: ::toolspec_runtime::prelude::Window,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            glue::Page<DocsSearchOutput>,
+            ::toolspec_runtime::prelude::Page<DocsSearchOutput>,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;

@@ -376,10 +376,10 @@ pub trait OrdersTools: ::core::marker::Send + ::core::marker::Sync {
     fn orders_search(
         &self,
         input: OrdersSearchInput,
-        window: glue::Window,
+        window: ::toolspec_runtime::prelude::Window,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            glue::Page<OrdersSearchOutput>,
+            ::toolspec_runtime::prelude::Page<OrdersSearchOutput>,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;

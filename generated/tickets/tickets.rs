@@ -206,10 +206,10 @@ pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     fn tickets_search(
         &self,
         input: TicketsSearchInput,
-        window: glue::Window,
+        window: ::toolspec_runtime::prelude::Window,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            glue::Page<TicketsSearchOutput>,
+            ::toolspec_runtime::prelude::Page<TicketsSearchOutput>,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;

@@ -5,25 +5,28 @@
 //! methods of the user's trait. Nothing here depends on a transport: the MCP adapter and the
 //! gauntlet tests both drive a [`engine::Toolset`].
 //!
-//! # What generated code calls, in order
+//! # What you write against
 //!
-//! For every call of a tool (`arguments` is the raw JSON from the client):
+//! [`prelude`]: the error type, the paging window and page, the unit of work a write method
+//! is handed, and the pieces a server is built from. The generated module (from
+//! `toolspec::Builder` or `toolspec generate --emit rust`) gives you a trait with one method
+//! per tool; implement it with these, build the generated server around a [`engine::Runtime`],
+//! and serve it with [`mcp`].
 //!
-//! 1. [`engine::find_tool`]: canonical name or deprecated alias, else
-//!    [`engine::unknown_tool`].
-//! 2. [`engine::ToolDefinition::prepare`]: validate **all** arguments at once and fill
-//!    defaults; on failure return the [`ToolError`] (nothing has run, nothing is stored).
-//! 3. [`fingerprint::fingerprint`] of the prepared arguments.
-//! 4. Depending on the tool:
-//!    - paged reads: [`engine::Runtime::cursor_offset`] → user method →
-//!      [`shape::apply`] → [`engine::Runtime::page`];
-//!    - reversible writes: [`engine::Runtime::idempotent`] around the user method, which
-//!      writes through the unit of work ([`store::Work`]) it is handed, with
-//!      [`engine::attach_undo`] inside the closure;
-//!    - irreversible writes: [`engine::Runtime::gated`] with the user's preview and apply
-//!      methods (the apply writes through its [`store::Work`]); the call's
-//!      [`engine::CallContext::host`] asks the person when it can.
-//! 5. Wrap the result in [`engine::CallOutput::new`].
+//! # How a call is served
+//!
+//! Generated code routes every call through one function per kind of tool, in a module
+//! hidden from these docs (serde's convention for what generated code calls): route the name
+//! (or a deprecated alias), validate **all** arguments at once and fill defaults, then run
+//! the user's method inside what its kind needs. A read gets a typed input and its result is
+//! shaped; a paged read gets a [`prelude::Window`] from the cursor and returns a
+//! [`prelude::Page`]; a reversible write runs inside [`engine::Runtime::idempotent`] (its
+//! key leased, its effects committed with the key's record through its [`store::Work`], the
+//! undo call attached); an irreversible one inside [`engine::Runtime::gated`] (a preview
+//! first; the apply, approved by the person when the host can ask, commits like a
+//! reversible write). The result is wrapped in an [`engine::CallOutput`].
+//!
+//! The same engine, by hand: a keyed write that runs once, then replays.
 //!
 //! ```
 //! use serde_json::json;
@@ -106,6 +109,7 @@ pub mod gauntlet;
 pub mod idempotency;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+pub mod prelude;
 pub mod preview;
 pub mod problem;
 mod random;

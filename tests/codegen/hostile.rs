@@ -293,10 +293,10 @@ pub trait HostileTools: ::core::marker::Send + ::core::marker::Sync {
     fn hostile_search(
         &self,
         input: HostileSearchInput,
-        window: glue::Window,
+        window: ::toolspec_runtime::prelude::Window,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            glue::Page<HostileSearchOutput>,
+            ::toolspec_runtime::prelude::Page<HostileSearchOutput>,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;

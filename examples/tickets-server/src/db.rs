@@ -10,12 +10,7 @@ use serde_json::json;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
-use toolspec_runtime::ToolError;
-use toolspec_runtime::cursor::CursorKey;
-use toolspec_runtime::engine::Runtime;
-use toolspec_runtime::engine::glue::{Page, Window};
-use toolspec_runtime::sqlite::Database;
-use toolspec_runtime::store::{SqliteStore, Work};
+use toolspec_runtime::prelude::*;
 
 /// The ticket desk: reads tickets from the shared SQLite database, and writes them through
 /// each call's unit of work, so a ticket and the call's records commit together.

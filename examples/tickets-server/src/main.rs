@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
-use toolspec_runtime::mcp::{McpServer, serve_http, serve_stdio};
+use toolspec_runtime::prelude::{McpServer, serve_http, serve_stdio};
 
 const USAGE: &str =
     "usage: tickets-server --db PATH [--demo] [--http ADDR] [--lease SECS] [--mailbox FILE]

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use toolspec_runtime::ToolError;
+use toolspec_runtime::prelude::*;
 
 /// What toolspec generated from `notes.yaml`: types, errors, the trait, the server.
 #[allow(missing_docs)]

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use notes_server::Notebook;
 use notes_server::notes::NotesServer;
-use toolspec_runtime::mcp::{McpServer, serve_stdio};
+use toolspec_runtime::prelude::{McpServer, serve_stdio};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -5,12 +5,14 @@
 mod approval;
 mod extras;
 mod gate;
+#[doc(hidden)]
 pub mod glue;
 mod runtime;
 
 pub use approval::{APPROVAL_PENDING, ApprovalRequest, Confirmation, Host, HostAnswer, for_person};
 pub use extras::{UndoSpec, attach_undo, undo_key};
 pub use gate::Gate;
+pub use glue::{Page, Window};
 #[cfg(feature = "gauntlet")]
 pub use runtime::Invocations;
 pub use runtime::{DEFAULT_LEASE, Runtime};
@@ -70,19 +72,29 @@ impl ToolDefinition {
     }
 }
 
+/// The position in `definitions` of the tool called `name` (by canonical name or deprecated
+/// alias) and, when reached through an alias, its canonical name: the one router, which the
+/// generated dispatcher ([`glue::route`]) and the MCP adapter ([`find_tool`]) both use.
+pub fn locate_tool(
+    definitions: &'static [ToolDefinition],
+    name: &str,
+) -> Option<(usize, Option<&'static str>)> {
+    if let Some(i) = definitions.iter().position(|d| d.name == name) {
+        return Some((i, None));
+    }
+    definitions
+        .iter()
+        .position(|d| d.deprecated_aliases.contains(&name))
+        .map(|i| (i, Some(definitions[i].name)))
+}
+
 /// The tool called `name` (by canonical name or deprecated alias) and, when reached through
-/// an alias, its canonical name.
+/// an alias, its canonical name ([`locate_tool`]).
 pub fn find_tool(
     definitions: &'static [ToolDefinition],
     name: &str,
 ) -> Option<(&'static ToolDefinition, Option<&'static str>)> {
-    if let Some(def) = definitions.iter().find(|d| d.name == name) {
-        return Some((def, None));
-    }
-    definitions
-        .iter()
-        .find(|d| d.deprecated_aliases.contains(&name))
-        .map(|d| (d, Some(d.name)))
+    locate_tool(definitions, name).map(|(i, alias)| (&definitions[i], alias))
 }
 
 /// The `unknown_tool` error for `name`, listing the canonical names of `definitions`.

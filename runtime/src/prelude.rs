@@ -1,0 +1,24 @@
+//! What a server's own code writes against: `use toolspec_runtime::prelude::*;`.
+//!
+//! The generated module gives you a trait to implement and a server to build; implementing
+//! it takes these. Everything else in this crate is for generated code and transports.
+//!
+//! | name | what it is for |
+//! |---|---|
+//! | [`ToolError`] | an error meant for the model (the spec's catalog errors are built for you) |
+//! | [`Window`], [`Page`] | a paged tool's method gets the window to read and returns a page |
+//! | [`Work`] | a write method's unit of work: its effects commit with the call's records |
+//! | [`Runtime`], [`CursorKey`] | what the generated server is built around: stores, cursor signing |
+//! | [`Database`], [`SqliteStore`] | (feature `sqlite`) your SQLite file, shared with the runtime's records |
+//! | [`McpServer`], [`serve_stdio`], [`serve_http`], [`HttpServer`], [`HttpGuard`], [`StdioGuard`] | (feature `mcp`) serving the toolset |
+
+pub use crate::ToolError;
+pub use crate::cursor::CursorKey;
+pub use crate::engine::{Page, Runtime, Window};
+#[cfg(feature = "mcp")]
+pub use crate::mcp::{HttpGuard, HttpServer, McpServer, StdioGuard, serve_http, serve_stdio};
+#[cfg(feature = "sqlite")]
+pub use crate::sqlite::Database;
+pub use crate::store::Work;
+#[cfg(feature = "sqlite")]
+pub use crate::store::SqliteStore;
