@@ -24,7 +24,7 @@ use std::fmt;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::diagnostics::{Diagnostics, Sources};
+use crate::diagnostics::Diagnostics;
 use crate::emit::GeneratedFile;
 use crate::emit::write::write_all;
 
@@ -129,9 +129,7 @@ impl Builder {
     /// Generates the files in memory (`<service>.rs` and `<service>_gauntlet.rs` each),
     /// printing the rerun lines.
     fn generate(&self) -> Result<Vec<GeneratedFile>, BuildError> {
-        let mut sources = Sources::default();
-        let mut diags = Diagnostics::default();
-        let loaded = crate::model::load_files(&self.specs, &mut sources, &mut diags);
+        let loaded = crate::load(&self.specs);
         // One line per file actually read: a path that does not exist would make Cargo
         // rerun the script on every build, and one that was read must trigger a rerun.
         if self.rerun {
@@ -141,11 +139,11 @@ impl Builder {
                 let _ = writeln!(lock, "{line}");
             }
         }
-        let model =
-            loaded.map_err(|(path, e)| BuildError::Usage(format!("cannot read {path}: {e}")))?;
-        if diags.has_errors() {
-            return Err(BuildError::Spec(diags.render(&sources)));
+        let loaded = loaded.map_err(|e| BuildError::Usage(e.to_string()))?;
+        if loaded.has_errors() {
+            return Err(BuildError::Spec(loaded.render_diagnostics()));
         }
+        let (model, sources) = (loaded.model, loaded.sources);
         let services: Vec<&str> = model
             .toolsets
             .iter()

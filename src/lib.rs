@@ -132,8 +132,10 @@ pub mod diagnostics;
 pub mod diff;
 pub mod emit;
 pub mod lint;
+mod load;
 pub mod model;
 pub mod spec;
 pub mod stats;
 
 pub use builder::{BuildError, Builder};
+pub use load::{Loaded, ReadError, load, load_texts};

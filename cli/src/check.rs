@@ -2,17 +2,15 @@
 
 use super::Outcome;
 use std::path::PathBuf;
-use toolspec::diagnostics::{Diagnostics, Sources};
 
 pub fn run(specs: &[PathBuf]) -> Outcome {
-    let mut sources = Sources::default();
-    let mut diags = Diagnostics::default();
-    let model = match toolspec::model::load_files(specs, &mut sources, &mut diags) {
-        Ok(model) => model,
-        Err((path, e)) => {
-            eprintln!("error: cannot read {path}: {e}");
-            return Outcome::Usage;
-        }
+    let Some(toolspec::Loaded {
+        model,
+        sources,
+        diagnostics: diags,
+    }) = super::load(specs)
+    else {
+        return Outcome::Usage;
     };
     if !diags.is_empty() {
         eprint!("{}", diags.render(&sources));

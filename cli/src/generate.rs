@@ -2,7 +2,6 @@
 
 use super::Outcome;
 use std::path::{Path, PathBuf};
-use toolspec::diagnostics::{Diagnostics, Sources};
 use toolspec::emit::write::{FileStatus, check_all, write_all};
 use toolspec::emit::{Kind, Options};
 
@@ -13,14 +12,13 @@ pub fn run(
     check: bool,
     options: &Options,
 ) -> Outcome {
-    let mut sources = Sources::default();
-    let mut diags = Diagnostics::default();
-    let model = match toolspec::model::load_files(specs, &mut sources, &mut diags) {
-        Ok(model) => model,
-        Err((path, e)) => {
-            eprintln!("error: cannot read {path}: {e}");
-            return Outcome::Usage;
-        }
+    let Some(toolspec::Loaded {
+        model,
+        sources,
+        diagnostics: diags,
+    }) = super::load(specs)
+    else {
+        return Outcome::Usage;
     };
     if diags.has_errors() {
         eprint!("{}", diags.render(&sources));

@@ -20,14 +20,13 @@ pub enum Format {
 /// Lints `specs` together. Exit: 0 without errors, 1 with errors (or a spec failing
 /// `check`), 2 when a file cannot be read.
 pub fn run(specs: &[PathBuf], format: Format, set: Option<Set>) -> Outcome {
-    let mut sources = Sources::default();
-    let mut diags = Diagnostics::default();
-    let model = match toolspec::model::load_files(specs, &mut sources, &mut diags) {
-        Ok(model) => model,
-        Err((path, e)) => {
-            eprintln!("error: cannot read {path}: {e}");
-            return Outcome::Usage;
-        }
+    let Some(toolspec::Loaded {
+        model,
+        sources,
+        diagnostics: mut diags,
+    }) = super::load(specs)
+    else {
+        return Outcome::Usage;
     };
     if !diags.has_errors() {
         diags.extend(toolspec::lint::lint(&model, &Options { set }));

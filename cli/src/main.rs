@@ -126,6 +126,18 @@ impl ValueEnum for SetArg {
     }
 }
 
+/// The specs at `paths`, read, loaded and resolved together; `None` (after saying why on
+/// standard error) when one cannot be read, which every command answers with exit code 2.
+fn load(paths: &[PathBuf]) -> Option<toolspec::Loaded> {
+    match toolspec::load(paths) {
+        Ok(loaded) => Some(loaded),
+        Err(e) => {
+            eprintln!("error: {e}");
+            None
+        }
+    }
+}
+
 /// Outcome of a command, mapped to the process exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {

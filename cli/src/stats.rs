@@ -2,7 +2,6 @@
 
 use super::Outcome;
 use std::path::PathBuf;
-use toolspec::diagnostics::{Diagnostics, Sources};
 
 /// How `stats` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -14,14 +13,13 @@ pub enum Format {
 }
 
 pub fn run(specs: &[PathBuf], format: Format) -> Outcome {
-    let mut sources = Sources::default();
-    let mut diags = Diagnostics::default();
-    let model = match toolspec::model::load_files(specs, &mut sources, &mut diags) {
-        Ok(model) => model,
-        Err((path, e)) => {
-            eprintln!("error: cannot read {path}: {e}");
-            return Outcome::Usage;
-        }
+    let Some(toolspec::Loaded {
+        model,
+        sources,
+        diagnostics: mut diags,
+    }) = super::load(specs)
+    else {
+        return Outcome::Usage;
     };
     // A tool of another spec named in `not_for` or `undo` costs nothing here: say so, count.
     diags.downgrade("unknown-tool");

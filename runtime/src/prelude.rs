@@ -19,6 +19,6 @@ pub use crate::engine::{Page, Runtime, Window};
 pub use crate::mcp::{HttpGuard, HttpServer, McpServer, StdioGuard, serve_http, serve_stdio};
 #[cfg(feature = "sqlite")]
 pub use crate::sqlite::Database;
-pub use crate::store::Work;
 #[cfg(feature = "sqlite")]
 pub use crate::store::SqliteStore;
+pub use crate::store::Work;

@@ -8,13 +8,10 @@
 //! `docs/lint-rules.md` are generated from those declarations.
 //!
 //! ```no_run
-//! use toolspec::diagnostics::{Diagnostics, Sources};
-//! let mut sources = Sources::default();
-//! let mut diags = Diagnostics::default();
-//! let model = toolspec::model::load_files(&["specs/tickets.yaml"], &mut sources, &mut diags).unwrap();
-//! if !diags.has_errors() {
-//!     let findings = toolspec::lint::lint(&model, &toolspec::lint::Options::default());
-//!     print!("{}", findings.render(&sources));
+//! let loaded = toolspec::load(&["specs/tickets.yaml"]).unwrap();
+//! if !loaded.has_errors() {
+//!     let findings = toolspec::lint::lint(&loaded.model, &toolspec::lint::Options::default());
+//!     print!("{}", findings.render(&loaded.sources));
 //! }
 //! ```
 //!

@@ -16,7 +16,7 @@ pub mod values;
 
 pub use crate::spec::format::{Approval, Format, Tier, Verbosity};
 pub use duration::{Duration, format_duration};
-pub use resolve::{load_files, resolve};
+pub use resolve::resolve;
 pub use types::*;
 
 use crate::diagnostics::Span;

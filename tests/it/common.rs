@@ -39,11 +39,8 @@ pub fn example_specs() -> Vec<PathBuf> {
 
 /// Loads `paths` as one model with its sources and diagnostics, whatever they say.
 pub fn load(paths: &[PathBuf]) -> (Model, Sources, Diagnostics) {
-    let mut sources = Sources::default();
-    let mut diags = Diagnostics::default();
-    let model = toolspec::model::load_files(paths, &mut sources, &mut diags)
-        .unwrap_or_else(|(path, e)| panic!("{path}: {e}"));
-    (model, sources, diags)
+    let loaded = toolspec::load(paths).unwrap_or_else(|e| panic!("{e}"));
+    (loaded.model, loaded.sources, loaded.diagnostics)
 }
 
 /// Loads `paths` as one model, failing the test with the rendered diagnostics on any error.

@@ -5,7 +5,6 @@
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use toolspec::diagnostics::{Diagnostics, Sources};
 use toolspec::emit::{self, Kind, Options};
 use toolspec::model::Model;
 
@@ -29,12 +28,9 @@ pub fn spec_paths() -> Vec<PathBuf> {
 
 /// The model of `paths`, which must have no errors.
 pub fn load(paths: &[PathBuf]) -> Model {
-    let mut sources = Sources::default();
-    let mut diags = Diagnostics::default();
-    let model =
-        toolspec::model::load_files(paths, &mut sources, &mut diags).expect("specs are readable");
-    assert!(!diags.has_errors(), "{}", diags.render(&sources));
-    model
+    let loaded = toolspec::load(paths).expect("specs are readable");
+    assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+    loaded.model
 }
 
 /// The files of `kinds` for `model`, by `/`-separated path, as `toolspec generate` writes

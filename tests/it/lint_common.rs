@@ -39,9 +39,11 @@ impl Linted {
 
 /// Loads spec files, asserts they pass `check`, and lints them under `set`.
 pub fn lint_files(paths: &[&str], set: Option<Set>) -> Linted {
-    let mut sources = Sources::default();
-    let mut check = Diagnostics::default();
-    let model = toolspec::model::load_files(paths, &mut sources, &mut check).expect("readable");
+    let toolspec::Loaded {
+        model,
+        sources,
+        diagnostics: check,
+    } = toolspec::load(paths).expect("readable");
     assert!(
         !check.has_errors(),
         "{paths:?} must pass check:\n{}",

@@ -1,7 +1,6 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::diagnostics::Sources;
 
 fn example_specs() -> Model {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("specs");
@@ -11,11 +10,9 @@ fn example_specs() -> Model {
         .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
         .collect();
     paths.sort();
-    let mut sources = Sources::default();
-    let mut diags = Diagnostics::default();
-    let model = crate::model::load_files(&paths, &mut sources, &mut diags).expect("readable");
-    assert!(!diags.has_errors(), "{}", diags.render(&sources));
-    model
+    let loaded = crate::load(&paths).expect("readable");
+    assert!(!loaded.has_errors(), "{}", loaded.render_diagnostics());
+    loaded.model
 }
 
 fn tickets(model: &Model) -> &ToolSet {

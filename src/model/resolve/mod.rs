@@ -18,27 +18,6 @@ use crate::model::fields::{FieldResolver, Place, is_field_name};
 use crate::model::{Defaults, Duration, ErrorCode, LintSettings, Model, Text, ToolSet};
 use crate::spec::format::{self as raw, SpecFile};
 use crate::spec::spanned::{Pos, Sp};
-use std::path::Path;
-
-/// Reads, loads and resolves spec files together. Problems in the specs go to `diags`; an
-/// unreadable file is an `Err` (a usage problem, not a spec problem).
-pub fn load_files<P: AsRef<Path>>(
-    paths: &[P],
-    sources: &mut Sources,
-    diags: &mut Diagnostics,
-) -> Result<Model, (String, std::io::Error)> {
-    let mut loaded = Vec::new();
-    for path in paths {
-        let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| (path.display().to_string(), e))?;
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        let file = sources.add(path.display().to_string(), text);
-        if let Some(spec) = crate::spec::load(file, &sources.get(file).text, diags) {
-            loaded.push((file, spec));
-        }
-    }
-    Ok(resolve(&loaded, sources, diags))
-}
 
 /// Resolves loaded specs into one model, reporting every semantic problem into `diags`.
 ///
