@@ -142,7 +142,9 @@ fn bench_generate(c: &mut Criterion) {
     let mut group = c.benchmark_group("generate_schemas");
     for n in [100, 1_000, 10_000] {
         let model = model(n);
-        let files = emit::generate(&model, &[Kind::Schemas], &Options::default()).expect("exports");
+        let files = emit::generate(&model, &[Kind::Schemas], &Options::default())
+            .expect("exports")
+            .files;
         assert_eq!(files.len(), n * 2 + 3 * n.div_ceil(TOOLS_PER_SPEC));
         group.throughput(Throughput::Elements(n as u64));
         group.sample_size(if n >= 10_000 {
@@ -168,7 +170,9 @@ fn report_ratios() {
     );
     for n in [100, 1_000, 10_000] {
         let model = model(n);
-        let files = emit::generate(&model, &[Kind::Schemas], &Options::default()).expect("exports");
+        let files = emit::generate(&model, &[Kind::Schemas], &Options::default())
+            .expect("exports")
+            .files;
         let values: Vec<serde_json::Value> = files
             .iter()
             .map(|f| serde_json::from_str(&f.contents).expect("generated JSON parses"))

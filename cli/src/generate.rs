@@ -26,7 +26,13 @@ pub fn run(
     }
     let kinds = if kinds.is_empty() { Kind::ALL } else { kinds };
     let files = match toolspec::emit::generate(&model, kinds, options) {
-        Ok(files) => files,
+        Ok(generated) => {
+            // What was left out, and why: a warning does not fail the run.
+            if !generated.warnings.is_empty() {
+                eprint!("{}", generated.warnings.render(&sources));
+            }
+            generated.files
+        }
         Err(problems) => {
             eprint!("{}", problems.render(&sources));
             return Outcome::Failed;

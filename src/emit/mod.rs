@@ -84,22 +84,36 @@ pub struct Options {
     pub templates: Option<PathBuf>,
 }
 
-/// Generates every file of the requested kinds for every toolset of the model, sorted by path.
+/// What [`generate`] made: the files, sorted by path, and warnings about what it left out
+/// (a provider's list that provider would refuse).
+#[derive(Debug, Clone, Default)]
+pub struct Generated {
+    /// Every file, sorted by path.
+    pub files: Vec<GeneratedFile>,
+    /// Problems that cost one output, not the run, at their place in the spec.
+    pub warnings: Diagnostics,
+}
+
+/// Generates every file of the requested kinds for every toolset of the model.
 ///
-/// Problems an emitter finds (a spec that cannot be exported to a provider, a broken
-/// template) are returned as diagnostics at the spec location instead of a broken file.
+/// Problems an emitter finds (a tool MCP cannot carry, a broken template) are returned as
+/// diagnostics at the spec location instead of a broken file. A provider's limit only costs
+/// that provider's list, with a warning ([`providers::emit`]).
 pub fn generate(
     model: &Model,
     kinds: &[Kind],
     options: &Options,
-) -> Result<Vec<GeneratedFile>, Diagnostics> {
-    let _ = options;
+) -> Result<Generated, Diagnostics> {
     let mut diags = Diagnostics::default();
+    let mut warnings = Diagnostics::default();
     let mut files = Vec::new();
     for kind in kinds {
         match kind {
             Kind::Schemas => match providers::emit(model) {
-                Ok(f) => files.extend(f),
+                Ok((f, w)) => {
+                    files.extend(f);
+                    warnings.extend(w);
+                }
                 Err(d) => diags.extend(d),
             },
             Kind::Docs => match docs::generate(model, options) {
@@ -120,5 +134,5 @@ pub fn generate(
         return Err(diags);
     }
     files.sort();
-    Ok(files)
+    Ok(Generated { files, warnings })
 }

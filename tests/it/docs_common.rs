@@ -37,7 +37,7 @@ pub fn load(paths: &[PathBuf]) -> Model {
 /// them under `generated/`.
 pub fn generate(model: &Model, kinds: &[Kind]) -> BTreeMap<String, String> {
     let files = match emit::generate(model, kinds, &Options::default()) {
-        Ok(files) => files,
+        Ok(generated) => generated.files,
         Err(d) => panic!(
             "generation failed: {:?}",
             d.iter().map(|d| d.message.clone()).collect::<Vec<_>>()

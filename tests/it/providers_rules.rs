@@ -15,7 +15,9 @@ use common::{example_specs, load_clean};
 
 /// The parsed file `<service>/<name>` of the generated output.
 fn generated(model: &Model, ts: &ToolSet, name: &str) -> Value {
-    let files = emit::generate(model, &[Kind::Schemas], &Options::default()).expect("specs export");
+    let files = emit::generate(model, &[Kind::Schemas], &Options::default())
+        .expect("specs export")
+        .files;
     let path = format!("{}/{name}", ts.service);
     let f = files
         .iter()

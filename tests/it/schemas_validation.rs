@@ -26,7 +26,9 @@ fn models() -> Vec<Model> {
 
 /// The generated files of all specs, parsed, by path.
 fn generated(model: &Model) -> BTreeMap<String, Value> {
-    let files = emit::generate(model, &[Kind::Schemas], &Options::default()).expect("specs export");
+    let files = emit::generate(model, &[Kind::Schemas], &Options::default())
+        .expect("specs export")
+        .files;
     files
         .into_iter()
         .map(|f| {

@@ -1,5 +1,6 @@
-//! A spec that a provider would refuse gets a diagnostic at the spec location, and no file
-//! is written: a description over OpenAI's 1,024 characters, more than 128 tools.
+//! A spec that a provider would refuse costs only that provider's list: a warning at the
+//! spec location says why (a description over OpenAI's 1,024 characters, more than 128
+//! tools), `tools.openai.json` is not written, and every other output is.
 //!
 //! Run: `cargo test -p toolspec-cli --test it providers_limits::`.
 
@@ -38,7 +39,8 @@ fn line_of(text: &str, name: &str) -> u32 {
     text[..at].matches('\n').count() as u32 + 1
 }
 
-fn generate(text: &str) -> Result<usize, Diagnostics> {
+/// The generated files' names and the warnings, or the errors.
+fn generate(text: &str) -> Result<(Vec<String>, Diagnostics), Diagnostics> {
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
     let file = sources.add("big.yaml", text);
@@ -49,7 +51,45 @@ fn generate(text: &str) -> Result<usize, Diagnostics> {
         "the spec itself is valid: {}",
         diags.render(&sources)
     );
-    emit::generate(&model, &[Kind::Schemas], &Options::default()).map(|f| f.len())
+    emit::generate(&model, &[Kind::Schemas], &Options::default()).map(|g| {
+        let names = g
+            .files
+            .iter()
+            .map(|f| f.path.to_string_lossy().replace('\\', "/"))
+            .collect();
+        (names, g.warnings)
+    })
+}
+
+/// `generate` of a spec that only OpenAI refuses: its one warning, and the files, none of
+/// them OpenAI's list.
+fn openai_refuses(text: &str) -> (toolspec::diagnostics::Diagnostic, Vec<String>) {
+    let (files, warnings) = generate(text).expect("every other output is generated");
+    let w: Vec<_> = warnings.iter().cloned().collect();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(
+        w[0].severity,
+        toolspec::diagnostics::Severity::Warning,
+        "a warning, not an error"
+    );
+    assert!(
+        w[0].message.contains("tools.openai.json is not written"),
+        "{}",
+        w[0].message
+    );
+    assert!(
+        files.contains(&"big/tools.mcp.json".to_owned()),
+        "{files:?}"
+    );
+    assert!(
+        files.contains(&"big/tools.anthropic.json".to_owned()),
+        "{files:?}"
+    );
+    assert!(
+        !files.iter().any(|f| f.ends_with("tools.openai.json")),
+        "{files:?}"
+    );
+    (w[0].clone(), files)
 }
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -59,8 +99,9 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// Runs `toolspec generate` on `text` and returns (exit code, stderr, whether anything was written).
-fn run_binary(name: &str, text: &str) -> (i32, String, bool) {
+/// Runs `toolspec generate` on `text` and returns (exit code, stderr, whether the MCP list
+/// and the OpenAI list were written).
+fn run_binary(name: &str, text: &str) -> (i32, String, (bool, bool)) {
     let dir = temp_dir(name);
     let spec = dir.join("big.yaml");
     std::fs::write(&spec, text).expect("write spec");
@@ -71,7 +112,10 @@ fn run_binary(name: &str, text: &str) -> (i32, String, bool) {
         .arg(&spec)
         .output()
         .expect("run toolspec");
-    let wrote = Path::new(&out).exists();
+    let wrote = (
+        Path::new(&out).join("big/tools.mcp.json").exists(),
+        Path::new(&out).join("big/tools.openai.json").exists(),
+    );
     let _ = std::fs::remove_dir_all(&dir);
     (
         o.status.code().unwrap_or(-1),
@@ -90,25 +134,27 @@ fn description_over_1024_characters_is_located() {
         tool_yaml("big_short", "Read a thing."),
         tool_yaml("big_long", &long),
     ]);
-    let diags = generate(&text).expect_err("OpenAI would refuse the description");
-    let d: Vec<_> = diags.iter().collect();
-    assert_eq!(d.len(), 1, "{d:?}");
-    assert_eq!(d[0].code, "openai-description-too-long");
-    assert_eq!(d[0].span.pos.line, line_of(&text, "big_long"));
-    assert!(d[0].message.contains("big_long"), "{}", d[0].message);
+    let (w, _) = openai_refuses(&text);
+    assert_eq!(w.code, "openai-description-too-long");
+    assert_eq!(w.span.pos.line, line_of(&text, "big_long"));
+    assert!(w.message.contains("big_long"), "{}", w.message);
     assert!(
-        d[0].help.as_deref().unwrap_or("").contains("shorten"),
+        w.help.as_deref().unwrap_or("").contains("shorten"),
         "a fix hint"
     );
 
     let (code, stderr, wrote) = run_binary("long-description", &text);
-    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(code, 0, "a warning does not fail the run: {stderr}");
     let loc = format!("big.yaml:{}:", line_of(&text, "big_long"));
     assert!(
         stderr.contains("openai-description-too-long") && stderr.contains(&loc),
         "{stderr}"
     );
-    assert!(!wrote, "no file is written");
+    assert_eq!(
+        wrote,
+        (true, false),
+        "the MCP list is written, OpenAI's is not"
+    );
 }
 
 #[test]
@@ -118,7 +164,9 @@ fn a_description_of_exactly_the_limit_passes() {
     let pad = 1024 - base.len() - " Returns the thing. Read-only.".len();
     let summary = format!("Read a thing {}.", "x".repeat(pad - 1));
     let text = spec_yaml(&[tool_yaml("big_edge", &summary)]);
-    assert_eq!(generate(&text).map_err(|d| format!("{d:?}")), Ok(5));
+    let (files, warnings) = generate(&text).expect("exports");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(files.len(), 5, "{files:?}");
 }
 
 #[test]
@@ -127,22 +175,31 @@ fn more_than_128_tools_is_located_at_the_first_one_over() {
         .map(|i| tool_yaml(&format!("big_t{i}"), "Read a thing."))
         .collect();
     let text = spec_yaml(&tools);
-    let diags = generate(&text).expect_err("OpenAI takes 128 tools");
-    let d: Vec<_> = diags.iter().collect();
-    assert_eq!(d.len(), 1, "{d:?}");
-    assert_eq!(d[0].code, "openai-too-many-tools");
-    assert_eq!(d[0].span.pos.line, line_of(&text, "big_t128"));
-    assert!(d[0].message.contains("130 tools"), "{}", d[0].message);
+    let (w, files) = openai_refuses(&text);
+    assert_eq!(w.code, "openai-too-many-tools");
+    assert_eq!(w.span.pos.line, line_of(&text, "big_t128"));
+    assert!(w.message.contains("130 tools"), "{}", w.message);
+    assert_eq!(
+        files.len(),
+        130 * 2 + 2,
+        "every tool's schemas, MCP's and Anthropic's lists"
+    );
 
     let (code, stderr, wrote) = run_binary("many-tools", &text);
-    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(code, 0, "a warning does not fail the run: {stderr}");
     assert!(stderr.contains("openai-too-many-tools"), "{stderr}");
-    assert!(!wrote, "no file is written");
+    assert_eq!(
+        wrote,
+        (true, false),
+        "the MCP list is written, OpenAI's is not"
+    );
 
     let ok: Vec<String> = (0..128)
         .map(|i| tool_yaml(&format!("big_t{i}"), "Read a thing."))
         .collect();
-    assert!(generate(&spec_yaml(&ok)).is_ok(), "128 tools are fine");
+    let (files, warnings) = generate(&spec_yaml(&ok)).expect("exports");
+    assert!(warnings.is_empty(), "128 tools are fine: {warnings:?}");
+    assert!(files.contains(&"big/tools.openai.json".to_owned()));
 }
 
 /// A free-form object (no `fields`) cannot be said in OpenAI strict mode: the tool is
@@ -162,7 +219,9 @@ fn free_form_object_is_exported_non_strict() {
     let spec = toolspec::spec::load(file, &text, &mut diags).expect("spec loads");
     let model = toolspec::model::resolve(&[(file, spec)], &sources, &mut diags);
     assert!(!diags.has_errors(), "{}", diags.render(&sources));
-    let files = emit::generate(&model, &[Kind::Schemas], &Options::default()).expect("exports");
+    let files = emit::generate(&model, &[Kind::Schemas], &Options::default())
+        .expect("exports")
+        .files;
     let get = |name: &str| -> serde_json::Value {
         let f = files.iter().find(|f| f.path.ends_with(name)).expect("file");
         serde_json::from_str(&f.contents).expect("JSON")

@@ -28,19 +28,56 @@ use crate::model::{Model, Tool, ToolSet};
 use serde::Serialize;
 use serde_json::Value;
 
-/// Every schema file and tool list of every toolset, or the problems that prevent them.
-pub fn emit(model: &Model) -> Result<Vec<GeneratedFile>, Diagnostics> {
-    let mut diags = Diagnostics::default();
+/// The schema files and provider lists of every toolset, and warnings.
+///
+/// A problem MCP itself would refuse (a tool name it cannot carry) is an error: nothing is
+/// written. A provider's own limit (more than 128 tools or a description over 1,024
+/// characters for OpenAI, Anthropic's name rules) only costs that provider's list: it is not
+/// written for that toolset, each reason is a warning at its place in the spec, and every
+/// other file is.
+pub fn emit(model: &Model) -> Result<(Vec<GeneratedFile>, Diagnostics), Diagnostics> {
+    let mut errors = Diagnostics::default();
+    let mut warnings = Diagnostics::default();
+    let mut files = Vec::new();
+    let mut lists = Vec::new();
     for ts in &model.toolsets {
-        diags.extend(mcp::check(ts));
-        diags.extend(anthropic::check(ts));
-        diags.extend(openai::check(ts));
+        errors.extend(mcp::check(ts));
+        let skip = Lists {
+            anthropic: refused(anthropic::check(ts), "tools.anthropic.json", &mut warnings),
+            openai: refused(openai::check(ts), "tools.openai.json", &mut warnings),
+        };
+        lists.push((ts, skip));
     }
-    if diags.has_errors() {
-        diags.sort();
-        return Err(diags);
+    if errors.has_errors() {
+        errors.sort();
+        return Err(errors);
     }
-    Ok(model.toolsets.iter().flat_map(toolset_files).collect())
+    for (ts, skip) in lists {
+        files.extend(toolset_files(ts, skip));
+    }
+    warnings.sort();
+    Ok((files, warnings))
+}
+
+/// Which provider lists a toolset leaves out, because that provider would refuse them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Lists {
+    /// `tools.anthropic.json` is not written.
+    pub anthropic: bool,
+    /// `tools.openai.json` is not written.
+    pub openai: bool,
+}
+
+/// Whether `found` refuses the list `file`; its problems become warnings that say so.
+fn refused(found: Diagnostics, file: &str, warnings: &mut Diagnostics) -> bool {
+    let mut any = false;
+    for mut d in found {
+        any = true;
+        d.severity = crate::diagnostics::Severity::Warning;
+        d.message = format!("{} ({file} is not written for this toolset)", d.message);
+        warnings.push(d);
+    }
+    any
 }
 
 /// What the outputs of one tool share, computed once: its description and the standard
@@ -69,8 +106,9 @@ impl<'a> Prepared<'a> {
     }
 }
 
-/// The files of one toolset, without checking provider limits (see [`emit`]).
-pub fn toolset_files(ts: &ToolSet) -> Vec<GeneratedFile> {
+/// The files of one toolset without the provider lists `skip` names, without checking
+/// provider limits (see [`emit`]).
+pub fn toolset_files(ts: &ToolSet, skip: Lists) -> Vec<GeneratedFile> {
     let service = &ts.service.text;
     let tools: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
     let mut files = Vec::with_capacity(tools.len() * 2 + 3);
@@ -91,24 +129,28 @@ pub fn toolset_files(ts: &ToolSet) -> Vec<GeneratedFile> {
             tools: tools.iter().map(mcp::McpTool::from).collect(),
         }),
     ));
-    files.push(GeneratedFile::new(
-        format!("{service}/tools.anthropic.json"),
-        pretty(
-            &tools
-                .iter()
-                .map(anthropic::AnthropicTool::from)
-                .collect::<Vec<_>>(),
-        ),
-    ));
-    files.push(GeneratedFile::new(
-        format!("{service}/tools.openai.json"),
-        pretty(
-            &tools
-                .iter()
-                .map(openai::OpenAiTool::from)
-                .collect::<Vec<_>>(),
-        ),
-    ));
+    if !skip.anthropic {
+        files.push(GeneratedFile::new(
+            format!("{service}/tools.anthropic.json"),
+            pretty(
+                &tools
+                    .iter()
+                    .map(anthropic::AnthropicTool::from)
+                    .collect::<Vec<_>>(),
+            ),
+        ));
+    }
+    if !skip.openai {
+        files.push(GeneratedFile::new(
+            format!("{service}/tools.openai.json"),
+            pretty(
+                &tools
+                    .iter()
+                    .map(openai::OpenAiTool::from)
+                    .collect::<Vec<_>>(),
+            ),
+        ));
+    }
     files
 }
 
