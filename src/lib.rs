@@ -134,6 +134,7 @@ pub mod emit;
 pub mod lint;
 mod load;
 pub mod model;
+pub mod plan;
 pub mod spec;
 pub mod stats;
 

@@ -3,6 +3,7 @@
 //! Nothing here touches the disk; [`mod@write`] does, and only when bytes change. Every emitter
 //! is deterministic: the same model gives the same bytes, in the same order, on any machine.
 
+pub(crate) mod code;
 pub mod docs;
 pub mod gauntlet;
 pub mod providers;

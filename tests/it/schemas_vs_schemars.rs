@@ -224,7 +224,7 @@ fn common_way(model: &toolspec::model::Model) -> Value {
                 "description": tool_description(tool),
                 "inputSchema": input,
                 "outputSchema": output,
-                "annotations": mcp::annotations(tool),
+                "annotations": toolspec::plan::Annotations::of(tool),
             })
         })
         .collect();

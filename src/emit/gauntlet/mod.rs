@@ -23,12 +23,12 @@ use serde::Serialize;
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::emit::GeneratedFile;
-use crate::emit::providers::mcp::annotations;
-use crate::emit::rust::escape::{const_ident, ident};
-use crate::emit::rust::safe;
+use crate::emit::code::escape::{const_ident, ident};
+use crate::emit::code::safe;
 use crate::emit::schema;
 use crate::model::describe::tool_description;
 use crate::model::{Field, Kind, Model, Tier, Tool, ToolSet};
+use crate::plan::{Annotations, detailed_only};
 use plan::ModuleCtx;
 
 /// The templates, embedded so the binary and build scripts need no files at run time.
@@ -90,7 +90,7 @@ pub fn render(model: &Model, ts: &ToolSet) -> Result<String, Diagnostics> {
     // The Rust emitter's filters and formatter, with templates whose block tags leave no
     // blank lines (the macro template is its own output, line for line); the syntax applies
     // to templates added after it is set.
-    let mut env = crate::emit::rust::environment_for(&[]).map_err(|e| fail(format!("{e:#}")))?;
+    let mut env = crate::emit::code::environment_for(&[]).map_err(|e| fail(format!("{e:#}")))?;
     let syntax = minijinja::syntax::SyntaxConfig::builder()
         .trim_blocks(true)
         .lstrip_blocks(true)
@@ -254,8 +254,7 @@ fn context(model: &Model, ts: &ToolSet) -> Context {
 }
 
 fn tool_context(model: &Model, t: &Tool) -> ToolCtx {
-    let hints = annotations(t);
-    let hint = |k: &str| hints.get(k).and_then(serde_json::Value::as_bool) == Some(true);
+    let hints = Annotations::of(t);
     ToolCtx {
         name: t.name.text.clone(),
         title: t.title.text.clone(),
@@ -266,10 +265,10 @@ fn tool_context(model: &Model, t: &Tool) -> ToolCtx {
             Tier::Irreversible => "Irreversible",
         }
         .into(),
-        read_only: hint("readOnlyHint"),
-        destructive: hint("destructiveHint"),
-        idempotent: hint("idempotentHint"),
-        open_world: hint("openWorldHint"),
+        read_only: hints.read_only_hint,
+        destructive: hints.destructive_hint,
+        idempotent: hints.idempotent_hint,
+        open_world: hints.open_world_hint,
         aliases: t.aliases.iter().map(|a| a.text.clone()).collect(),
         params: t.params.iter().map(param_context).collect(),
         example_call: t.example_call().to_string(),
@@ -291,7 +290,7 @@ fn tool_context(model: &Model, t: &Tool) -> ToolCtx {
         }),
         response_format: t.response_format.map(|v| FormatCtx {
             default: v.as_str().into(),
-            detailed_only: crate::emit::rust::detailed_only(t),
+            detailed_only: detailed_only(t),
         }),
         idempotency_ttl: t
             .idempotency

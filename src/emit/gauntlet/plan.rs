@@ -7,8 +7,8 @@
 
 use serde::Serialize;
 
-use crate::emit::rust::escape::{ident, lit};
-use crate::emit::rust::safe;
+use crate::emit::code::escape::{ident, lit};
+use crate::emit::code::safe;
 use crate::model::{Field, Kind, Tier, Tool, ToolSet};
 
 const CHECK: &str = "::toolspec_runtime::gauntlet::Check";

@@ -9,9 +9,10 @@
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::emit::providers::Prepared;
-use crate::model::{Tier, Tool, ToolSet};
+use crate::model::{Tool, ToolSet};
+use crate::plan::Annotations;
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// Longest tool name MCP allows.
 pub const MAX_NAME: usize = 128;
@@ -54,39 +55,6 @@ impl<'a> From<&'a Prepared<'a>> for McpTool<'a> {
     }
 }
 
-/// The four behaviour hints, from the tool's tier:
-///
-/// | hint | read_only | reversible | irreversible |
-/// |---|---|---|---|
-/// | `readOnlyHint` | true | false | false |
-/// | `destructiveHint` | false | false | true |
-/// | `idempotentHint` | true | with an idempotency key | with an idempotency key |
-/// | `openWorldHint` | the spec's `open_world` | ← | ← |
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Annotations {
-    /// The tool changes nothing.
-    pub read_only_hint: bool,
-    /// The tool's change cannot be undone.
-    pub destructive_hint: bool,
-    /// Repeating the same call has no further effect.
-    pub idempotent_hint: bool,
-    /// The tool reaches outside the service's own data.
-    pub open_world_hint: bool,
-}
-
-impl Annotations {
-    /// The hints of `t`.
-    pub fn of(t: &Tool) -> Self {
-        Annotations {
-            read_only_hint: t.tier == Tier::ReadOnly,
-            destructive_hint: t.tier == Tier::Irreversible,
-            idempotent_hint: t.tier == Tier::ReadOnly || t.idempotency.is_some(),
-            open_world_hint: t.open_world,
-        }
-    }
-}
-
 /// The `tools/list` result for a toolset as a JSON value: `{"tools": [...]}` in spec order.
 pub fn tools_list(ts: &ToolSet) -> Value {
     let prepared: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
@@ -100,17 +68,6 @@ pub fn tools_list(ts: &ToolSet) -> Value {
 pub fn tool(t: &Tool) -> Value {
     let p = Prepared::new(t);
     serde_json::to_value(McpTool::from(&p)).unwrap_or(Value::Null)
-}
-
-/// The annotations of `t` as a JSON value (see [`Annotations`]).
-pub fn annotations(t: &Tool) -> Value {
-    let a = Annotations::of(t);
-    json!({
-        "readOnlyHint": a.read_only_hint,
-        "destructiveHint": a.destructive_hint,
-        "idempotentHint": a.idempotent_hint,
-        "openWorldHint": a.open_world_hint,
-    })
 }
 
 /// Names MCP refuses: 1-128 characters of `A-Z a-z 0-9 _ - .`.

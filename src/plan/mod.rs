@@ -1,0 +1,85 @@
+//! Facts about a tool that several outputs state, worked out once from the model: the
+//! behaviour hints hosts read, and which output fields only detailed responses carry.
+//!
+//! An emitter that needs one of these reads it here, typed, instead of computing it again
+//! or reading it back from another emitter's output; so the MCP list, the server layer and
+//! the gauntlet tests cannot disagree about them.
+
+use serde::Serialize;
+
+use crate::model::{Field, Kind, Tier, Tool};
+
+/// The four behaviour hints, from the tool's tier:
+///
+/// | hint | read_only | reversible | irreversible |
+/// |---|---|---|---|
+/// | `readOnlyHint` | true | false | false |
+/// | `destructiveHint` | false | false | true |
+/// | `idempotentHint` | true | with an idempotency key | with an idempotency key |
+/// | `openWorldHint` | the spec's `open_world` | ← | ← |
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Annotations {
+    /// The tool changes nothing.
+    pub read_only_hint: bool,
+    /// The tool's change cannot be undone.
+    pub destructive_hint: bool,
+    /// Repeating the same call has no further effect.
+    pub idempotent_hint: bool,
+    /// The tool reaches outside the service's own data.
+    pub open_world_hint: bool,
+}
+
+impl Annotations {
+    /// The hints of `t`.
+    pub fn of(t: &Tool) -> Self {
+        Annotations {
+            read_only_hint: t.tier == Tier::ReadOnly,
+            destructive_hint: t.tier == Tier::Irreversible,
+            idempotent_hint: t.tier == Tier::ReadOnly || t.idempotency.is_some(),
+            open_world_hint: t.open_world,
+        }
+    }
+}
+
+/// The paths of `t`'s detailed-only output fields, as the runtime's `Serve` and the
+/// gauntlet's facts list them (`tickets/*/customer_email`).
+pub fn detailed_only(t: &Tool) -> Vec<String> {
+    let mut out = Vec::new();
+    detailed_paths(
+        t.output
+            .iter()
+            .filter(|f| f.origin == crate::model::Origin::Spec),
+        "",
+        &mut out,
+    );
+    out
+}
+
+/// Paths of detailed-only fields in the runtime's syntax: keys joined by `/`, `*` for every
+/// item of a list (`tickets/*/customer_email`).
+fn detailed_paths<'a>(
+    fields: impl Iterator<Item = &'a Field>,
+    prefix: &str,
+    out: &mut Vec<String>,
+) {
+    for f in fields {
+        let mut path = if prefix.is_empty() {
+            f.name.clone()
+        } else {
+            format!("{prefix}/{}", f.name)
+        };
+        if f.detailed_only {
+            out.push(path);
+            continue;
+        }
+        let mut ty = &f.ty;
+        while let Kind::Array { items, .. } = &ty.kind {
+            path.push_str("/*");
+            ty = items;
+        }
+        if let Kind::Object { fields, .. } = &ty.kind {
+            detailed_paths(fields.iter(), &path, out);
+        }
+    }
+}
