@@ -1,5 +1,6 @@
-//! Facts about a tool that several outputs state, worked out once from the model: the
-//! behaviour hints hosts read, and which output fields only detailed responses carry.
+//! Facts about a tool that several outputs state, worked out once from the model: how the
+//! runtime serves it, the behaviour hints hosts read, and which output fields only detailed
+//! responses carry.
 //!
 //! An emitter that needs one of these reads it here, typed, instead of computing it again
 //! or reading it back from another emitter's output; so the MCP list, the server layer and
@@ -8,6 +9,42 @@
 use serde::Serialize;
 
 use crate::model::{Field, Kind, Tier, Tool};
+
+/// How the runtime serves a tool: which function of the generated dispatcher's glue runs
+/// around the user's method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Serving {
+    /// A read: typed input, shaped result.
+    Read,
+    /// A paged read: a window from the cursor, a page back, `total` and `next_cursor`.
+    Paged,
+    /// A reversible write: idempotency key, unit of work, the undo call.
+    Reversible,
+    /// An irreversible write: a preview first, then the approved apply.
+    Gated,
+}
+
+impl Serving {
+    /// How `t` is served, from its tier and paging.
+    pub fn of(t: &Tool) -> Self {
+        match (t.tier, &t.paging) {
+            (Tier::ReadOnly, Some(_)) => Serving::Paged,
+            (Tier::ReadOnly, None) => Serving::Read,
+            (Tier::Reversible, _) => Serving::Reversible,
+            (Tier::Irreversible, _) => Serving::Gated,
+        }
+    }
+
+    /// The glue function's name (`paged`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Serving::Read => "read",
+            Serving::Paged => "paged",
+            Serving::Reversible => "reversible",
+            Serving::Gated => "gated",
+        }
+    }
+}
 
 /// The four behaviour hints, from the tool's tier:
 ///

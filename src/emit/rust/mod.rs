@@ -25,7 +25,7 @@ use crate::emit::code::{safe, safe_opt};
 use crate::emit::schema::{self, Profile};
 use crate::model::describe::tool_description;
 use crate::model::{Model, Tier, Tool, ToolSet};
-use crate::plan::{Annotations, detailed_only};
+use crate::plan::{Annotations, Serving, detailed_only};
 use shapes::{Shapes, StaticDecl};
 use types::{FieldDecl, TypeDecl, Types};
 
@@ -410,12 +410,7 @@ fn tool_context(
     (input, output, preview): (String, String, Option<String>),
     shapes: &mut Shapes<'_>,
 ) -> ToolCtx {
-    let kind = match (t.tier, &t.paging) {
-        (Tier::ReadOnly, Some(_)) => "paged",
-        (Tier::ReadOnly, None) => "read",
-        (Tier::Reversible, _) => "reversible",
-        (Tier::Irreversible, _) => "gated",
-    };
+    let kind = Serving::of(t).as_str();
     let hints = Annotations::of(t);
     let input_shape = shapes.input(&t.name.text, &t.params);
     let detailed_only = detailed_only(t);
