@@ -2,7 +2,7 @@
 //! bytes as the CLI, rewrites files only when their bytes change, and fails with a report
 //! that locates every spec problem.
 //!
-//! Run: `cargo test --test it codegen_builder::`.
+//! Run: `cargo test --features tokens --test it codegen_builder::`.
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};

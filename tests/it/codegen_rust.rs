@@ -3,8 +3,8 @@
 //! spec's output is pinned by a golden file; names that collide once escaped are reported at
 //! their place in the spec, never left for rustc to find.
 //!
-//! Run: `cargo test --test it codegen_rust::`. After an intended change to the generated code,
-//! rewrite the golden files with `UPDATE_GOLDEN=1 cargo test --test it codegen_rust::` (the same as
+//! Run: `cargo test --features tokens --test it codegen_rust::`. After an intended change to the generated code,
+//! rewrite the golden files with `UPDATE_GOLDEN=1 cargo test --features tokens --test it codegen_rust::` (the same as
 //! `toolspec generate specs/*.yaml --out generated --emit rust`, plus
 //! `tests/codegen/hostile.rs`) and review the diff. Whether the code *compiles* warning-free
 //! is checked by the `tests/compile-check` crate.

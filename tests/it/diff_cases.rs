@@ -3,7 +3,7 @@
 //! change it is about and whether the pair breaks anything, so a golden cannot silently accept
 //! a wrong classification.
 //!
-//! Rewrite the goldens after an intended change with `UPDATE_GOLDEN=1 cargo test --test it diff_cases::`.
+//! Rewrite the goldens after an intended change with `UPDATE_GOLDEN=1 cargo test --features tokens --test it diff_cases::`.
 
 use toolspec::diff::{Party, diff, load, render};
 

@@ -11,7 +11,7 @@
 //!   before JSON blocks;
 //! - no bidirectional control character is left in the text.
 //!
-//! Run: `cargo test --test it docs_escaping::`.
+//! Run: `cargo test --features tokens --test it docs_escaping::`.
 
 use crate::docs_common as common;
 

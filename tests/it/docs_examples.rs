@@ -15,7 +15,7 @@
 //!   object}`, the code in the toolset's catalog and the tool's errors table, `retryable` as
 //!   the catalog says.
 //!
-//! A json block without a tag fails the test. Run: `cargo test --test it docs_examples::`.
+//! A json block without a tag fails the test. Run: `cargo test --features tokens --test it docs_examples::`.
 
 use crate::docs_common as common;
 

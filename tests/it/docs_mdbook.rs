@@ -11,7 +11,7 @@
 //! `mdbook` on `PATH`. Without one the test fails and says how to install it: a docs build
 //! that silently does not run would prove nothing.
 //!
-//! Run: `cargo test --test it docs_mdbook::`.
+//! Run: `cargo test --features tokens --test it docs_mdbook::`.
 
 use crate::docs_common as common;
 

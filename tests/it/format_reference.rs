@@ -6,7 +6,7 @@
 //! checked in; these tests fail when the format changed and they were not regenerated:
 //!
 //! ```text
-//! UPDATE_GOLDEN=1 cargo test --test it format_reference::
+//! UPDATE_GOLDEN=1 cargo test --features tokens --test it format_reference::
 //! ```
 //!
 //! rewrites both from the current code.
@@ -33,7 +33,7 @@ fn check_golden(relative: &str, actual: &str) {
             );
         panic!(
             "{relative} is stale (first difference at line {line}); \
-             regenerate with UPDATE_GOLDEN=1 cargo test --test it format_reference::"
+             regenerate with UPDATE_GOLDEN=1 cargo test --features tokens --test it format_reference::"
         );
     }
 }

@@ -1,6 +1,6 @@
 //! `docs/lint-rules.md` is generated from the rules' declarations and must be fresh.
 //!
-//! After changing a rule, regenerate it with `UPDATE_GOLDEN=1 cargo test --test it lint_docs::`.
+//! After changing a rule, regenerate it with `UPDATE_GOLDEN=1 cargo test --features tokens --test it lint_docs::`.
 
 #[test]
 fn lint_rules_page_is_fresh() {
@@ -14,7 +14,7 @@ fn lint_rules_page_is_fresh() {
     let actual = std::fs::read_to_string(path).unwrap_or_default();
     assert!(
         actual == expected,
-        "{path} is stale: run `UPDATE_GOLDEN=1 cargo test --test it lint_docs::`"
+        "{path} is stale: run `UPDATE_GOLDEN=1 cargo test --features tokens --test it lint_docs::`"
     );
 }
 

@@ -2,7 +2,7 @@
 //! SARIF validated against the official SARIF 2.1.0 JSON Schema (vendored in tests/sarif/,
 //! see tests/sarif/SOURCE.md).
 //!
-//! Rewrite the goldens after an intended change with `UPDATE_GOLDEN=1 cargo test --test it lint_sarif::`.
+//! Rewrite the goldens after an intended change with `UPDATE_GOLDEN=1 cargo test --features tokens --test it lint_sarif::`.
 
 use crate::lint_common as common;
 

@@ -10,7 +10,7 @@
 //! with the seed that made it, so it can be replayed:
 //!
 //! ```text
-//! MUTATION_SEED=1234 cargo test --test it mutation:: -- --nocapture
+//! MUTATION_SEED=1234 cargo test --features tokens --test it mutation:: -- --nocapture
 //! ```
 //!
 //! prints that one mutant and its diagnostics. `MUTATIONS=N` changes how many are tried.

@@ -2,7 +2,7 @@
 //! `shared/reference/mcp-and-providers.md`): names, strictness, required and nullable
 //! properties, supported keywords, annotations and limits. Covers every spec in `specs/`.
 //!
-//! Run: `cargo test --test it providers_rules::`.
+//! Run: `cargo test --features tokens --test it providers_rules::`.
 
 use regex::Regex;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! (the `jsonschema` crate), and every spec example behaves against its tool's schema as the
 //! spec says: success examples pass, examples expecting a validation error fail.
 //!
-//! Covers every spec in `specs/`, loaded together. Run: `cargo test --test it schemas_validation::`.
+//! Covers every spec in `specs/`, loaded together. Run: `cargo test --features tokens --test it schemas_validation::`.
 
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;

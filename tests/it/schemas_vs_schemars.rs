@@ -6,7 +6,7 @@
 //!
 //! Ours must cost fewer `o200k_base` tokens while carrying more facts (constraints, examples,
 //! defaults). Print both figures with:
-//! `cargo test --test it schemas_vs_schemars:: -- --nocapture`.
+//! `cargo test --features tokens --test it schemas_vs_schemars:: -- --nocapture`.
 
 #![allow(dead_code)]
 

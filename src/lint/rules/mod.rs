@@ -4,7 +4,7 @@
 //! To add a rule: copy a rule of the same category, give it a new id, write its docs and
 //! check, add it to [`ALL`] below, add a triggering and a clean spec under
 //! `tests/lint/rules/`, and regenerate the docs page with
-//! `UPDATE_GOLDEN=1 cargo test --test it lint_docs::`.
+//! `UPDATE_GOLDEN=1 cargo test --features tokens --test it lint_docs::`.
 
 /// What rule files use.
 mod prelude {
