@@ -7,7 +7,7 @@
 //! `toolspec_runtime::engine::glue`; the generated code only names things and routes.
 //!
 //! How it is made: `context` turns the model into a template context, settling every
-//! Rust name through [`escape`] and reporting collisions at their spec location; the
+//! Rust name through `emit::code::escape` and reporting collisions at their spec location; the
 //! embedded templates (`templates/rust/`) render it; `syn` parses the result (a template
 //! bug becomes a generator diagnostic, never a user's compile error) and `prettyplease`
 //! formats it. [`crate::Builder`] writes the same text to `OUT_DIR` from a build script.
