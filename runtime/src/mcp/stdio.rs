@@ -330,3 +330,102 @@ async fn write_lines<W: AsyncWrite + Unpin>(mut lines: mpsc::Receiver<Vec<u8>>, 
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::AsyncReadExt;
+
+    /// The transport on `input` (read in chunks of `chunk` bytes), with lines of at most
+    /// `max` bytes, and what it wrote.
+    async fn run(input: &[u8], chunk: usize, max: usize) -> (Vec<String>, String) {
+        let (mut feed, read) = tokio::io::duplex(chunk);
+        let (write, mut written) = tokio::io::duplex(1 << 16);
+        let guard = StdioGuard {
+            max_line_bytes: max,
+            max_depth: 8,
+        };
+        let (mut lines, writer) = GuardedLines::new(read, write, guard);
+        let input = input.to_vec();
+        let feeder = tokio::spawn(async move {
+            use tokio::io::AsyncWriteExt;
+            for piece in input.chunks(chunk) {
+                feed.write_all(piece).await.unwrap();
+            }
+        });
+        let mut received = Vec::new();
+        while let Some(message) = Transport::<RoleServer>::receive(&mut lines).await {
+            received.push(serde_json::to_value(&message).unwrap()["method"].to_string());
+        }
+        feeder.await.unwrap();
+        drop(lines);
+        writer.await.unwrap();
+        let mut out = String::new();
+        written.read_to_string(&mut out).await.unwrap();
+        (received, out)
+    }
+
+    const PING: &str = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+
+    #[tokio::test]
+    async fn a_line_of_exactly_the_limit_passes_and_one_byte_more_is_refused() {
+        let at_limit = format!("{PING}\n");
+        let (got, out) = run(at_limit.as_bytes(), 7, PING.len()).await;
+        assert_eq!(got, [r#""ping""#], "{out}");
+        assert!(out.is_empty(), "{out}");
+
+        let padded = format!("{} {}\n", PING, "");
+        let (got, out) = run(padded.as_bytes(), 7, PING.len()).await;
+        assert!(got.is_empty());
+        assert!(out.contains(r#""code":-32600"#), "{out}");
+        assert!(
+            out.contains(&format!("The message is {} bytes", PING.len() + 1)),
+            "{out}"
+        );
+    }
+
+    #[tokio::test]
+    async fn after_a_refused_line_the_next_is_read_whatever_the_chunks() {
+        let long = "x".repeat(1000);
+        let input = format!("{long}\r\n{PING}\r\n\n{PING}");
+        for chunk in [1, 3, 64, 4096] {
+            let (got, out) = run(input.as_bytes(), chunk, 100).await;
+            assert_eq!(got, [r#""ping""#, r#""ping""#], "chunk {chunk}: {out}");
+            assert_eq!(out.lines().count(), 1, "one refusal, chunk {chunk}: {out}");
+            assert!(out.contains("The message is 1001 bytes"), "{out}");
+        }
+    }
+
+    #[tokio::test]
+    async fn every_kind_of_bad_line_gets_its_error_and_notifications_none() {
+        let input = [
+            "{not json",
+            r#"{"jsonrpc":"2.0","id":2,"method":"ping","x":[[[[[[[[[[1]]]]]]]]]]}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":7}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":7}"#,
+            r#"{"nothing":"here"}"#,
+            PING,
+        ]
+        .join("\n");
+        let (got, out) = run(input.as_bytes(), 4096, 1 << 20).await;
+        assert_eq!(got, [r#""ping""#]);
+        let answers: Vec<serde_json::Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let codes: Vec<(serde_json::Value, i64)> = answers
+            .iter()
+            .map(|a| (a["id"].clone(), a["error"]["code"].as_i64().unwrap()))
+            .collect();
+        assert_eq!(
+            codes,
+            [
+                (serde_json::Value::Null, -32700),
+                (serde_json::Value::Null, -32600),
+                (serde_json::json!(3), -32602),
+                (serde_json::Value::Null, -32600),
+            ],
+            "{out}"
+        );
+    }
+}
