@@ -163,3 +163,51 @@ impl hyper::body::Body for HeldBody {
         self.inner.size_hint()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sessions(inflight: &Inflight) -> usize {
+        inflight.sessions.lock().unwrap().len()
+    }
+
+    #[tokio::test]
+    async fn a_session_leaves_the_map_with_its_last_call_whatever_ids_clients_invent() {
+        let inflight = Inflight::new(HttpGuard::default());
+        let mut places = Vec::new();
+        for s in 0..100 {
+            places.push(
+                inflight
+                    .enter(&format!("made-up-{s}"), "1".into())
+                    .await
+                    .ok(),
+            );
+        }
+        assert_eq!(sessions(&inflight), 100);
+        drop(places);
+        assert_eq!(
+            sessions(&inflight),
+            0,
+            "nothing is kept for a session with no call"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_id_is_refused_while_in_use_and_free_again_after() {
+        let inflight = Inflight::new(HttpGuard::default());
+        let first = inflight.enter("s", "7".into()).await.ok();
+        assert!(first.is_some());
+        assert!(matches!(inflight.enter("s", "7".into()).await, Err(DuplicateId(id)) if id == "7"));
+        assert!(
+            inflight.enter("other", "7".into()).await.is_ok(),
+            "ids are per session"
+        );
+        assert!(
+            inflight.enter("s", "\"7\"".into()).await.is_ok(),
+            "\"7\" is not 7"
+        );
+        drop(first);
+        assert!(inflight.enter("s", "7".into()).await.is_ok());
+    }
+}
