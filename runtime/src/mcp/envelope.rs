@@ -25,6 +25,13 @@ pub(super) enum Envelope {
     BadCallParams { id: Value, message: String },
 }
 
+/// A JSON-RPC error response to request `id` (`null` when it could not be read), as text:
+/// what both transports answer with when they refuse a message themselves.
+pub(super) fn error_response(id: Option<&Value>, code: i64, message: &str) -> String {
+    serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+        .to_string()
+}
+
 /// Reads the envelope of `bytes`, in one pass that builds nothing but the id.
 pub(super) fn read(bytes: &[u8]) -> Envelope {
     #[derive(Deserialize)]

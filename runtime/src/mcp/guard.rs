@@ -15,7 +15,6 @@ use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use http_body_util::BodyExt;
-use serde_json::json;
 use tokio::sync::OwnedSemaphorePermit;
 
 use crate::engine::Limits;
@@ -162,21 +161,21 @@ fn is_loopback(origin: &str) -> bool {
 }
 
 /// A JSON-RPC error response for a request refused before it was parsed (so its id is
-/// unknown: `null`, as JSON-RPC says).
+/// unknown: `null`, as JSON-RPC says), with HTTP status `status`.
 fn refuse(status: StatusCode, code: i64, message: String) -> Response {
-    let body = json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
-    let mut response = (status, body.to_string()).into_response();
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    response
+    json_response(status, envelope::error_response(None, code, &message))
 }
 
 /// The JSON-RPC answer to request `id`: an error, as a 200 response like any other answer.
 fn answer_error(id: serde_json::Value, code: i64, message: String) -> Response {
-    let body = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
-    let mut response = (StatusCode::OK, body.to_string()).into_response();
+    json_response(
+        StatusCode::OK,
+        envelope::error_response(Some(&id), code, &message),
+    )
+}
+
+fn json_response(status: StatusCode, body: String) -> Response {
+    let mut response = (status, body).into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),

@@ -16,7 +16,6 @@ use std::io;
 use rmcp::RoleServer;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
-use serde_json::json;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -239,13 +238,7 @@ impl<R: AsyncRead + Unpin + Send> GuardedLines<R> {
 
 /// One JSON-RPC error response as a line of output.
 fn error_line(id: Option<&serde_json::Value>, code: i64, message: &str) -> Vec<u8> {
-    let mut line = json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "error": {"code": code, "message": message},
-    })
-    .to_string()
-    .into_bytes();
+    let mut line = envelope::error_response(id, code, message).into_bytes();
     line.push(b'\n');
     line
 }

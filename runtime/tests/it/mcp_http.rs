@@ -380,3 +380,58 @@ async fn text_that_is_not_json_and_bad_call_params_get_json_rpc_errors() {
     assert!(log.lock().unwrap().is_empty(), "no tool ran");
     within(http.shutdown()).await.expect("a clean shutdown");
 }
+
+/// [`mcp_common::Notes`] with small request limits, as a spec's `defaults.limits` makes a
+/// generated toolset's.
+struct SmallRequests;
+
+impl toolspec_runtime::engine::Toolset for SmallRequests {
+    fn definitions(&self) -> &'static [toolspec_runtime::engine::ToolDefinition] {
+        mcp_common::Notes.definitions()
+    }
+
+    fn call<'a>(
+        &'a self,
+        name: &'a str,
+        arguments: serde_json::Value,
+        ctx: &'a toolspec_runtime::engine::CallContext,
+    ) -> toolspec_runtime::engine::BoxFuture<
+        'a,
+        Result<toolspec_runtime::engine::CallOutput, toolspec_runtime::ToolError>,
+    > {
+        mcp_common::Notes.call(name, arguments, ctx)
+    }
+
+    fn limits(&self) -> toolspec_runtime::engine::Limits {
+        toolspec_runtime::engine::Limits {
+            max_request_bytes: 4096,
+            max_depth: 8,
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_toolsets_own_limits_are_what_the_server_enforces() {
+    let server = toolspec_runtime::mcp::McpServer::new(Arc::new(SmallRequests), "small", "1")
+        .unwrap()
+        .with_call_logger(None);
+    let http = HttpServer::bind(server, "127.0.0.1:0").await.unwrap();
+    let big = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"pad":"{}"}}}}"#,
+        "x".repeat(5000)
+    );
+    let answer = within(post(http.local_addr(), &[], &big)).await;
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("at most 4096 bytes"), "{answer}");
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"x":{}{}}}}}"#,
+        "[".repeat(9),
+        "]".repeat(9)
+    );
+    let answer = within(post(http.local_addr(), &[], &deep)).await;
+    assert!(
+        answer.starts_with("HTTP/1.1 400") && answer.contains("at most 8 levels"),
+        "{answer}"
+    );
+    within(http.shutdown()).await.expect("a clean shutdown");
+}
