@@ -435,3 +435,33 @@ async fn the_toolsets_own_limits_are_what_the_server_enforces() {
     );
     within(http.shutdown()).await.expect("a clean shutdown");
 }
+
+#[tokio::test]
+async fn connections_over_the_bound_wait_until_one_closes() {
+    use tokio::io::AsyncWriteExt;
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let guard = toolspec_runtime::mcp::HttpGuard {
+        max_connections: 1,
+        ..Default::default()
+    };
+    let http = HttpServer::bind_guarded(server(&log), "127.0.0.1:0", Default::default(), guard)
+        .await
+        .unwrap();
+    let addr = http.local_addr();
+    // The first connection takes the only place and sends nothing yet.
+    let mut first = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let second = tokio::spawn(post(addr, &[], "{not json"));
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(
+        !second.is_finished(),
+        "the second connection waits for a place"
+    );
+    first.shutdown().await.unwrap();
+    drop(first);
+    let answer = within(second).await.unwrap();
+    assert!(
+        answer.contains(r#""code":-32700"#),
+        "served once the first closed: {answer}"
+    );
+    within(http.shutdown()).await.expect("a clean shutdown");
+}
