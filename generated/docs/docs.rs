@@ -442,60 +442,88 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
             ::toolspec_runtime::ToolError,
         >,
     > {
-        ::std::boxed::Box::pin(async move {
-            let (index, alias) = glue::route(&DEFINITIONS, name)?;
-            let args = glue::prepare(&DEFINITIONS[index], arguments)?;
-            let (rt, tools) = (&self.runtime, &self.tools);
-            let result = match index {
-                0 => {
-                    glue::paged(
-                            rt,
-                            &SERVE[0],
-                            &args,
-                            |input, window| tools.docs_search(input, window),
-                        )
-                        .await
-                }
-                1 => {
-                    glue::read(rt, &SERVE[1], &args, |input| tools.docs_get(input)).await
-                }
-                2 => {
-                    glue::reversible(
-                            rt,
-                            &SERVE[2],
-                            &args,
-                            |input, work| tools.docs_draft_save(input, work),
-                        )
-                        .await
-                }
-                3 => {
-                    glue::reversible(
-                            rt,
-                            &SERVE[3],
-                            &args,
-                            |input, work| tools.docs_draft_restore(input, work),
-                        )
-                        .await
-                }
-                4 => {
-                    glue::gated(
-                            rt,
-                            &SERVE[4],
-                            ctx,
-                            &args,
-                            |input| tools.preview_docs_publish(input),
-                            |input, preview, work| {
-                                tools.docs_publish(input, preview, work)
-                            },
-                        )
-                        .await
-                }
-                _ => ::core::result::Result::Err(glue::unroutable(name)),
-            }?;
-            ::core::result::Result::Ok(
-                ::toolspec_runtime::engine::CallOutput::new(result).via_alias(alias),
-            )
-        })
+        let (index, alias) = match glue::route(&DEFINITIONS, name) {
+            ::core::result::Result::Ok(found) => found,
+            ::core::result::Result::Err(error) => return glue::refused(error),
+        };
+        let (rt, tools) = (&self.runtime, &self.tools);
+        match index {
+            0 => {
+                glue::answer(
+                    alias,
+                    async move {
+                        let args = glue::prepare(&DEFINITIONS[0], arguments)?;
+                        glue::paged(
+                                rt,
+                                &SERVE[0],
+                                &args,
+                                |input, window| tools.docs_search(input, window),
+                            )
+                            .await
+                    },
+                )
+            }
+            1 => {
+                glue::answer(
+                    alias,
+                    async move {
+                        let args = glue::prepare(&DEFINITIONS[1], arguments)?;
+                        glue::read(rt, &SERVE[1], &args, |input| tools.docs_get(input))
+                            .await
+                    },
+                )
+            }
+            2 => {
+                glue::answer(
+                    alias,
+                    async move {
+                        let args = glue::prepare(&DEFINITIONS[2], arguments)?;
+                        glue::reversible(
+                                rt,
+                                &SERVE[2],
+                                &args,
+                                |input, work| tools.docs_draft_save(input, work),
+                            )
+                            .await
+                    },
+                )
+            }
+            3 => {
+                glue::answer(
+                    alias,
+                    async move {
+                        let args = glue::prepare(&DEFINITIONS[3], arguments)?;
+                        glue::reversible(
+                                rt,
+                                &SERVE[3],
+                                &args,
+                                |input, work| tools.docs_draft_restore(input, work),
+                            )
+                            .await
+                    },
+                )
+            }
+            4 => {
+                glue::answer(
+                    alias,
+                    async move {
+                        let args = glue::prepare(&DEFINITIONS[4], arguments)?;
+                        glue::gated(
+                                rt,
+                                &SERVE[4],
+                                ctx,
+                                &args,
+                                |input| tools.preview_docs_publish(input),
+                                |input, preview, work| {
+                                    tools.docs_publish(input, preview, work)
+                                },
+                            )
+                            .await
+                    },
+                )
+            }
+            _ => glue::refused(glue::unroutable(name)),
+        }
     }
 }
 

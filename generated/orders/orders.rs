@@ -535,56 +535,77 @@ impl<T: OrdersTools> ::toolspec_runtime::engine::Toolset for OrdersServer<T> {
             ::toolspec_runtime::ToolError,
         >,
     > {
-        ::std::boxed::Box::pin(async move {
-            let (index, alias) = glue::route(&DEFINITIONS, name)?;
-            let args = glue::prepare(&DEFINITIONS[index], arguments)?;
-            let (rt, tools) = (&self.runtime, &self.tools);
-            let result = match index {
-                0 => {
-                    glue::read(rt, &SERVE[0], &args, |input| tools.orders_get(input))
-                        .await
-                }
-                1 => {
-                    glue::paged(
-                            rt,
-                            &SERVE[1],
-                            &args,
-                            |input, window| tools.orders_search(input, window),
-                        )
-                        .await
-                }
-                2 => {
-                    glue::gated(
-                            rt,
-                            &SERVE[2],
-                            ctx,
-                            &args,
-                            |input| tools.preview_orders_refund(input),
-                            |input, preview, work| {
-                                tools.orders_refund(input, preview, work)
-                            },
-                        )
-                        .await
-                }
-                3 => {
-                    glue::gated(
-                            rt,
-                            &SERVE[3],
-                            ctx,
-                            &args,
-                            |input| tools.preview_orders_invoice_send(input),
-                            |input, preview, work| {
-                                tools.orders_invoice_send(input, preview, work)
-                            },
-                        )
-                        .await
-                }
-                _ => ::core::result::Result::Err(glue::unroutable(name)),
-            }?;
-            ::core::result::Result::Ok(
-                ::toolspec_runtime::engine::CallOutput::new(result).via_alias(alias),
-            )
-        })
+        let (index, alias) = match glue::route(&DEFINITIONS, name) {
+            ::core::result::Result::Ok(found) => found,
+            ::core::result::Result::Err(error) => return glue::refused(error),
+        };
+        let (rt, tools) = (&self.runtime, &self.tools);
+        match index {
+            0 => {
+                glue::answer(
+                    alias,
+                    async move {
+                        let args = glue::prepare(&DEFINITIONS[0], arguments)?;
+                        glue::read(rt, &SERVE[0], &args, |input| tools.orders_get(input))
+                            .await
+                    },
+                )
+            }
+            1 => {
+                glue::answer(
+                    alias,
+                    async move {
+                        let args = glue::prepare(&DEFINITIONS[1], arguments)?;
+                        glue::paged(
+                                rt,
+                                &SERVE[1],
+                                &args,
+                                |input, window| tools.orders_search(input, window),
+                            )
+                            .await
+                    },
+                )
+            }
+            2 => {
+                glue::answer(
+                    alias,
+                    async move {
+                        let args = glue::prepare(&DEFINITIONS[2], arguments)?;
+                        glue::gated(
+                                rt,
+                                &SERVE[2],
+                                ctx,
+                                &args,
+                                |input| tools.preview_orders_refund(input),
+                                |input, preview, work| {
+                                    tools.orders_refund(input, preview, work)
+                                },
+                            )
+                            .await
+                    },
+                )
+            }
+            3 => {
+                glue::answer(
+                    alias,
+                    async move {
+                        let args = glue::prepare(&DEFINITIONS[3], arguments)?;
+                        glue::gated(
+                                rt,
+                                &SERVE[3],
+                                ctx,
+                                &args,
+                                |input| tools.preview_orders_invoice_send(input),
+                                |input, preview, work| {
+                                    tools.orders_invoice_send(input, preview, work)
+                                },
+                            )
+                            .await
+                    },
+                )
+            }
+            _ => glue::refused(glue::unroutable(name)),
+        }
     }
 }
 

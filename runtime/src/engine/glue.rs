@@ -80,7 +80,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::{
-    CallContext, Confirmation, Gate, Runtime, ToolDefinition, UndoSpec, attach_undo, unknown_tool,
+    BoxFuture, CallContext, CallOutput, Confirmation, Gate, Runtime, ToolDefinition, UndoSpec,
+    attach_undo, unknown_tool,
 };
 use crate::error::ToolError;
 use crate::fingerprint::fingerprint;
@@ -241,6 +242,27 @@ pub fn route(
     name: &str,
 ) -> Result<(usize, Option<&'static str>), ToolError> {
     super::locate_tool(definitions, name).ok_or_else(|| unknown_tool(definitions, name))
+}
+
+/// Boxes one tool's serving future as the dispatcher's answer, marking a call that came
+/// through a deprecated alias.
+///
+/// The dispatcher boxes each tool's future on its own arm instead of one future over all
+/// arms: a boxed `async` block is as large as its largest arm (an irreversible tool's is
+/// kilobytes), and every call would pay to allocate and move that much.
+pub fn answer<'a, F>(
+    alias: Option<&'static str>,
+    serving: F,
+) -> BoxFuture<'a, Result<CallOutput, ToolError>>
+where
+    F: Future<Output = Result<Value, ToolError>> + Send + 'a,
+{
+    Box::pin(async move { Ok(CallOutput::new(serving.await?).via_alias(alias)) })
+}
+
+/// The dispatcher's answer to a call it refuses before serving it (an unknown tool).
+pub fn refused<'a>(error: ToolError) -> BoxFuture<'a, Result<CallOutput, ToolError>> {
+    Box::pin(std::future::ready(Err(error)))
 }
 
 /// The error for an index [`route`] cannot have returned: a bug in generated code.

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use super::{ObjectShape, Shape, validate};
 use crate::error::ToolError;
+use crate::fingerprint::CONTROL_PARAMS;
 
 /// Validates `arguments` and, when valid, returns them [normalized](normalize): ready to
 /// deserialize into the tool's typed input.
@@ -33,7 +34,10 @@ pub fn prepare(
 
 /// Normalizes a valid object in place, at every depth (nested objects, items of lists):
 /// - an optional field sent as `null` is absent (see the [module docs](super));
-/// - an absent field with a `default` gets it, parsed from its JSON text;
+/// - an absent field with a `default` gets it, parsed from its JSON text, except the
+///   top-level [control parameters](crate::fingerprint::CONTROL_PARAMS): the engine reads
+///   those with the tool's own default when absent, and they take no part in a fingerprint,
+///   so writing them in would cost every call two allocations for nothing;
 /// - a whole number sent as `3.0` for an integer field becomes `3`: the validator accepts it,
 ///   serde's integer types would not, and the fingerprint of `3.0` must equal that of `3`.
 ///
@@ -41,6 +45,10 @@ pub fn prepare(
 /// whose text is not valid JSON is skipped; the generator writes defaults with `serde_json`,
 /// so that cannot happen for generated tables.
 pub fn normalize(shape: &ObjectShape, value: &mut Value) {
+    normalize_object(shape, value, true);
+}
+
+fn normalize_object(shape: &ObjectShape, value: &mut Value, top_level: bool) {
     let Value::Object(map) = value else {
         return;
     };
@@ -54,6 +62,7 @@ pub fn normalize(shape: &ObjectShape, value: &mut Value) {
                 }
             },
             Some(present) => normalize_value(&field.shape, present),
+            None if top_level && CONTROL_PARAMS.contains(&field.name) => {}
             None => {
                 if let Some(default) = field.default.and_then(parse_default) {
                     map.insert(field.name.to_owned(), with_nested(&field.shape, default));
@@ -70,7 +79,7 @@ fn with_nested(shape: &Shape, mut value: Value) -> Value {
 
 fn normalize_value(shape: &Shape, value: &mut Value) {
     match (shape, value) {
-        (Shape::Object(o), v @ Value::Object(_)) => normalize(o, v),
+        (Shape::Object(o), v @ Value::Object(_)) => normalize_object(o, v, false),
         (Shape::Array(a), Value::Array(items)) => {
             for item in items {
                 normalize_value(&a.items, item);

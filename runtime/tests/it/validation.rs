@@ -4,7 +4,9 @@ use crate::common;
 
 use common::*;
 use serde_json::{Value, json};
-use toolspec_runtime::validate::{Pattern, normalize, prepare, validate};
+use toolspec_runtime::validate::{
+    Field, Pattern, Shape, StringShape, normalize, prepare, validate,
+};
 
 fn err(
     shape: &toolspec_runtime::validate::ObjectShape,
@@ -186,7 +188,9 @@ fn null_means_absent_for_optional_and_missing_for_required() {
         json!({"query": "x", "status": null, "cursor": null}),
     )
     .expect("valid");
-    assert_eq!(ok, json!({"query": "x", "limit": 20}));
+    // `limit`'s default is not written in: it is a control parameter, which the engine
+    // reads with the tool's default when absent and no fingerprint includes.
+    assert_eq!(ok, json!({"query": "x"}));
     let e = err(&SEARCH, SEARCH_EXAMPLE, json!({"query": null}));
     assert_eq!(e.code, "missing_argument");
     assert_eq!(e.details["path"], "/query");
@@ -210,6 +214,28 @@ fn defaults_fill_top_level_and_nested_fields() {
     let mut v = json!({"filter": {"since": null}});
     normalize(&ORDER, &mut v);
     assert_eq!(v["filter"], json!({"tag": "any"}));
+}
+
+#[test]
+fn control_parameter_defaults_are_left_out_and_others_filled() {
+    static NESTED: toolspec_runtime::validate::ObjectShape =
+        toolspec_runtime::validate::ObjectShape::new(&[Field::optional(
+            "limit",
+            Shape::integer(None, None),
+        )
+        .default_json("3")]);
+    static SHAPE: toolspec_runtime::validate::ObjectShape =
+        toolspec_runtime::validate::ObjectShape::new(&[
+            Field::optional("limit", Shape::integer(None, None)).default_json("10"),
+            Field::optional("response_format", Shape::String(StringShape::new()))
+                .default_json("\"concise\""),
+            Field::optional("page_size", Shape::integer(None, None)).default_json("10"),
+            Field::optional("nested", Shape::Object(&NESTED)).default_json("{}"),
+        ]);
+    let mut v = json!({});
+    normalize(&SHAPE, &mut v);
+    // Only the top level's control names are special: a nested `limit` is a plain field.
+    assert_eq!(v, json!({"page_size": 10, "nested": {"limit": 3}}));
 }
 
 #[test]
