@@ -3,6 +3,7 @@
 //! methods. The MCP adapter (and tests) drive a toolset only through this module.
 
 mod approval;
+pub mod digest;
 mod extras;
 mod gate;
 #[doc(hidden)]

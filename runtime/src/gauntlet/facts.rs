@@ -4,8 +4,15 @@
 //! Everything here is `const`-constructible plain data (`&'static str` JSON text, slices),
 //! so a generated file is one `static` and no code. The generator decides which checks
 //! apply and names them; the runtime only runs them.
+//!
+//! What the served [`ToolDefinition`] already says (title, description, annotations,
+//! aliases, the parameters and their constraints, the example call, the schemas) is not
+//! repeated: the checks read it from the server under test, and [`ToolFacts::definition`]
+//! holds digests of the definition the spec gave, so a server generated from another spec
+//! is caught part by part.
 
-use crate::engine::Annotations;
+use crate::engine::ToolDefinition;
+use crate::validate::{Field, Shape};
 
 /// Everything one toolset's spec promises, with the checks that test it.
 #[derive(Debug, Clone, Copy)]
@@ -57,28 +64,19 @@ pub enum Tier {
     Irreversible,
 }
 
-/// What the spec promises about one tool.
+/// What the spec promises about one tool, besides its definition.
 #[derive(Debug, Clone, Copy)]
 pub struct ToolFacts {
     /// Canonical name.
     pub name: &'static str,
-    /// Human title.
-    pub title: &'static str,
-    /// The description the model reads (composed from the spec's facts).
-    pub description: &'static str,
     /// Side-effect tier.
     pub tier: Tier,
-    /// MCP annotations the tier implies.
-    pub annotations: Annotations,
-    /// Deprecated names still routed to it.
-    pub aliases: &'static [&'static str],
-    /// Every parameter, the spec's then the implied ones, in the order agents see them.
-    pub params: &'static [ParamFacts],
-    /// A call the spec says is valid, as JSON text (the first successful example, else the
-    /// required parameters' examples): the base every probe changes one thing of.
-    pub example_call: &'static str,
-    /// The JSON Schema of a successful result, as JSON text.
-    pub output_schema: &'static str,
+    /// Digests of the definition generated from the spec, one per part of
+    /// [`crate::engine::digest::PARTS`]: the served definition must give the same.
+    pub definition: [&'static str; 7],
+    /// A realistic value of each parameter, the spec's then the implied ones, as JSON text.
+    /// Their constraints come from the served definition's validator table.
+    pub param_examples: &'static [ParamExample],
     /// The spec's examples.
     pub examples: &'static [ExampleFacts],
     /// Paging, if the tool pages.
@@ -94,14 +92,37 @@ pub struct ToolFacts {
 }
 
 impl ToolFacts {
-    /// The parameter called `name`.
-    pub fn param(&self, name: &str) -> Option<&'static ParamFacts> {
-        self.params.iter().find(|p| p.name == name)
+    /// The spec's example of parameter `name`, as JSON text.
+    pub fn example_of(&self, name: &str) -> Option<&'static str> {
+        self.param_examples
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| p.example)
+    }
+
+    /// Every parameter of the served `definition`, in its order, with the spec's examples.
+    pub fn params(&self, definition: &'static ToolDefinition) -> Vec<ParamFacts> {
+        definition
+            .input
+            .fields
+            .iter()
+            .map(|f| ParamFacts::of(f, self.example_of(f.name).unwrap_or("null")))
+            .collect()
     }
 }
 
-/// One parameter and its constraints.
-#[derive(Debug, Clone, Copy)]
+/// The spec's example value of one parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParamExample {
+    /// The parameter.
+    pub name: &'static str,
+    /// A realistic value, as JSON text.
+    pub example: &'static str,
+}
+
+/// One parameter as the checks see it: a served validator [`Field`] (the one form of its
+/// constraints), flattened for the probes, with the spec's example.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ParamFacts {
     /// Its name.
     pub name: &'static str,
@@ -113,9 +134,9 @@ pub struct ParamFacts {
     pub allowed: &'static [&'static str],
     /// Numeric bounds.
     pub range: Range,
-    /// Fewest characters (strings) or items (arrays).
+    /// Fewest characters (when `json_type` is `string`) or items (`array`).
     pub min_length: Option<u64>,
-    /// Most characters (strings) or items (arrays).
+    /// Most characters (when `json_type` is `string`) or items (`array`).
     pub max_length: Option<u64>,
     /// Regular expression a string must contain a match of.
     pub pattern: Option<&'static str>,
@@ -125,6 +146,46 @@ pub struct ParamFacts {
     pub default: Option<&'static str>,
     /// A realistic value, as JSON text.
     pub example: &'static str,
+}
+
+impl ParamFacts {
+    /// The facts of a validator field, with its example.
+    pub fn of(field: &'static Field, example: &'static str) -> Self {
+        let mut facts = Self {
+            name: field.name,
+            json_type: match field.shape {
+                // A free-form object is `Any` to the validator.
+                Shape::Any => "object",
+                ref other => other.type_name(),
+            },
+            required: field.required,
+            allowed: &[],
+            range: Range::None,
+            min_length: None,
+            max_length: None,
+            pattern: None,
+            format: None,
+            default: field.default,
+            example,
+        };
+        match field.shape {
+            Shape::String(s) => {
+                facts.allowed = s.allowed;
+                facts.min_length = s.min_length;
+                facts.max_length = s.max_length;
+                facts.pattern = s.pattern.map(|p| p.source());
+                facts.format = s.format.map(|f| f.name());
+            }
+            Shape::Integer { minimum, maximum } => facts.range = Range::Integer(minimum, maximum),
+            Shape::Number { minimum, maximum } => facts.range = Range::Number(minimum, maximum),
+            Shape::Array(a) => {
+                facts.min_length = a.min_items;
+                facts.max_length = a.max_items;
+            }
+            Shape::Boolean | Shape::Object(_) | Shape::Any => {}
+        }
+        facts
+    }
 }
 
 /// Inclusive numeric bounds of a parameter.

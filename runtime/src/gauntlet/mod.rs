@@ -43,9 +43,12 @@
 //!
 //! Each [`Check`] runs on fresh fixtures:
 //!
-//! - **schema**: the served definition matches the spec (names, description, parameters,
-//!   required, enums, bounds, formats, annotations, aliases, output schema), and the
-//!   validator's tables enforce the same constraints.
+//! - **schema**: the served definition is the one generated from the spec (title,
+//!   description, annotations, aliases, example call, input and output schema, compared
+//!   through the digests in the facts, part by part), and its validator table enforces what
+//!   its input schema says (parameters, required, types, enums, bounds, formats, defaults).
+//!   Every other check reads the parameters' constraints from that validator table, the one
+//!   form they have; the facts add only the spec's example of each.
 //! - **examples**: every example gives the outcome the spec says (its `result` is a subset
 //!   of the real one, or its error code); an irreversible success runs preview then apply.
 //! - **error recovery**: per parameter, a missing value, a wrong type, a value outside the
@@ -76,8 +79,8 @@ mod session;
 mod values;
 
 pub use facts::{
-    Check, CheckDef, ErrorFacts, ExampleFacts, Facts, PagingFacts, ParamFacts, PreviewFacts, Range,
-    ResponseFormatFacts, Tier, ToolFacts, Violation,
+    Check, CheckDef, ErrorFacts, ExampleFacts, Facts, PagingFacts, ParamExample, ParamFacts,
+    PreviewFacts, Range, ResponseFormatFacts, Tier, ToolFacts, Violation,
 };
 pub use failure::Failure;
 
@@ -85,13 +88,13 @@ use std::fmt;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll, Wake, Waker};
 use std::thread::{self, Thread};
 
 use crate::clock::ManualClock;
 use crate::cursor::CursorKey;
-use crate::engine::{Runtime, Toolset};
+use crate::engine::{Runtime, ToolDefinition, Toolset};
 use crate::store::MemoryStore;
 use session::{START_MS, Session, block};
 
@@ -144,6 +147,8 @@ pub struct Gauntlet<'a> {
     facts: &'static Facts,
     fixture: Fixture<'a>,
     executor: Box<Executor<'a>>,
+    /// The definitions the fixture's implementation serves, from the first session.
+    served: OnceLock<&'static [ToolDefinition]>,
 }
 
 impl<'a> Gauntlet<'a> {
@@ -154,6 +159,7 @@ impl<'a> Gauntlet<'a> {
             facts,
             fixture,
             executor: Box::new(|f| block_on(f)),
+            served: OnceLock::new(),
         }
     }
 
@@ -233,6 +239,7 @@ impl<'a> Gauntlet<'a> {
         .with_clock(clock.clone());
         let server = block(&*self.executor, (self.fixture.make)(runtime.clone()))
             .ok_or_else(|| fresh("the executor returned before the fixture finished".into()))?;
+        let _ = self.served.set(server.definitions());
         Ok(Session {
             server,
             runtime,
@@ -247,6 +254,17 @@ impl<'a> Gauntlet<'a> {
                 .collect(),
             host: Arc::default(),
         })
+    }
+}
+
+impl Gauntlet<'_> {
+    /// The tool definitions the implementation serves (a session is built the first time).
+    pub(crate) fn served(&self) -> Result<&'static [ToolDefinition], Failure> {
+        if let Some(served) = self.served.get() {
+            return Ok(served);
+        }
+        let session = self.session()?;
+        Ok(session.server.definitions())
     }
 }
 

@@ -1,8 +1,9 @@
 //! `--emit tests`: the gauntlet of each toolset, `<service>/<service>_gauntlet.rs`.
 //!
 //! The file holds data only: one `static` of `toolspec_runtime::gauntlet::Facts` (every
-//! tool's parameters and constraints, examples, paging, TTLs, output schema, and the list
-//! of named checks) and a `macro_rules!` that expands to one `#[test]` per check. The checks
+//! tool's examples, paging, TTLs, digests of its definition, and the list of named checks;
+//! the definition itself, with every constraint, the checks read from the server under
+//! test) and a `macro_rules!` that expands to one `#[test]` per check. The checks
 //! themselves live in the runtime (`toolspec_runtime::gauntlet`, feature `gauntlet`), written
 //! and tested once.
 //!
@@ -25,11 +26,12 @@ use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::emit::GeneratedFile;
 use crate::emit::code::escape::{const_ident, ident};
 use crate::emit::code::safe;
-use crate::emit::schema;
+use crate::emit::schema::{self, Profile};
 use crate::model::describe::tool_description;
-use crate::model::{Field, Kind, Model, Tier, Tool, ToolSet};
+use crate::model::{Model, Tier, Tool, ToolSet};
 use crate::plan::{Annotations, detailed_only};
 use plan::ModuleCtx;
+use toolspec_runtime::engine::digest::DefinitionText;
 
 /// The templates, embedded so the binary and build scripts need no files at run time.
 const TEMPLATES: &[(&str, &str)] = &[
@@ -160,18 +162,11 @@ struct ErrorCtx {
 #[derive(Debug, Serialize)]
 struct ToolCtx {
     name: String,
-    title: String,
-    description: String,
     #[serde(serialize_with = "safe")]
     tier: String,
-    read_only: bool,
-    destructive: bool,
-    idempotent: bool,
-    open_world: bool,
-    aliases: Vec<String>,
+    /// Digests of the served definition's parts (`toolspec_runtime::engine::digest`).
+    definition: Vec<String>,
     params: Vec<ParamCtx>,
-    example_call: String,
-    output_schema: String,
     examples: Vec<ExampleCtx>,
     paging: Option<PagingCtx>,
     response_format: Option<FormatCtx>,
@@ -183,17 +178,6 @@ struct ToolCtx {
 #[derive(Debug, Serialize)]
 struct ParamCtx {
     name: String,
-    json_type: String,
-    required: bool,
-    allowed: Vec<String>,
-    /// A `Range` expression, built here from numbers.
-    #[serde(serialize_with = "safe")]
-    range: String,
-    min_length: Option<u64>,
-    max_length: Option<u64>,
-    pattern: Option<String>,
-    format: Option<String>,
-    default: Option<String>,
     example: String,
 }
 
@@ -254,25 +238,23 @@ fn context(model: &Model, ts: &ToolSet) -> Context {
 }
 
 fn tool_context(model: &Model, t: &Tool) -> ToolCtx {
-    let hints = Annotations::of(t);
     ToolCtx {
         name: t.name.text.clone(),
-        title: t.title.text.clone(),
-        description: tool_description(t),
+        definition: definition_digests(t).into(),
         tier: match t.tier {
             Tier::ReadOnly => "ReadOnly",
             Tier::Reversible => "Reversible",
             Tier::Irreversible => "Irreversible",
         }
         .into(),
-        read_only: hints.read_only_hint,
-        destructive: hints.destructive_hint,
-        idempotent: hints.idempotent_hint,
-        open_world: hints.open_world_hint,
-        aliases: t.aliases.iter().map(|a| a.text.clone()).collect(),
-        params: t.params.iter().map(param_context).collect(),
-        example_call: t.example_call().to_string(),
-        output_schema: schema::output_schema(t).to_string(),
+        params: t
+            .params
+            .iter()
+            .map(|f| ParamCtx {
+                name: f.name.clone(),
+                example: f.example.to_string(),
+            })
+            .collect(),
         examples: t
             .examples
             .iter()
@@ -310,71 +292,31 @@ fn tool_context(model: &Model, t: &Tool) -> ToolCtx {
     }
 }
 
-fn param_context(f: &Field) -> ParamCtx {
-    const RANGE: &str = "::toolspec_runtime::gauntlet::Range";
-    const SOME: &str = "::core::option::Option::Some";
-    const NONE: &str = "::core::option::Option::None";
-    let int = |n: &Option<i64>| n.map_or(NONE.to_string(), |n| format!("{SOME}({n})"));
-    // `{:?}` prints a float as a valid Rust float literal (`1.0`, `1e20`); a non-finite
-    // bound cannot come from YAML numbers the model accepts, and is left out if it does.
-    let float = |n: &Option<f64>| {
-        n.filter(|n| n.is_finite())
-            .map_or(NONE.to_string(), |n| format!("{SOME}({n:?})"))
-    };
-    let (range, min_length, max_length, allowed, pattern, format) = match &f.ty.kind {
-        Kind::String(rules) => (
-            format!("{RANGE}::None"),
-            rules.min_length,
-            rules.max_length,
-            rules.enum_values.clone().unwrap_or_default(),
-            rules.pattern.clone(),
-            rules.format.map(|f| f.as_str().to_string()),
-        ),
-        Kind::Integer { minimum, maximum } => (
-            format!("{RANGE}::Integer({}, {})", int(minimum), int(maximum)),
-            None,
-            None,
-            Vec::new(),
-            None,
-            None,
-        ),
-        Kind::Number { minimum, maximum } => (
-            format!("{RANGE}::Number({}, {})", float(minimum), float(maximum)),
-            None,
-            None,
-            Vec::new(),
-            None,
-            None,
-        ),
-        Kind::Array {
-            min_items,
-            max_items,
-            ..
-        } => (
-            format!("{RANGE}::None"),
-            *min_items,
-            *max_items,
-            Vec::new(),
-            None,
-            None,
-        ),
-        Kind::Boolean | Kind::Object { .. } => {
-            (format!("{RANGE}::None"), None, None, Vec::new(), None, None)
-        }
-    };
-    ParamCtx {
-        name: f.name.clone(),
-        json_type: f.ty.json_type().into(),
-        required: f.required,
-        allowed,
-        range,
-        min_length,
-        max_length,
-        pattern,
-        format,
-        default: f.default.as_ref().map(|d| d.to_string()),
-        example: f.example.to_string(),
+/// The digests of the definition the Rust emitter writes for `t`, from the same texts: the
+/// gauntlet checks that the server under test serves exactly that definition.
+fn definition_digests(t: &Tool) -> [String; 7] {
+    let hints = Annotations::of(t);
+    let aliases: Vec<&str> = t.aliases.iter().map(|a| a.text.as_str()).collect();
+    let (description, example_call) = (tool_description(t), t.example_call().to_string());
+    let (input_schema, output_schema) = (
+        schema::input_schema(t, Profile::Standard).to_string(),
+        schema::output_schema(t).to_string(),
+    );
+    DefinitionText {
+        title: &t.title.text,
+        description: &description,
+        annotations: toolspec_runtime::engine::Annotations {
+            read_only: hints.read_only_hint,
+            destructive: hints.destructive_hint,
+            idempotent: hints.idempotent_hint,
+            open_world: hints.open_world_hint,
+        },
+        aliases: &aliases,
+        example_call: &example_call,
+        input_schema: &input_schema,
+        output_schema: &output_schema,
     }
+    .digests()
 }
 
 #[cfg(test)]

@@ -12,18 +12,26 @@ mod unit_of_work;
 use serde_json::Value;
 
 use super::Gauntlet;
-use super::facts::{Check, CheckDef, Facts, Tier, ToolFacts};
+use super::facts::{Check, CheckDef, Facts, ParamFacts, Tier, ToolFacts};
 use super::failure::Failure;
 use super::session::{Session, parse, set};
 
-/// What a check function gets: the gauntlet (for fresh sessions), the facts and its tool.
+/// What a check function gets: the gauntlet (for fresh sessions), the facts and its tool,
+/// the tool's served definition and its parameters as the served validator has them.
 pub(crate) struct Ctx<'g, 'a> {
     pub(crate) gauntlet: &'g Gauntlet<'a>,
     pub(crate) facts: &'static Facts,
     pub(crate) tool: &'static ToolFacts,
+    pub(crate) definition: &'static crate::engine::ToolDefinition,
+    pub(crate) params: Vec<ParamFacts>,
 }
 
 impl Ctx<'_, '_> {
+    /// The parameter called `name`, as the served validator has it.
+    pub(crate) fn param(&self, name: &str) -> Option<&ParamFacts> {
+        self.params.iter().find(|p| p.name == name)
+    }
+
     /// A fresh implementation.
     pub(crate) fn session(&self) -> Result<Session<'_>, Failure> {
         self.gauntlet.session()
@@ -31,7 +39,7 @@ impl Ctx<'_, '_> {
 
     /// The valid call every probe starts from.
     pub(crate) fn base_call(&self) -> Value {
-        parse(self.tool.example_call)
+        parse(self.definition.example_call)
     }
 
     /// The first successful example's arguments, else the base call; with an idempotency
@@ -94,10 +102,24 @@ pub(crate) fn run(gauntlet: &Gauntlet<'_>, def: &'static CheckDef) -> Result<(),
                 .fix("regenerate the gauntlet file from the spec"),
         );
     };
+    let served = gauntlet.served()?;
+    let Some(definition) = served.iter().find(|d| d.name == tool.name) else {
+        let names: Vec<&str> = served.iter().map(|d| d.name).collect();
+        return Err(Failure::new(format!("{} is served", tool.name))
+            .got(format!(
+                "no tool {} among the served ones: {}",
+                tool.name,
+                names.join(", ")
+            ))
+            .expected(format!("a tool named {}", tool.name))
+            .fix("regenerate the server code and the gauntlet from the same spec"));
+    };
     let ctx = Ctx {
         gauntlet,
         facts,
         tool,
+        definition,
+        params: tool.params(definition),
     };
     match def.check {
         Check::Schema => schema::matches_spec(&ctx),

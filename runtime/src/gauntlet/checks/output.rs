@@ -38,7 +38,7 @@ fn variants(ctx: &Ctx<'_, '_>) -> Vec<Value> {
 pub(crate) fn matches_schema(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let tool = ctx.tool;
     let promise = format!("every result of {} matches its output schema", tool.name);
-    let schema = parse(tool.output_schema);
+    let schema = parse(ctx.definition.output_schema);
     let validator = jsonschema::options()
         .should_validate_formats(true)
         .build(&schema)
@@ -135,7 +135,7 @@ fn accepted(ctx: &Ctx<'_, '_>, param: &str, value: Value, promise: &str) -> Resu
 
 /// Every value of an enum parameter is accepted.
 pub(crate) fn allowed_values_accepted(ctx: &Ctx<'_, '_>, name: &str) -> Result<(), Failure> {
-    let Some(param) = ctx.tool.param(name) else {
+    let Some(param) = ctx.param(name) else {
         return Err(not_applicable(ctx, &format!("has a parameter `{name}`")));
     };
     let promise = format!(
@@ -151,7 +151,7 @@ pub(crate) fn allowed_values_accepted(ctx: &Ctx<'_, '_>, name: &str) -> Result<(
 
 /// The published bounds of a parameter (minimum, maximum, shortest, longest) are accepted.
 pub(crate) fn bounds_accepted(ctx: &Ctx<'_, '_>, name: &str) -> Result<(), Failure> {
-    let Some(param) = ctx.tool.param(name) else {
+    let Some(param) = ctx.param(name) else {
         return Err(not_applicable(ctx, &format!("has a parameter `{name}`")));
     };
     let base = ctx.base_call();

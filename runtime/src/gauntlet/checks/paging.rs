@@ -283,7 +283,7 @@ pub(crate) fn forged_cursor_refused(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
         session.refused(tool.name, &args, "invalid_cursor", &promise)?;
     }
     if let (Some(real), Some(definition)) = (real, session.definition(tool.name))
-        && let Some(mut other) = other_arguments(tool.params, definition, &query)
+        && let Some(mut other) = other_arguments(&ctx.params, definition, &query)
     {
         set(&mut other, "cursor", json!(real));
         session.refused(tool.name, &other, "invalid_cursor", &promise)?;

@@ -15,11 +15,11 @@ use crate::problem::escape_pointer;
 /// valid call in the message that succeeds on a fresh fixture.
 pub(crate) fn refused(ctx: &Ctx<'_, '_>, name: &str, violation: Violation) -> Result<(), Failure> {
     let tool = ctx.tool;
-    let Some(param) = tool.param(name) else {
+    let Some(param) = ctx.param(name).copied() else {
         return Err(not_applicable(ctx, &format!("has a parameter `{name}`")));
     };
     let code = violation.code();
-    let what = describe(param, violation);
+    let what = describe(&param, violation);
     let promise = format!(
         "{} refuses {what} with `{code}`, says what is allowed, and shows a valid call",
         tool.name
@@ -28,13 +28,13 @@ pub(crate) fn refused(ctx: &Ctx<'_, '_>, name: &str, violation: Violation) -> Re
     if violation == Violation::Missing {
         unset(&mut args, name);
     } else {
-        let Some(bad) = bad_value(param, violation, args.get(name)) else {
+        let Some(bad) = bad_value(&param, violation, args.get(name)) else {
             return Err(not_applicable(ctx, &format!("can be given {what}")));
         };
         set(&mut args, name, bad);
     }
     let path = format!("/{}", escape_pointer(name));
-    let facts = move |problem: &Map<String, Value>| allowed_facts(param, violation, problem);
+    let facts = move |problem: &Map<String, Value>| allowed_facts(&param, violation, problem);
     expect_refusal(ctx, &args, code, &path, name, &promise, &facts)
 }
 
@@ -49,7 +49,7 @@ pub(crate) fn unknown_argument(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     );
     let mut args = ctx.base_call();
     set(&mut args, name, json!(true));
-    let allowed: Vec<&str> = tool.params.iter().map(|p| p.name).collect();
+    let allowed: Vec<&str> = ctx.params.iter().map(|p| p.name).collect();
     let facts = |problem: &Map<String, Value>| {
         let expected = json!(allowed);
         match problem.get("allowed") {

@@ -91,7 +91,7 @@ pub(crate) fn other_arguments_refused(ctx: &Ctx<'_, '_>) -> Result<(), Failure> 
     };
     let mut base = args.clone();
     crate::gauntlet::session::unset(&mut base, "preview_id");
-    let Some(other) = other_arguments(tool.params, definition, &base) else {
+    let Some(other) = other_arguments(&ctx.params, definition, &base) else {
         return Err(Failure::new(promise)
             .call(tool.name, &base)
             .got("no second valid set of arguments could be made from the spec")

@@ -178,3 +178,77 @@ fn a_failure_says_which_promise_broke_and_how_to_fix_it() {
   fix:      return the `window.limit` items that follow the first `window.offset` matches, in a stable order, and the number of all matches as the page's total"
     );
 }
+
+/// The tickets desk served under other definitions: what a server generated from another
+/// spec, or a hand-written definition, looks like to the gauntlet.
+struct OtherDefinitions {
+    inner: TicketsServer<Desk>,
+    definitions: &'static [toolspec_runtime::engine::ToolDefinition],
+}
+
+impl toolspec_runtime::engine::Toolset for OtherDefinitions {
+    fn definitions(&self) -> &'static [toolspec_runtime::engine::ToolDefinition] {
+        self.definitions
+    }
+
+    fn call<'a>(
+        &'a self,
+        name: &'a str,
+        arguments: serde_json::Value,
+        ctx: &'a toolspec_runtime::engine::CallContext,
+    ) -> toolspec_runtime::engine::BoxFuture<
+        'a,
+        Result<toolspec_runtime::engine::CallOutput, toolspec_runtime::ToolError>,
+    > {
+        self.inner.call(name, arguments, ctx)
+    }
+}
+
+#[test]
+fn a_definition_other_than_the_specs_fails_the_schema_check_naming_what_differs() {
+    use toolspec_runtime::validate::{Field, ObjectShape, Shape};
+    let mut definitions = toolspec_compile_check::tickets::DEFINITIONS.to_vec();
+    // tickets_search as an older spec described it.
+    definitions[0].description = "Search tickets.";
+    // tickets_get whose validator lets longer ids through than its input schema says.
+    let mut fields = definitions[1].input.fields.to_vec();
+    let Shape::String(mut id) = fields[0].shape else {
+        panic!("ticket_id is a string");
+    };
+    id.max_length = Some(40);
+    fields[0] = Field {
+        shape: Shape::String(id),
+        ..fields[0]
+    };
+    let fields: &'static [Field] = Vec::leak(fields);
+    definitions[1].input = Box::leak(Box::new(ObjectShape::new(fields)));
+    let definitions: &'static [toolspec_runtime::engine::ToolDefinition] = Vec::leak(definitions);
+
+    let fixture = move |runtime| OtherDefinitions {
+        inner: TicketsServer::new(Desk::demo(), runtime),
+        definitions,
+    };
+    let report = Gauntlet::new(&TICKETS_GAUNTLET, Fixture::new(fixture)).run_all();
+    let search = report
+        .failure("tickets_search::schema_matches_the_spec")
+        .expect("a stale description is caught")
+        .to_string();
+    assert!(
+        search.contains("description differ from the definition generated from the spec"),
+        "{search}"
+    );
+    let get = report
+        .failure("tickets_get::schema_matches_the_spec")
+        .expect("a validator looser than the schema is caught")
+        .to_string();
+    assert!(
+        get.contains("parameter `ticket_id`: schema maxLength 20, validator 40"),
+        "{get}"
+    );
+    assert!(
+        report
+            .failure("tickets_create::schema_matches_the_spec")
+            .is_none(),
+        "{report}"
+    );
+}

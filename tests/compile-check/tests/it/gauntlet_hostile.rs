@@ -1,5 +1,6 @@
-//! The adversarial spec's generated gauntlet compiles and states exactly the facts the
-//! server code (generated through other templates) serves, hostile strings included.
+//! The adversarial spec's generated gauntlet compiles, and the digests it holds of every
+//! definition equal those of what the server code (generated through other templates)
+//! serves, hostile strings included.
 
 use serde_json::Value;
 use toolspec_runtime::ToolError;
@@ -34,8 +35,11 @@ impl Toolset for DefinitionsOnly {
 fn hostile_strings_reach_the_facts_exactly_as_the_server_serves_them() {
     let facts = hostile::FACTS;
     assert!(!facts.tools.is_empty());
-    let kind = facts.tools[0]
-        .param("kind")
+    let search = &facts.tools[0];
+    let kind = search
+        .params(&DefinitionsOnly.definitions()[0])
+        .into_iter()
+        .find(|p| p.name == "kind")
         .expect("hostile_search takes kind");
     assert!(kind.allowed.contains(&"say \"hi\"#"), "{:?}", kind.allowed);
     assert!(
@@ -43,6 +47,10 @@ fn hostile_strings_reach_the_facts_exactly_as_the_server_serves_them() {
         "{:?}",
         kind.allowed
     );
+    // The spec's example of `kind`, a hostile string, reaches the facts exactly.
+    let example: Value = serde_json::from_str(kind.example).expect("example is JSON");
+    let example = example.as_str().expect("a string example");
+    assert!(kind.allowed.contains(&example), "{example:?}");
 
     let gauntlet = Gauntlet::new(facts, Fixture::new(|_| DefinitionsOnly));
     let schema_checks: Vec<&str> = facts

@@ -1,0 +1,128 @@
+//! Digests of the parts of a tool definition, so a gauntlet generated from a spec can tell,
+//! part by part, whether the server it tests was generated from the same spec without
+//! carrying a second copy of every definition.
+//!
+//! The generator computes them from the texts it writes into the definition; the gauntlet
+//! computes them again from the served [`ToolDefinition`]. JSON Schemas are digested in
+//! their canonical form ([`canonical_json`]), so a hand-written definition that says the
+//! same with other whitespace or key order matches.
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use super::{Annotations, ToolDefinition};
+use crate::fingerprint::canonical_json;
+
+/// The parts digested, in the order [`DefinitionText::digests`] returns them.
+pub const PARTS: [&str; 7] = [
+    "title",
+    "description",
+    "annotations",
+    "deprecated aliases",
+    "example call",
+    "input schema",
+    "output schema",
+];
+
+/// The served parts of one tool definition, borrowed.
+#[derive(Debug, Clone, Copy)]
+pub struct DefinitionText<'a> {
+    /// Human title.
+    pub title: &'a str,
+    /// The description the model reads.
+    pub description: &'a str,
+    /// MCP annotations.
+    pub annotations: Annotations,
+    /// Old names still answered.
+    pub aliases: &'a [&'a str],
+    /// A valid call, as JSON text.
+    pub example_call: &'a str,
+    /// JSON Schema of the arguments, as JSON text.
+    pub input_schema: &'a str,
+    /// JSON Schema of the result, as JSON text.
+    pub output_schema: &'a str,
+}
+
+impl DefinitionText<'_> {
+    /// One digest per part of [`PARTS`]: 16 hex digits (64 bits of SHA-256) each, enough
+    /// to tell a stale definition from a current one.
+    pub fn digests(&self) -> [String; 7] {
+        let a = self.annotations;
+        let annotations = format!(
+            "read_only={} destructive={} idempotent={} open_world={}",
+            a.read_only, a.destructive, a.idempotent, a.open_world
+        );
+        [
+            short(self.title),
+            short(self.description),
+            short(&annotations),
+            short(&self.aliases.join("\n")),
+            short(&json_text(self.example_call)),
+            short(&json_text(self.input_schema)),
+            short(&json_text(self.output_schema)),
+        ]
+    }
+}
+
+impl ToolDefinition {
+    /// Its served parts, for [`DefinitionText::digests`].
+    pub fn text(&self) -> DefinitionText<'static> {
+        DefinitionText {
+            title: self.title,
+            description: self.description,
+            annotations: self.annotations,
+            aliases: self.deprecated_aliases,
+            example_call: self.example_call,
+            input_schema: self.input_schema,
+            output_schema: self.output_schema,
+        }
+    }
+}
+
+/// JSON text in canonical form; text that is not JSON is digested as it is.
+fn json_text(text: &str) -> String {
+    serde_json::from_str::<Value>(text).map_or_else(|_| text.to_owned(), |v| canonical_json(&v))
+}
+
+fn short(text: &str) -> String {
+    let hex = crate::random::hex(&Sha256::digest(text.as_bytes()));
+    hex[..16].to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text<'a>(input_schema: &'a str) -> DefinitionText<'a> {
+        DefinitionText {
+            title: "Search",
+            description: "Searches.",
+            annotations: Annotations {
+                read_only: true,
+                destructive: false,
+                idempotent: true,
+                open_world: false,
+            },
+            aliases: &[],
+            example_call: r#"{"q":"x"}"#,
+            input_schema,
+            output_schema: "{}",
+        }
+    }
+
+    #[test]
+    fn schemas_are_compared_as_json_and_each_part_on_its_own() {
+        let a = text(r#"{"type":"object","required":["q"]}"#).digests();
+        let b = text("{ \"required\": [\"q\"],\n  \"type\": \"object\" }").digests();
+        assert_eq!(a, b);
+        let c = text(r#"{"type":"object"}"#).digests();
+        let differ: Vec<&str> = PARTS
+            .iter()
+            .zip(a.iter().zip(&c))
+            .filter(|(_, (x, y))| x != y)
+            .map(|(p, _)| *p)
+            .collect();
+        assert_eq!(differ, ["input schema"]);
+        assert!(a.iter().all(|d| d.len() == 16));
+    }
+}
