@@ -6,6 +6,7 @@
 pub(crate) mod code;
 pub mod docs;
 pub mod gauntlet;
+mod parallel;
 pub mod providers;
 pub mod rust;
 pub mod schema;
@@ -105,30 +106,58 @@ pub fn generate(
     kinds: &[Kind],
     options: &Options,
 ) -> Result<Generated, Diagnostics> {
+    /// One unit of work: a whole output kind, or one toolset's Rust or tests (the two
+    /// heavy, per-toolset outputs), so many toolsets spread over the cores.
+    enum Job {
+        Schemas,
+        Docs(usize),
+        Rust(usize),
+        Tests(usize),
+    }
+    let mut jobs = Vec::new();
+    for kind in kinds {
+        match kind {
+            Kind::Schemas => jobs.push(Job::Schemas),
+            Kind::Docs => jobs.extend((0..model.toolsets.len()).map(Job::Docs)),
+            Kind::Rust => jobs.extend((0..model.toolsets.len()).map(Job::Rust)),
+            Kind::Tests => jobs.extend((0..model.toolsets.len()).map(Job::Tests)),
+        }
+    }
+    /// What a job gives: files with their warnings, or one toolset's docs pages, which
+    /// are finished together (a broken template is reported once, not per toolset).
+    enum Done {
+        Files(Result<(Vec<GeneratedFile>, Diagnostics), Diagnostics>),
+        Pages(docs::Pages),
+    }
+    let book = docs::Book::new(options);
+    let done = parallel::map(&jobs, |job| match *job {
+        Job::Schemas => Done::Files(providers::emit(model)),
+        Job::Docs(i) => Done::Pages(book.toolset(model, &model.toolsets[i])),
+        Job::Rust(i) => Done::Files(
+            rust::file(model, &model.toolsets[i]).map(|f| (vec![f], Diagnostics::default())),
+        ),
+        Job::Tests(i) => Done::Files(
+            gauntlet::file(model, &model.toolsets[i]).map(|f| (vec![f], Diagnostics::default())),
+        ),
+    });
     let mut diags = Diagnostics::default();
     let mut warnings = Diagnostics::default();
     let mut files = Vec::new();
-    for kind in kinds {
-        match kind {
-            Kind::Schemas => match providers::emit(model) {
-                Ok((f, w)) => {
-                    files.extend(f);
-                    warnings.extend(w);
-                }
-                Err(d) => diags.extend(d),
-            },
-            Kind::Docs => match docs::generate(model, options) {
-                Ok(f) => files.extend(f),
-                Err(d) => diags.extend(d),
-            },
-            Kind::Rust => match rust::emit(model) {
-                Ok(f) => files.extend(f),
-                Err(d) => diags.extend(d),
-            },
-            Kind::Tests => match gauntlet::emit(model) {
-                Ok(f) => files.extend(f),
-                Err(d) => diags.extend(d),
-            },
+    let mut pages = Vec::new();
+    for result in done {
+        match result {
+            Done::Files(Ok((f, w))) => {
+                files.extend(f);
+                warnings.extend(w);
+            }
+            Done::Files(Err(d)) => diags.extend(d),
+            Done::Pages(p) => pages.push(p),
+        }
+    }
+    if !pages.is_empty() {
+        match book.finish(pages) {
+            Ok(f) => files.extend(f),
+            Err(d) => diags.extend(d),
         }
     }
     if diags.has_errors() {

@@ -42,14 +42,30 @@ const GITIGNORE: &str = "/book/\n";
 /// The docs of every toolset, or the problems that keep them from being true: a spec example
 /// the server would answer differently, or a template that fails (named by file and line).
 pub fn generate(model: &Model, options: &Options) -> Result<Vec<GeneratedFile>, Diagnostics> {
-    let renderer = Renderer::new(options.templates.as_deref());
-    let mut out = Output {
-        renderer: &renderer,
-        files: Vec::new(),
-        diags: Diagnostics::default(),
-        reported: BTreeSet::new(),
-    };
-    for ts in &model.toolsets {
+    let book = Book::new(options);
+    book.finish(model.toolsets.iter().map(|ts| book.toolset(model, ts)))
+}
+
+/// The docs emitter with its templates loaded: renders one toolset at a time, so toolsets
+/// can be rendered on several threads and [`Book::finish`]ed together.
+pub(crate) struct Book {
+    renderer: Renderer,
+}
+
+/// One toolset's pages and the problems found rendering them.
+pub(crate) type Pages = (Vec<GeneratedFile>, Vec<Diagnostic>);
+
+impl Book {
+    /// The templates: the built-in ones, overridden from `options.templates`.
+    pub(crate) fn new(options: &Options) -> Self {
+        Self {
+            renderer: Renderer::new(options.templates.as_deref()),
+        }
+    }
+
+    /// Every page of one toolset: `<service>/docs/...`.
+    pub(crate) fn toolset(&self, model: &Model, ts: &ToolSet) -> Pages {
+        let mut out: Pages = (Vec::new(), Vec::new());
         let dir = format!("{}/docs", ts.service.text);
         let set = context::toolset(model, ts);
         #[derive(Serialize)]
@@ -64,48 +80,54 @@ pub fn generate(model: &Model, options: &Options) -> Result<Vec<GeneratedFile>, 
             ("SUMMARY.md.jinja", "SUMMARY.md"),
             ("book.toml.jinja", "book.toml"),
         ] {
-            out.render(ts, template, &page, format!("{dir}/{file}"));
+            self.render(&mut out, ts, template, &page, format!("{dir}/{file}"));
         }
         for tool in &ts.tools {
             let (page, problems) = context::tool_page(model, ts, &shared, tool);
-            for d in problems {
-                out.diags.push(d);
-            }
-            out.render(
-                ts,
-                "tool.md.jinja",
-                &page,
-                format!("{dir}/{}", context::page_of(&tool.name.text)),
-            );
+            out.1.extend(problems);
+            let path = format!("{dir}/{}", context::page_of(&tool.name.text));
+            self.render(&mut out, ts, "tool.md.jinja", &page, path);
         }
-        out.files
+        out.0
             .push(GeneratedFile::new(format!("{dir}/.gitignore"), GITIGNORE));
+        out
     }
-    if out.diags.has_errors() {
-        return Err(out.diags);
-    }
-    Ok(out.files)
-}
 
-struct Output<'r> {
-    renderer: &'r Renderer,
-    files: Vec<GeneratedFile>,
-    diags: Diagnostics,
-    /// Template errors already reported: a broken template fails for every toolset, and
-    /// saying so once is enough.
-    reported: BTreeSet<String>,
-}
-
-impl Output<'_> {
-    fn render(&mut self, ts: &ToolSet, template: &str, ctx: &impl Serialize, path: String) {
+    fn render(
+        &self,
+        (files, problems): &mut Pages,
+        ts: &ToolSet,
+        template: &str,
+        ctx: &impl Serialize,
+        path: String,
+    ) {
         match self.renderer.render(template, ctx) {
-            Ok(text) => self.files.push(GeneratedFile::new(path, text)),
-            Err(e) => {
-                if self.reported.insert(e.to_string()) {
-                    self.diags.push(template_diagnostic(&e, ts.span));
+            Ok(text) => files.push(GeneratedFile::new(path, text)),
+            Err(e) => problems.push(template_diagnostic(&e, ts.span)),
+        }
+    }
+
+    /// The pages of every toolset in order, or every problem: a broken template fails for
+    /// every toolset, and saying so once is enough.
+    pub(crate) fn finish(
+        &self,
+        toolsets: impl IntoIterator<Item = Pages>,
+    ) -> Result<Vec<GeneratedFile>, Diagnostics> {
+        let mut files = Vec::new();
+        let mut diags = Diagnostics::default();
+        let mut reported = BTreeSet::new();
+        for (pages, problems) in toolsets {
+            files.extend(pages);
+            for d in problems {
+                if d.code != "template" || reported.insert(d.message.clone()) {
+                    diags.push(d);
                 }
             }
         }
+        if diags.has_errors() {
+            return Err(diags);
+        }
+        Ok(files)
     }
 }
 

@@ -50,14 +50,8 @@ pub fn emit(model: &Model) -> Result<Vec<GeneratedFile>, Diagnostics> {
     let mut files = Vec::new();
     let mut diags = Diagnostics::default();
     for ts in &model.toolsets {
-        match render(model, ts) {
-            Ok(text) => {
-                let service = &ts.service.text;
-                files.push(GeneratedFile::new(
-                    format!("{service}/{}", file_name(ts)),
-                    text,
-                ));
-            }
+        match file(model, ts) {
+            Ok(f) => files.push(f),
             Err(d) => diags.extend(d),
         }
     }
@@ -66,6 +60,15 @@ pub fn emit(model: &Model) -> Result<Vec<GeneratedFile>, Diagnostics> {
     } else {
         Ok(files)
     }
+}
+
+/// The file of one toolset, at its path under the output directory.
+pub fn file(model: &Model, ts: &ToolSet) -> Result<GeneratedFile, Diagnostics> {
+    let service = &ts.service.text;
+    Ok(GeneratedFile::new(
+        format!("{service}/{}", file_name(ts)),
+        render(model, ts)?,
+    ))
 }
 
 /// The file name of a toolset's gauntlet: `<service>_gauntlet.rs`.

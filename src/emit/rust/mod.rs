@@ -34,11 +34,8 @@ pub fn emit(model: &Model) -> Result<Vec<GeneratedFile>, Diagnostics> {
     let mut files = Vec::new();
     let mut diags = Diagnostics::default();
     for ts in &model.toolsets {
-        match render(model, ts) {
-            Ok(text) => {
-                let service = &ts.service.text;
-                files.push(GeneratedFile::new(format!("{service}/{service}.rs"), text));
-            }
+        match file(model, ts) {
+            Ok(f) => files.push(f),
             Err(d) => diags.extend(d),
         }
     }
@@ -47,6 +44,15 @@ pub fn emit(model: &Model) -> Result<Vec<GeneratedFile>, Diagnostics> {
     } else {
         Ok(files)
     }
+}
+
+/// The file of one toolset, at its path under the output directory.
+pub fn file(model: &Model, ts: &ToolSet) -> Result<GeneratedFile, Diagnostics> {
+    let service = &ts.service.text;
+    Ok(GeneratedFile::new(
+        format!("{service}/{service}.rs"),
+        render(model, ts)?,
+    ))
 }
 
 /// The Rust module of one toolset, formatted, starting with its `@generated` line.
