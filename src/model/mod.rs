@@ -11,6 +11,7 @@ mod duration;
 mod fields;
 pub mod implied;
 mod resolve;
+pub mod shapes;
 mod types;
 pub mod values;
 

@@ -15,6 +15,7 @@ mod common;
 mod docs_common;
 mod lint_common;
 
+mod check_examples;
 mod codegen_builder;
 mod codegen_rust;
 mod diff_cases;

@@ -56,6 +56,21 @@ pub fn validate(shape: &ObjectShape, arguments: &Value) -> Problems {
     problems
 }
 
+/// Checks one value of the field `name` against `shape` and returns all problems, as a
+/// call holding only that value would get them (paths start `/name`, messages name it).
+/// For checking a default or an example outside a call.
+pub fn validate_value(name: &str, shape: &Shape, value: &Value) -> Problems {
+    let mut problems = Problems::default();
+    check(
+        shape,
+        value,
+        &Path::Key(&Path::Root, name),
+        false,
+        &mut problems,
+    );
+    problems
+}
+
 fn check_object(
     shape: &ObjectShape,
     map: &Map<String, Value>,

@@ -39,7 +39,7 @@ mod check;
 mod defaults;
 mod formats;
 
-pub use check::validate;
+pub use check::{validate, validate_value};
 pub use defaults::{normalize, prepare};
 pub use formats::Format;
 

@@ -24,7 +24,6 @@ mod context;
 mod examples;
 mod fields;
 pub mod filters;
-mod shapes;
 mod templates;
 
 pub use templates::{EMBEDDED, TemplateError};

@@ -259,7 +259,7 @@ impl<'a> FieldResolver<'a> {
         ty: &Type,
         pos: Pos,
     ) {
-        for (path, problem) in check_value(value, ty, "") {
+        for (path, problem) in check_value(value, ty, field) {
             let at = if path.is_empty() {
                 String::new()
             } else {

@@ -5,7 +5,7 @@
 //! the runtime adds: `total` and a real signed `next_cursor`, `replayed`, the preview and its
 //! apply for irreversible tools, and the `undo` call). An error example becomes the refused
 //! call, the error body, and the corrected call. Validation errors come from the runtime's
-//! own validator ([`super::shapes`]); the other built-in codes from the runtime's own
+//! own validator ([`crate::model::shapes`]); the other built-in codes from the runtime's own
 //! constructors; spec codes from their message template and details.
 //!
 //! Every JSON block is tagged (see [`Step::tag`]) so tests can check each one against the
@@ -14,8 +14,8 @@
 mod recovery;
 mod results;
 
-use super::shapes::{input_shape, problem_codes};
 use crate::diagnostics::Diagnostic;
+use crate::model::shapes::{input_shape, problem_codes};
 use crate::model::{Example, Model, Tool, ToolSet};
 use serde::Serialize;
 use serde_json::Value;

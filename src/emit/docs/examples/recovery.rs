@@ -112,7 +112,7 @@ impl Examples<'_> {
             let rest = &template[at + p.name.len() + 2..];
             let detail = &rest[..rest.find('}')?];
             if let Some(v) = error.details.get(detail)
-                && check_value(v, &p.ty, "").is_empty()
+                && check_value(v, &p.ty, &p.name).is_empty()
             {
                 fixed.insert(p.name.clone(), v.clone());
                 changed = true;
@@ -186,7 +186,7 @@ pub(super) fn details_from(details: &[Field], args: &Value) -> Map<String, Value
         .map(|d| {
             let value = args
                 .get(&d.name)
-                .filter(|v| check_value(v, &d.ty, "").is_empty())
+                .filter(|v| check_value(v, &d.ty, &d.name).is_empty())
                 .cloned()
                 .unwrap_or_else(|| d.example.clone());
             (d.name.clone(), value)

@@ -28,7 +28,7 @@ impl Examples<'_> {
                 // The preview's own fields usually echo the call (`title`, `amount`).
                 let value = args
                     .get(&field.name)
-                    .filter(|v| check_value(v, &field.ty, "").is_empty())
+                    .filter(|v| check_value(v, &field.ty, &field.name).is_empty())
                     .cloned()
                     .unwrap_or_else(|| field.example.clone());
                 preview.insert(field.name.clone(), value);
@@ -180,7 +180,7 @@ pub(super) fn echo(value: &mut Value, ty: &Type, args: &Value) {
                     continue;
                 };
                 match (&f.ty.kind, args.get(&f.name)) {
-                    (Kind::String(_), Some(arg)) if check_value(arg, &f.ty, "").is_empty() => {
+                    (Kind::String(_), Some(arg)) if check_value(arg, &f.ty, &f.name).is_empty() => {
                         *slot = arg.clone();
                     }
                     _ => echo(slot, &f.ty, args),

@@ -1,14 +1,16 @@
-//! A tool's parameters as the runtime validator's shape tables, so the docs can show the
-//! error a refused call really gets.
+//! The model's types as the runtime validator's shape tables: the one form a constraint is
+//! checked in.
 //!
 //! Generated servers validate calls with [`toolspec_runtime::validate::prepare`] over `static`
-//! shape tables. The docs run that same function on their example calls, so an error body on
-//! a page is the runtime's own output (code, message, `details.problems`), not an imitation
-//! that could drift from it.
+//! shape tables. `check` runs that same validator on the spec's examples and defaults
+//! ([`super::values`]), and the docs on their example calls, so what the loader accepts is
+//! what the server accepts, and an error body on a page is the runtime's own output (code,
+//! message, `details.problems`), not an imitation that could drift from it.
 //!
-//! The validator takes `&'static` tables. Here they are built at generation time from the
-//! model and leaked: a few hundred bytes per tool, once per `generate` run, which is the
-//! price of reusing the server's validator verbatim instead of writing a second one.
+//! The validator takes `&'static` tables. Here they are built from the model and leaked: a
+//! few hundred bytes per checked value, once per load or `generate` run, which is the price of
+//! reusing the server's validator verbatim instead of writing a second one. A process that
+//! loads specs over and over (an editor integration) pays it on every load.
 
 use crate::model::{Field, Kind, Tool, Type};
 use crate::spec::format::Format;
@@ -21,6 +23,11 @@ use toolspec_runtime::validate::{
 /// The runtime's input shape of `tool` (spec and implied parameters).
 pub fn input_shape(tool: &Tool) -> &'static ObjectShape {
     object(&tool.params)
+}
+
+/// The runtime's shape of an argument object with these parameters.
+pub fn params_shape(params: &[Field]) -> &'static ObjectShape {
+    object(params)
 }
 
 /// The codes of the problems the validator finds (empty when the call is valid).
@@ -58,7 +65,8 @@ fn field(f: &Field) -> RtField {
     out
 }
 
-fn shape(ty: &Type) -> Shape {
+/// The runtime's shape of one value of `ty`.
+pub fn shape(ty: &Type) -> Shape {
     match &ty.kind {
         Kind::String(rules) => {
             let mut s = StringShape::new().length(rules.min_length, rules.max_length);
@@ -94,7 +102,8 @@ fn shape(ty: &Type) -> Shape {
     }
 }
 
-fn format(f: Format) -> RtFormat {
+/// The runtime's format of a spec format.
+pub fn format(f: Format) -> RtFormat {
     match f {
         Format::Email => RtFormat::Email,
         Format::DateTime => RtFormat::DateTime,
