@@ -9,7 +9,6 @@ pub mod gauntlet;
 mod parallel;
 pub mod providers;
 pub mod rust;
-pub mod schema;
 pub mod write;
 
 use crate::diagnostics::Diagnostics;

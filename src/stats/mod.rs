@@ -22,9 +22,9 @@
 
 pub mod report;
 
-use crate::emit::providers::{mcp, openai};
 use crate::model::describe::tool_description;
 use crate::model::{Tool, ToolSet};
+use crate::plan::providers::{mcp, openai};
 use serde::Serialize;
 use serde_json::Value;
 #[cfg(feature = "tokens")]

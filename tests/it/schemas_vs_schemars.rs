@@ -12,7 +12,8 @@
 
 use schemars::{JsonSchema, schema_for};
 use serde_json::{Value, json};
-use toolspec::emit::providers::{mcp, pretty};
+use toolspec::emit::providers::pretty;
+use toolspec::plan::providers::mcp;
 use toolspec::model::describe::tool_description;
 use toolspec::stats::count_tokens;
 

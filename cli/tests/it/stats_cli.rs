@@ -62,7 +62,7 @@ fn json_report_matches_the_library_and_is_sorted() {
             );
             // The compact definition costs fewer tokens than the pretty file, more than its description.
             let pretty =
-                toolspec::emit::providers::pretty(&toolspec::emit::providers::mcp::tool(tool));
+                toolspec::emit::providers::pretty(&toolspec::plan::providers::mcp::tool(tool));
             assert!(cost.mcp_tokens < toolspec::stats::count_tokens(&pretty));
             sum += cost.openai_estimate;
         }

@@ -10,23 +10,20 @@
 //! <service>/tools.openai.json            the Chat Completions `tools` array, strict
 //! ```
 //!
+//! The entries themselves, and whether a toolset fits each provider's limits, are the plan's
+//! ([`crate::plan::providers`]); this module writes them.
+//!
 //! Every file is pretty-printed with two spaces and ends with a newline; keys keep a fixed
 //! order and tools keep spec order, so the same spec gives the same bytes. A toolset that a
 //! provider would refuse (too many tools, a description over OpenAI's limit) is reported as
 //! a diagnostic at the spec location, and no file is produced: a broken tool list would only
 //! fail later, at the provider, far from its cause.
 
-pub mod anthropic;
-pub mod mcp;
-pub mod openai;
-
 use crate::diagnostics::Diagnostics;
 use crate::emit::GeneratedFile;
-use crate::emit::schema::{self, Profile};
-use crate::model::describe::tool_description;
-use crate::model::{Model, Tool, ToolSet};
+use crate::model::{Model, ToolSet};
+use crate::plan::providers::{Prepared, anthropic, mcp, openai};
 use serde::Serialize;
-use serde_json::Value;
 
 /// The schema files and provider lists of every toolset, and warnings.
 ///
@@ -78,32 +75,6 @@ fn refused(found: Diagnostics, file: &str, warnings: &mut Diagnostics) -> bool {
         warnings.push(d);
     }
     any
-}
-
-/// What the outputs of one tool share, computed once: its description and the standard
-/// profile of its input and output schemas (each written to three or two files).
-#[derive(Debug, Clone)]
-pub struct Prepared<'a> {
-    /// The tool.
-    pub tool: &'a Tool,
-    /// [`tool_description`] of it.
-    pub description: String,
-    /// Its input schema, standard profile.
-    pub input: Value,
-    /// Its output schema.
-    pub output: Value,
-}
-
-impl<'a> Prepared<'a> {
-    /// Computes the description and schemas of `tool`.
-    pub fn new(tool: &'a Tool) -> Self {
-        Prepared {
-            tool,
-            description: tool_description(tool),
-            input: schema::input_schema(tool, Profile::Standard),
-            output: schema::output_schema(tool),
-        }
-    }
 }
 
 /// The files of one toolset without the provider lists `skip` names, without checking
@@ -159,13 +130,4 @@ pub fn pretty<T: Serialize + ?Sized>(v: &T) -> String {
     let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".to_string());
     s.push('\n');
     s
-}
-
-/// Whether `name` is 1 to `max` characters, each an ASCII letter, digit or one of `extra`.
-fn name_ok(name: &str, max: usize, extra: &[char]) -> bool {
-    !name.is_empty()
-        && name.len() <= max
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || extra.contains(&c))
 }

@@ -7,8 +7,8 @@
 //! clients receive.
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::emit::providers::Prepared;
 use crate::model::{Tool, ToolSet};
+use crate::plan::providers::Prepared;
 use serde::Serialize;
 use serde_json::Value;
 

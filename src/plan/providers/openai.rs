@@ -18,10 +18,10 @@
 //! over 250 values, over 15,000 characters of them).
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::emit::providers::Prepared;
-use crate::emit::schema::{self, Profile};
 use crate::model::describe::tool_description;
 use crate::model::{Field, Kind, Tool, ToolSet, Type};
+use crate::plan::providers::Prepared;
+use crate::plan::schema::{self, Profile};
 use serde::Serialize;
 use serde_json::Value;
 

@@ -8,9 +8,9 @@
 //! client's defaults differ.
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::emit::providers::Prepared;
 use crate::model::{Tool, ToolSet};
 use crate::plan::Annotations;
+use crate::plan::providers::Prepared;
 use serde::Serialize;
 use serde_json::Value;
 
