@@ -115,8 +115,8 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::
                 "c2dbfd0ce937375b",
                 "70ba8d69c504a9fc",
                 "1be50cf798dcd70a",
-                "a7596c40e61b3fcd",
-                "df42063cdd8c11a2",
+                "97190a1fd3080708",
+                "a0af29d0711e054c",
             ],
             param_examples: &[
                 ::toolspec_runtime::gauntlet::ParamExample {
@@ -175,8 +175,8 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::
                 "c2dbfd0ce937375b",
                 "e3b0c44298fc1c14",
                 "04897784bae4d6c6",
-                "6e05a8137e5342d7",
-                "df42063cdd8c11a2",
+                "390e363df24f7325",
+                "a0af29d0711e054c",
             ],
             param_examples: &[
                 ::toolspec_runtime::gauntlet::ParamExample {
@@ -215,7 +215,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::
                 "f9b8b9503c40ebc1",
                 "e3b0c44298fc1c14",
                 "279000e469034242",
-                "cabdedbb93cc4055",
+                "1181f15733208eb8",
                 "15d932d22e6d5677",
             ],
             param_examples: &[

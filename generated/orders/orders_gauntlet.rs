@@ -121,7 +121,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime
                 "f9b8b9503c40ebc1",
                 "f71612ebe1827016",
                 "e84ce9d93c9d4a4e",
-                "14db32a01dadab0d",
+                "2c1232368582ac11",
                 "cd560deef75de2d0",
             ],
             param_examples: &[
@@ -183,7 +183,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime
                 "f9b8b9503c40ebc1",
                 "e3b0c44298fc1c14",
                 "6fcc854ed73309eb",
-                "c6d06baaca224de9",
+                "281cf9da5453d300",
                 "088316c136762470",
             ],
             param_examples: &[

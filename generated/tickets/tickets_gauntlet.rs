@@ -129,7 +129,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtim
                 "f9b8b9503c40ebc1",
                 "e3b0c44298fc1c14",
                 "dc269afdff7abbbb",
-                "e0047ac335211b77",
+                "57126cd3ae67f55d",
                 "c8cfdd2b53420f42",
             ],
             param_examples: &[
@@ -183,8 +183,8 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtim
                 "c2dbfd0ce937375b",
                 "b49116cde5223918",
                 "8d4eadb9b87251c4",
-                "c0e160dc8437e4dd",
-                "9671a38b68bb33d8",
+                "41f9266fb4efebfc",
+                "dc8faf1a5d50b64e",
             ],
             param_examples: &[
                 ::toolspec_runtime::gauntlet::ParamExample {

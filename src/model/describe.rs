@@ -1,7 +1,10 @@
-//! The tool description an agent reads, composed from the spec's structured parts.
+//! The phrasebook: the tool description an agent reads, composed from the spec's structured
+//! parts, and the words every output uses for a constraint ([`count_words`],
+//! [`bound_words`]).
 //!
 //! This is the one place where facts about a tool (what it returns, when not to use it,
-//! its page limits, tier, idempotency and preview behaviour) become words. The MCP, Anthropic
+//! its page limits, tier, idempotency and preview behaviour, a length or a range) become
+//! words. The MCP, Anthropic
 //! and OpenAI tool lists, the docs and the Rust definitions all call [`tool_description`], so
 //! they cannot say different things, and the numbers in it are the ones the runtime enforces.
 
@@ -123,5 +126,98 @@ mod tests {
         assert_eq!(lower_first("SSO tickets"), "SSO tickets");
         assert_eq!(sentence("Ends here"), "Ends here.");
         assert_eq!(sentence("Ends here."), "Ends here.");
+    }
+}
+
+/// What a count range counts, in the words for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    /// A string's length.
+    Characters,
+    /// A list's length.
+    Items,
+}
+
+impl Counted {
+    fn unit(self, n: u64) -> &'static str {
+        match (self, n) {
+            (Counted::Characters, 1) => "character",
+            (Counted::Characters, _) => "characters",
+            (Counted::Items, 1) => "item",
+            (Counted::Items, _) => "items",
+        }
+    }
+}
+
+/// A length range in words: `1-200 characters`, `exactly 3 items`, `at least 1 item`,
+/// `up to 5 items`; `None` when nothing is bounded (a minimum of 0 bounds nothing).
+pub fn count_words(min: Option<u64>, max: Option<u64>, counted: Counted) -> Option<String> {
+    let unit = |n| counted.unit(n);
+    match (min, max) {
+        (Some(a), Some(b)) if a == b => Some(format!("exactly {a} {}", unit(a))),
+        (Some(a), Some(b)) => Some(format!("{a}-{b} {}", unit(2))),
+        (Some(a), None) if a > 0 => Some(format!("at least {a} {}", unit(a))),
+        (_, Some(b)) => Some(format!("up to {b} {}", unit(b))),
+        _ => None,
+    }
+}
+
+/// Numeric bounds in words: `1 to 50`, `at least 0`, `at most 2.5`; each bound written as
+/// JSON writes it (`0`, not `0.0`).
+pub fn bound_words<N: Into<serde_json::Number>>(min: Option<N>, max: Option<N>) -> Option<String> {
+    let text = |n: N| n.into().to_string();
+    match (min.map(text), max.map(text)) {
+        (Some(a), Some(b)) => Some(format!("{a} to {b}")),
+        (Some(a), None) => Some(format!("at least {a}")),
+        (None, Some(b)) => Some(format!("at most {b}")),
+        (None, None) => None,
+    }
+}
+
+/// A float bound as JSON writes a number: whole values without `.0` (`0`, `42.5`); `None`
+/// for a value JSON cannot hold (NaN, infinity).
+pub fn json_number(v: f64) -> Option<serde_json::Number> {
+    if v.fract() == 0.0 && v.abs() < 9.0e15 {
+        return Some(serde_json::Number::from(v as i64));
+    }
+    serde_json::Number::from_f64(v)
+}
+
+#[cfg(test)]
+mod words {
+    use super::*;
+
+    #[test]
+    fn counts_and_bounds() {
+        let c = |a, b, u| count_words(a, b, u);
+        assert_eq!(
+            c(Some(1), Some(200), Counted::Characters).as_deref(),
+            Some("1-200 characters")
+        );
+        assert_eq!(
+            c(None, Some(1), Counted::Items).as_deref(),
+            Some("up to 1 item")
+        );
+        assert_eq!(
+            c(Some(3), Some(3), Counted::Items).as_deref(),
+            Some("exactly 3 items")
+        );
+        assert_eq!(
+            c(Some(1), None, Counted::Items).as_deref(),
+            Some("at least 1 item")
+        );
+        assert_eq!(c(Some(0), None, Counted::Items), None);
+        assert_eq!(
+            bound_words(Some(0_i64), Some(1_000_000)).as_deref(),
+            Some("0 to 1000000")
+        );
+        assert_eq!(
+            bound_words(None, json_number(2.5)).as_deref(),
+            Some("at most 2.5")
+        );
+        assert_eq!(
+            bound_words(json_number(1.0), None).as_deref(),
+            Some("at least 1")
+        );
     }
 }

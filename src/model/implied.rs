@@ -124,7 +124,7 @@ pub fn idempotency_key_param(span: Span, ttl: Duration) -> Field {
         "idempotency_key",
         span,
         format!(
-            "New unique key per intended change (1-255 chars); reuse it only to retry the same call. Kept {}.",
+            "New unique key per intended change; reuse it only to retry the same call. Kept {}.",
             format_duration(ttl)
         ),
         Type::of(Kind::String(StringRules {

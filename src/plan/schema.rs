@@ -25,6 +25,7 @@
 //! results (the Python SDK does) keeps working when a later server version adds a field, and
 //! the keyword would cost tokens on every object for no benefit to the model.
 
+use crate::model::describe::{Counted, bound_words, count_words, json_number};
 use crate::model::values::compose_example;
 use crate::model::{Field, Kind, Origin, StringRules, Tier, Tool, Type};
 use crate::spec::format::Format;
@@ -291,11 +292,7 @@ fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
 
 /// A number keyword, written as an integer when it is one (`0`, not `0.0`).
 fn number(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 9.0e15 {
-        json!(n as i64)
-    } else {
-        serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
-    }
+    json_number(n).map_or(Value::Null, Value::Number)
 }
 
 /// The description of an input property: what it means, then its rules in words, then its
@@ -318,11 +315,7 @@ fn input_description(f: &Field, profile: Profile) -> String {
             parts.push(format!("Example: {}.", compact(&f.example)));
         }
     } else if strict {
-        for w in dropped_words(&f.ty) {
-            if !mentions_range(&f.description, &f.ty) {
-                parts.push(w);
-            }
-        }
+        parts.extend(dropped_words(&f.ty));
     }
     join(&parts)
 }
@@ -368,12 +361,7 @@ fn rule_words(ty: &Type, profile: Profile) -> Vec<String> {
             max_items,
         } => {
             let mut out = Vec::new();
-            if let Some(c) = range_words(
-                min_items.map(|n| n as f64),
-                max_items.map(|n| n as f64),
-                "items",
-                "item",
-            ) {
+            if let Some(c) = count_words(*min_items, *max_items, Counted::Items) {
                 out.push(sentence(&capitalize(&c)));
             }
             if !matches!(items.kind, Kind::Object { .. } | Kind::Array { .. }) {
@@ -407,12 +395,7 @@ fn scalar_phrases(ty: &Type, strict: bool) -> Vec<String> {
             if let Some(values) = enum_values {
                 out.push(format!("one of: {}", values.join(", ")));
             }
-            if let Some(c) = range_words(
-                min_length.map(|n| n as f64),
-                max_length.map(|n| n as f64),
-                "characters",
-                "character",
-            ) {
+            if let Some(c) = count_words(*min_length, *max_length, Counted::Characters) {
                 out.push(c);
             }
             if strict && let Some(f) = format.filter(|f| !OPENAI_FORMATS.contains(&f.as_str())) {
@@ -420,12 +403,12 @@ fn scalar_phrases(ty: &Type, strict: bool) -> Vec<String> {
             }
         }
         Kind::Integer { minimum, maximum } => {
-            out.extend(bound_words(
-                minimum.map(|n| n as f64),
-                maximum.map(|n| n as f64),
-            ));
+            out.extend(bound_words(*minimum, *maximum));
         }
-        Kind::Number { minimum, maximum } => out.extend(bound_words(*minimum, *maximum)),
+        Kind::Number { minimum, maximum } => out.extend(bound_words(
+            minimum.and_then(json_number),
+            maximum.and_then(json_number),
+        )),
         _ => {}
     }
     out
@@ -434,26 +417,10 @@ fn scalar_phrases(ty: &Type, strict: bool) -> Vec<String> {
 /// Words for the keywords the OpenAI profile drops from an implied parameter.
 fn dropped_words(ty: &Type) -> Vec<String> {
     match &ty.kind {
-        Kind::String(r) => range_words(
-            r.min_length.map(|n| n as f64),
-            r.max_length.map(|n| n as f64),
-            "characters",
-            "character",
-        )
-        .map(|c| vec![sentence(&capitalize(&c))])
-        .unwrap_or_default(),
+        Kind::String(r) => count_words(r.min_length, r.max_length, Counted::Characters)
+            .map(|c| vec![sentence(&capitalize(&c))])
+            .unwrap_or_default(),
         _ => Vec::new(),
-    }
-}
-
-/// Whether a description already states a string's length range (`(1-255 chars)`).
-fn mentions_range(description: &str, ty: &Type) -> bool {
-    match &ty.kind {
-        Kind::String(r) => match (r.min_length, r.max_length) {
-            (Some(a), Some(b)) => description.contains(&format!("{a}-{b}")),
-            _ => false,
-        },
-        _ => false,
     }
 }
 
@@ -461,28 +428,6 @@ fn format_words(f: Format) -> String {
     match f {
         Format::Uri => "an absolute URI".into(),
         other => format!("{} format", other.as_str()),
-    }
-}
-
-/// `1-200 characters`, `up to 5 items`, `at least 1 item`.
-fn range_words(min: Option<f64>, max: Option<f64>, plural: &str, singular: &str) -> Option<String> {
-    let unit = |n: f64| if n == 1.0 { singular } else { plural };
-    match (min, max) {
-        (Some(a), Some(b)) if a == b => Some(format!("exactly {a} {}", unit(a))),
-        (Some(a), Some(b)) => Some(format!("{a}-{b} {plural}")),
-        (Some(a), None) if a > 0.0 => Some(format!("at least {a} {}", unit(a))),
-        (_, Some(b)) => Some(format!("up to {b} {}", unit(b))),
-        _ => None,
-    }
-}
-
-/// `1 to 50`, `at least 0`, `at most 100`.
-fn bound_words(min: Option<f64>, max: Option<f64>) -> Option<String> {
-    match (min, max) {
-        (Some(a), Some(b)) => Some(format!("{a} to {b}")),
-        (Some(a), None) => Some(format!("at least {a}")),
-        (None, Some(b)) => Some(format!("at most {b}")),
-        (None, None) => None,
     }
 }
 
@@ -520,24 +465,6 @@ fn join(parts: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn words_for_ranges_and_bounds() {
-        assert_eq!(
-            range_words(Some(1.0), Some(200.0), "characters", "character").as_deref(),
-            Some("1-200 characters")
-        );
-        assert_eq!(
-            range_words(None, Some(1.0), "items", "item").as_deref(),
-            Some("up to 1 item")
-        );
-        assert_eq!(range_words(Some(0.0), None, "items", "item"), None);
-        assert_eq!(
-            bound_words(Some(0.0), Some(1e6)).as_deref(),
-            Some("0 to 1000000")
-        );
-        assert_eq!(bound_words(None, Some(2.5)).as_deref(), Some("at most 2.5"));
-    }
 
     #[test]
     fn whole_numbers_are_written_as_integers() {

@@ -13,8 +13,8 @@
 use schemars::{JsonSchema, schema_for};
 use serde_json::{Value, json};
 use toolspec::emit::providers::pretty;
-use toolspec::plan::providers::mcp;
 use toolspec::model::describe::tool_description;
+use toolspec::plan::providers::mcp;
 use toolspec::stats::count_tokens;
 
 use crate::common;
@@ -116,7 +116,7 @@ struct CreateArgs {
     title: String,
     /// Email of the customer; they receive the ticket id there.
     customer_email: String,
-    /// New unique key per intended change (1-255 chars); reuse it only to retry the same call. Kept 24h.
+    /// New unique key per intended change; reuse it only to retry the same call. Kept 24h.
     idempotency_key: String,
     /// Omit to get a preview; pass the preview's preview_id (valid 10m) with the same arguments to apply it.
     preview_id: Option<String>,
@@ -155,7 +155,7 @@ struct UpdateStatusArgs {
     ticket_id: String,
     /// The new status.
     status: TicketStatus,
-    /// New unique key per intended change (1-255 chars); reuse it only to retry the same call. Kept 24h.
+    /// New unique key per intended change; reuse it only to retry the same call. Kept 24h.
     idempotency_key: String,
 }
 
@@ -166,7 +166,7 @@ struct UndoArguments {
     ticket_id: String,
     /// The new status.
     status: TicketStatus,
-    /// New unique key per intended change (1-255 chars); reuse it only to retry the same call. Kept 24h.
+    /// New unique key per intended change; reuse it only to retry the same call. Kept 24h.
     idempotency_key: String,
 }
 

@@ -5,6 +5,7 @@
 //! limit the server does not enforce.
 
 use super::filters::code_span;
+use crate::model::describe::{Counted, bound_words, count_words, json_number};
 use crate::model::{Field, Kind, Origin, StringRules, Type};
 use serde::Serialize;
 use serde_json::Value;
@@ -116,15 +117,14 @@ pub fn constraints(ty: &Type) -> String {
     match &ty.kind {
         Kind::String(rules) => string_rules(rules, &mut parts),
         Kind::Integer { minimum, maximum } => {
-            if let Some(r) = range(
-                minimum.map(|v| v.to_string()),
-                maximum.map(|v| v.to_string()),
-            ) {
+            if let Some(r) = bound_words(*minimum, *maximum) {
                 parts.push(r);
             }
         }
         Kind::Number { minimum, maximum } => {
-            if let Some(r) = range(minimum.map(number), maximum.map(number)) {
+            if let Some(r) =
+                bound_words(minimum.and_then(json_number), maximum.and_then(json_number))
+            {
                 parts.push(r);
             }
         }
@@ -134,7 +134,7 @@ pub fn constraints(ty: &Type) -> String {
             min_items,
             max_items,
         } => {
-            if let Some(c) = count(*min_items, *max_items, "item", "items") {
+            if let Some(c) = count_words(*min_items, *max_items, Counted::Items) {
                 parts.push(c);
             }
             let inner = constraints(items);
@@ -154,7 +154,7 @@ fn string_rules(rules: &StringRules, parts: &mut Vec<String>) {
         // The validator checks nothing else on an enum; neither do the docs.
         return;
     }
-    if let Some(c) = count(rules.min_length, rules.max_length, "char", "chars") {
+    if let Some(c) = count_words(rules.min_length, rules.max_length, Counted::Characters) {
         parts.push(c);
     }
     if let Some(p) = &rules.pattern {
@@ -163,36 +163,6 @@ fn string_rules(rules: &StringRules, parts: &mut Vec<String>) {
     if let Some(f) = rules.format {
         parts.push(format!("format: {}", f.as_str()));
     }
-}
-
-fn range(min: Option<String>, max: Option<String>) -> Option<String> {
-    match (min, max) {
-        (Some(lo), Some(hi)) => Some(format!("{lo} to {hi}")),
-        (Some(lo), None) => Some(format!("at least {lo}")),
-        (None, Some(hi)) => Some(format!("at most {hi}")),
-        (None, None) => None,
-    }
-}
-
-fn count(min: Option<u64>, max: Option<u64>, one: &str, many: &str) -> Option<String> {
-    let unit = |n: u64| if n == 1 { one } else { many };
-    match (min, max) {
-        (Some(lo), Some(hi)) if lo == hi => Some(format!("exactly {lo} {}", unit(lo))),
-        (Some(lo), Some(hi)) => Some(format!("{lo} to {hi} {many}")),
-        (Some(lo), None) => Some(format!("at least {lo} {}", unit(lo))),
-        (None, Some(hi)) => Some(format!("at most {hi} {}", unit(hi))),
-        (None, None) => None,
-    }
-}
-
-/// A number as JSON writes it (`0`, `42.5`), not as `0.0`.
-fn number(v: f64) -> String {
-    serde_json::Number::from_f64(v)
-        .map(|n| {
-            let s = n.to_string();
-            s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
-        })
-        .unwrap_or_else(|| v.to_string())
 }
 
 #[cfg(test)]
@@ -211,7 +181,7 @@ mod tests {
             pattern: Some("^T-[0-9]+$".into()),
             ..StringRules::default()
         });
-        assert_eq!(constraints(&t), "1 to 200 chars; matches `^T-[0-9]+$`");
+        assert_eq!(constraints(&t), "1-200 characters; matches `^T-[0-9]+$`");
         let list = Type::of(Kind::Array {
             items: Box::new(string(StringRules {
                 max_length: Some(40),
@@ -220,7 +190,7 @@ mod tests {
             min_items: Some(1),
             max_items: Some(5),
         });
-        assert_eq!(constraints(&list), "1 to 5 items; each: at most 40 chars");
+        assert_eq!(constraints(&list), "1-5 items; each: up to 40 characters");
         assert_eq!(type_words(&list), "array of string");
         let money = Type::of(Kind::Number {
             minimum: Some(0.0),
