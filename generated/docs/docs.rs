@@ -452,10 +452,11 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[0], arguments)?;
+                        let (input, args) = glue::accept(&DEFINITIONS[0], arguments)?;
                         glue::paged(
                                 rt,
                                 &SERVE[0],
+                                input,
                                 &args,
                                 |input, window| tools.docs_search(input, window),
                             )
@@ -467,8 +468,14 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[1], arguments)?;
-                        glue::read(rt, &SERVE[1], &args, |input| tools.docs_get(input))
+                        let (input, args) = glue::accept(&DEFINITIONS[1], arguments)?;
+                        glue::read(
+                                rt,
+                                &SERVE[1],
+                                input,
+                                &args,
+                                |input| tools.docs_get(input),
+                            )
                             .await
                     },
                 )
@@ -477,10 +484,11 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[2], arguments)?;
+                        let (input, args) = glue::accept(&DEFINITIONS[2], arguments)?;
                         glue::reversible(
                                 rt,
                                 &SERVE[2],
+                                input,
                                 &args,
                                 |input, work| tools.docs_draft_save(input, work),
                             )
@@ -492,10 +500,11 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[3], arguments)?;
+                        let (input, args) = glue::accept(&DEFINITIONS[3], arguments)?;
                         glue::reversible(
                                 rt,
                                 &SERVE[3],
+                                input,
                                 &args,
                                 |input, work| tools.docs_draft_restore(input, work),
                             )
@@ -507,11 +516,12 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[4], arguments)?;
+                        let (input, args) = glue::accept(&DEFINITIONS[4], arguments)?;
                         glue::gated(
                                 rt,
                                 &SERVE[4],
                                 ctx,
+                                input,
                                 &args,
                                 |input| tools.preview_docs_publish(input),
                                 |input, preview, work| {

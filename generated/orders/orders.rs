@@ -545,8 +545,14 @@ impl<T: OrdersTools> ::toolspec_runtime::engine::Toolset for OrdersServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[0], arguments)?;
-                        glue::read(rt, &SERVE[0], &args, |input| tools.orders_get(input))
+                        let (input, args) = glue::accept(&DEFINITIONS[0], arguments)?;
+                        glue::read(
+                                rt,
+                                &SERVE[0],
+                                input,
+                                &args,
+                                |input| tools.orders_get(input),
+                            )
                             .await
                     },
                 )
@@ -555,10 +561,11 @@ impl<T: OrdersTools> ::toolspec_runtime::engine::Toolset for OrdersServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[1], arguments)?;
+                        let (input, args) = glue::accept(&DEFINITIONS[1], arguments)?;
                         glue::paged(
                                 rt,
                                 &SERVE[1],
+                                input,
                                 &args,
                                 |input, window| tools.orders_search(input, window),
                             )
@@ -570,11 +577,12 @@ impl<T: OrdersTools> ::toolspec_runtime::engine::Toolset for OrdersServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[2], arguments)?;
+                        let (input, args) = glue::accept(&DEFINITIONS[2], arguments)?;
                         glue::gated(
                                 rt,
                                 &SERVE[2],
                                 ctx,
+                                input,
                                 &args,
                                 |input| tools.preview_orders_refund(input),
                                 |input, preview, work| {
@@ -589,11 +597,12 @@ impl<T: OrdersTools> ::toolspec_runtime::engine::Toolset for OrdersServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[3], arguments)?;
+                        let (input, args) = glue::accept(&DEFINITIONS[3], arguments)?;
                         glue::gated(
                                 rt,
                                 &SERVE[3],
                                 ctx,
+                                input,
                                 &args,
                                 |input| tools.preview_orders_invoice_send(input),
                                 |input, preview, work| {

@@ -357,10 +357,11 @@ impl<T: TicketsTools> ::toolspec_runtime::engine::Toolset for TicketsServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[0], arguments)?;
+                        let (input, args) = glue::accept(&DEFINITIONS[0], arguments)?;
                         glue::paged(
                                 rt,
                                 &SERVE[0],
+                                input,
                                 &args,
                                 |input, window| tools.tickets_search(input, window),
                             )
@@ -372,10 +373,11 @@ impl<T: TicketsTools> ::toolspec_runtime::engine::Toolset for TicketsServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[1], arguments)?;
+                        let (input, args) = glue::accept(&DEFINITIONS[1], arguments)?;
                         glue::read(
                                 rt,
                                 &SERVE[1],
+                                input,
                                 &args,
                                 |input| tools.tickets_get(input),
                             )
@@ -387,11 +389,12 @@ impl<T: TicketsTools> ::toolspec_runtime::engine::Toolset for TicketsServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[2], arguments)?;
+                        let (input, args) = glue::accept(&DEFINITIONS[2], arguments)?;
                         glue::gated(
                                 rt,
                                 &SERVE[2],
                                 ctx,
+                                input,
                                 &args,
                                 |input| tools.preview_tickets_create(input),
                                 |input, preview, work| {
@@ -406,10 +409,11 @@ impl<T: TicketsTools> ::toolspec_runtime::engine::Toolset for TicketsServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[3], arguments)?;
+                        let (input, args) = glue::accept(&DEFINITIONS[3], arguments)?;
                         glue::reversible(
                                 rt,
                                 &SERVE[3],
+                                input,
                                 &args,
                                 |input, work| tools.tickets_update_status(input, work),
                             )

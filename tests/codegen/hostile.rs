@@ -425,10 +425,11 @@ impl<T: HostileTools> ::toolspec_runtime::engine::Toolset for HostileServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[0], arguments)?;
+                        let (input, args) = glue::accept(&DEFINITIONS[0], arguments)?;
                         glue::paged(
                                 rt,
                                 &SERVE[0],
+                                input,
                                 &args,
                                 |input, window| tools.hostile_search(input, window),
                             )
@@ -440,8 +441,14 @@ impl<T: HostileTools> ::toolspec_runtime::engine::Toolset for HostileServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[1], arguments)?;
-                        glue::read(rt, &SERVE[1], &args, |input| tools.self_(input))
+                        let (input, args) = glue::accept(&DEFINITIONS[1], arguments)?;
+                        glue::read(
+                                rt,
+                                &SERVE[1],
+                                input,
+                                &args,
+                                |input| tools.self_(input),
+                            )
                             .await
                     },
                 )
@@ -450,10 +457,11 @@ impl<T: HostileTools> ::toolspec_runtime::engine::Toolset for HostileServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[2], arguments)?;
+                        let (input, args) = glue::accept(&DEFINITIONS[2], arguments)?;
                         glue::reversible(
                                 rt,
                                 &SERVE[2],
+                                input,
                                 &args,
                                 |input, work| tools.hostile_type(input, work),
                             )
@@ -465,11 +473,12 @@ impl<T: HostileTools> ::toolspec_runtime::engine::Toolset for HostileServer<T> {
                 glue::answer(
                     alias,
                     async move {
-                        let args = glue::prepare(&DEFINITIONS[3], arguments)?;
+                        let (input, args) = glue::accept(&DEFINITIONS[3], arguments)?;
                         glue::gated(
                                 rt,
                                 &SERVE[3],
                                 ctx,
+                                input,
                                 &args,
                                 |input| tools.preview_match(input),
                                 |input, preview, work| tools.r#match(input, preview, work),

@@ -15,7 +15,7 @@
 //! | irreversible | [`gated`] | idempotency key, preview then apply, shaping |
 //!
 //! Before any of them the dispatcher calls [`route`] (canonical name or deprecated alias) and
-//! [`prepare`] (validate every argument at once, fill defaults). Errors of the spec's own
+//! [`accept`] (validate, fill defaults, the typed input; every problem at once on a refusal). Errors of the spec's own
 //! catalog are built with [`catalog_error`], which fills the message template from the
 //! error's typed details.
 //!
@@ -52,9 +52,9 @@
 //! # tokio_test(async {
 //! let rt = Runtime::in_memory()?;
 //! let (index, alias) = glue::route(&DEFINITIONS, "notes_search")?;
-//! let args = glue::prepare(&DEFINITIONS[index], json!({"query": "a"}))?;
+//! let (input, args) = glue::accept::<Input>(&DEFINITIONS[index], json!({"query": "a"}))?;
 //! let all: Vec<String> = (0..5).map(|i| format!("a{i}")).collect();
-//! let result = glue::paged(&rt, &SERVE, &args, |input: Input, w: Window| {
+//! let result = glue::paged(&rt, &SERVE, input, &args, |input: Input, w: Window| {
 //!     let all = all.clone();
 //!     async move {
 //!         let hits: Vec<String> = all.into_iter().filter(|n| n.contains(&input.query)).collect();
@@ -277,6 +277,30 @@ pub fn prepare(definition: &ToolDefinition, arguments: Value) -> Result<Value, T
     definition.prepare(arguments)
 }
 
+/// Validates a call and deserializes it into the tool's typed input; returns both, the
+/// arguments for what reads them afterwards (control parameters, fingerprints).
+///
+/// A valid call takes the fast path ([`crate::validate::prepare_fast`]: one walk over its
+/// own keys that builds nothing, its top-level defaults filled) and deserializes straight
+/// into `I`. Anything else goes the full way: [`prepare`] lists every problem of a refused
+/// call at once, or normalizes one that serde's types take only normalized (`3.0` for an
+/// integer, a nested default), then the input is deserialized. Both ways accept exactly
+/// the same calls, by the same rules.
+pub fn accept<I: DeserializeOwned>(
+    definition: &ToolDefinition,
+    mut arguments: Value,
+) -> Result<(I, Value), ToolError> {
+    if let Value::Object(map) = &mut arguments
+        && crate::validate::prepare_fast(definition.input, map)
+        && let Ok(typed) = I::deserialize(&arguments)
+    {
+        return Ok((typed, arguments));
+    }
+    let arguments = prepare(definition, arguments)?;
+    let typed = input(&arguments)?;
+    Ok((typed, arguments))
+}
+
 /// Deserializes the prepared arguments into the tool's typed input (control parameters
 /// are ignored). Validation already passed, so a failure here is a generator bug: an
 /// `internal_error`.
@@ -299,20 +323,20 @@ fn str_arg<'v>(args: &'v Value, name: &str) -> Option<&'v str> {
     args.get(name).and_then(Value::as_str)
 }
 
-/// Serves a read-only tool: typed input, the method, shaping.
+/// Serves a read-only tool: the method on the typed input ([`accept`]), shaping.
 pub async fn read<I, O, F, Fut>(
     _rt: &Runtime,
     serve: &Serve,
+    input: I,
     args: &Value,
     run: F,
 ) -> Result<Value, ToolError>
 where
-    I: DeserializeOwned,
     O: Serialize,
     F: FnOnce(I) -> Fut,
     Fut: Future<Output = Result<O, ToolError>>,
 {
-    let mut result = output(&run(input(args)?).await?)?;
+    let mut result = output(&run(input).await?)?;
     shape_result(serve, args, &mut result);
     Ok(result)
 }
@@ -326,11 +350,11 @@ where
 pub async fn paged<I, O, F, Fut>(
     rt: &Runtime,
     serve: &Serve,
+    input: I,
     args: &Value,
     run: F,
 ) -> Result<Value, ToolError>
 where
-    I: DeserializeOwned,
     O: Serialize,
     F: FnOnce(I, Window) -> Fut,
     Fut: Future<Output = Result<Page<O>, ToolError>>,
@@ -341,7 +365,6 @@ where
             serve.tool
         )));
     };
-    let input = input(args)?;
     let limit = args
         .get("limit")
         .and_then(Value::as_u64)
@@ -385,16 +408,15 @@ where
 pub async fn reversible<I, O, F, Fut>(
     rt: &Runtime,
     serve: &Serve,
+    input: I,
     args: &Value,
     run: F,
 ) -> Result<Value, ToolError>
 where
-    I: DeserializeOwned,
     O: Serialize,
     F: FnOnce(I, Work) -> Fut,
     Fut: Future<Output = Result<O, ToolError>>,
 {
-    let input = input(args)?;
     let key = str_arg(args, "idempotency_key");
     let fp = fingerprint(args);
     let undo = serve.undo;
@@ -427,12 +449,13 @@ pub async fn gated<I, P, O, PF, PFut, AF, AFut>(
     rt: &Runtime,
     serve: &Serve,
     ctx: &CallContext,
+    input: I,
     args: &Value,
     preview: PF,
     apply: AF,
 ) -> Result<Value, ToolError>
 where
-    I: DeserializeOwned + Clone,
+    I: Clone,
     P: Serialize + DeserializeOwned,
     O: Serialize,
     PF: FnOnce(I) -> PFut,
@@ -440,7 +463,6 @@ where
     AF: FnOnce(I, P, Work) -> AFut,
     AFut: Future<Output = Result<O, ToolError>>,
 {
-    let input: I = input(args)?;
     let fp = fingerprint(args);
     let gate = Gate {
         tool: serve.tool,

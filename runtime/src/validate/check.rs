@@ -1,9 +1,45 @@
 //! The validator: walks a value against a shape and collects every problem.
+//!
+//! One walk, two sinks: [`Problems`] collects every problem with its message, for a refusal;
+//! [`Verdict`] only notes that there was one and builds nothing, for [`accepts`], the fast
+//! yes-or-no a valid call (the common case) takes. The rules are written once, here.
 
 use serde_json::{Map, Value};
 
-use super::{ArrayShape, ObjectShape, Shape, StringShape};
+use super::{ArrayShape, Field, ObjectShape, Shape, StringShape};
 use crate::problem::{Problem, Problems, escape_pointer};
+
+/// Where the walk reports what it finds.
+trait Sink {
+    /// Records the problem `make` builds (a sink may never call it).
+    fn add(&mut self, make: impl FnOnce() -> Problem);
+    /// How many more problems are worth listing in full.
+    fn room(&self) -> usize;
+}
+
+impl Sink for Problems {
+    fn add(&mut self, make: impl FnOnce() -> Problem) {
+        Problems::add(self, make);
+    }
+    fn room(&self) -> usize {
+        Problems::room(self)
+    }
+}
+
+/// A sink that only remembers whether anything was wrong.
+#[derive(Default)]
+struct Verdict {
+    refused: bool,
+}
+
+impl Sink for Verdict {
+    fn add(&mut self, _make: impl FnOnce() -> Problem) {
+        self.refused = true;
+    }
+    fn room(&self) -> usize {
+        1
+    }
+}
 
 /// Where the walk is, as a chain of borrowed steps from the root. The JSON Pointer text is
 /// built only when a problem is recorded: a valid call (the common case) formats nothing.
@@ -71,11 +107,61 @@ pub fn validate_value(name: &str, shape: &Shape, value: &Value) -> Problems {
     problems
 }
 
-fn check_object(
+/// Whether the call `map` is valid, by the same rules as [`validate`], walked from the call's
+/// own keys (each found among the fields by name) rather than by a lookup per field, and
+/// building nothing; with the fields it leaves out, as a bit set over `shape.fields` (bit
+/// `i` for field `i`). `None` when the call is refused, or when the shape has more than 64
+/// fields (then [`validate`] decides).
+///
+/// A `Some` here means [`validate`] finds no problem: both apply the same check to each
+/// value and the same presence rules; only the walk differs.
+pub fn accepts(shape: &ObjectShape, map: &Map<String, Value>) -> Option<u64> {
+    let fields = shape.fields;
+    if fields.len() > 64 {
+        return None;
+    }
+    let mut seen = 0u64;
+    let mut verdict = Verdict::default();
+    for (key, value) in map {
+        let i = fields.iter().position(|f| f.name == key.as_str())?;
+        let field: &Field = &fields[i];
+        // Null means absent (see the module docs): a required field may not be null.
+        if value.is_null() {
+            if field.required {
+                return None;
+            }
+            continue;
+        }
+        seen |= 1 << i;
+        check(
+            &field.shape,
+            value,
+            &Path::Root,
+            !field.required,
+            &mut verdict,
+        );
+        if verdict.refused {
+            return None;
+        }
+    }
+    let all = if fields.len() == 64 {
+        u64::MAX
+    } else {
+        (1u64 << fields.len()) - 1
+    };
+    let absent = all & !seen;
+    let missing_required = fields
+        .iter()
+        .enumerate()
+        .any(|(i, f)| f.required && absent & (1 << i) != 0);
+    (!missing_required).then_some(absent)
+}
+
+fn check_object<S: Sink>(
     shape: &ObjectShape,
     map: &Map<String, Value>,
     path: &Path<'_>,
-    out: &mut Problems,
+    out: &mut S,
 ) {
     // Keys that are fields; when every key is one (a valid call), the unknown-key scan is skipped.
     let mut known = 0;
@@ -115,7 +201,7 @@ fn check_object(
     }
 }
 
-fn check(shape: &Shape, value: &Value, path: &Path<'_>, optional: bool, out: &mut Problems) {
+fn check<S: Sink>(shape: &Shape, value: &Value, path: &Path<'_>, optional: bool, out: &mut S) {
     match shape {
         Shape::Any => {}
         Shape::Boolean => {
@@ -172,13 +258,13 @@ fn check(shape: &Shape, value: &Value, path: &Path<'_>, optional: bool, out: &mu
     }
 }
 
-fn check_string(
+fn check_string<S: Sink>(
     s: &StringShape,
     text: &str,
     value: &Value,
     path: &Path<'_>,
     optional: bool,
-    out: &mut Problems,
+    out: &mut S,
 ) {
     if !s.allowed.is_empty() {
         // An enum says everything: length, pattern and format add nothing to the fix.
@@ -213,7 +299,7 @@ fn check_string(
     }
 }
 
-fn check_array(a: &ArrayShape, items: &[Value], path: &Path<'_>, out: &mut Problems) {
+fn check_array<S: Sink>(a: &ArrayShape, items: &[Value], path: &Path<'_>, out: &mut S) {
     let n = items.len() as u64;
     if a.min_items.is_some_and(|m| n < m) || a.max_items.is_some_and(|m| n > m) {
         out.add(|| {

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{ObjectShape, Shape, validate};
+use super::{ObjectShape, Shape, accepts, validate};
 use crate::error::ToolError;
 use crate::fingerprint::CONTROL_PARAMS;
 
@@ -30,6 +30,35 @@ pub fn prepare(
     };
     normalize(shape, &mut arguments);
     Ok(arguments)
+}
+
+/// The fast path of [`prepare`]: when [`accepts`] finds the call valid, fills the defaults
+/// of the top-level fields it leaves out (or sends as `null`), as [`normalize`] would, and
+/// returns `true`; otherwise changes nothing and returns `false`, and [`prepare`] answers.
+///
+/// Deeper normalization is not done: nested `null`s for optional fields are left (a
+/// fingerprint ignores them, and serde reads them as `None`), while a nested default or a
+/// `3.0` for an integer makes typed deserialization fail, which sends the call to
+/// [`prepare`]. So a call that deserializes after this fingerprints as after [`prepare`].
+pub fn prepare_fast(shape: &ObjectShape, map: &mut Map<String, Value>) -> bool {
+    let Some(absent) = accepts(shape, map) else {
+        return false;
+    };
+    let mut rest = absent;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let field = &shape.fields[i];
+        if CONTROL_PARAMS.contains(&field.name) {
+            continue;
+        }
+        // A `null` without a default stays: serde reads it as `None`, and fingerprints
+        // drop `null` members, so removing it would cost a lookup for nothing.
+        if let Some(default) = field.default.and_then(parse_default) {
+            map.insert(field.name.to_owned(), with_nested(&field.shape, default));
+        }
+    }
+    true
 }
 
 /// Normalizes a valid object in place, at every depth (nested objects, items of lists):

@@ -39,8 +39,8 @@ mod check;
 mod defaults;
 mod formats;
 
-pub use check::{validate, validate_value};
-pub use defaults::{normalize, prepare};
+pub use check::{accepts, validate, validate_value};
+pub use defaults::{normalize, prepare, prepare_fast};
 pub use formats::Format;
 
 use std::sync::OnceLock;

@@ -5,7 +5,7 @@ use crate::common;
 use common::*;
 use serde_json::{Value, json};
 use toolspec_runtime::validate::{
-    Field, Pattern, Shape, StringShape, normalize, prepare, validate,
+    Field, Pattern, Shape, StringShape, normalize, prepare, prepare_fast, validate,
 };
 
 fn err(
@@ -339,4 +339,49 @@ fn a_hostile_call_gets_a_bounded_refusal_that_still_shows_a_valid_call() {
         "{}",
         e.message
     );
+}
+
+#[test]
+fn the_fast_path_fills_top_level_defaults_and_refuses_what_validate_refuses() {
+    static SHAPE: toolspec_runtime::validate::ObjectShape =
+        toolspec_runtime::validate::ObjectShape::new(&[
+            Field::required(
+                "query",
+                Shape::String(StringShape::new().length(Some(1), None)),
+            ),
+            Field::optional(
+                "sort",
+                Shape::String(StringShape::new().one_of(&["new", "old"])),
+            )
+            .default_json("\"new\""),
+            Field::optional("limit", Shape::integer(Some(1), Some(50))).default_json("10"),
+            Field::optional("tag", Shape::String(StringShape::new())),
+        ]);
+    let fast = |v: Value| {
+        let Value::Object(mut map) = v else {
+            panic!("an object")
+        };
+        prepare_fast(&SHAPE, &mut map).then_some(Value::Object(map))
+    };
+    // Defaults filled, a control parameter's default left to the engine, null kept.
+    assert_eq!(
+        fast(json!({"query": "x", "tag": null})),
+        Some(json!({"query": "x", "sort": "new", "tag": null}))
+    );
+    assert_eq!(
+        fast(json!({"query": "x", "sort": null})),
+        Some(json!({"query": "x", "sort": "new"}))
+    );
+    // Everything validate refuses, the fast path refuses, untouched.
+    for bad in [
+        json!({}),
+        json!({"query": null}),
+        json!({"query": ""}),
+        json!({"query": "x", "sort": "newest"}),
+        json!({"query": "x", "limit": 0}),
+        json!({"query": "x", "other": 1}),
+    ] {
+        assert!(!validate(&SHAPE, &bad).is_empty(), "{bad}");
+        assert_eq!(fast(bad.clone()), None, "{bad}");
+    }
 }

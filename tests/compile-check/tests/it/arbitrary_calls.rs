@@ -16,9 +16,15 @@
 use crate::broken;
 
 use serde_json::{Map, Value, json};
-use toolspec_compile_check::tickets::{DEFINITIONS, TicketsServer};
+use toolspec_compile_check::tickets::{
+    DEFINITIONS, TicketsCreateInput, TicketsGetInput, TicketsSearchInput, TicketsServer,
+    TicketsUpdateStatusInput,
+};
 use toolspec_runtime::catalog;
-use toolspec_runtime::engine::{CallContext, Runtime, Toolset};
+use toolspec_runtime::engine::glue;
+use toolspec_runtime::engine::{CallContext, Runtime, ToolDefinition, Toolset};
+use toolspec_runtime::fingerprint::fingerprint;
+use toolspec_runtime::validate;
 
 /// xorshift64*: small, deterministic, good enough to pick edits.
 struct Rng(u64);
@@ -135,7 +141,12 @@ fn input_keys(schema: &Value, out: &mut Vec<String>) {
 
 /// One random call: a tool name and its arguments.
 fn call(rng: &mut Rng) -> (String, Value) {
-    let def = rng.pick(&DEFINITIONS);
+    call_in(rng, &DEFINITIONS)
+}
+
+/// One random call of one of `definitions`.
+fn call_in(rng: &mut Rng, definitions: &[ToolDefinition]) -> (String, Value) {
+    let def = rng.pick(definitions);
     let mut name = def.name.to_string();
     if rng.below(40) == 0 {
         name = rng
@@ -249,4 +260,128 @@ async fn no_call_panics_or_leaves_its_schema_or_blames_the_server() {
         ok > 1_000 && refused > 1_000,
         "{ok} results, {refused} refusals"
     );
+}
+
+/// Both ways into a typed input, for one tool: the fast path a valid call takes
+/// (`glue::accept`) and the full one (`prepare`, then deserialization). They must agree on
+/// every call: the same refusals, the same input, the same fingerprint.
+fn both_ways<I>(def: &ToolDefinition, args: &Value, shown: &str)
+where
+    I: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let full = def
+        .prepare(args.clone())
+        .and_then(|a| glue::input::<I>(&a).map(|typed| (typed, a)));
+    let fast = glue::accept::<I>(def, args.clone());
+    match (fast, full) {
+        (Ok((fast, fast_args)), Ok((full, full_args))) => {
+            assert_eq!(fast, full, "{shown}: the typed inputs differ");
+            assert_eq!(
+                fingerprint(&fast_args),
+                fingerprint(&full_args),
+                "{shown}: the fingerprints differ: {fast_args} vs {full_args}"
+            );
+        }
+        (Err(fast), Err(full)) => assert_eq!(fast, full, "{shown}: the refusals differ"),
+        (fast, full) => panic!("{shown}: fast {fast:?}, full {full:?}"),
+    }
+    // The fast walk's verdict is the validator's, on every object call.
+    if let Value::Object(map) = args {
+        assert_eq!(
+            validate::accepts(def.input, map).is_some(),
+            validate::validate(def.input, args).is_empty(),
+            "{shown}: accepts and validate disagree"
+        );
+    }
+}
+
+/// A tool and [`both_ways`] for its typed input.
+type TypedCheck = (&'static ToolDefinition, fn(&ToolDefinition, &Value, &str));
+
+/// Every tool of the three example specs, with the check of its typed input.
+fn typed_checks() -> Vec<TypedCheck> {
+    use toolspec_compile_check::{docs, orders};
+    let named = |defs: &'static [ToolDefinition], name: &str| {
+        defs.iter()
+            .find(|d| d.name == name)
+            .unwrap_or_else(|| panic!("no tool {name}"))
+    };
+    let checks: Vec<TypedCheck> = vec![
+        (
+            named(&DEFINITIONS, "tickets_search"),
+            both_ways::<TicketsSearchInput>,
+        ),
+        (
+            named(&DEFINITIONS, "tickets_get"),
+            both_ways::<TicketsGetInput>,
+        ),
+        (
+            named(&DEFINITIONS, "tickets_create"),
+            both_ways::<TicketsCreateInput>,
+        ),
+        (
+            named(&DEFINITIONS, "tickets_update_status"),
+            both_ways::<TicketsUpdateStatusInput>,
+        ),
+        (
+            named(&docs::DEFINITIONS, "docs_search"),
+            both_ways::<docs::DocsSearchInput>,
+        ),
+        (
+            named(&docs::DEFINITIONS, "docs_get"),
+            both_ways::<docs::DocsGetInput>,
+        ),
+        (
+            named(&docs::DEFINITIONS, "docs_draft_save"),
+            both_ways::<docs::DocsDraftSaveInput>,
+        ),
+        (
+            named(&docs::DEFINITIONS, "docs_draft_restore"),
+            both_ways::<docs::DocsDraftRestoreInput>,
+        ),
+        (
+            named(&docs::DEFINITIONS, "docs_publish"),
+            both_ways::<docs::DocsPublishInput>,
+        ),
+        (
+            named(&orders::DEFINITIONS, "orders_get"),
+            both_ways::<orders::OrdersGetInput>,
+        ),
+        (
+            named(&orders::DEFINITIONS, "orders_search"),
+            both_ways::<orders::OrdersSearchInput>,
+        ),
+        (
+            named(&orders::DEFINITIONS, "orders_refund"),
+            both_ways::<orders::OrdersRefundInput>,
+        ),
+        (
+            named(&orders::DEFINITIONS, "orders_invoice_send"),
+            both_ways::<orders::OrdersInvoiceSendInput>,
+        ),
+    ];
+    let all = DEFINITIONS.len() + docs::DEFINITIONS.len() + orders::DEFINITIONS.len();
+    assert_eq!(
+        checks.len(),
+        all,
+        "a tool of the example specs is not checked"
+    );
+    checks
+}
+
+#[test]
+fn the_fast_path_and_the_full_one_agree_on_every_call() {
+    let checks = typed_checks();
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut fast_valid = 0;
+    for case in 0..30_000 {
+        let (def, check) = checks[case % checks.len()];
+        let (_, args) = call_in(&mut rng, std::slice::from_ref(def));
+        check(def, &args, &format!("case {case}: {} {args}", def.name));
+        if let Value::Object(map) = &args {
+            fast_valid += usize::from(validate::accepts(def.input, map).is_some());
+        }
+    }
+    // Valid calls were exercised, not only refusals.
+    assert!(fast_valid > 3_000, "{fast_valid} valid calls");
 }
