@@ -4,1268 +4,1044 @@
 /// schemas the checks read from the server under test), and the checks that hold an
 /// implementation to them.
 #[allow(dead_code)]
-static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::gauntlet::Facts {
-    service: "docs",
-    tools: &[
-        ::toolspec_runtime::gauntlet::ToolFacts {
-            name: "docs_search",
-            tier: ::toolspec_runtime::gauntlet::Tier::ReadOnly,
-            definition: [
-                "9bcb6a09714614b3",
-                "95663aa092cf2c4a",
-                "965dd8a423b36118",
-                "e3b0c44298fc1c14",
-                "f7c56321934bbbc9",
-                "58ca3973aac321a4",
-                "cbcb490d4f65b595",
-            ],
-            param_examples: &[
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "query",
-                    example: r#""reset password""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "locale",
-                    example: r#""en""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "published_only",
-                    example: "false",
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "limit",
-                    example: "5",
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "cursor",
-                    example: r#""c1.eyJvIjo1fQ.8f2a""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "response_format",
-                    example: r#""concise""#,
-                },
-            ],
-            examples: &[
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "English articles about passwords",
-                    arguments: r#"{"query":"reset password"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::None,
-                },
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "A one-letter query",
-                    arguments: r#"{"query":"r"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::Some("invalid_length"),
-                },
-            ],
-            paging: ::core::option::Option::Some(::toolspec_runtime::gauntlet::PagingFacts {
-                items: "articles",
-                default_limit: 10,
-                max_limit: 25,
-            }),
-            response_format: ::core::option::Option::Some(::toolspec_runtime::gauntlet::ResponseFormatFacts {
-                default: "concise",
-                detailed_only: &["articles/*/snippet"],
-            }),
-            idempotency_ttl_secs: ::core::option::Option::None,
-            preview: ::core::option::Option::None,
-            undo_tool: ::core::option::Option::None,
-        },
-        ::toolspec_runtime::gauntlet::ToolFacts {
-            name: "docs_get",
-            tier: ::toolspec_runtime::gauntlet::Tier::ReadOnly,
-            definition: [
-                "8ad0b6db7bd05c1e",
-                "21ba136ae06f0b55",
-                "965dd8a423b36118",
-                "e3b0c44298fc1c14",
-                "255786987945b5d5",
-                "2bba4a961f0e04bc",
-                "9b78ce9939688973",
-            ],
-            param_examples: &[
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "article_id",
-                    example: r#""A-301""#,
-                },
-            ],
-            examples: &[
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "Read an article",
-                    arguments: r#"{"article_id":"A-301"}"#,
-                    result: ::core::option::Option::Some(
-                        r#"{"article_id":"A-301","revision":7}"#,
-                    ),
-                    error: ::core::option::Option::None,
-                },
-            ],
-            paging: ::core::option::Option::None,
-            response_format: ::core::option::Option::None,
-            idempotency_ttl_secs: ::core::option::Option::None,
-            preview: ::core::option::Option::None,
-            undo_tool: ::core::option::Option::None,
-        },
-        ::toolspec_runtime::gauntlet::ToolFacts {
-            name: "docs_draft_save",
-            tier: ::toolspec_runtime::gauntlet::Tier::Reversible,
-            definition: [
-                "2d569d93178319f0",
-                "f728404852225d6d",
-                "c2dbfd0ce937375b",
-                "70ba8d69c504a9fc",
-                "1be50cf798dcd70a",
-                "97190a1fd3080708",
-                "a0af29d0711e054c",
-            ],
-            param_examples: &[
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "article_id",
-                    example: r#""A-301""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "base_revision",
-                    example: "7",
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "title",
-                    example: r#""Reset your password""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "body",
-                    example: r#""If the login page loops, clear cookies and sign in again.""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "tags",
-                    example: r#"["login"]"#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "idempotency_key",
-                    example: r#""k-7f3a""#,
-                },
-            ],
-            examples: &[
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "Save an edit",
-                    arguments: r#"{"article_id":"A-301","base_revision":7,"title":"Reset your password","body":"Clear cookies, then sign in.","idempotency_key":"ed-301-8"}"#,
-                    result: ::core::option::Option::Some(
-                        r#"{"revision":8,"previous_revision":7}"#,
-                    ),
-                    error: ::core::option::Option::None,
-                },
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "Editing a stale revision",
-                    arguments: r#"{"article_id":"A-301","base_revision":3,"title":"Reset your password","body":"Clear cookies.","idempotency_key":"ed-301-9"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::Some("revision_conflict"),
-                },
-            ],
-            paging: ::core::option::Option::None,
-            response_format: ::core::option::Option::None,
-            idempotency_ttl_secs: ::core::option::Option::Some(86400),
-            preview: ::core::option::Option::None,
-            undo_tool: ::core::option::Option::Some("docs_draft_restore"),
-        },
-        ::toolspec_runtime::gauntlet::ToolFacts {
-            name: "docs_draft_restore",
-            tier: ::toolspec_runtime::gauntlet::Tier::Reversible,
-            definition: [
-                "f62b4400d254b23a",
-                "d6599d6fbb1b6c08",
-                "c2dbfd0ce937375b",
-                "e3b0c44298fc1c14",
-                "04897784bae4d6c6",
-                "390e363df24f7325",
-                "a0af29d0711e054c",
-            ],
-            param_examples: &[
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "article_id",
-                    example: r#""A-301""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "revision",
-                    example: "7",
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "idempotency_key",
-                    example: r#""k-7f3a""#,
-                },
-            ],
-            examples: &[
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "Restore revision 7",
-                    arguments: r#"{"article_id":"A-301","revision":7,"idempotency_key":"rs-301-7"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::None,
-                },
-            ],
-            paging: ::core::option::Option::None,
-            response_format: ::core::option::Option::None,
-            idempotency_ttl_secs: ::core::option::Option::Some(86400),
-            preview: ::core::option::Option::None,
-            undo_tool: ::core::option::Option::Some("docs_draft_restore"),
-        },
-        ::toolspec_runtime::gauntlet::ToolFacts {
-            name: "docs_publish",
-            tier: ::toolspec_runtime::gauntlet::Tier::Irreversible,
-            definition: [
-                "f86210d3c4d102cc",
-                "b5ad6c41a352bce2",
-                "f9b8b9503c40ebc1",
-                "e3b0c44298fc1c14",
-                "279000e469034242",
-                "1181f15733208eb8",
-                "15d932d22e6d5677",
-            ],
-            param_examples: &[
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "article_id",
-                    example: r#""A-301""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "revision",
-                    example: "8",
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "notify_subscribers",
-                    example: "false",
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "idempotency_key",
-                    example: r#""k-7f3a""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "preview_id",
-                    example: r#""pv_3q9d0c2b7e1f4a6b8c5d""#,
-                },
-            ],
-            examples: &[
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "Publish revision 8",
-                    arguments: r#"{"article_id":"A-301","revision":8,"idempotency_key":"pub-301-8"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::None,
-                },
-            ],
-            paging: ::core::option::Option::None,
-            response_format: ::core::option::Option::None,
-            idempotency_ttl_secs: ::core::option::Option::Some(86400),
-            preview: ::core::option::Option::Some(::toolspec_runtime::gauntlet::PreviewFacts {
-                ttl_secs: 600,
-                fields: &["changed_lines", "subscribers"],
-                host_only: false,
-            }),
-            undo_tool: ::core::option::Option::None,
-        },
-    ],
-    errors: &[
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "not_found",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "revision_conflict",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "rate_limited",
-            retryable: true,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_arguments",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "missing_argument",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "unknown_argument",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_type",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_enum",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "out_of_range",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_length",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "pattern_mismatch",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_format",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_cursor",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "idempotency_key_reused",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "idempotency_in_progress",
-            retryable: true,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "preview_not_found",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "preview_expired",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "preview_used",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "preview_mismatch",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "approval_declined",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "approval_unavailable",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "unknown_tool",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "internal_error",
-            retryable: true,
-        },
-    ],
-    checks: &[
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::schema_matches_the_spec",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Schema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::example_english_articles_about_passwords",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Example(0),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::example_a_one_letter_query",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Example(1),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::query_missing_is_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "query",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::query_of_the_wrong_type_is_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "query",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::query_too_short_is_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "query",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::query_too_long_is_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "query",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::locale_of_the_wrong_type_is_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "locale",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::locale_outside_the_allowed_values_is_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "locale",
-                violation: ::toolspec_runtime::gauntlet::Violation::NotAllowed,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::published_only_of_the_wrong_type_is_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "published_only",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::limit_of_the_wrong_type_is_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "limit",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::limit_below_the_minimum_is_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "limit",
-                violation: ::toolspec_runtime::gauntlet::Violation::BelowMinimum,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::limit_above_the_maximum_is_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "limit",
-                violation: ::toolspec_runtime::gauntlet::Violation::AboveMaximum,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::cursor_of_the_wrong_type_is_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "cursor",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::cursor_too_short_is_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "cursor",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::cursor_too_long_is_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "cursor",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::response_format_of_the_wrong_type_is_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "response_format",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::response_format_outside_the_allowed_values_is_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "response_format",
-                violation: ::toolspec_runtime::gauntlet::Violation::NotAllowed,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::unknown_argument_is_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::UnknownArgument,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::pagination_walks_every_item_once",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::PagesWalkEveryItemOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::pagination_refuses_a_forged_cursor",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::ForgedCursorRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::default_limit_is_the_page_size",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::DefaultLimit,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::max_limit_is_served_and_one_more_refused",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::MaxLimit,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::output_matches_the_schema",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::OutputMatchesSchema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::concise_results_hold_no_detailed_only_field",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::ConciseOmitsDetailedOnly,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::query_accepts_its_bounds",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "query",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::locale_accepts_every_allowed_value",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::AllowedValuesAccepted {
-                param: "locale",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::limit_accepts_its_bounds",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "limit",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::cursor_accepts_its_bounds",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "cursor",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_search::response_format_accepts_every_allowed_value",
-            tool: "docs_search",
-            check: ::toolspec_runtime::gauntlet::Check::AllowedValuesAccepted {
-                param: "response_format",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_get::schema_matches_the_spec",
-            tool: "docs_get",
-            check: ::toolspec_runtime::gauntlet::Check::Schema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_get::example_read_an_article",
-            tool: "docs_get",
-            check: ::toolspec_runtime::gauntlet::Check::Example(0),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_get::article_id_missing_is_refused",
-            tool: "docs_get",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "article_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_get::article_id_of_the_wrong_type_is_refused",
-            tool: "docs_get",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "article_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_get::article_id_too_long_is_refused",
-            tool: "docs_get",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "article_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_get::article_id_not_matching_the_pattern_is_refused",
-            tool: "docs_get",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "article_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::PatternMismatch,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_get::unknown_argument_is_refused",
-            tool: "docs_get",
-            check: ::toolspec_runtime::gauntlet::Check::UnknownArgument,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_get::output_matches_the_schema",
-            tool: "docs_get",
-            check: ::toolspec_runtime::gauntlet::Check::OutputMatchesSchema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_get::article_id_accepts_its_bounds",
-            tool: "docs_get",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "article_id",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::schema_matches_the_spec",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Schema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::example_save_an_edit",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Example(0),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::example_editing_a_stale_revision",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Example(1),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::article_id_missing_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "article_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::article_id_of_the_wrong_type_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "article_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::article_id_too_long_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "article_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::article_id_not_matching_the_pattern_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "article_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::PatternMismatch,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::base_revision_missing_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "base_revision",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::base_revision_of_the_wrong_type_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "base_revision",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::base_revision_below_the_minimum_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "base_revision",
-                violation: ::toolspec_runtime::gauntlet::Violation::BelowMinimum,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::title_missing_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "title",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::title_of_the_wrong_type_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "title",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::title_too_short_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "title",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::title_too_long_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "title",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::body_missing_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "body",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::body_of_the_wrong_type_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "body",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::body_too_short_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "body",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::body_too_long_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "body",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::tags_of_the_wrong_type_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "tags",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::tags_too_long_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "tags",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::idempotency_key_missing_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::idempotency_key_of_the_wrong_type_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::idempotency_key_too_short_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::idempotency_key_too_long_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::unknown_argument_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::UnknownArgument,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::retry_with_the_same_key_runs_once",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::RetryRunsOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::same_key_with_other_arguments_is_refused",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::RetryWithOtherArgumentsRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::concurrent_calls_with_one_key_run_once",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::ConcurrentRetriesRunOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::idempotency_key_is_kept_for_its_ttl",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::IdempotencyTtl,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::writes_only_through_the_unit_of_work",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::WritesOnlyThroughUnitOfWork,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::undo_restores_the_prior_state",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::UndoRestores,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::output_matches_the_schema",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::OutputMatchesSchema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::article_id_accepts_its_bounds",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "article_id",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::base_revision_accepts_its_bounds",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "base_revision",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::title_accepts_its_bounds",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "title",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::body_accepts_its_bounds",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "body",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_save::idempotency_key_accepts_its_bounds",
-            tool: "docs_draft_save",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "idempotency_key",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::schema_matches_the_spec",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::Schema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::example_restore_revision_7",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::Example(0),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::article_id_missing_is_refused",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "article_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::article_id_of_the_wrong_type_is_refused",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "article_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::article_id_too_long_is_refused",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "article_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::article_id_not_matching_the_pattern_is_refused",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "article_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::PatternMismatch,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::revision_missing_is_refused",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "revision",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::revision_of_the_wrong_type_is_refused",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "revision",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::revision_below_the_minimum_is_refused",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "revision",
-                violation: ::toolspec_runtime::gauntlet::Violation::BelowMinimum,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::idempotency_key_missing_is_refused",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::idempotency_key_of_the_wrong_type_is_refused",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::idempotency_key_too_short_is_refused",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::idempotency_key_too_long_is_refused",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::unknown_argument_is_refused",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::UnknownArgument,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::retry_with_the_same_key_runs_once",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::RetryRunsOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::same_key_with_other_arguments_is_refused",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::RetryWithOtherArgumentsRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::concurrent_calls_with_one_key_run_once",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::ConcurrentRetriesRunOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::idempotency_key_is_kept_for_its_ttl",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::IdempotencyTtl,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::writes_only_through_the_unit_of_work",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::WritesOnlyThroughUnitOfWork,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::undo_restores_the_prior_state",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::UndoRestores,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::output_matches_the_schema",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::OutputMatchesSchema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::article_id_accepts_its_bounds",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "article_id",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::revision_accepts_its_bounds",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "revision",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_draft_restore::idempotency_key_accepts_its_bounds",
-            tool: "docs_draft_restore",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "idempotency_key",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::schema_matches_the_spec",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Schema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::example_publish_revision_8",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Example(0),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::article_id_missing_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "article_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::article_id_of_the_wrong_type_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "article_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::article_id_too_long_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "article_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::article_id_not_matching_the_pattern_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "article_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::PatternMismatch,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::revision_missing_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "revision",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::revision_of_the_wrong_type_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "revision",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::revision_below_the_minimum_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "revision",
-                violation: ::toolspec_runtime::gauntlet::Violation::BelowMinimum,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::notify_subscribers_of_the_wrong_type_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "notify_subscribers",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::idempotency_key_missing_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::idempotency_key_of_the_wrong_type_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::idempotency_key_too_short_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::idempotency_key_too_long_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::preview_id_of_the_wrong_type_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "preview_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::preview_id_too_short_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "preview_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::preview_id_too_long_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "preview_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::unknown_argument_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::UnknownArgument,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::retry_with_the_same_key_runs_once",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::RetryRunsOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::same_key_with_other_arguments_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::RetryWithOtherArgumentsRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::concurrent_calls_with_one_key_run_once",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::ConcurrentRetriesRunOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::idempotency_key_is_kept_for_its_ttl",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::IdempotencyTtl,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::writes_only_through_the_unit_of_work",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::WritesOnlyThroughUnitOfWork,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::a_failed_apply_leaves_the_preview_usable",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::FailedApplyKeepsPreview,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::preview_changes_nothing",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::PreviewChangesNothing,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::apply_does_what_the_preview_said",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::ApplyMatchesPreview,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::apply_with_changed_arguments_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::ApplyChangedArgumentsRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::apply_with_a_used_preview_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::ApplyUsedPreviewRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::apply_after_the_preview_expires_is_refused",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::ApplyExpiredPreviewRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::preview_stays_valid_for_its_ttl",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::PreviewTtl,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::output_matches_the_schema",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::OutputMatchesSchema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::article_id_accepts_its_bounds",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "article_id",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::revision_accepts_its_bounds",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "revision",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::idempotency_key_accepts_its_bounds",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "idempotency_key",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "docs_publish::preview_id_accepts_its_bounds",
-            tool: "docs_publish",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "preview_id",
-            },
-        },
-    ],
+static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
+    // Not every toolset has paging, previews or refusal checks to name.
+    #[allow(unused_imports)]
+    use ::core::option::Option::{None, Some};
+    #[allow(unused_imports)]
+    use ::toolspec_runtime::gauntlet::{
+        Check, CheckDef, ErrorFacts, ExampleFacts, Facts, PagingFacts, ParamExample,
+        PreviewFacts, ResponseFormatFacts, Tier, ToolFacts, Violation,
+    };
+    Facts {
+        service: "docs",
+        tools: &[
+            ToolFacts {
+                name: "docs_search",
+                tier: Tier::ReadOnly,
+                definition: [
+                    "9bcb6a09714614b3",
+                    "95663aa092cf2c4a",
+                    "965dd8a423b36118",
+                    "e3b0c44298fc1c14",
+                    "f7c56321934bbbc9",
+                    "58ca3973aac321a4",
+                    "cbcb490d4f65b595",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "query",
+                        example: r#""reset password""#,
+                    },
+                    ParamExample {
+                        name: "locale",
+                        example: r#""en""#,
+                    },
+                    ParamExample {
+                        name: "published_only",
+                        example: "false",
+                    },
+                    ParamExample {
+                        name: "limit",
+                        example: "5",
+                    },
+                    ParamExample {
+                        name: "cursor",
+                        example: r#""c1.eyJvIjo1fQ.8f2a""#,
+                    },
+                    ParamExample {
+                        name: "response_format",
+                        example: r#""concise""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "English articles about passwords",
+                        arguments: r#"{"query":"reset password"}"#,
+                        result: None,
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "A one-letter query",
+                        arguments: r#"{"query":"r"}"#,
+                        result: None,
+                        error: Some("invalid_length"),
+                    },
+                ],
+                paging: Some(PagingFacts {
+                    items: "articles",
+                    default_limit: 10,
+                    max_limit: 25,
+                }),
+                response_format: Some(ResponseFormatFacts {
+                    default: "concise",
+                    detailed_only: &[
+                        "articles/*/snippet",
+                    ],
+                }),
+                idempotency_ttl_secs: None,
+                preview: None,
+                undo_tool: None,
+            },
+            ToolFacts {
+                name: "docs_get",
+                tier: Tier::ReadOnly,
+                definition: [
+                    "8ad0b6db7bd05c1e",
+                    "21ba136ae06f0b55",
+                    "965dd8a423b36118",
+                    "e3b0c44298fc1c14",
+                    "255786987945b5d5",
+                    "2bba4a961f0e04bc",
+                    "9b78ce9939688973",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "article_id",
+                        example: r#""A-301""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Read an article",
+                        arguments: r#"{"article_id":"A-301"}"#,
+                        result: Some(r#"{"article_id":"A-301","revision":7}"#),
+                        error: None,
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                idempotency_ttl_secs: None,
+                preview: None,
+                undo_tool: None,
+            },
+            ToolFacts {
+                name: "docs_draft_save",
+                tier: Tier::Reversible,
+                definition: [
+                    "2d569d93178319f0",
+                    "f728404852225d6d",
+                    "c2dbfd0ce937375b",
+                    "70ba8d69c504a9fc",
+                    "1be50cf798dcd70a",
+                    "97190a1fd3080708",
+                    "a0af29d0711e054c",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "article_id",
+                        example: r#""A-301""#,
+                    },
+                    ParamExample {
+                        name: "base_revision",
+                        example: "7",
+                    },
+                    ParamExample {
+                        name: "title",
+                        example: r#""Reset your password""#,
+                    },
+                    ParamExample {
+                        name: "body",
+                        example: r#""If the login page loops, clear cookies and sign in again.""#,
+                    },
+                    ParamExample {
+                        name: "tags",
+                        example: r#"["login"]"#,
+                    },
+                    ParamExample {
+                        name: "idempotency_key",
+                        example: r#""k-7f3a""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Save an edit",
+                        arguments: r#"{"article_id":"A-301","base_revision":7,"title":"Reset your password","body":"Clear cookies, then sign in.","idempotency_key":"ed-301-8"}"#,
+                        result: Some(r#"{"revision":8,"previous_revision":7}"#),
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "Editing a stale revision",
+                        arguments: r#"{"article_id":"A-301","base_revision":3,"title":"Reset your password","body":"Clear cookies.","idempotency_key":"ed-301-9"}"#,
+                        result: None,
+                        error: Some("revision_conflict"),
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                idempotency_ttl_secs: Some(86400),
+                preview: None,
+                undo_tool: Some("docs_draft_restore"),
+            },
+            ToolFacts {
+                name: "docs_draft_restore",
+                tier: Tier::Reversible,
+                definition: [
+                    "f62b4400d254b23a",
+                    "d6599d6fbb1b6c08",
+                    "c2dbfd0ce937375b",
+                    "e3b0c44298fc1c14",
+                    "04897784bae4d6c6",
+                    "390e363df24f7325",
+                    "a0af29d0711e054c",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "article_id",
+                        example: r#""A-301""#,
+                    },
+                    ParamExample {
+                        name: "revision",
+                        example: "7",
+                    },
+                    ParamExample {
+                        name: "idempotency_key",
+                        example: r#""k-7f3a""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Restore revision 7",
+                        arguments: r#"{"article_id":"A-301","revision":7,"idempotency_key":"rs-301-7"}"#,
+                        result: None,
+                        error: None,
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                idempotency_ttl_secs: Some(86400),
+                preview: None,
+                undo_tool: Some("docs_draft_restore"),
+            },
+            ToolFacts {
+                name: "docs_publish",
+                tier: Tier::Irreversible,
+                definition: [
+                    "f86210d3c4d102cc",
+                    "b5ad6c41a352bce2",
+                    "f9b8b9503c40ebc1",
+                    "e3b0c44298fc1c14",
+                    "279000e469034242",
+                    "1181f15733208eb8",
+                    "15d932d22e6d5677",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "article_id",
+                        example: r#""A-301""#,
+                    },
+                    ParamExample {
+                        name: "revision",
+                        example: "8",
+                    },
+                    ParamExample {
+                        name: "notify_subscribers",
+                        example: "false",
+                    },
+                    ParamExample {
+                        name: "idempotency_key",
+                        example: r#""k-7f3a""#,
+                    },
+                    ParamExample {
+                        name: "preview_id",
+                        example: r#""pv_3q9d0c2b7e1f4a6b8c5d""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Publish revision 8",
+                        arguments: r#"{"article_id":"A-301","revision":8,"idempotency_key":"pub-301-8"}"#,
+                        result: None,
+                        error: None,
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                idempotency_ttl_secs: Some(86400),
+                preview: Some(PreviewFacts {
+                    ttl_secs: 600,
+                    fields: &[
+                        "changed_lines",
+                        "subscribers",
+                    ],
+                    host_only: false,
+                }),
+                undo_tool: None,
+            },
+        ],
+        errors: &[
+            ErrorFacts {
+                code: "not_found",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "revision_conflict",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "rate_limited",
+                retryable: true,
+            },
+            ErrorFacts {
+                code: "invalid_arguments",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "missing_argument",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "unknown_argument",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "invalid_type",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "invalid_enum",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "out_of_range",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "invalid_length",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "pattern_mismatch",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "invalid_format",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "invalid_cursor",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "idempotency_key_reused",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "idempotency_in_progress",
+                retryable: true,
+            },
+            ErrorFacts {
+                code: "preview_not_found",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "preview_expired",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "preview_used",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "preview_mismatch",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "approval_declined",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "approval_unavailable",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "unknown_tool",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "internal_error",
+                retryable: true,
+            },
+        ],
+        checks: &[
+            CheckDef {
+                name: "docs_search::schema_matches_the_spec",
+                tool: "docs_search",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "docs_search::example_english_articles_about_passwords",
+                tool: "docs_search",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "docs_search::example_a_one_letter_query",
+                tool: "docs_search",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "docs_search::query_missing_is_refused",
+                tool: "docs_search",
+                check: Check::Refused { param: "query", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "docs_search::query_of_the_wrong_type_is_refused",
+                tool: "docs_search",
+                check: Check::Refused { param: "query", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_search::query_too_short_is_refused",
+                tool: "docs_search",
+                check: Check::Refused { param: "query", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "docs_search::query_too_long_is_refused",
+                tool: "docs_search",
+                check: Check::Refused { param: "query", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "docs_search::locale_of_the_wrong_type_is_refused",
+                tool: "docs_search",
+                check: Check::Refused { param: "locale", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_search::locale_outside_the_allowed_values_is_refused",
+                tool: "docs_search",
+                check: Check::Refused { param: "locale", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "docs_search::published_only_of_the_wrong_type_is_refused",
+                tool: "docs_search",
+                check: Check::Refused { param: "published_only", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_search::limit_of_the_wrong_type_is_refused",
+                tool: "docs_search",
+                check: Check::Refused { param: "limit", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_search::limit_below_the_minimum_is_refused",
+                tool: "docs_search",
+                check: Check::Refused { param: "limit", violation: Violation::BelowMinimum },
+            },
+            CheckDef {
+                name: "docs_search::limit_above_the_maximum_is_refused",
+                tool: "docs_search",
+                check: Check::Refused { param: "limit", violation: Violation::AboveMaximum },
+            },
+            CheckDef {
+                name: "docs_search::cursor_of_the_wrong_type_is_refused",
+                tool: "docs_search",
+                check: Check::Refused { param: "cursor", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_search::cursor_too_short_is_refused",
+                tool: "docs_search",
+                check: Check::Refused { param: "cursor", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "docs_search::cursor_too_long_is_refused",
+                tool: "docs_search",
+                check: Check::Refused { param: "cursor", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "docs_search::response_format_of_the_wrong_type_is_refused",
+                tool: "docs_search",
+                check: Check::Refused { param: "response_format", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_search::response_format_outside_the_allowed_values_is_refused",
+                tool: "docs_search",
+                check: Check::Refused { param: "response_format", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "docs_search::unknown_argument_is_refused",
+                tool: "docs_search",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "docs_search::pagination_walks_every_item_once",
+                tool: "docs_search",
+                check: Check::PagesWalkEveryItemOnce,
+            },
+            CheckDef {
+                name: "docs_search::pagination_refuses_a_forged_cursor",
+                tool: "docs_search",
+                check: Check::ForgedCursorRefused,
+            },
+            CheckDef {
+                name: "docs_search::default_limit_is_the_page_size",
+                tool: "docs_search",
+                check: Check::DefaultLimit,
+            },
+            CheckDef {
+                name: "docs_search::max_limit_is_served_and_one_more_refused",
+                tool: "docs_search",
+                check: Check::MaxLimit,
+            },
+            CheckDef {
+                name: "docs_search::output_matches_the_schema",
+                tool: "docs_search",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "docs_search::concise_results_hold_no_detailed_only_field",
+                tool: "docs_search",
+                check: Check::ConciseOmitsDetailedOnly,
+            },
+            CheckDef {
+                name: "docs_search::query_accepts_its_bounds",
+                tool: "docs_search",
+                check: Check::BoundsAccepted { param: "query" },
+            },
+            CheckDef {
+                name: "docs_search::locale_accepts_every_allowed_value",
+                tool: "docs_search",
+                check: Check::AllowedValuesAccepted { param: "locale" },
+            },
+            CheckDef {
+                name: "docs_search::limit_accepts_its_bounds",
+                tool: "docs_search",
+                check: Check::BoundsAccepted { param: "limit" },
+            },
+            CheckDef {
+                name: "docs_search::cursor_accepts_its_bounds",
+                tool: "docs_search",
+                check: Check::BoundsAccepted { param: "cursor" },
+            },
+            CheckDef {
+                name: "docs_search::response_format_accepts_every_allowed_value",
+                tool: "docs_search",
+                check: Check::AllowedValuesAccepted { param: "response_format" },
+            },
+            CheckDef {
+                name: "docs_get::schema_matches_the_spec",
+                tool: "docs_get",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "docs_get::example_read_an_article",
+                tool: "docs_get",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "docs_get::article_id_missing_is_refused",
+                tool: "docs_get",
+                check: Check::Refused { param: "article_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "docs_get::article_id_of_the_wrong_type_is_refused",
+                tool: "docs_get",
+                check: Check::Refused { param: "article_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_get::article_id_too_long_is_refused",
+                tool: "docs_get",
+                check: Check::Refused { param: "article_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "docs_get::article_id_not_matching_the_pattern_is_refused",
+                tool: "docs_get",
+                check: Check::Refused { param: "article_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "docs_get::unknown_argument_is_refused",
+                tool: "docs_get",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "docs_get::output_matches_the_schema",
+                tool: "docs_get",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "docs_get::article_id_accepts_its_bounds",
+                tool: "docs_get",
+                check: Check::BoundsAccepted { param: "article_id" },
+            },
+            CheckDef {
+                name: "docs_draft_save::schema_matches_the_spec",
+                tool: "docs_draft_save",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "docs_draft_save::example_save_an_edit",
+                tool: "docs_draft_save",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "docs_draft_save::example_editing_a_stale_revision",
+                tool: "docs_draft_save",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "docs_draft_save::article_id_missing_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "article_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "docs_draft_save::article_id_of_the_wrong_type_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "article_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_draft_save::article_id_too_long_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "article_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "docs_draft_save::article_id_not_matching_the_pattern_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "article_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "docs_draft_save::base_revision_missing_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "base_revision", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "docs_draft_save::base_revision_of_the_wrong_type_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "base_revision", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_draft_save::base_revision_below_the_minimum_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "base_revision", violation: Violation::BelowMinimum },
+            },
+            CheckDef {
+                name: "docs_draft_save::title_missing_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "title", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "docs_draft_save::title_of_the_wrong_type_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "title", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_draft_save::title_too_short_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "title", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "docs_draft_save::title_too_long_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "title", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "docs_draft_save::body_missing_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "body", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "docs_draft_save::body_of_the_wrong_type_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "body", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_draft_save::body_too_short_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "body", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "docs_draft_save::body_too_long_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "body", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "docs_draft_save::tags_of_the_wrong_type_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "tags", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_draft_save::tags_too_long_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "tags", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "docs_draft_save::idempotency_key_missing_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "docs_draft_save::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_draft_save::idempotency_key_too_short_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "docs_draft_save::idempotency_key_too_long_is_refused",
+                tool: "docs_draft_save",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "docs_draft_save::unknown_argument_is_refused",
+                tool: "docs_draft_save",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "docs_draft_save::retry_with_the_same_key_runs_once",
+                tool: "docs_draft_save",
+                check: Check::RetryRunsOnce,
+            },
+            CheckDef {
+                name: "docs_draft_save::same_key_with_other_arguments_is_refused",
+                tool: "docs_draft_save",
+                check: Check::RetryWithOtherArgumentsRefused,
+            },
+            CheckDef {
+                name: "docs_draft_save::concurrent_calls_with_one_key_run_once",
+                tool: "docs_draft_save",
+                check: Check::ConcurrentRetriesRunOnce,
+            },
+            CheckDef {
+                name: "docs_draft_save::idempotency_key_is_kept_for_its_ttl",
+                tool: "docs_draft_save",
+                check: Check::IdempotencyTtl,
+            },
+            CheckDef {
+                name: "docs_draft_save::writes_only_through_the_unit_of_work",
+                tool: "docs_draft_save",
+                check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "docs_draft_save::undo_restores_the_prior_state",
+                tool: "docs_draft_save",
+                check: Check::UndoRestores,
+            },
+            CheckDef {
+                name: "docs_draft_save::output_matches_the_schema",
+                tool: "docs_draft_save",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "docs_draft_save::article_id_accepts_its_bounds",
+                tool: "docs_draft_save",
+                check: Check::BoundsAccepted { param: "article_id" },
+            },
+            CheckDef {
+                name: "docs_draft_save::base_revision_accepts_its_bounds",
+                tool: "docs_draft_save",
+                check: Check::BoundsAccepted { param: "base_revision" },
+            },
+            CheckDef {
+                name: "docs_draft_save::title_accepts_its_bounds",
+                tool: "docs_draft_save",
+                check: Check::BoundsAccepted { param: "title" },
+            },
+            CheckDef {
+                name: "docs_draft_save::body_accepts_its_bounds",
+                tool: "docs_draft_save",
+                check: Check::BoundsAccepted { param: "body" },
+            },
+            CheckDef {
+                name: "docs_draft_save::idempotency_key_accepts_its_bounds",
+                tool: "docs_draft_save",
+                check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
+            CheckDef {
+                name: "docs_draft_restore::schema_matches_the_spec",
+                tool: "docs_draft_restore",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "docs_draft_restore::example_restore_revision_7",
+                tool: "docs_draft_restore",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "docs_draft_restore::article_id_missing_is_refused",
+                tool: "docs_draft_restore",
+                check: Check::Refused { param: "article_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "docs_draft_restore::article_id_of_the_wrong_type_is_refused",
+                tool: "docs_draft_restore",
+                check: Check::Refused { param: "article_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_draft_restore::article_id_too_long_is_refused",
+                tool: "docs_draft_restore",
+                check: Check::Refused { param: "article_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "docs_draft_restore::article_id_not_matching_the_pattern_is_refused",
+                tool: "docs_draft_restore",
+                check: Check::Refused { param: "article_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "docs_draft_restore::revision_missing_is_refused",
+                tool: "docs_draft_restore",
+                check: Check::Refused { param: "revision", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "docs_draft_restore::revision_of_the_wrong_type_is_refused",
+                tool: "docs_draft_restore",
+                check: Check::Refused { param: "revision", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_draft_restore::revision_below_the_minimum_is_refused",
+                tool: "docs_draft_restore",
+                check: Check::Refused { param: "revision", violation: Violation::BelowMinimum },
+            },
+            CheckDef {
+                name: "docs_draft_restore::idempotency_key_missing_is_refused",
+                tool: "docs_draft_restore",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "docs_draft_restore::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "docs_draft_restore",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_draft_restore::idempotency_key_too_short_is_refused",
+                tool: "docs_draft_restore",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "docs_draft_restore::idempotency_key_too_long_is_refused",
+                tool: "docs_draft_restore",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "docs_draft_restore::unknown_argument_is_refused",
+                tool: "docs_draft_restore",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "docs_draft_restore::retry_with_the_same_key_runs_once",
+                tool: "docs_draft_restore",
+                check: Check::RetryRunsOnce,
+            },
+            CheckDef {
+                name: "docs_draft_restore::same_key_with_other_arguments_is_refused",
+                tool: "docs_draft_restore",
+                check: Check::RetryWithOtherArgumentsRefused,
+            },
+            CheckDef {
+                name: "docs_draft_restore::concurrent_calls_with_one_key_run_once",
+                tool: "docs_draft_restore",
+                check: Check::ConcurrentRetriesRunOnce,
+            },
+            CheckDef {
+                name: "docs_draft_restore::idempotency_key_is_kept_for_its_ttl",
+                tool: "docs_draft_restore",
+                check: Check::IdempotencyTtl,
+            },
+            CheckDef {
+                name: "docs_draft_restore::writes_only_through_the_unit_of_work",
+                tool: "docs_draft_restore",
+                check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "docs_draft_restore::undo_restores_the_prior_state",
+                tool: "docs_draft_restore",
+                check: Check::UndoRestores,
+            },
+            CheckDef {
+                name: "docs_draft_restore::output_matches_the_schema",
+                tool: "docs_draft_restore",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "docs_draft_restore::article_id_accepts_its_bounds",
+                tool: "docs_draft_restore",
+                check: Check::BoundsAccepted { param: "article_id" },
+            },
+            CheckDef {
+                name: "docs_draft_restore::revision_accepts_its_bounds",
+                tool: "docs_draft_restore",
+                check: Check::BoundsAccepted { param: "revision" },
+            },
+            CheckDef {
+                name: "docs_draft_restore::idempotency_key_accepts_its_bounds",
+                tool: "docs_draft_restore",
+                check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
+            CheckDef {
+                name: "docs_publish::schema_matches_the_spec",
+                tool: "docs_publish",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "docs_publish::example_publish_revision_8",
+                tool: "docs_publish",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "docs_publish::article_id_missing_is_refused",
+                tool: "docs_publish",
+                check: Check::Refused { param: "article_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "docs_publish::article_id_of_the_wrong_type_is_refused",
+                tool: "docs_publish",
+                check: Check::Refused { param: "article_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_publish::article_id_too_long_is_refused",
+                tool: "docs_publish",
+                check: Check::Refused { param: "article_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "docs_publish::article_id_not_matching_the_pattern_is_refused",
+                tool: "docs_publish",
+                check: Check::Refused { param: "article_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "docs_publish::revision_missing_is_refused",
+                tool: "docs_publish",
+                check: Check::Refused { param: "revision", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "docs_publish::revision_of_the_wrong_type_is_refused",
+                tool: "docs_publish",
+                check: Check::Refused { param: "revision", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_publish::revision_below_the_minimum_is_refused",
+                tool: "docs_publish",
+                check: Check::Refused { param: "revision", violation: Violation::BelowMinimum },
+            },
+            CheckDef {
+                name: "docs_publish::notify_subscribers_of_the_wrong_type_is_refused",
+                tool: "docs_publish",
+                check: Check::Refused { param: "notify_subscribers", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_publish::idempotency_key_missing_is_refused",
+                tool: "docs_publish",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "docs_publish::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "docs_publish",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_publish::idempotency_key_too_short_is_refused",
+                tool: "docs_publish",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "docs_publish::idempotency_key_too_long_is_refused",
+                tool: "docs_publish",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "docs_publish::preview_id_of_the_wrong_type_is_refused",
+                tool: "docs_publish",
+                check: Check::Refused { param: "preview_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "docs_publish::preview_id_too_short_is_refused",
+                tool: "docs_publish",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "docs_publish::preview_id_too_long_is_refused",
+                tool: "docs_publish",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "docs_publish::unknown_argument_is_refused",
+                tool: "docs_publish",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "docs_publish::retry_with_the_same_key_runs_once",
+                tool: "docs_publish",
+                check: Check::RetryRunsOnce,
+            },
+            CheckDef {
+                name: "docs_publish::same_key_with_other_arguments_is_refused",
+                tool: "docs_publish",
+                check: Check::RetryWithOtherArgumentsRefused,
+            },
+            CheckDef {
+                name: "docs_publish::concurrent_calls_with_one_key_run_once",
+                tool: "docs_publish",
+                check: Check::ConcurrentRetriesRunOnce,
+            },
+            CheckDef {
+                name: "docs_publish::idempotency_key_is_kept_for_its_ttl",
+                tool: "docs_publish",
+                check: Check::IdempotencyTtl,
+            },
+            CheckDef {
+                name: "docs_publish::writes_only_through_the_unit_of_work",
+                tool: "docs_publish",
+                check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "docs_publish::a_failed_apply_leaves_the_preview_usable",
+                tool: "docs_publish",
+                check: Check::FailedApplyKeepsPreview,
+            },
+            CheckDef {
+                name: "docs_publish::preview_changes_nothing",
+                tool: "docs_publish",
+                check: Check::PreviewChangesNothing,
+            },
+            CheckDef {
+                name: "docs_publish::apply_does_what_the_preview_said",
+                tool: "docs_publish",
+                check: Check::ApplyMatchesPreview,
+            },
+            CheckDef {
+                name: "docs_publish::apply_with_changed_arguments_is_refused",
+                tool: "docs_publish",
+                check: Check::ApplyChangedArgumentsRefused,
+            },
+            CheckDef {
+                name: "docs_publish::apply_with_a_used_preview_is_refused",
+                tool: "docs_publish",
+                check: Check::ApplyUsedPreviewRefused,
+            },
+            CheckDef {
+                name: "docs_publish::apply_after_the_preview_expires_is_refused",
+                tool: "docs_publish",
+                check: Check::ApplyExpiredPreviewRefused,
+            },
+            CheckDef {
+                name: "docs_publish::preview_stays_valid_for_its_ttl",
+                tool: "docs_publish",
+                check: Check::PreviewTtl,
+            },
+            CheckDef {
+                name: "docs_publish::output_matches_the_schema",
+                tool: "docs_publish",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "docs_publish::article_id_accepts_its_bounds",
+                tool: "docs_publish",
+                check: Check::BoundsAccepted { param: "article_id" },
+            },
+            CheckDef {
+                name: "docs_publish::revision_accepts_its_bounds",
+                tool: "docs_publish",
+                check: Check::BoundsAccepted { param: "revision" },
+            },
+            CheckDef {
+                name: "docs_publish::idempotency_key_accepts_its_bounds",
+                tool: "docs_publish",
+                check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
+            CheckDef {
+                name: "docs_publish::preview_id_accepts_its_bounds",
+                tool: "docs_publish",
+                check: Check::BoundsAccepted { param: "preview_id" },
+            },
+        ],
+    }
 };
-
 /// Expands to the gauntlet of the `docs` toolset: a module `gauntlet` with one
 /// `#[test]` per check, each building a fresh implementation with the fixture given.
 ///

@@ -4,1132 +4,947 @@
 /// schemas the checks read from the server under test), and the checks that hold an
 /// implementation to them.
 #[allow(dead_code)]
-static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::gauntlet::Facts {
-    service: "orders",
-    tools: &[
-        ::toolspec_runtime::gauntlet::ToolFacts {
-            name: "orders_get",
-            tier: ::toolspec_runtime::gauntlet::Tier::ReadOnly,
-            definition: [
-                "5acd8306fff0e5fe",
-                "fef361a39af3194b",
-                "965dd8a423b36118",
-                "e3b0c44298fc1c14",
-                "a86f3717cea70375",
-                "20b8fd8b9185bd09",
-                "65df7a20decb07c6",
-            ],
-            param_examples: &[
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "order_id",
-                    example: r#""O-5001""#,
-                },
-            ],
-            examples: &[
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "Read an order",
-                    arguments: r#"{"order_id":"O-5001"}"#,
-                    result: ::core::option::Option::Some(
-                        r#"{"order":{"order_id":"O-5001","status":"shipped"}}"#,
-                    ),
-                    error: ::core::option::Option::None,
-                },
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "A ticket id passed by mistake",
-                    arguments: r#"{"order_id":"T-1001"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::Some("pattern_mismatch"),
-                },
-            ],
-            paging: ::core::option::Option::None,
-            response_format: ::core::option::Option::None,
-            idempotency_ttl_secs: ::core::option::Option::None,
-            preview: ::core::option::Option::None,
-            undo_tool: ::core::option::Option::None,
-        },
-        ::toolspec_runtime::gauntlet::ToolFacts {
-            name: "orders_search",
-            tier: ::toolspec_runtime::gauntlet::Tier::ReadOnly,
-            definition: [
-                "c05783568df303c3",
-                "71e937fe7e252f96",
-                "965dd8a423b36118",
-                "e3b0c44298fc1c14",
-                "56b46cae056943f9",
-                "59ad9f6928a77154",
-                "7c56679261d21a6c",
-            ],
-            param_examples: &[
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "customer_email",
-                    example: r#""ada@example.com""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "status",
-                    example: r#""shipped""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "placed_after",
-                    example: r#""2026-11-01T00:00:00Z""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "limit",
-                    example: "5",
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "cursor",
-                    example: r#""c1.eyJvIjo1fQ.8f2a""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "response_format",
-                    example: r#""concise""#,
-                },
-            ],
-            examples: &[
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "A customer's shipped orders",
-                    arguments: r#"{"customer_email":"ada@example.com","status":"shipped"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::None,
-                },
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "Not an email",
-                    arguments: r#"{"customer_email":"ada"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::Some("invalid_format"),
-                },
-            ],
-            paging: ::core::option::Option::Some(::toolspec_runtime::gauntlet::PagingFacts {
-                items: "orders",
-                default_limit: 10,
-                max_limit: 50,
-            }),
-            response_format: ::core::option::Option::Some(::toolspec_runtime::gauntlet::ResponseFormatFacts {
-                default: "concise",
-                detailed_only: &["orders/*/total_amount"],
-            }),
-            idempotency_ttl_secs: ::core::option::Option::None,
-            preview: ::core::option::Option::None,
-            undo_tool: ::core::option::Option::None,
-        },
-        ::toolspec_runtime::gauntlet::ToolFacts {
-            name: "orders_refund",
-            tier: ::toolspec_runtime::gauntlet::Tier::Irreversible,
-            definition: [
-                "96f9c0593a575879",
-                "260845c78ba1f86d",
-                "f9b8b9503c40ebc1",
-                "f71612ebe1827016",
-                "e84ce9d93c9d4a4e",
-                "2c1232368582ac11",
-                "cd560deef75de2d0",
-            ],
-            param_examples: &[
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "order_id",
-                    example: r#""O-5001""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "amount",
-                    example: "42.5",
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "reason",
-                    example: r#""damaged""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "skus",
-                    example: r#"["SKU-RED-42"]"#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "idempotency_key",
-                    example: r#""k-7f3a""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "preview_id",
-                    example: r#""pv_3q9d0c2b7e1f4a6b8c5d""#,
-                },
-            ],
-            examples: &[
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "Refund a damaged mug",
-                    arguments: r#"{"order_id":"O-5001","amount":12.5,"reason":"damaged","skus":["SKU-RED-42"],"idempotency_key":"rf-5001-1"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::None,
-                },
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "A refund larger than the order",
-                    arguments: r#"{"order_id":"O-5001","amount":999999,"reason":"goodwill","idempotency_key":"rf-5001-2"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::Some("refund_exceeds_paid"),
-                },
-            ],
-            paging: ::core::option::Option::None,
-            response_format: ::core::option::Option::None,
-            idempotency_ttl_secs: ::core::option::Option::Some(172800),
-            preview: ::core::option::Option::Some(::toolspec_runtime::gauntlet::PreviewFacts {
-                ttl_secs: 900,
-                fields: &["amount", "refund_to"],
-                host_only: false,
-            }),
-            undo_tool: ::core::option::Option::None,
-        },
-        ::toolspec_runtime::gauntlet::ToolFacts {
-            name: "orders_invoice_send",
-            tier: ::toolspec_runtime::gauntlet::Tier::Irreversible,
-            definition: [
-                "4919713c6816e0f0",
-                "47ff87e9d964506b",
-                "f9b8b9503c40ebc1",
-                "e3b0c44298fc1c14",
-                "6fcc854ed73309eb",
-                "281cf9da5453d300",
-                "088316c136762470",
-            ],
-            param_examples: &[
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "order_id",
-                    example: r#""O-5001""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "recipients",
-                    example: r#"["billing@example.com"]"#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "note",
-                    example: r#""PO 4471""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "idempotency_key",
-                    example: r#""k-7f3a""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "preview_id",
-                    example: r#""pv_3q9d0c2b7e1f4a6b8c5d""#,
-                },
-            ],
-            examples: &[
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "Invoice to the accountant",
-                    arguments: r#"{"order_id":"O-5001","recipients":["billing@example.com"],"idempotency_key":"inv-5001"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::None,
-                },
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "Too many recipients",
-                    arguments: r#"{"order_id":"O-5001","recipients":["a@x.io","b@x.io","c@x.io","d@x.io","e@x.io","f@x.io"],"idempotency_key":"inv-5002"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::Some("invalid_length"),
-                },
-            ],
-            paging: ::core::option::Option::None,
-            response_format: ::core::option::Option::None,
-            idempotency_ttl_secs: ::core::option::Option::Some(604800),
-            preview: ::core::option::Option::Some(::toolspec_runtime::gauntlet::PreviewFacts {
-                ttl_secs: 1800,
-                fields: &["recipients"],
-                host_only: false,
-            }),
-            undo_tool: ::core::option::Option::None,
-        },
-    ],
-    errors: &[
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "not_found",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "rate_limited",
-            retryable: true,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "refund_exceeds_paid",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_arguments",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "missing_argument",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "unknown_argument",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_type",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_enum",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "out_of_range",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_length",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "pattern_mismatch",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_format",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_cursor",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "idempotency_key_reused",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "idempotency_in_progress",
-            retryable: true,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "preview_not_found",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "preview_expired",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "preview_used",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "preview_mismatch",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "approval_declined",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "approval_unavailable",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "unknown_tool",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "internal_error",
-            retryable: true,
-        },
-    ],
-    checks: &[
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_get::schema_matches_the_spec",
-            tool: "orders_get",
-            check: ::toolspec_runtime::gauntlet::Check::Schema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_get::example_read_an_order",
-            tool: "orders_get",
-            check: ::toolspec_runtime::gauntlet::Check::Example(0),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_get::example_a_ticket_id_passed_by_mistake",
-            tool: "orders_get",
-            check: ::toolspec_runtime::gauntlet::Check::Example(1),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_get::order_id_missing_is_refused",
-            tool: "orders_get",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "order_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_get::order_id_of_the_wrong_type_is_refused",
-            tool: "orders_get",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "order_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_get::order_id_too_long_is_refused",
-            tool: "orders_get",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "order_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_get::order_id_not_matching_the_pattern_is_refused",
-            tool: "orders_get",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "order_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::PatternMismatch,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_get::unknown_argument_is_refused",
-            tool: "orders_get",
-            check: ::toolspec_runtime::gauntlet::Check::UnknownArgument,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_get::output_matches_the_schema",
-            tool: "orders_get",
-            check: ::toolspec_runtime::gauntlet::Check::OutputMatchesSchema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_get::order_id_accepts_its_bounds",
-            tool: "orders_get",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "order_id",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::schema_matches_the_spec",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Schema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::example_a_customer_s_shipped_orders",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Example(0),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::example_not_an_email",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Example(1),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::customer_email_missing_is_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "customer_email",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::customer_email_of_the_wrong_type_is_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "customer_email",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::customer_email_in_the_wrong_format_is_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "customer_email",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongFormat,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::status_of_the_wrong_type_is_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "status",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::status_outside_the_allowed_values_is_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "status",
-                violation: ::toolspec_runtime::gauntlet::Violation::NotAllowed,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::placed_after_of_the_wrong_type_is_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "placed_after",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::placed_after_in_the_wrong_format_is_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "placed_after",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongFormat,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::limit_of_the_wrong_type_is_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "limit",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::limit_below_the_minimum_is_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "limit",
-                violation: ::toolspec_runtime::gauntlet::Violation::BelowMinimum,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::limit_above_the_maximum_is_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "limit",
-                violation: ::toolspec_runtime::gauntlet::Violation::AboveMaximum,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::cursor_of_the_wrong_type_is_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "cursor",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::cursor_too_short_is_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "cursor",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::cursor_too_long_is_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "cursor",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::response_format_of_the_wrong_type_is_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "response_format",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::response_format_outside_the_allowed_values_is_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "response_format",
-                violation: ::toolspec_runtime::gauntlet::Violation::NotAllowed,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::unknown_argument_is_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::UnknownArgument,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::pagination_walks_every_item_once",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::PagesWalkEveryItemOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::pagination_refuses_a_forged_cursor",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::ForgedCursorRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::default_limit_is_the_page_size",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::DefaultLimit,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::max_limit_is_served_and_one_more_refused",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::MaxLimit,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::output_matches_the_schema",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::OutputMatchesSchema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::concise_results_hold_no_detailed_only_field",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::ConciseOmitsDetailedOnly,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::status_accepts_every_allowed_value",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::AllowedValuesAccepted {
-                param: "status",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::limit_accepts_its_bounds",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "limit",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::cursor_accepts_its_bounds",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "cursor",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_search::response_format_accepts_every_allowed_value",
-            tool: "orders_search",
-            check: ::toolspec_runtime::gauntlet::Check::AllowedValuesAccepted {
-                param: "response_format",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::schema_matches_the_spec",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Schema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::example_refund_a_damaged_mug",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Example(0),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::example_a_refund_larger_than_the_order",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Example(1),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::order_id_missing_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "order_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::order_id_of_the_wrong_type_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "order_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::order_id_too_long_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "order_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::order_id_not_matching_the_pattern_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "order_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::PatternMismatch,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::amount_missing_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "amount",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::amount_of_the_wrong_type_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "amount",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::amount_below_the_minimum_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "amount",
-                violation: ::toolspec_runtime::gauntlet::Violation::BelowMinimum,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::amount_above_the_maximum_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "amount",
-                violation: ::toolspec_runtime::gauntlet::Violation::AboveMaximum,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::reason_missing_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "reason",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::reason_of_the_wrong_type_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "reason",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::reason_outside_the_allowed_values_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "reason",
-                violation: ::toolspec_runtime::gauntlet::Violation::NotAllowed,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::skus_of_the_wrong_type_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "skus",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::skus_too_short_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "skus",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::skus_too_long_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "skus",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::idempotency_key_missing_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::idempotency_key_of_the_wrong_type_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::idempotency_key_too_short_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::idempotency_key_too_long_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::preview_id_of_the_wrong_type_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "preview_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::preview_id_too_short_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "preview_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::preview_id_too_long_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "preview_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::unknown_argument_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::UnknownArgument,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::retry_with_the_same_key_runs_once",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::RetryRunsOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::same_key_with_other_arguments_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::RetryWithOtherArgumentsRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::concurrent_calls_with_one_key_run_once",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::ConcurrentRetriesRunOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::idempotency_key_is_kept_for_its_ttl",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::IdempotencyTtl,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::writes_only_through_the_unit_of_work",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::WritesOnlyThroughUnitOfWork,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::a_failed_apply_leaves_the_preview_usable",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::FailedApplyKeepsPreview,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::preview_changes_nothing",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::PreviewChangesNothing,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::apply_does_what_the_preview_said",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::ApplyMatchesPreview,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::apply_with_changed_arguments_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::ApplyChangedArgumentsRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::apply_with_a_used_preview_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::ApplyUsedPreviewRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::apply_after_the_preview_expires_is_refused",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::ApplyExpiredPreviewRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::preview_stays_valid_for_its_ttl",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::PreviewTtl,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::output_matches_the_schema",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::OutputMatchesSchema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::order_id_accepts_its_bounds",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "order_id",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::amount_accepts_its_bounds",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "amount",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::reason_accepts_every_allowed_value",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::AllowedValuesAccepted {
-                param: "reason",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::idempotency_key_accepts_its_bounds",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "idempotency_key",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_refund::preview_id_accepts_its_bounds",
-            tool: "orders_refund",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "preview_id",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::schema_matches_the_spec",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Schema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::example_invoice_to_the_accountant",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Example(0),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::example_too_many_recipients",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Example(1),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::order_id_missing_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "order_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::order_id_of_the_wrong_type_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "order_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::order_id_too_long_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "order_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::order_id_not_matching_the_pattern_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "order_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::PatternMismatch,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::recipients_missing_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "recipients",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::recipients_of_the_wrong_type_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "recipients",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::recipients_too_short_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "recipients",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::recipients_too_long_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "recipients",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::note_of_the_wrong_type_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "note",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::note_too_long_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "note",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::idempotency_key_missing_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::idempotency_key_of_the_wrong_type_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::idempotency_key_too_short_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::idempotency_key_too_long_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::preview_id_of_the_wrong_type_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "preview_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::preview_id_too_short_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "preview_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::preview_id_too_long_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "preview_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::unknown_argument_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::UnknownArgument,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::retry_with_the_same_key_runs_once",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::RetryRunsOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::same_key_with_other_arguments_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::RetryWithOtherArgumentsRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::concurrent_calls_with_one_key_run_once",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::ConcurrentRetriesRunOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::idempotency_key_is_kept_for_its_ttl",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::IdempotencyTtl,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::writes_only_through_the_unit_of_work",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::WritesOnlyThroughUnitOfWork,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::a_failed_apply_leaves_the_preview_usable",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::FailedApplyKeepsPreview,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::preview_changes_nothing",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::PreviewChangesNothing,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::apply_does_what_the_preview_said",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::ApplyMatchesPreview,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::apply_with_changed_arguments_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::ApplyChangedArgumentsRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::apply_with_a_used_preview_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::ApplyUsedPreviewRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::apply_after_the_preview_expires_is_refused",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::ApplyExpiredPreviewRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::preview_stays_valid_for_its_ttl",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::PreviewTtl,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::output_matches_the_schema",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::OutputMatchesSchema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::order_id_accepts_its_bounds",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "order_id",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::note_accepts_its_bounds",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "note",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::idempotency_key_accepts_its_bounds",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "idempotency_key",
-            },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "orders_invoice_send::preview_id_accepts_its_bounds",
-            tool: "orders_invoice_send",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "preview_id",
-            },
-        },
-    ],
+static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
+    // Not every toolset has paging, previews or refusal checks to name.
+    #[allow(unused_imports)]
+    use ::core::option::Option::{None, Some};
+    #[allow(unused_imports)]
+    use ::toolspec_runtime::gauntlet::{
+        Check, CheckDef, ErrorFacts, ExampleFacts, Facts, PagingFacts, ParamExample,
+        PreviewFacts, ResponseFormatFacts, Tier, ToolFacts, Violation,
+    };
+    Facts {
+        service: "orders",
+        tools: &[
+            ToolFacts {
+                name: "orders_get",
+                tier: Tier::ReadOnly,
+                definition: [
+                    "5acd8306fff0e5fe",
+                    "fef361a39af3194b",
+                    "965dd8a423b36118",
+                    "e3b0c44298fc1c14",
+                    "a86f3717cea70375",
+                    "20b8fd8b9185bd09",
+                    "65df7a20decb07c6",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "order_id",
+                        example: r#""O-5001""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Read an order",
+                        arguments: r#"{"order_id":"O-5001"}"#,
+                        result: Some(r#"{"order":{"order_id":"O-5001","status":"shipped"}}"#),
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "A ticket id passed by mistake",
+                        arguments: r#"{"order_id":"T-1001"}"#,
+                        result: None,
+                        error: Some("pattern_mismatch"),
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                idempotency_ttl_secs: None,
+                preview: None,
+                undo_tool: None,
+            },
+            ToolFacts {
+                name: "orders_search",
+                tier: Tier::ReadOnly,
+                definition: [
+                    "c05783568df303c3",
+                    "71e937fe7e252f96",
+                    "965dd8a423b36118",
+                    "e3b0c44298fc1c14",
+                    "56b46cae056943f9",
+                    "59ad9f6928a77154",
+                    "7c56679261d21a6c",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "customer_email",
+                        example: r#""ada@example.com""#,
+                    },
+                    ParamExample {
+                        name: "status",
+                        example: r#""shipped""#,
+                    },
+                    ParamExample {
+                        name: "placed_after",
+                        example: r#""2026-11-01T00:00:00Z""#,
+                    },
+                    ParamExample {
+                        name: "limit",
+                        example: "5",
+                    },
+                    ParamExample {
+                        name: "cursor",
+                        example: r#""c1.eyJvIjo1fQ.8f2a""#,
+                    },
+                    ParamExample {
+                        name: "response_format",
+                        example: r#""concise""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "A customer's shipped orders",
+                        arguments: r#"{"customer_email":"ada@example.com","status":"shipped"}"#,
+                        result: None,
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "Not an email",
+                        arguments: r#"{"customer_email":"ada"}"#,
+                        result: None,
+                        error: Some("invalid_format"),
+                    },
+                ],
+                paging: Some(PagingFacts {
+                    items: "orders",
+                    default_limit: 10,
+                    max_limit: 50,
+                }),
+                response_format: Some(ResponseFormatFacts {
+                    default: "concise",
+                    detailed_only: &[
+                        "orders/*/total_amount",
+                    ],
+                }),
+                idempotency_ttl_secs: None,
+                preview: None,
+                undo_tool: None,
+            },
+            ToolFacts {
+                name: "orders_refund",
+                tier: Tier::Irreversible,
+                definition: [
+                    "96f9c0593a575879",
+                    "260845c78ba1f86d",
+                    "f9b8b9503c40ebc1",
+                    "f71612ebe1827016",
+                    "e84ce9d93c9d4a4e",
+                    "2c1232368582ac11",
+                    "cd560deef75de2d0",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "order_id",
+                        example: r#""O-5001""#,
+                    },
+                    ParamExample {
+                        name: "amount",
+                        example: "42.5",
+                    },
+                    ParamExample {
+                        name: "reason",
+                        example: r#""damaged""#,
+                    },
+                    ParamExample {
+                        name: "skus",
+                        example: r#"["SKU-RED-42"]"#,
+                    },
+                    ParamExample {
+                        name: "idempotency_key",
+                        example: r#""k-7f3a""#,
+                    },
+                    ParamExample {
+                        name: "preview_id",
+                        example: r#""pv_3q9d0c2b7e1f4a6b8c5d""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Refund a damaged mug",
+                        arguments: r#"{"order_id":"O-5001","amount":12.5,"reason":"damaged","skus":["SKU-RED-42"],"idempotency_key":"rf-5001-1"}"#,
+                        result: None,
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "A refund larger than the order",
+                        arguments: r#"{"order_id":"O-5001","amount":999999,"reason":"goodwill","idempotency_key":"rf-5001-2"}"#,
+                        result: None,
+                        error: Some("refund_exceeds_paid"),
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                idempotency_ttl_secs: Some(172800),
+                preview: Some(PreviewFacts {
+                    ttl_secs: 900,
+                    fields: &[
+                        "amount",
+                        "refund_to",
+                    ],
+                    host_only: false,
+                }),
+                undo_tool: None,
+            },
+            ToolFacts {
+                name: "orders_invoice_send",
+                tier: Tier::Irreversible,
+                definition: [
+                    "4919713c6816e0f0",
+                    "47ff87e9d964506b",
+                    "f9b8b9503c40ebc1",
+                    "e3b0c44298fc1c14",
+                    "6fcc854ed73309eb",
+                    "281cf9da5453d300",
+                    "088316c136762470",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "order_id",
+                        example: r#""O-5001""#,
+                    },
+                    ParamExample {
+                        name: "recipients",
+                        example: r#"["billing@example.com"]"#,
+                    },
+                    ParamExample {
+                        name: "note",
+                        example: r#""PO 4471""#,
+                    },
+                    ParamExample {
+                        name: "idempotency_key",
+                        example: r#""k-7f3a""#,
+                    },
+                    ParamExample {
+                        name: "preview_id",
+                        example: r#""pv_3q9d0c2b7e1f4a6b8c5d""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Invoice to the accountant",
+                        arguments: r#"{"order_id":"O-5001","recipients":["billing@example.com"],"idempotency_key":"inv-5001"}"#,
+                        result: None,
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "Too many recipients",
+                        arguments: r#"{"order_id":"O-5001","recipients":["a@x.io","b@x.io","c@x.io","d@x.io","e@x.io","f@x.io"],"idempotency_key":"inv-5002"}"#,
+                        result: None,
+                        error: Some("invalid_length"),
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                idempotency_ttl_secs: Some(604800),
+                preview: Some(PreviewFacts {
+                    ttl_secs: 1800,
+                    fields: &[
+                        "recipients",
+                    ],
+                    host_only: false,
+                }),
+                undo_tool: None,
+            },
+        ],
+        errors: &[
+            ErrorFacts {
+                code: "not_found",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "rate_limited",
+                retryable: true,
+            },
+            ErrorFacts {
+                code: "refund_exceeds_paid",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "invalid_arguments",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "missing_argument",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "unknown_argument",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "invalid_type",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "invalid_enum",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "out_of_range",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "invalid_length",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "pattern_mismatch",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "invalid_format",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "invalid_cursor",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "idempotency_key_reused",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "idempotency_in_progress",
+                retryable: true,
+            },
+            ErrorFacts {
+                code: "preview_not_found",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "preview_expired",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "preview_used",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "preview_mismatch",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "approval_declined",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "approval_unavailable",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "unknown_tool",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "internal_error",
+                retryable: true,
+            },
+        ],
+        checks: &[
+            CheckDef {
+                name: "orders_get::schema_matches_the_spec",
+                tool: "orders_get",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "orders_get::example_read_an_order",
+                tool: "orders_get",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "orders_get::example_a_ticket_id_passed_by_mistake",
+                tool: "orders_get",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "orders_get::order_id_missing_is_refused",
+                tool: "orders_get",
+                check: Check::Refused { param: "order_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "orders_get::order_id_of_the_wrong_type_is_refused",
+                tool: "orders_get",
+                check: Check::Refused { param: "order_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_get::order_id_too_long_is_refused",
+                tool: "orders_get",
+                check: Check::Refused { param: "order_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "orders_get::order_id_not_matching_the_pattern_is_refused",
+                tool: "orders_get",
+                check: Check::Refused { param: "order_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "orders_get::unknown_argument_is_refused",
+                tool: "orders_get",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "orders_get::output_matches_the_schema",
+                tool: "orders_get",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "orders_get::order_id_accepts_its_bounds",
+                tool: "orders_get",
+                check: Check::BoundsAccepted { param: "order_id" },
+            },
+            CheckDef {
+                name: "orders_search::schema_matches_the_spec",
+                tool: "orders_search",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "orders_search::example_a_customer_s_shipped_orders",
+                tool: "orders_search",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "orders_search::example_not_an_email",
+                tool: "orders_search",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "orders_search::customer_email_missing_is_refused",
+                tool: "orders_search",
+                check: Check::Refused { param: "customer_email", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "orders_search::customer_email_of_the_wrong_type_is_refused",
+                tool: "orders_search",
+                check: Check::Refused { param: "customer_email", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_search::customer_email_in_the_wrong_format_is_refused",
+                tool: "orders_search",
+                check: Check::Refused { param: "customer_email", violation: Violation::WrongFormat },
+            },
+            CheckDef {
+                name: "orders_search::status_of_the_wrong_type_is_refused",
+                tool: "orders_search",
+                check: Check::Refused { param: "status", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_search::status_outside_the_allowed_values_is_refused",
+                tool: "orders_search",
+                check: Check::Refused { param: "status", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "orders_search::placed_after_of_the_wrong_type_is_refused",
+                tool: "orders_search",
+                check: Check::Refused { param: "placed_after", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_search::placed_after_in_the_wrong_format_is_refused",
+                tool: "orders_search",
+                check: Check::Refused { param: "placed_after", violation: Violation::WrongFormat },
+            },
+            CheckDef {
+                name: "orders_search::limit_of_the_wrong_type_is_refused",
+                tool: "orders_search",
+                check: Check::Refused { param: "limit", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_search::limit_below_the_minimum_is_refused",
+                tool: "orders_search",
+                check: Check::Refused { param: "limit", violation: Violation::BelowMinimum },
+            },
+            CheckDef {
+                name: "orders_search::limit_above_the_maximum_is_refused",
+                tool: "orders_search",
+                check: Check::Refused { param: "limit", violation: Violation::AboveMaximum },
+            },
+            CheckDef {
+                name: "orders_search::cursor_of_the_wrong_type_is_refused",
+                tool: "orders_search",
+                check: Check::Refused { param: "cursor", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_search::cursor_too_short_is_refused",
+                tool: "orders_search",
+                check: Check::Refused { param: "cursor", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "orders_search::cursor_too_long_is_refused",
+                tool: "orders_search",
+                check: Check::Refused { param: "cursor", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "orders_search::response_format_of_the_wrong_type_is_refused",
+                tool: "orders_search",
+                check: Check::Refused { param: "response_format", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_search::response_format_outside_the_allowed_values_is_refused",
+                tool: "orders_search",
+                check: Check::Refused { param: "response_format", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "orders_search::unknown_argument_is_refused",
+                tool: "orders_search",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "orders_search::pagination_walks_every_item_once",
+                tool: "orders_search",
+                check: Check::PagesWalkEveryItemOnce,
+            },
+            CheckDef {
+                name: "orders_search::pagination_refuses_a_forged_cursor",
+                tool: "orders_search",
+                check: Check::ForgedCursorRefused,
+            },
+            CheckDef {
+                name: "orders_search::default_limit_is_the_page_size",
+                tool: "orders_search",
+                check: Check::DefaultLimit,
+            },
+            CheckDef {
+                name: "orders_search::max_limit_is_served_and_one_more_refused",
+                tool: "orders_search",
+                check: Check::MaxLimit,
+            },
+            CheckDef {
+                name: "orders_search::output_matches_the_schema",
+                tool: "orders_search",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "orders_search::concise_results_hold_no_detailed_only_field",
+                tool: "orders_search",
+                check: Check::ConciseOmitsDetailedOnly,
+            },
+            CheckDef {
+                name: "orders_search::status_accepts_every_allowed_value",
+                tool: "orders_search",
+                check: Check::AllowedValuesAccepted { param: "status" },
+            },
+            CheckDef {
+                name: "orders_search::limit_accepts_its_bounds",
+                tool: "orders_search",
+                check: Check::BoundsAccepted { param: "limit" },
+            },
+            CheckDef {
+                name: "orders_search::cursor_accepts_its_bounds",
+                tool: "orders_search",
+                check: Check::BoundsAccepted { param: "cursor" },
+            },
+            CheckDef {
+                name: "orders_search::response_format_accepts_every_allowed_value",
+                tool: "orders_search",
+                check: Check::AllowedValuesAccepted { param: "response_format" },
+            },
+            CheckDef {
+                name: "orders_refund::schema_matches_the_spec",
+                tool: "orders_refund",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "orders_refund::example_refund_a_damaged_mug",
+                tool: "orders_refund",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "orders_refund::example_a_refund_larger_than_the_order",
+                tool: "orders_refund",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "orders_refund::order_id_missing_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "order_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "orders_refund::order_id_of_the_wrong_type_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "order_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_refund::order_id_too_long_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "order_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "orders_refund::order_id_not_matching_the_pattern_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "order_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "orders_refund::amount_missing_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "amount", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "orders_refund::amount_of_the_wrong_type_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "amount", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_refund::amount_below_the_minimum_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "amount", violation: Violation::BelowMinimum },
+            },
+            CheckDef {
+                name: "orders_refund::amount_above_the_maximum_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "amount", violation: Violation::AboveMaximum },
+            },
+            CheckDef {
+                name: "orders_refund::reason_missing_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "reason", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "orders_refund::reason_of_the_wrong_type_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "reason", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_refund::reason_outside_the_allowed_values_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "reason", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "orders_refund::skus_of_the_wrong_type_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "skus", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_refund::skus_too_short_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "skus", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "orders_refund::skus_too_long_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "skus", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "orders_refund::idempotency_key_missing_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "orders_refund::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_refund::idempotency_key_too_short_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "orders_refund::idempotency_key_too_long_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "orders_refund::preview_id_of_the_wrong_type_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "preview_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_refund::preview_id_too_short_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "orders_refund::preview_id_too_long_is_refused",
+                tool: "orders_refund",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "orders_refund::unknown_argument_is_refused",
+                tool: "orders_refund",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "orders_refund::retry_with_the_same_key_runs_once",
+                tool: "orders_refund",
+                check: Check::RetryRunsOnce,
+            },
+            CheckDef {
+                name: "orders_refund::same_key_with_other_arguments_is_refused",
+                tool: "orders_refund",
+                check: Check::RetryWithOtherArgumentsRefused,
+            },
+            CheckDef {
+                name: "orders_refund::concurrent_calls_with_one_key_run_once",
+                tool: "orders_refund",
+                check: Check::ConcurrentRetriesRunOnce,
+            },
+            CheckDef {
+                name: "orders_refund::idempotency_key_is_kept_for_its_ttl",
+                tool: "orders_refund",
+                check: Check::IdempotencyTtl,
+            },
+            CheckDef {
+                name: "orders_refund::writes_only_through_the_unit_of_work",
+                tool: "orders_refund",
+                check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "orders_refund::a_failed_apply_leaves_the_preview_usable",
+                tool: "orders_refund",
+                check: Check::FailedApplyKeepsPreview,
+            },
+            CheckDef {
+                name: "orders_refund::preview_changes_nothing",
+                tool: "orders_refund",
+                check: Check::PreviewChangesNothing,
+            },
+            CheckDef {
+                name: "orders_refund::apply_does_what_the_preview_said",
+                tool: "orders_refund",
+                check: Check::ApplyMatchesPreview,
+            },
+            CheckDef {
+                name: "orders_refund::apply_with_changed_arguments_is_refused",
+                tool: "orders_refund",
+                check: Check::ApplyChangedArgumentsRefused,
+            },
+            CheckDef {
+                name: "orders_refund::apply_with_a_used_preview_is_refused",
+                tool: "orders_refund",
+                check: Check::ApplyUsedPreviewRefused,
+            },
+            CheckDef {
+                name: "orders_refund::apply_after_the_preview_expires_is_refused",
+                tool: "orders_refund",
+                check: Check::ApplyExpiredPreviewRefused,
+            },
+            CheckDef {
+                name: "orders_refund::preview_stays_valid_for_its_ttl",
+                tool: "orders_refund",
+                check: Check::PreviewTtl,
+            },
+            CheckDef {
+                name: "orders_refund::output_matches_the_schema",
+                tool: "orders_refund",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "orders_refund::order_id_accepts_its_bounds",
+                tool: "orders_refund",
+                check: Check::BoundsAccepted { param: "order_id" },
+            },
+            CheckDef {
+                name: "orders_refund::amount_accepts_its_bounds",
+                tool: "orders_refund",
+                check: Check::BoundsAccepted { param: "amount" },
+            },
+            CheckDef {
+                name: "orders_refund::reason_accepts_every_allowed_value",
+                tool: "orders_refund",
+                check: Check::AllowedValuesAccepted { param: "reason" },
+            },
+            CheckDef {
+                name: "orders_refund::idempotency_key_accepts_its_bounds",
+                tool: "orders_refund",
+                check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
+            CheckDef {
+                name: "orders_refund::preview_id_accepts_its_bounds",
+                tool: "orders_refund",
+                check: Check::BoundsAccepted { param: "preview_id" },
+            },
+            CheckDef {
+                name: "orders_invoice_send::schema_matches_the_spec",
+                tool: "orders_invoice_send",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "orders_invoice_send::example_invoice_to_the_accountant",
+                tool: "orders_invoice_send",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "orders_invoice_send::example_too_many_recipients",
+                tool: "orders_invoice_send",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "orders_invoice_send::order_id_missing_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "order_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "orders_invoice_send::order_id_of_the_wrong_type_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "order_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_invoice_send::order_id_too_long_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "order_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "orders_invoice_send::order_id_not_matching_the_pattern_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "order_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "orders_invoice_send::recipients_missing_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "recipients", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "orders_invoice_send::recipients_of_the_wrong_type_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "recipients", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_invoice_send::recipients_too_short_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "recipients", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "orders_invoice_send::recipients_too_long_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "recipients", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "orders_invoice_send::note_of_the_wrong_type_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "note", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_invoice_send::note_too_long_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "note", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "orders_invoice_send::idempotency_key_missing_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "orders_invoice_send::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_invoice_send::idempotency_key_too_short_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "orders_invoice_send::idempotency_key_too_long_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "orders_invoice_send::preview_id_of_the_wrong_type_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "preview_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "orders_invoice_send::preview_id_too_short_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "orders_invoice_send::preview_id_too_long_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "orders_invoice_send::unknown_argument_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "orders_invoice_send::retry_with_the_same_key_runs_once",
+                tool: "orders_invoice_send",
+                check: Check::RetryRunsOnce,
+            },
+            CheckDef {
+                name: "orders_invoice_send::same_key_with_other_arguments_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::RetryWithOtherArgumentsRefused,
+            },
+            CheckDef {
+                name: "orders_invoice_send::concurrent_calls_with_one_key_run_once",
+                tool: "orders_invoice_send",
+                check: Check::ConcurrentRetriesRunOnce,
+            },
+            CheckDef {
+                name: "orders_invoice_send::idempotency_key_is_kept_for_its_ttl",
+                tool: "orders_invoice_send",
+                check: Check::IdempotencyTtl,
+            },
+            CheckDef {
+                name: "orders_invoice_send::writes_only_through_the_unit_of_work",
+                tool: "orders_invoice_send",
+                check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "orders_invoice_send::a_failed_apply_leaves_the_preview_usable",
+                tool: "orders_invoice_send",
+                check: Check::FailedApplyKeepsPreview,
+            },
+            CheckDef {
+                name: "orders_invoice_send::preview_changes_nothing",
+                tool: "orders_invoice_send",
+                check: Check::PreviewChangesNothing,
+            },
+            CheckDef {
+                name: "orders_invoice_send::apply_does_what_the_preview_said",
+                tool: "orders_invoice_send",
+                check: Check::ApplyMatchesPreview,
+            },
+            CheckDef {
+                name: "orders_invoice_send::apply_with_changed_arguments_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::ApplyChangedArgumentsRefused,
+            },
+            CheckDef {
+                name: "orders_invoice_send::apply_with_a_used_preview_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::ApplyUsedPreviewRefused,
+            },
+            CheckDef {
+                name: "orders_invoice_send::apply_after_the_preview_expires_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::ApplyExpiredPreviewRefused,
+            },
+            CheckDef {
+                name: "orders_invoice_send::preview_stays_valid_for_its_ttl",
+                tool: "orders_invoice_send",
+                check: Check::PreviewTtl,
+            },
+            CheckDef {
+                name: "orders_invoice_send::output_matches_the_schema",
+                tool: "orders_invoice_send",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "orders_invoice_send::order_id_accepts_its_bounds",
+                tool: "orders_invoice_send",
+                check: Check::BoundsAccepted { param: "order_id" },
+            },
+            CheckDef {
+                name: "orders_invoice_send::note_accepts_its_bounds",
+                tool: "orders_invoice_send",
+                check: Check::BoundsAccepted { param: "note" },
+            },
+            CheckDef {
+                name: "orders_invoice_send::idempotency_key_accepts_its_bounds",
+                tool: "orders_invoice_send",
+                check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
+            CheckDef {
+                name: "orders_invoice_send::preview_id_accepts_its_bounds",
+                tool: "orders_invoice_send",
+                check: Check::BoundsAccepted { param: "preview_id" },
+            },
+        ],
+    }
 };
-
 /// Expands to the gauntlet of the `orders` toolset: a module `gauntlet` with one
 /// `#[test]` per check, each building a fresh implementation with the fixture given.
 ///

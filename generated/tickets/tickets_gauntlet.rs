@@ -4,968 +4,825 @@
 /// schemas the checks read from the server under test), and the checks that hold an
 /// implementation to them.
 #[allow(dead_code)]
-static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = ::toolspec_runtime::gauntlet::Facts {
-    service: "tickets",
-    tools: &[
-        ::toolspec_runtime::gauntlet::ToolFacts {
-            name: "tickets_search",
-            tier: ::toolspec_runtime::gauntlet::Tier::ReadOnly,
-            definition: [
-                "c4198f76ebe047a5",
-                "b0e1a8f06d9bc248",
-                "965dd8a423b36118",
-                "e3b0c44298fc1c14",
-                "cc67c339498e0f3f",
-                "b5dfcc9a6e8db336",
-                "e1c6939a45161dde",
-            ],
-            param_examples: &[
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "query",
-                    example: r#""login loop""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "status",
-                    example: r#""open""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "limit",
-                    example: "5",
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "cursor",
-                    example: r#""c1.eyJvIjo1fQ.8f2a""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "response_format",
-                    example: r#""concise""#,
-                },
-            ],
-            examples: &[
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "Open tickets about the login loop, five per page",
-                    arguments: r#"{"query":"login","status":"open","limit":5}"#,
-                    result: ::core::option::Option::Some(r#"{"total":15}"#),
-                    error: ::core::option::Option::None,
-                },
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "A misspelled status is refused with the valid ones",
-                    arguments: r#"{"query":"login","status":"opened"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::Some("invalid_enum"),
-                },
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "A cryptic argument name is refused, with the missing query",
-                    arguments: r#"{"q":"login"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::Some("invalid_arguments"),
-                },
-            ],
-            paging: ::core::option::Option::Some(::toolspec_runtime::gauntlet::PagingFacts {
-                items: "tickets",
-                default_limit: 10,
-                max_limit: 50,
-            }),
-            response_format: ::core::option::Option::Some(::toolspec_runtime::gauntlet::ResponseFormatFacts {
-                default: "concise",
-                detailed_only: &["tickets/*/customer_email"],
-            }),
-            idempotency_ttl_secs: ::core::option::Option::None,
-            preview: ::core::option::Option::None,
-            undo_tool: ::core::option::Option::None,
-        },
-        ::toolspec_runtime::gauntlet::ToolFacts {
-            name: "tickets_get",
-            tier: ::toolspec_runtime::gauntlet::Tier::ReadOnly,
-            definition: [
-                "ec2968429ce02836",
-                "03e9fe3e83924985",
-                "965dd8a423b36118",
-                "e3b0c44298fc1c14",
-                "68af048781e52213",
-                "3af1bbaa191b9cc2",
-                "04266f7e527c8ca2",
-            ],
-            param_examples: &[
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "ticket_id",
-                    example: r#""T-1001""#,
-                },
-            ],
-            examples: &[
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "Read one ticket",
-                    arguments: r#"{"ticket_id":"T-1001"}"#,
-                    result: ::core::option::Option::Some(
-                        r#"{"ticket":{"ticket_id":"T-1001","status":"open"}}"#,
-                    ),
-                    error: ::core::option::Option::None,
-                },
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "An unknown id",
-                    arguments: r#"{"ticket_id":"T-9999"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::Some("not_found"),
-                },
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "A malformed id",
-                    arguments: r#"{"ticket_id":"1001"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::Some("pattern_mismatch"),
-                },
-            ],
-            paging: ::core::option::Option::None,
-            response_format: ::core::option::Option::None,
-            idempotency_ttl_secs: ::core::option::Option::None,
-            preview: ::core::option::Option::None,
-            undo_tool: ::core::option::Option::None,
-        },
-        ::toolspec_runtime::gauntlet::ToolFacts {
-            name: "tickets_create",
-            tier: ::toolspec_runtime::gauntlet::Tier::Irreversible,
-            definition: [
-                "0f3ee46ab5220990",
-                "65f77e2f9b50f141",
-                "f9b8b9503c40ebc1",
-                "e3b0c44298fc1c14",
-                "dc269afdff7abbbb",
-                "57126cd3ae67f55d",
-                "c8cfdd2b53420f42",
-            ],
-            param_examples: &[
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "title",
-                    example: r#""Login loop on SSO""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "customer_email",
-                    example: r#""a@example.com""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "idempotency_key",
-                    example: r#""k-7f3a""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "preview_id",
-                    example: r#""pv_3q9d0c2b7e1f4a6b8c5d""#,
-                },
-            ],
-            examples: &[
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "Preview, then apply, a new ticket",
-                    arguments: r#"{"title":"Login loop on SSO","customer_email":"a@example.com","idempotency_key":"k-7f3a"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::None,
-                },
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "Not an email address",
-                    arguments: r#"{"title":"Login loop on SSO","customer_email":"a-at-example","idempotency_key":"k-7f3b"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::Some("invalid_format"),
-                },
-            ],
-            paging: ::core::option::Option::None,
-            response_format: ::core::option::Option::None,
-            idempotency_ttl_secs: ::core::option::Option::Some(86400),
-            preview: ::core::option::Option::Some(::toolspec_runtime::gauntlet::PreviewFacts {
-                ttl_secs: 600,
-                fields: &["title", "customer_email"],
-                host_only: false,
-            }),
-            undo_tool: ::core::option::Option::None,
-        },
-        ::toolspec_runtime::gauntlet::ToolFacts {
-            name: "tickets_update_status",
-            tier: ::toolspec_runtime::gauntlet::Tier::Reversible,
-            definition: [
-                "dcd33808f983d765",
-                "c8803d8f2574d9b3",
-                "c2dbfd0ce937375b",
-                "b49116cde5223918",
-                "8d4eadb9b87251c4",
-                "41f9266fb4efebfc",
-                "dc8faf1a5d50b64e",
-            ],
-            param_examples: &[
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "ticket_id",
-                    example: r#""T-1001""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "status",
-                    example: r#""open""#,
-                },
-                ::toolspec_runtime::gauntlet::ParamExample {
-                    name: "idempotency_key",
-                    example: r#""k-7f3a""#,
-                },
-            ],
-            examples: &[
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "Close a ticket",
-                    arguments: r#"{"ticket_id":"T-1001","status":"closed","idempotency_key":"k-close-1001"}"#,
-                    result: ::core::option::Option::Some(
-                        r#"{"previous_status":"open"}"#,
-                    ),
-                    error: ::core::option::Option::None,
-                },
-                ::toolspec_runtime::gauntlet::ExampleFacts {
-                    title: "An unknown ticket",
-                    arguments: r#"{"ticket_id":"T-9999","status":"closed","idempotency_key":"k-close-9999"}"#,
-                    result: ::core::option::Option::None,
-                    error: ::core::option::Option::Some("not_found"),
-                },
-            ],
-            paging: ::core::option::Option::None,
-            response_format: ::core::option::Option::None,
-            idempotency_ttl_secs: ::core::option::Option::Some(86400),
-            preview: ::core::option::Option::None,
-            undo_tool: ::core::option::Option::Some("tickets_update_status"),
-        },
-    ],
-    errors: &[
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "not_found",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_arguments",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "missing_argument",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "unknown_argument",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_type",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_enum",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "out_of_range",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_length",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "pattern_mismatch",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_format",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "invalid_cursor",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "idempotency_key_reused",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "idempotency_in_progress",
-            retryable: true,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "preview_not_found",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "preview_expired",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "preview_used",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "preview_mismatch",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "approval_declined",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "approval_unavailable",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "unknown_tool",
-            retryable: false,
-        },
-        ::toolspec_runtime::gauntlet::ErrorFacts {
-            code: "internal_error",
-            retryable: true,
-        },
-    ],
-    checks: &[
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::schema_matches_the_spec",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Schema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::example_open_tickets_about_the_login_loop_five_per_page",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Example(0),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::example_a_misspelled_status_is_refused_with_the_valid_ones",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Example(1),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::example_a_cryptic_argument_name_is_refused_with_the_missing_query",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Example(2),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::query_missing_is_refused",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "query",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
+static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
+    // Not every toolset has paging, previews or refusal checks to name.
+    #[allow(unused_imports)]
+    use ::core::option::Option::{None, Some};
+    #[allow(unused_imports)]
+    use ::toolspec_runtime::gauntlet::{
+        Check, CheckDef, ErrorFacts, ExampleFacts, Facts, PagingFacts, ParamExample,
+        PreviewFacts, ResponseFormatFacts, Tier, ToolFacts, Violation,
+    };
+    Facts {
+        service: "tickets",
+        tools: &[
+            ToolFacts {
+                name: "tickets_search",
+                tier: Tier::ReadOnly,
+                definition: [
+                    "c4198f76ebe047a5",
+                    "b0e1a8f06d9bc248",
+                    "965dd8a423b36118",
+                    "e3b0c44298fc1c14",
+                    "cc67c339498e0f3f",
+                    "b5dfcc9a6e8db336",
+                    "e1c6939a45161dde",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "query",
+                        example: r#""login loop""#,
+                    },
+                    ParamExample {
+                        name: "status",
+                        example: r#""open""#,
+                    },
+                    ParamExample {
+                        name: "limit",
+                        example: "5",
+                    },
+                    ParamExample {
+                        name: "cursor",
+                        example: r#""c1.eyJvIjo1fQ.8f2a""#,
+                    },
+                    ParamExample {
+                        name: "response_format",
+                        example: r#""concise""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Open tickets about the login loop, five per page",
+                        arguments: r#"{"query":"login","status":"open","limit":5}"#,
+                        result: Some(r#"{"total":15}"#),
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "A misspelled status is refused with the valid ones",
+                        arguments: r#"{"query":"login","status":"opened"}"#,
+                        result: None,
+                        error: Some("invalid_enum"),
+                    },
+                    ExampleFacts {
+                        title: "A cryptic argument name is refused, with the missing query",
+                        arguments: r#"{"q":"login"}"#,
+                        result: None,
+                        error: Some("invalid_arguments"),
+                    },
+                ],
+                paging: Some(PagingFacts {
+                    items: "tickets",
+                    default_limit: 10,
+                    max_limit: 50,
+                }),
+                response_format: Some(ResponseFormatFacts {
+                    default: "concise",
+                    detailed_only: &[
+                        "tickets/*/customer_email",
+                    ],
+                }),
+                idempotency_ttl_secs: None,
+                preview: None,
+                undo_tool: None,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::query_of_the_wrong_type_is_refused",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "query",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
+            ToolFacts {
+                name: "tickets_get",
+                tier: Tier::ReadOnly,
+                definition: [
+                    "ec2968429ce02836",
+                    "03e9fe3e83924985",
+                    "965dd8a423b36118",
+                    "e3b0c44298fc1c14",
+                    "68af048781e52213",
+                    "3af1bbaa191b9cc2",
+                    "04266f7e527c8ca2",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "ticket_id",
+                        example: r#""T-1001""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Read one ticket",
+                        arguments: r#"{"ticket_id":"T-1001"}"#,
+                        result: Some(r#"{"ticket":{"ticket_id":"T-1001","status":"open"}}"#),
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "An unknown id",
+                        arguments: r#"{"ticket_id":"T-9999"}"#,
+                        result: None,
+                        error: Some("not_found"),
+                    },
+                    ExampleFacts {
+                        title: "A malformed id",
+                        arguments: r#"{"ticket_id":"1001"}"#,
+                        result: None,
+                        error: Some("pattern_mismatch"),
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                idempotency_ttl_secs: None,
+                preview: None,
+                undo_tool: None,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::query_too_short_is_refused",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "query",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
+            ToolFacts {
+                name: "tickets_create",
+                tier: Tier::Irreversible,
+                definition: [
+                    "0f3ee46ab5220990",
+                    "65f77e2f9b50f141",
+                    "f9b8b9503c40ebc1",
+                    "e3b0c44298fc1c14",
+                    "dc269afdff7abbbb",
+                    "57126cd3ae67f55d",
+                    "c8cfdd2b53420f42",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "title",
+                        example: r#""Login loop on SSO""#,
+                    },
+                    ParamExample {
+                        name: "customer_email",
+                        example: r#""a@example.com""#,
+                    },
+                    ParamExample {
+                        name: "idempotency_key",
+                        example: r#""k-7f3a""#,
+                    },
+                    ParamExample {
+                        name: "preview_id",
+                        example: r#""pv_3q9d0c2b7e1f4a6b8c5d""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Preview, then apply, a new ticket",
+                        arguments: r#"{"title":"Login loop on SSO","customer_email":"a@example.com","idempotency_key":"k-7f3a"}"#,
+                        result: None,
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "Not an email address",
+                        arguments: r#"{"title":"Login loop on SSO","customer_email":"a-at-example","idempotency_key":"k-7f3b"}"#,
+                        result: None,
+                        error: Some("invalid_format"),
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                idempotency_ttl_secs: Some(86400),
+                preview: Some(PreviewFacts {
+                    ttl_secs: 600,
+                    fields: &[
+                        "title",
+                        "customer_email",
+                    ],
+                    host_only: false,
+                }),
+                undo_tool: None,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::query_too_long_is_refused",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "query",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
+            ToolFacts {
+                name: "tickets_update_status",
+                tier: Tier::Reversible,
+                definition: [
+                    "dcd33808f983d765",
+                    "c8803d8f2574d9b3",
+                    "c2dbfd0ce937375b",
+                    "b49116cde5223918",
+                    "8d4eadb9b87251c4",
+                    "41f9266fb4efebfc",
+                    "dc8faf1a5d50b64e",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "ticket_id",
+                        example: r#""T-1001""#,
+                    },
+                    ParamExample {
+                        name: "status",
+                        example: r#""open""#,
+                    },
+                    ParamExample {
+                        name: "idempotency_key",
+                        example: r#""k-7f3a""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Close a ticket",
+                        arguments: r#"{"ticket_id":"T-1001","status":"closed","idempotency_key":"k-close-1001"}"#,
+                        result: Some(r#"{"previous_status":"open"}"#),
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "An unknown ticket",
+                        arguments: r#"{"ticket_id":"T-9999","status":"closed","idempotency_key":"k-close-9999"}"#,
+                        result: None,
+                        error: Some("not_found"),
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                idempotency_ttl_secs: Some(86400),
+                preview: None,
+                undo_tool: Some("tickets_update_status"),
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::status_of_the_wrong_type_is_refused",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "status",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
+        ],
+        errors: &[
+            ErrorFacts {
+                code: "not_found",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::status_outside_the_allowed_values_is_refused",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "status",
-                violation: ::toolspec_runtime::gauntlet::Violation::NotAllowed,
+            ErrorFacts {
+                code: "invalid_arguments",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::limit_of_the_wrong_type_is_refused",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "limit",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
+            ErrorFacts {
+                code: "missing_argument",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::limit_below_the_minimum_is_refused",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "limit",
-                violation: ::toolspec_runtime::gauntlet::Violation::BelowMinimum,
+            ErrorFacts {
+                code: "unknown_argument",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::limit_above_the_maximum_is_refused",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "limit",
-                violation: ::toolspec_runtime::gauntlet::Violation::AboveMaximum,
+            ErrorFacts {
+                code: "invalid_type",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::cursor_of_the_wrong_type_is_refused",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "cursor",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
+            ErrorFacts {
+                code: "invalid_enum",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::cursor_too_short_is_refused",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "cursor",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
+            ErrorFacts {
+                code: "out_of_range",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::cursor_too_long_is_refused",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "cursor",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
+            ErrorFacts {
+                code: "invalid_length",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::response_format_of_the_wrong_type_is_refused",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "response_format",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
+            ErrorFacts {
+                code: "pattern_mismatch",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::response_format_outside_the_allowed_values_is_refused",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "response_format",
-                violation: ::toolspec_runtime::gauntlet::Violation::NotAllowed,
+            ErrorFacts {
+                code: "invalid_format",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::unknown_argument_is_refused",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::UnknownArgument,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::pagination_walks_every_item_once",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::PagesWalkEveryItemOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::pagination_refuses_a_forged_cursor",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::ForgedCursorRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::default_limit_is_the_page_size",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::DefaultLimit,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::max_limit_is_served_and_one_more_refused",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::MaxLimit,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::output_matches_the_schema",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::OutputMatchesSchema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::concise_results_hold_no_detailed_only_field",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::ConciseOmitsDetailedOnly,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::query_accepts_its_bounds",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "query",
+            ErrorFacts {
+                code: "invalid_cursor",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::status_accepts_every_allowed_value",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::AllowedValuesAccepted {
-                param: "status",
+            ErrorFacts {
+                code: "idempotency_key_reused",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::limit_accepts_its_bounds",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "limit",
+            ErrorFacts {
+                code: "idempotency_in_progress",
+                retryable: true,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::cursor_accepts_its_bounds",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "cursor",
+            ErrorFacts {
+                code: "preview_not_found",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_search::response_format_accepts_every_allowed_value",
-            tool: "tickets_search",
-            check: ::toolspec_runtime::gauntlet::Check::AllowedValuesAccepted {
-                param: "response_format",
+            ErrorFacts {
+                code: "preview_expired",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_get::schema_matches_the_spec",
-            tool: "tickets_get",
-            check: ::toolspec_runtime::gauntlet::Check::Schema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_get::example_read_one_ticket",
-            tool: "tickets_get",
-            check: ::toolspec_runtime::gauntlet::Check::Example(0),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_get::example_an_unknown_id",
-            tool: "tickets_get",
-            check: ::toolspec_runtime::gauntlet::Check::Example(1),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_get::example_a_malformed_id",
-            tool: "tickets_get",
-            check: ::toolspec_runtime::gauntlet::Check::Example(2),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_get::ticket_id_missing_is_refused",
-            tool: "tickets_get",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "ticket_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
+            ErrorFacts {
+                code: "preview_used",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_get::ticket_id_of_the_wrong_type_is_refused",
-            tool: "tickets_get",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "ticket_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
+            ErrorFacts {
+                code: "preview_mismatch",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_get::ticket_id_too_long_is_refused",
-            tool: "tickets_get",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "ticket_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
+            ErrorFacts {
+                code: "approval_declined",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_get::ticket_id_not_matching_the_pattern_is_refused",
-            tool: "tickets_get",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "ticket_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::PatternMismatch,
+            ErrorFacts {
+                code: "approval_unavailable",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_get::unknown_argument_is_refused",
-            tool: "tickets_get",
-            check: ::toolspec_runtime::gauntlet::Check::UnknownArgument,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_get::output_matches_the_schema",
-            tool: "tickets_get",
-            check: ::toolspec_runtime::gauntlet::Check::OutputMatchesSchema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_get::ticket_id_accepts_its_bounds",
-            tool: "tickets_get",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "ticket_id",
+            ErrorFacts {
+                code: "unknown_tool",
+                retryable: false,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::schema_matches_the_spec",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Schema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::example_preview_then_apply_a_new_ticket",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Example(0),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::example_not_an_email_address",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Example(1),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::title_missing_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "title",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
+            ErrorFacts {
+                code: "internal_error",
+                retryable: true,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::title_of_the_wrong_type_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "title",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
+        ],
+        checks: &[
+            CheckDef {
+                name: "tickets_search::schema_matches_the_spec",
+                tool: "tickets_search",
+                check: Check::Schema,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::title_too_short_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "title",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
+            CheckDef {
+                name: "tickets_search::example_open_tickets_about_the_login_loop_five_per_page",
+                tool: "tickets_search",
+                check: Check::Example(0),
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::title_too_long_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "title",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
+            CheckDef {
+                name: "tickets_search::example_a_misspelled_status_is_refused_with_the_valid_ones",
+                tool: "tickets_search",
+                check: Check::Example(1),
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::customer_email_missing_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "customer_email",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
+            CheckDef {
+                name: "tickets_search::example_a_cryptic_argument_name_is_refused_with_the_missing_query",
+                tool: "tickets_search",
+                check: Check::Example(2),
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::customer_email_of_the_wrong_type_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "customer_email",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
+            CheckDef {
+                name: "tickets_search::query_missing_is_refused",
+                tool: "tickets_search",
+                check: Check::Refused { param: "query", violation: Violation::Missing },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::customer_email_in_the_wrong_format_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "customer_email",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongFormat,
+            CheckDef {
+                name: "tickets_search::query_of_the_wrong_type_is_refused",
+                tool: "tickets_search",
+                check: Check::Refused { param: "query", violation: Violation::WrongType },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::idempotency_key_missing_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
+            CheckDef {
+                name: "tickets_search::query_too_short_is_refused",
+                tool: "tickets_search",
+                check: Check::Refused { param: "query", violation: Violation::TooShort },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::idempotency_key_of_the_wrong_type_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
+            CheckDef {
+                name: "tickets_search::query_too_long_is_refused",
+                tool: "tickets_search",
+                check: Check::Refused { param: "query", violation: Violation::TooLong },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::idempotency_key_too_short_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
+            CheckDef {
+                name: "tickets_search::status_of_the_wrong_type_is_refused",
+                tool: "tickets_search",
+                check: Check::Refused { param: "status", violation: Violation::WrongType },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::idempotency_key_too_long_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
+            CheckDef {
+                name: "tickets_search::status_outside_the_allowed_values_is_refused",
+                tool: "tickets_search",
+                check: Check::Refused { param: "status", violation: Violation::NotAllowed },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::preview_id_of_the_wrong_type_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "preview_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
+            CheckDef {
+                name: "tickets_search::limit_of_the_wrong_type_is_refused",
+                tool: "tickets_search",
+                check: Check::Refused { param: "limit", violation: Violation::WrongType },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::preview_id_too_short_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "preview_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
+            CheckDef {
+                name: "tickets_search::limit_below_the_minimum_is_refused",
+                tool: "tickets_search",
+                check: Check::Refused { param: "limit", violation: Violation::BelowMinimum },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::preview_id_too_long_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "preview_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
+            CheckDef {
+                name: "tickets_search::limit_above_the_maximum_is_refused",
+                tool: "tickets_search",
+                check: Check::Refused { param: "limit", violation: Violation::AboveMaximum },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::unknown_argument_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::UnknownArgument,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::retry_with_the_same_key_runs_once",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::RetryRunsOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::same_key_with_other_arguments_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::RetryWithOtherArgumentsRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::concurrent_calls_with_one_key_run_once",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::ConcurrentRetriesRunOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::idempotency_key_is_kept_for_its_ttl",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::IdempotencyTtl,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::writes_only_through_the_unit_of_work",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::WritesOnlyThroughUnitOfWork,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::a_failed_apply_leaves_the_preview_usable",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::FailedApplyKeepsPreview,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::preview_changes_nothing",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::PreviewChangesNothing,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::apply_does_what_the_preview_said",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::ApplyMatchesPreview,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::apply_with_changed_arguments_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::ApplyChangedArgumentsRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::apply_with_a_used_preview_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::ApplyUsedPreviewRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::apply_after_the_preview_expires_is_refused",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::ApplyExpiredPreviewRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::preview_stays_valid_for_its_ttl",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::PreviewTtl,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::output_matches_the_schema",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::OutputMatchesSchema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::title_accepts_its_bounds",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "title",
+            CheckDef {
+                name: "tickets_search::cursor_of_the_wrong_type_is_refused",
+                tool: "tickets_search",
+                check: Check::Refused { param: "cursor", violation: Violation::WrongType },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::idempotency_key_accepts_its_bounds",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "idempotency_key",
+            CheckDef {
+                name: "tickets_search::cursor_too_short_is_refused",
+                tool: "tickets_search",
+                check: Check::Refused { param: "cursor", violation: Violation::TooShort },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_create::preview_id_accepts_its_bounds",
-            tool: "tickets_create",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "preview_id",
+            CheckDef {
+                name: "tickets_search::cursor_too_long_is_refused",
+                tool: "tickets_search",
+                check: Check::Refused { param: "cursor", violation: Violation::TooLong },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::schema_matches_the_spec",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::Schema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::example_close_a_ticket",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::Example(0),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::example_an_unknown_ticket",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::Example(1),
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::ticket_id_missing_is_refused",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "ticket_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
+            CheckDef {
+                name: "tickets_search::response_format_of_the_wrong_type_is_refused",
+                tool: "tickets_search",
+                check: Check::Refused { param: "response_format", violation: Violation::WrongType },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::ticket_id_of_the_wrong_type_is_refused",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "ticket_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
+            CheckDef {
+                name: "tickets_search::response_format_outside_the_allowed_values_is_refused",
+                tool: "tickets_search",
+                check: Check::Refused { param: "response_format", violation: Violation::NotAllowed },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::ticket_id_too_long_is_refused",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "ticket_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
+            CheckDef {
+                name: "tickets_search::unknown_argument_is_refused",
+                tool: "tickets_search",
+                check: Check::UnknownArgument,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::ticket_id_not_matching_the_pattern_is_refused",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "ticket_id",
-                violation: ::toolspec_runtime::gauntlet::Violation::PatternMismatch,
+            CheckDef {
+                name: "tickets_search::pagination_walks_every_item_once",
+                tool: "tickets_search",
+                check: Check::PagesWalkEveryItemOnce,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::status_missing_is_refused",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "status",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
+            CheckDef {
+                name: "tickets_search::pagination_refuses_a_forged_cursor",
+                tool: "tickets_search",
+                check: Check::ForgedCursorRefused,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::status_of_the_wrong_type_is_refused",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "status",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
+            CheckDef {
+                name: "tickets_search::default_limit_is_the_page_size",
+                tool: "tickets_search",
+                check: Check::DefaultLimit,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::status_outside_the_allowed_values_is_refused",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "status",
-                violation: ::toolspec_runtime::gauntlet::Violation::NotAllowed,
+            CheckDef {
+                name: "tickets_search::max_limit_is_served_and_one_more_refused",
+                tool: "tickets_search",
+                check: Check::MaxLimit,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::idempotency_key_missing_is_refused",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::Missing,
+            CheckDef {
+                name: "tickets_search::output_matches_the_schema",
+                tool: "tickets_search",
+                check: Check::OutputMatchesSchema,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::idempotency_key_of_the_wrong_type_is_refused",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::WrongType,
+            CheckDef {
+                name: "tickets_search::concise_results_hold_no_detailed_only_field",
+                tool: "tickets_search",
+                check: Check::ConciseOmitsDetailedOnly,
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::idempotency_key_too_short_is_refused",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooShort,
+            CheckDef {
+                name: "tickets_search::query_accepts_its_bounds",
+                tool: "tickets_search",
+                check: Check::BoundsAccepted { param: "query" },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::idempotency_key_too_long_is_refused",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::Refused {
-                param: "idempotency_key",
-                violation: ::toolspec_runtime::gauntlet::Violation::TooLong,
+            CheckDef {
+                name: "tickets_search::status_accepts_every_allowed_value",
+                tool: "tickets_search",
+                check: Check::AllowedValuesAccepted { param: "status" },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::unknown_argument_is_refused",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::UnknownArgument,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::retry_with_the_same_key_runs_once",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::RetryRunsOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::same_key_with_other_arguments_is_refused",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::RetryWithOtherArgumentsRefused,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::concurrent_calls_with_one_key_run_once",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::ConcurrentRetriesRunOnce,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::idempotency_key_is_kept_for_its_ttl",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::IdempotencyTtl,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::writes_only_through_the_unit_of_work",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::WritesOnlyThroughUnitOfWork,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::undo_restores_the_prior_state",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::UndoRestores,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::output_matches_the_schema",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::OutputMatchesSchema,
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::ticket_id_accepts_its_bounds",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "ticket_id",
+            CheckDef {
+                name: "tickets_search::limit_accepts_its_bounds",
+                tool: "tickets_search",
+                check: Check::BoundsAccepted { param: "limit" },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::status_accepts_every_allowed_value",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::AllowedValuesAccepted {
-                param: "status",
+            CheckDef {
+                name: "tickets_search::cursor_accepts_its_bounds",
+                tool: "tickets_search",
+                check: Check::BoundsAccepted { param: "cursor" },
             },
-        },
-        ::toolspec_runtime::gauntlet::CheckDef {
-            name: "tickets_update_status::idempotency_key_accepts_its_bounds",
-            tool: "tickets_update_status",
-            check: ::toolspec_runtime::gauntlet::Check::BoundsAccepted {
-                param: "idempotency_key",
+            CheckDef {
+                name: "tickets_search::response_format_accepts_every_allowed_value",
+                tool: "tickets_search",
+                check: Check::AllowedValuesAccepted { param: "response_format" },
             },
-        },
-    ],
+            CheckDef {
+                name: "tickets_get::schema_matches_the_spec",
+                tool: "tickets_get",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "tickets_get::example_read_one_ticket",
+                tool: "tickets_get",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "tickets_get::example_an_unknown_id",
+                tool: "tickets_get",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "tickets_get::example_a_malformed_id",
+                tool: "tickets_get",
+                check: Check::Example(2),
+            },
+            CheckDef {
+                name: "tickets_get::ticket_id_missing_is_refused",
+                tool: "tickets_get",
+                check: Check::Refused { param: "ticket_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "tickets_get::ticket_id_of_the_wrong_type_is_refused",
+                tool: "tickets_get",
+                check: Check::Refused { param: "ticket_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "tickets_get::ticket_id_too_long_is_refused",
+                tool: "tickets_get",
+                check: Check::Refused { param: "ticket_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "tickets_get::ticket_id_not_matching_the_pattern_is_refused",
+                tool: "tickets_get",
+                check: Check::Refused { param: "ticket_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "tickets_get::unknown_argument_is_refused",
+                tool: "tickets_get",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "tickets_get::output_matches_the_schema",
+                tool: "tickets_get",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "tickets_get::ticket_id_accepts_its_bounds",
+                tool: "tickets_get",
+                check: Check::BoundsAccepted { param: "ticket_id" },
+            },
+            CheckDef {
+                name: "tickets_create::schema_matches_the_spec",
+                tool: "tickets_create",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "tickets_create::example_preview_then_apply_a_new_ticket",
+                tool: "tickets_create",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "tickets_create::example_not_an_email_address",
+                tool: "tickets_create",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "tickets_create::title_missing_is_refused",
+                tool: "tickets_create",
+                check: Check::Refused { param: "title", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "tickets_create::title_of_the_wrong_type_is_refused",
+                tool: "tickets_create",
+                check: Check::Refused { param: "title", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "tickets_create::title_too_short_is_refused",
+                tool: "tickets_create",
+                check: Check::Refused { param: "title", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "tickets_create::title_too_long_is_refused",
+                tool: "tickets_create",
+                check: Check::Refused { param: "title", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "tickets_create::customer_email_missing_is_refused",
+                tool: "tickets_create",
+                check: Check::Refused { param: "customer_email", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "tickets_create::customer_email_of_the_wrong_type_is_refused",
+                tool: "tickets_create",
+                check: Check::Refused { param: "customer_email", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "tickets_create::customer_email_in_the_wrong_format_is_refused",
+                tool: "tickets_create",
+                check: Check::Refused { param: "customer_email", violation: Violation::WrongFormat },
+            },
+            CheckDef {
+                name: "tickets_create::idempotency_key_missing_is_refused",
+                tool: "tickets_create",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "tickets_create::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "tickets_create",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "tickets_create::idempotency_key_too_short_is_refused",
+                tool: "tickets_create",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "tickets_create::idempotency_key_too_long_is_refused",
+                tool: "tickets_create",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "tickets_create::preview_id_of_the_wrong_type_is_refused",
+                tool: "tickets_create",
+                check: Check::Refused { param: "preview_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "tickets_create::preview_id_too_short_is_refused",
+                tool: "tickets_create",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "tickets_create::preview_id_too_long_is_refused",
+                tool: "tickets_create",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "tickets_create::unknown_argument_is_refused",
+                tool: "tickets_create",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "tickets_create::retry_with_the_same_key_runs_once",
+                tool: "tickets_create",
+                check: Check::RetryRunsOnce,
+            },
+            CheckDef {
+                name: "tickets_create::same_key_with_other_arguments_is_refused",
+                tool: "tickets_create",
+                check: Check::RetryWithOtherArgumentsRefused,
+            },
+            CheckDef {
+                name: "tickets_create::concurrent_calls_with_one_key_run_once",
+                tool: "tickets_create",
+                check: Check::ConcurrentRetriesRunOnce,
+            },
+            CheckDef {
+                name: "tickets_create::idempotency_key_is_kept_for_its_ttl",
+                tool: "tickets_create",
+                check: Check::IdempotencyTtl,
+            },
+            CheckDef {
+                name: "tickets_create::writes_only_through_the_unit_of_work",
+                tool: "tickets_create",
+                check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "tickets_create::a_failed_apply_leaves_the_preview_usable",
+                tool: "tickets_create",
+                check: Check::FailedApplyKeepsPreview,
+            },
+            CheckDef {
+                name: "tickets_create::preview_changes_nothing",
+                tool: "tickets_create",
+                check: Check::PreviewChangesNothing,
+            },
+            CheckDef {
+                name: "tickets_create::apply_does_what_the_preview_said",
+                tool: "tickets_create",
+                check: Check::ApplyMatchesPreview,
+            },
+            CheckDef {
+                name: "tickets_create::apply_with_changed_arguments_is_refused",
+                tool: "tickets_create",
+                check: Check::ApplyChangedArgumentsRefused,
+            },
+            CheckDef {
+                name: "tickets_create::apply_with_a_used_preview_is_refused",
+                tool: "tickets_create",
+                check: Check::ApplyUsedPreviewRefused,
+            },
+            CheckDef {
+                name: "tickets_create::apply_after_the_preview_expires_is_refused",
+                tool: "tickets_create",
+                check: Check::ApplyExpiredPreviewRefused,
+            },
+            CheckDef {
+                name: "tickets_create::preview_stays_valid_for_its_ttl",
+                tool: "tickets_create",
+                check: Check::PreviewTtl,
+            },
+            CheckDef {
+                name: "tickets_create::output_matches_the_schema",
+                tool: "tickets_create",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "tickets_create::title_accepts_its_bounds",
+                tool: "tickets_create",
+                check: Check::BoundsAccepted { param: "title" },
+            },
+            CheckDef {
+                name: "tickets_create::idempotency_key_accepts_its_bounds",
+                tool: "tickets_create",
+                check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
+            CheckDef {
+                name: "tickets_create::preview_id_accepts_its_bounds",
+                tool: "tickets_create",
+                check: Check::BoundsAccepted { param: "preview_id" },
+            },
+            CheckDef {
+                name: "tickets_update_status::schema_matches_the_spec",
+                tool: "tickets_update_status",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "tickets_update_status::example_close_a_ticket",
+                tool: "tickets_update_status",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "tickets_update_status::example_an_unknown_ticket",
+                tool: "tickets_update_status",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "tickets_update_status::ticket_id_missing_is_refused",
+                tool: "tickets_update_status",
+                check: Check::Refused { param: "ticket_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "tickets_update_status::ticket_id_of_the_wrong_type_is_refused",
+                tool: "tickets_update_status",
+                check: Check::Refused { param: "ticket_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "tickets_update_status::ticket_id_too_long_is_refused",
+                tool: "tickets_update_status",
+                check: Check::Refused { param: "ticket_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "tickets_update_status::ticket_id_not_matching_the_pattern_is_refused",
+                tool: "tickets_update_status",
+                check: Check::Refused { param: "ticket_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "tickets_update_status::status_missing_is_refused",
+                tool: "tickets_update_status",
+                check: Check::Refused { param: "status", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "tickets_update_status::status_of_the_wrong_type_is_refused",
+                tool: "tickets_update_status",
+                check: Check::Refused { param: "status", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "tickets_update_status::status_outside_the_allowed_values_is_refused",
+                tool: "tickets_update_status",
+                check: Check::Refused { param: "status", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "tickets_update_status::idempotency_key_missing_is_refused",
+                tool: "tickets_update_status",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "tickets_update_status::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "tickets_update_status",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "tickets_update_status::idempotency_key_too_short_is_refused",
+                tool: "tickets_update_status",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "tickets_update_status::idempotency_key_too_long_is_refused",
+                tool: "tickets_update_status",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "tickets_update_status::unknown_argument_is_refused",
+                tool: "tickets_update_status",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "tickets_update_status::retry_with_the_same_key_runs_once",
+                tool: "tickets_update_status",
+                check: Check::RetryRunsOnce,
+            },
+            CheckDef {
+                name: "tickets_update_status::same_key_with_other_arguments_is_refused",
+                tool: "tickets_update_status",
+                check: Check::RetryWithOtherArgumentsRefused,
+            },
+            CheckDef {
+                name: "tickets_update_status::concurrent_calls_with_one_key_run_once",
+                tool: "tickets_update_status",
+                check: Check::ConcurrentRetriesRunOnce,
+            },
+            CheckDef {
+                name: "tickets_update_status::idempotency_key_is_kept_for_its_ttl",
+                tool: "tickets_update_status",
+                check: Check::IdempotencyTtl,
+            },
+            CheckDef {
+                name: "tickets_update_status::writes_only_through_the_unit_of_work",
+                tool: "tickets_update_status",
+                check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "tickets_update_status::undo_restores_the_prior_state",
+                tool: "tickets_update_status",
+                check: Check::UndoRestores,
+            },
+            CheckDef {
+                name: "tickets_update_status::output_matches_the_schema",
+                tool: "tickets_update_status",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "tickets_update_status::ticket_id_accepts_its_bounds",
+                tool: "tickets_update_status",
+                check: Check::BoundsAccepted { param: "ticket_id" },
+            },
+            CheckDef {
+                name: "tickets_update_status::status_accepts_every_allowed_value",
+                tool: "tickets_update_status",
+                check: Check::AllowedValuesAccepted { param: "status" },
+            },
+            CheckDef {
+                name: "tickets_update_status::idempotency_key_accepts_its_bounds",
+                tool: "tickets_update_status",
+                check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
+        ],
+    }
 };
-
 /// Expands to the gauntlet of the `tickets` toolset: a module `gauntlet` with one
 /// `#[test]` per check, each building a fresh implementation with the fixture given.
 ///

@@ -6,7 +6,10 @@
 //!   compares byte for byte with the CLI's `generated/tickets/tickets.rs`;
 //! - `$OUT_DIR/examples.rs`, one `pub mod <service>` per `generated/<service>/<service>.rs`
 //!   (the checked-in output of `toolspec generate specs/*.yaml`), so every example spec's
-//!   generated code is compiled here, including specs added later.
+//!   generated code is compiled here, including specs added later;
+//! - `$OUT_DIR/example_gauntlets.rs`, the same for every `<service>_gauntlet.rs`, with a
+//!   list of each one's facts and the definitions of its server, which
+//!   `tests/it/gauntlet_every_spec.rs` compiles and checks.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -41,6 +44,32 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .collect();
     services.sort();
     let mut modules = String::new();
+    let mut gauntlets = String::new();
+    let mut listed = String::new();
+    for s in &services {
+        let file = generated.join(s).join(format!("{s}_gauntlet.rs"));
+        if !file.is_file() {
+            continue;
+        }
+        let file = file.canonicalize()?;
+        let file = file.to_str().ok_or("non-UTF-8 path")?;
+        writeln!(
+            gauntlets,
+            "/// The CLI's gauntlet of the `{s}` example spec.\npub mod {s} {{\n    include!({file:?});\n    \
+             pub(crate) static FACTS: &::toolspec_runtime::gauntlet::Facts = &{}_GAUNTLET;\n}}",
+            s.to_uppercase()
+        )?;
+        writeln!(
+            listed,
+            "    ({s:?}, {s}::FACTS, &::toolspec_compile_check::{s}::DEFINITIONS),"
+        )?;
+    }
+    writeln!(
+        gauntlets,
+        "/// Every example gauntlet's facts with the definitions of its server.\n\
+         pub static ALL: &[(&str, &::toolspec_runtime::gauntlet::Facts, &[::toolspec_runtime::engine::ToolDefinition])] = &[\n{listed}];"
+    )?;
+    std::fs::write(out.join("example_gauntlets.rs"), gauntlets)?;
     for s in services {
         let file = generated.join(&s).join(format!("{s}.rs")).canonicalize()?;
         let file = file.to_str().ok_or("non-UTF-8 path")?;

@@ -11,8 +11,9 @@ use crate::emit::code::escape::{ident, lit};
 use crate::emit::code::safe;
 use crate::model::{Field, Kind, Tier, Tool, ToolSet};
 
-const CHECK: &str = "::toolspec_runtime::gauntlet::Check";
-const VIOLATION: &str = "::toolspec_runtime::gauntlet::Violation";
+// The facts template imports these names in the block that builds the facts.
+const CHECK: &str = "Check";
+const VIOLATION: &str = "Violation";
 
 /// The tests of one tool: a module named after it.
 #[derive(Debug, Serialize)]

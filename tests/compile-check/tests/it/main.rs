@@ -9,6 +9,7 @@ mod builder_matches_cli;
 mod gauntlet;
 mod gauntlet_async;
 mod gauntlet_catches_bugs;
+mod gauntlet_every_spec;
 mod gauntlet_hostile;
 mod hostile;
 mod tickets;
