@@ -152,3 +152,43 @@ fn schema_prints_the_checked_in_json_schema() {
         "toolspec.schema.json is stale: UPDATE_GOLDEN=1 cargo test -p toolspec-cli --test it format_reference::"
     );
 }
+
+/// A spec of one read-only tool called `name`, with `extra` appended (top-level keys).
+fn one_tool_spec(name: &str, extra: &str) -> String {
+    format!(
+        "toolspec: 1\nservice: pay\ntitle: Payments\ndescription: Take payments.\n{extra}tools:\n  - name: {name}\n    title: Get a charge\n    summary: Read one charge.\n    returns: the charge.\n    tier: read_only\n    params:\n      charge_id: {{ type: string, description: The charge., max_length: 20, example: ch_1 }}\n    output:\n      amount: {{ type: integer, description: The amount., example: 100 }}\n"
+    )
+}
+
+#[test]
+fn a_tool_without_the_service_prefix_is_a_warning_unless_the_rule_is_allowed() {
+    let dir = std::env::temp_dir().join(format!("toolspec-prefix-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("pay.yaml");
+    let path = spec.to_str().unwrap();
+
+    std::fs::write(&spec, one_tool_spec("charge_get", "")).unwrap();
+    let out = toolspec(&["check", path]);
+    let stderr = text(&out.stderr);
+    // Still a passing check (a spec that checked before keeps checking), but not a silent one.
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("warning[tool-name-prefix]: tool `charge_get` does not start with `pay_`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("pay.yaml:6:11"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "help: rename it `pay_charge_get` and add `deprecated_aliases: [charge_get]`"
+        ),
+        "{stderr}"
+    );
+
+    std::fs::write(&spec, one_tool_spec("pay_charge_get", "")).unwrap();
+    assert_eq!(text(&toolspec(&["check", path]).stderr), "");
+
+    let allowed = one_tool_spec("charge_get", "lint:\n  allow: [tool-name-prefix]\n");
+    std::fs::write(&spec, allowed).unwrap();
+    assert_eq!(text(&toolspec(&["check", path]).stderr), "");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -25,11 +25,7 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for (ts, tool) in cx.tools() {
         let service = &ts.service.text;
         let name = &tool.name.text;
-        let ok = name
-            .strip_prefix(service.as_str())
-            .and_then(|rest| rest.strip_prefix('_'))
-            .is_some_and(|rest| !rest.is_empty());
-        if ok {
+        if crate::model::has_service_prefix(service, name) {
             continue;
         }
         let suggestion = format!(

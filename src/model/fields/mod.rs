@@ -113,8 +113,17 @@ impl<'a> FieldResolver<'a> {
             return None;
         }
         self.in_progress.push(name.to_string());
+        let errors_before = self.diags.error_count();
         let mut ty = self.resolve_type(def, Place::NamedType, decl.pos);
         self.in_progress.pop();
+        // The type's own example reaches every field that uses it without one (and from
+        // there agents, docs and test data), so it is held to the type's rules like a
+        // field's; a type that is itself wrong is reported once, as such.
+        if let Some(e) = &def.example
+            && self.diags.error_count() == errors_before
+        {
+            self.check_against("invalid-example", "example", name, &e.value, &ty, e.pos);
+        }
         ty.name = Some(name.to_string());
         ty.description = def.description.as_ref().map(|d| d.value.clone());
         self.resolved.insert(name.to_string(), ty.clone());
@@ -269,7 +278,7 @@ impl<'a> FieldResolver<'a> {
                 Diagnostic::error(
                     code,
                     self.span(pos),
-                    format!("the {what} of `{field}` breaks the field's own rules{at}: {problem}"),
+                    format!("the {what} of `{field}` breaks its own rules{at}: {problem}"),
                 )
                 .label(format!("invalid {what}"))
                 .help(format!(

@@ -123,6 +123,34 @@ fn resolve_toolset(
             allow: l.allow.iter().flatten().map(|s| text(file, s)).collect(),
             deny: l.deny.iter().flatten().map(|s| text(file, s)).collect(),
         });
+    // Names without the service prefix collide across servers in one host's list. A
+    // warning, not an error, so specs written before this check keep checking; `lint`
+    // refuses them (rule `tool-name-prefix`), and allowing that rule silences both.
+    let service = &spec.service.value;
+    // An invalid service or tool name is reported as such, once; no prefix advice on top.
+    if is_service_name(service) && !lint.allow.iter().any(|a| a.text == "tool-name-prefix") {
+        for t in &tools {
+            if is_portable_tool_name(&t.name.text) && !has_service_prefix(service, &t.name.text) {
+                let rest = t
+                    .name
+                    .text
+                    .trim_start_matches(service.as_str())
+                    .trim_start_matches('_');
+                fr.diags.push(
+                    Diagnostic::warning(
+                        "tool-name-prefix",
+                        t.name.span,
+                        format!("tool `{}` does not start with `{service}_`", t.name.text),
+                    )
+                    .label("no service prefix: it can collide with another server's tool")
+                    .help(format!(
+                        "rename it `{service}_{rest}` and add `deprecated_aliases: [{}]` so old callers still reach it",
+                        t.name.text
+                    )),
+                );
+            }
+        }
+    }
     ToolSet {
         path: path.to_string(),
         span: top,
@@ -384,6 +412,14 @@ fn is_service_name(s: &str) -> bool {
     chars.next().is_some_and(|c| c.is_ascii_lowercase())
         && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
         && s.len() <= 40
+}
+
+/// Whether `name` starts with the service namespace, `<service>_`, and at least one more
+/// word: the one form of the rule `check` warns about and lint's `tool-name-prefix` enforces.
+pub fn has_service_prefix(service: &str, name: &str) -> bool {
+    name.strip_prefix(service)
+        .and_then(|rest| rest.strip_prefix('_'))
+        .is_some_and(|rest| !rest.is_empty())
 }
 
 /// `^[a-zA-Z][a-zA-Z0-9_]{0,63}$`: a tool name every provider accepts.
