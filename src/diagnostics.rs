@@ -365,6 +365,52 @@ pub fn did_you_mean<'a>(
         .map(|(_, c)| c)
 }
 
+/// The word other formats and languages use where this one has `candidate`: `parameters`
+/// for `params`, `int` for `integer`. Only a candidate that is allowed here is suggested.
+/// Tried before [`did_you_mean`], which finds slips, not other vocabularies.
+pub fn synonym_of<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    const SYNONYMS: &[(&str, &[&str])] = &[
+        (
+            "params",
+            &[
+                "parameters",
+                "arguments",
+                "args",
+                "inputs",
+                "input",
+                "properties",
+            ],
+        ),
+        (
+            "output",
+            &["outputs", "result", "results", "response", "returns_fields"],
+        ),
+        ("summary", &["description"]),
+        (
+            "integer",
+            &["int", "i32", "i64", "long", "uint", "u32", "u64"],
+        ),
+        ("number", &["float", "double", "decimal", "f32", "f64"]),
+        ("string", &["str", "text", "String"]),
+        ("boolean", &["bool"]),
+        ("array", &["list", "vec", "Vec"]),
+        ("object", &["dict", "map", "record", "struct"]),
+        ("enum", &["values", "one_of", "choices"]),
+        ("max_length", &["maxLength", "max_len", "maxlength"]),
+        ("min_length", &["minLength", "min_len", "minlength"]),
+        ("max_items", &["maxItems"]),
+        ("min_items", &["minItems"]),
+    ];
+    let canonical = SYNONYMS
+        .iter()
+        .find(|(_, others)| others.contains(&word))
+        .map(|(c, _)| *c)?;
+    candidates.into_iter().find(|c| *c == canonical)
+}
+
 /// Edit distance over characters where swapping two neighbours counts as one edit (optimal
 /// string alignment), so the common slip `titel` is one edit from `title`, not two.
 fn edit_distance(a: &str, b: &str) -> usize {

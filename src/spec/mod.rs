@@ -10,6 +10,7 @@
 //!
 //! Meaning (names, references, constraints) is checked afterwards, by [`crate::model`].
 
+mod comments;
 pub mod format;
 pub mod node;
 pub mod reference;
@@ -95,6 +96,7 @@ pub fn load(file: FileId, text: &str, out: &mut Diagnostics) -> Option<SpecFile>
     }
     let before = out.error_count();
     shape::check(&doc, format_schema(), file, out);
+    comments::check(&doc, text, file, out);
     if out.error_count() > before {
         return None;
     }
@@ -148,13 +150,39 @@ fn syntax_error(file: FileId, text: &str, e: &serde_saphyr::Error) -> Diagnostic
         snippets: serde_saphyr::SnippetMode::Off,
     });
     let message = clean_message(&rendered);
-    let help = syntax_help(&message);
+    let mut help = syntax_help(&message);
+    // A `#` after a space starts a comment, which silently cuts a value and, in `{ ... }`,
+    // its closing brace: the parser then fails somewhere after it.
+    let near = |line: u32| {
+        usize::try_from(line)
+            .ok()
+            .and_then(|l| l.checked_sub(1))
+            .and_then(|l| text.lines().nth(l))
+            .unwrap_or("")
+    };
+    if [near(pos.line), near(pos.line.saturating_sub(1))]
+        .iter()
+        .any(|l| l.contains(" #") && !l.trim_start().starts_with('#'))
+    {
+        help.push_str(
+            "; note that `#` after a space starts a comment that runs to the end of the line: quote a value that contains it",
+        );
+    }
+    // The parser reports a tab where the scalar before it ends, often the line above: point
+    // at the tab itself, the character to replace.
+    let tab = mentions_tab(&message)
+        .then(|| first_tab_from(text, pos.line))
+        .flatten();
+    let (pos, label) = match tab {
+        Some(at) => (at, "a tab"),
+        None => (pos, "the YAML parser stopped here"),
+    };
     Diagnostic::error(
         "yaml-syntax",
         Span { file, pos },
         format!("invalid YAML: {message}"),
     )
-    .label("the YAML parser stopped here")
+    .label(label)
     .help(help)
 }
 
@@ -190,6 +218,28 @@ fn clean_message(rendered: &str) -> String {
     msg
 }
 
+/// Whether the parser's message is about a tab (whole words: `acceptable` is not one).
+fn mentions_tab(message: &str) -> bool {
+    let m = message.to_lowercase();
+    m.split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| w == "tab" || w == "tabs")
+}
+
+/// The position of the first tab on line `line` (1-based) or after it.
+fn first_tab_from(text: &str, line: u32) -> Option<Pos> {
+    let skip = usize::try_from(line.saturating_sub(1)).ok()?;
+    let start: usize = text.split_inclusive('\n').take(skip).map(str::len).sum();
+    let at = start + text.get(start..)?.find('\t')?;
+    let before = &text[..at];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    Some(Pos {
+        line: u32::try_from(before.matches('\n').count() + 1).unwrap_or(u32::MAX),
+        column: u32::try_from(before[line_start..].chars().count() + 1).unwrap_or(u32::MAX),
+        offset: at,
+        len: 1,
+    })
+}
+
 /// A fix hint for the parser's message. Matched on whole phrases of the parser's wording:
 /// a loose match (`tab` in `acceptable`) once gave tab advice for a duplicate key.
 fn syntax_help(message: &str) -> String {
@@ -202,7 +252,7 @@ fn syntax_help(message: &str) -> String {
         "split the spec into several files, one per service".into()
     } else if m.contains("appears twice") || m.contains("duplicate") {
         "each key may appear once in a mapping; remove one, or rename it".into()
-    } else if m.contains("tabs ") || m.starts_with("tab ") || m.contains(" tab ") {
+    } else if mentions_tab(&m) {
         "indent with spaces; YAML does not allow tabs for indentation".into()
     } else if m.contains("quote") || m.contains("quoted scalar") {
         "close the string with the same quote it opened with".into()

@@ -5,7 +5,7 @@
 //! the whole tree, rather than stopping at serde's first error, lets one run report every
 //! misspelled key, wrong type and missing key with its position and a fix.
 
-use crate::diagnostics::{Diagnostic, Diagnostics, FileId, Span, did_you_mean};
+use crate::diagnostics::{Diagnostic, Diagnostics, FileId, Span, did_you_mean, synonym_of};
 use crate::spec::node::{Node, PNode};
 use serde_json::{Map, Value};
 
@@ -240,7 +240,9 @@ impl<'a> Checker<'a> {
                             format!("unknown key `{key}` in {}", describe_place(path)),
                         )
                         .label("not a key of the format");
-                        d = match did_you_mean(key, known.iter().copied()) {
+                        let suggestion = synonym_of(key, known.iter().copied())
+                            .or_else(|| did_you_mean(key, known.iter().copied()));
+                        d = match suggestion {
                             Some(s) => {
                                 suggested.push(s);
                                 d.help(format!("did you mean `{s}`?"))

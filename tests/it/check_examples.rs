@@ -64,3 +64,17 @@ fn what_the_server_refuses_fails_in_its_words() {
         ]
     );
 }
+
+#[test]
+fn a_large_whole_number_is_a_whole_number() {
+    // 9007199254740000 is below 2^53: every JSON parser reads it exactly, and so does the
+    // server's validator. The loader used to call it "not a whole number".
+    let text = SPEC
+        .replace(
+            "minimum: 1, maximum: 100, example: 3",
+            "minimum: 1, example: 9007199254740000",
+        )
+        .replace("ARGUMENTS", "{ query: milk, min_words: 9007199254740000 }");
+    let loaded = toolspec::load_texts([("notes.yaml".to_owned(), text)]);
+    assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
+}

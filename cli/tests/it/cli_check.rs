@@ -192,3 +192,42 @@ fn a_tool_without_the_service_prefix_is_a_warning_unless_the_rule_is_allowed() {
     assert_eq!(text(&toolspec(&["check", path]).stderr), "");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_hash_that_cuts_a_sentence_is_a_warning_and_a_quoted_one_is_not() {
+    let dir = std::env::temp_dir().join(format!("toolspec-hash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("pay.yaml");
+    let path = spec.to_str().unwrap();
+    let write = |summary: &str| {
+        let text = one_tool_spec("pay_charge_get", "")
+            .replace("summary: Read one charge.", &format!("summary: {summary}"));
+        std::fs::write(&spec, text).unwrap();
+    };
+
+    write("Read charge #1 or any other.");
+    let out = toolspec(&["check", path]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "warning[comment-in-value]: `#` starts a YAML comment here: `summary` is `Read charge`, and `#1 or any other.` is dropped"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("pay.yaml:8:26"), "{stderr}");
+    assert!(
+        stderr.contains("quote the value: `summary: \"Read charge #1 or any other.\"`"),
+        "{stderr}"
+    );
+
+    for fine in [
+        "\"Read charge #1 or any other.\"",
+        "Read charge no. 1 or any other.",
+        "Read a charge. #",
+    ] {
+        write(fine);
+        assert_eq!(text(&toolspec(&["check", path]).stderr), "", "{fine}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

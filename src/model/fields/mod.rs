@@ -3,7 +3,7 @@
 
 mod constraints;
 
-use crate::diagnostics::{Diagnostic, Diagnostics, FileId, Span, did_you_mean};
+use crate::diagnostics::{Diagnostic, Diagnostics, FileId, Span, did_you_mean, synonym_of};
 use crate::model::values::{check_value, compose_example};
 use crate::model::{Field, Kind, NamedType, Origin, Type};
 use crate::spec::format as raw;
@@ -351,7 +351,9 @@ impl<'a> FieldResolver<'a> {
                 .label("not a built-in or named type");
                 // `type: date` or `type: email` means a string with that format.
                 let format = serde_json::from_value::<raw::Format>(Value::from(other)).ok();
-                d = match (format, did_you_mean(other, known.iter().copied())) {
+                let suggestion = synonym_of(other, known.iter().copied())
+                    .or_else(|| did_you_mean(other, known.iter().copied()));
+                d = match (format, suggestion) {
                     (Some(_), _) => d.help(format!(
                         "`{other}` is a string format: write `type: string` and `format: {other}`"
                     )),
