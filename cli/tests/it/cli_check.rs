@@ -231,3 +231,33 @@ fn a_hash_that_cuts_a_sentence_is_a_warning_and_a_quoted_one_is_not() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_placeholder_naming_an_optional_detail_is_a_warning() {
+    let dir = std::env::temp_dir().join(format!("toolspec-placeholder-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("pay.yaml");
+    let path = spec.to_str().unwrap();
+    let errors = |required: &str| {
+        format!(
+            "errors:\n  charge_missing:\n    message: \"No charge {{charge_id}}. Search charges by email.\"\n    retryable: false\n    when: No charge has this id.\n    details:\n      charge_id: {{ type: string, description: The id looked up., example: ch_1{required} }}\n"
+        )
+    };
+    std::fs::write(
+        &spec,
+        one_tool_spec("pay_charge_get", &errors(", required: false")),
+    )
+    .unwrap();
+    let out = toolspec(&["check", path]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("warning[optional-placeholder]: message of `charge_missing` uses `{charge_id}`, but the detail `charge_id` is optional"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("pay.yaml:7:25"), "{stderr}");
+
+    std::fs::write(&spec, one_tool_spec("pay_charge_get", &errors(""))).unwrap();
+    assert_eq!(text(&toolspec(&["check", path]).stderr), "");
+    std::fs::remove_dir_all(&dir).ok();
+}

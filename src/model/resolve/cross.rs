@@ -64,6 +64,12 @@ pub(super) fn cross_check(model: &mut Model, all_loaded: bool, diags: &mut Diagn
                     diags.push(d);
                     continue;
                 };
+                if let Some(source) = output_path(&t.output, &path.text)
+                    && let Some(d) =
+                        undo_type_mismatch(source, p, &path.text, param.span, &target.name.text)
+                {
+                    diags.push(d);
+                }
                 if output_path(&t.output, &path.text).is_none() {
                     let paths = spec_output_paths(&t.output);
                     let help = match did_you_mean(&path.text, paths.iter().map(String::as_str)) {
@@ -127,6 +133,76 @@ pub(super) fn cross_check(model: &mut Model, all_loaded: bool, diags: &mut Diagn
             .position(|f| f.name == "truncated")
             .unwrap_or(output.len());
         output.insert(at, field);
+    }
+}
+
+/// Why an undo argument taken from `source` (a result field) cannot fill the undo tool's
+/// parameter `target`: another JSON type, or values the parameter does not allow. The undo
+/// call is made by an agent after a change; one the undo tool refuses leaves the change in
+/// place, so it is refused here instead.
+fn undo_type_mismatch(
+    source: &Field,
+    target: &Field,
+    path: &str,
+    at: crate::diagnostics::Span,
+    tool: &str,
+) -> Option<Diagnostic> {
+    let (from, to) = (source.ty.json_type(), target.ty.json_type());
+    if from != to {
+        return Some(
+            Diagnostic::error(
+                "undo-argument-type",
+                at,
+                format!(
+                    "`{path}` is {} {from}, but `{tool}`'s `{}` takes {} {to}",
+                    article(from),
+                    target.name,
+                    article(to)
+                ),
+            )
+            .label("the undo call would be refused")
+            .help(format!(
+                "take `{}` from a result field of type {to}, or change the field's type",
+                target.name
+            )),
+        );
+    }
+    if let (Kind::String(s), Kind::String(t)) = (&source.ty.kind, &target.ty.kind)
+        && let Some(allowed) = &t.enum_values
+    {
+        let outside: Vec<&str> = match &s.enum_values {
+            Some(values) => values
+                .iter()
+                .filter(|v| !allowed.contains(v))
+                .map(String::as_str)
+                .collect(),
+            None => vec!["any other string"],
+        };
+        if !outside.is_empty() {
+            return Some(
+                Diagnostic::error(
+                    "undo-argument-type",
+                    at,
+                    format!(
+                        "`{path}` can be {}, which `{tool}`'s `{}` does not take (one of: {})",
+                        outside.join(", "),
+                        target.name,
+                        allowed.join(", ")
+                    ),
+                )
+                .label("some undo calls would be refused")
+                .help("give the result field the same enum (a shared named type), or widen the parameter's"),
+            );
+        }
+    }
+    None
+}
+
+fn article(json_type: &str) -> &'static str {
+    if json_type.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
     }
 }
 

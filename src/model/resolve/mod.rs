@@ -350,6 +350,32 @@ fn resolve_error(
     }
     let details = fr.fields(def.details.as_ref(), Place::Output);
     for placeholder in placeholders(&def.message.value) {
+        if let Some(d) = details
+            .iter()
+            .find(|d| d.name == placeholder && !d.required)
+        {
+            // Filled only when the detail is given: otherwise the agent reads `{name}`.
+            let pos = def
+                .message
+                .pos
+                .find_within(text, &format!("{{{placeholder}}}"))
+                .unwrap_or(def.message.pos);
+            fr.diags.push(
+                Diagnostic::warning(
+                    "optional-placeholder",
+                    fr.span(pos),
+                    format!(
+                        "message of `{}` uses `{{{placeholder}}}`, but the detail `{}` is optional",
+                        code.value, d.name
+                    ),
+                )
+                .label("left as `{…}` in the message when the detail is not given")
+                .help(format!(
+                    "make `{}` required under `details:` (remove `required: false`), or take `{{{placeholder}}}` out of the message",
+                    d.name
+                )),
+            );
+        }
         if !details.iter().any(|d| d.name == placeholder) {
             let known: Vec<&str> = details.iter().map(|d| d.name.as_str()).collect();
             // Point at the placeholder itself when the message is written as it reads.
