@@ -329,8 +329,9 @@ pub fn is_imperative(w: &str) -> bool {
 }
 
 const IMPERATIVE_EXTRA: &[&str] = &[
-    "ask", "choose", "correct", "drop", "fix", "give", "include", "lower", "make", "narrow",
-    "omit", "pass", "pick", "provide", "raise", "reduce", "shorten", "split", "try", "use", "wait",
+    "ask", "check", "choose", "confirm", "contact", "correct", "drop", "explain", "fix", "give",
+    "include", "inform", "let", "lower", "make", "narrow", "omit", "pass", "pick", "provide",
+    "raise", "reduce", "report", "shorten", "show", "split", "stop", "tell", "try", "use", "wait",
 ];
 
 /// Jaccard similarity of two word sets: shared words over all words.

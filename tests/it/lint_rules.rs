@@ -135,3 +135,32 @@ fn rules_are_declared_one_per_file_with_their_docs() {
         }
     }
 }
+
+/// Specs a rule once reported wrongly: `tests/lint/quiet/<rule id>--<what>.yaml`. Each
+/// passes `toolspec check`, and the rule in its name stays quiet on it under `strict`.
+#[test]
+fn false_positives_stay_fixed() {
+    let dir = crate::common::root().join("tests/lint/quiet");
+    let mut cases: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/lint/quiet")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 4, "{cases:?}");
+    for path in cases {
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let id = name.split("--").next().unwrap();
+        assert!(
+            rules::ALL.iter().any(|r| r.id == id),
+            "{name}: no rule `{id}`"
+        );
+        let file = format!("tests/lint/quiet/{name}.yaml");
+        let found = lint_files(&[&file], Some(Set::Strict));
+        assert!(
+            found.at(id).is_empty(),
+            "`{id}` fired on {file}:\n{}",
+            found.render()
+        );
+    }
+}

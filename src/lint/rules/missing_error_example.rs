@@ -10,7 +10,8 @@ pub static RULE: Rule = Rule {
     category: Category::Errors,
     summary: "A tool that lists errors has an example showing one of them.",
     what: "Reports a tool with a non-empty `errors` list none of whose `examples` expects one of \
-           those codes.",
+           those codes. Only codes that arguments can cause are asked for: a retryable code \
+           (`rate_limited`) comes from the moment, not from the call, so no example can show it.",
     why: "Examples are shown to agents, documented, and run by the gauntlet. An error example \
           shows the model what a failure looks like and proves the implementation really \
           returns the code instead of an empty success.",
@@ -21,8 +22,15 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(cx: &Ctx, out: &mut Vec<Finding>) {
-    for (_, tool) in cx.tools() {
-        if tool.errors.is_empty() {
+    for (ts, tool) in cx.tools() {
+        // The listed codes a call's arguments can cause: not the retryable ones.
+        let codes: Vec<&str> = tool
+            .errors
+            .iter()
+            .map(|e| e.text.as_str())
+            .filter(|c| !ts.errors.iter().any(|e| e.code == *c && e.retryable))
+            .collect();
+        if codes.is_empty() {
             continue;
         }
         let shown = tool.examples.iter().any(|e| {
@@ -31,7 +39,6 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
                 .is_some_and(|c| tool.errors.iter().any(|l| l.text == c.text))
         });
         if !shown {
-            let codes: Vec<&str> = tool.errors.iter().map(|e| e.text.as_str()).collect();
             out.push(
                 Finding::on(
                     tool,

@@ -12,7 +12,8 @@ pub static RULE: Rule = Rule {
     set: Set::Recommended,
     category: Category::Results,
     summary: "Paginated tools and tools with many output fields offer `response_format`.",
-    what: "Reports a tool without `response_format` that is paginated, or whose output has \
+    what: "Reports a tool without `response_format` that is paginated (over a list of \
+           objects: a list of plain values has no fields to leave out), or whose output has \
            more than 12 leaf fields (nested fields counted, list items once).",
     why: "Most calls need a few fields: the model scanning a page of results needs ids and \
           titles, not every email and body. `response_format` lets it ask for `concise` \
@@ -34,13 +35,28 @@ fn leaves(fields: &[Field]) -> usize {
     n
 }
 
+/// Whether a paged tool's items are objects, which have fields a concise page can leave out;
+/// file names or tags do not.
+fn pages_objects(tool: &Tool) -> bool {
+    let Some(paging) = &tool.paging else {
+        return false;
+    };
+    tool.output
+        .iter()
+        .find(|f| f.name == paging.items.text)
+        .is_none_or(|f| match &f.ty.kind {
+            Kind::Array { items, .. } => matches!(items.kind, Kind::Object { .. }),
+            _ => true,
+        })
+}
+
 fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for (_, tool) in cx.tools() {
         if tool.response_format.is_some() {
             continue;
         }
         let n = leaves(&tool.output);
-        let why = if tool.paging.is_some() {
+        let why = if tool.paging.is_some() && pages_objects(tool) {
             format!("paginated `{}` has no `response_format`", tool.name.text)
         } else if n > MANY_FIELDS {
             format!(
