@@ -89,7 +89,18 @@ impl<'a> Checker<'a> {
                 ),
             )
             .label(format!("expected {expected}"));
-            d = d.help(type_help(&node.node, &types, schema));
+            // JSON Schema's way to say "or null": a list of type names.
+            let type_list = path.ends_with(".type")
+                && matches!(&node.node, Node::Seq(items)
+                    if items.iter().any(|i| matches!(&i.node, Node::Str(s) if s == "null")));
+            d = if type_list {
+                d.help(
+                    "write one type (`type: string`) and `required: false`: an optional value may \
+                     be left out or sent as null, which means the same",
+                )
+            } else {
+                d.help(type_help(&node.node, &types, schema))
+            };
             out.push(d);
             return;
         }
