@@ -52,6 +52,18 @@ fn terms(text: &str) -> Vec<String> {
     content_words(text).into_iter().map(canonical).collect()
 }
 
+/// A routing term as a reader knows it: the request's own word that became it (`create`
+/// for the stem `creat`), or, for a value term (`=TicketId`), what kind of value it is.
+pub fn shown(term: &str, request: &str) -> String {
+    if let Some(kind) = term.strip_prefix('=') {
+        return format!("a {kind} value");
+    }
+    request
+        .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '-')
+        .find(|w| terms(w).iter().any(|t| t == term))
+        .map_or_else(|| term.to_string(), str::to_lowercase)
+}
+
 /// A term that stands for "the request contains a value this parameter takes", so a request
 /// naming `T-1001` meets the tools that take a `TicketId`.
 fn value_term(param: &Field) -> Option<String> {
@@ -223,5 +235,22 @@ impl Index {
             .collect();
         scores.sort_by(|a, b| b.score.total_cmp(&a.score));
         scores
+    }
+}
+
+#[cfg(test)]
+mod shown_tests {
+    use super::shown;
+
+    #[test]
+    fn terms_are_shown_in_the_requests_own_words() {
+        assert_eq!(
+            shown("creat", "Create a ticket for the login loop"),
+            "create"
+        );
+        assert_eq!(shown("search", "Find my open tickets"), "find");
+        assert_eq!(shown("=TicketId", "close T-1001"), "a TicketId value");
+        // A term no word of the request makes is shown as it is.
+        assert_eq!(shown("xyz", "close T-1001"), "xyz");
     }
 }

@@ -74,10 +74,10 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
                     format!("routes to `{}`", other.tool),
                 )
             };
-            let pulls: Vec<&str> = other
+            let pulls: Vec<String> = other
                 .matched
                 .difference(&own.matched)
-                .map(String::as_str)
+                .map(|t| crate::lint::route::shown(t, &req.text))
                 .collect();
             let mut f = Finding::on(tool, req.span, msg)
                 .label(label)

@@ -10,9 +10,11 @@ pub static RULE: Rule = Rule {
     set: Set::Recommended,
     category: Category::Descriptions,
     summary: "A tool whose siblings act on the same resource says, in `not_for`, when to use them instead.",
-    what: "Two tools of a toolset are siblings when they share a named type (anywhere in their \
-           parameters or outputs) or a resource word in their names (the non-verb words after \
-           the prefix). Reports a tool that has siblings but no `not_for` entry.",
+    what: "Two tools of a toolset are siblings when they share a named object type (anywhere \
+           in their parameters or outputs) or a resource word in their names (the non-verb \
+           words after the prefix). A shared id, enum or other scalar type does not make \
+           siblings: every tool of a repository server takes the repository's id. Reports a \
+           tool that has siblings but no `not_for` entry.",
     why: "The most common misroute is between siblings: searching when the id is at hand, \
           reading when a search was wanted, editing a draft when the user asked to publish. \
           One sentence, \"Not for order status: call orders_get instead.\", prevents it, and \
@@ -23,12 +25,15 @@ pub static RULE: Rule = Rule {
     check,
 };
 
-/// The resources a tool acts on: named types it uses and the non-verb words of its name.
+/// The resources a tool acts on: named object types it uses and the non-verb words of its
+/// name.
 fn resources(ts: &ToolSet, tool: &Tool) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for fields in [&tool.params, &tool.output] {
         walk(fields, &mut |s: &Slot| {
-            if let Some(n) = &s.ty.name {
+            if let Some(n) = &s.ty.name
+                && matches!(s.ty.kind, Kind::Object { .. })
+            {
                 out.insert(format!("type:{n}"));
             }
         });
