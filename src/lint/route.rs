@@ -71,13 +71,25 @@ fn value_term(param: &Field) -> Option<String> {
         return None;
     };
     let key = param.ty.name.clone().unwrap_or_else(|| param.name.clone());
-    if rules.pattern.is_some() {
-        Some(format!("={key}"))
+    if let Some(p) = &rules.pattern {
+        distinctive(p).then(|| format!("={key}"))
     } else if rules.format == Some(Format::Email) {
         Some("=email".to_string())
     } else {
         None
     }
+}
+
+/// Ordinary words of requests. A pattern that matches one of them (`^[a-z0-9-]+$`, a login
+/// name) says nothing about which tool a request is for: every request has such a word.
+const ORDINARY_WORDS: &[&str] = &[
+    "the", "my", "find", "open", "show", "list", "order", "ticket", "milk", "please", "a", "1",
+];
+
+/// Whether values of `pattern` stand out from a request's other words (`T-1001` does,
+/// `alice` does not), so that seeing one is a cue for the tools that take it.
+fn distinctive(pattern: &str) -> bool {
+    Regex::new(pattern).is_ok_and(|re| !ORDINARY_WORDS.iter().any(|w| re.is_match(w)))
 }
 
 /// Whether a request token is a value `param` takes (matches its pattern or format).
@@ -86,7 +98,7 @@ fn takes(param: &Field, token: &str) -> bool {
         return false;
     };
     match (&rules.pattern, rules.format) {
-        (Some(p), _) => Regex::new(p).is_ok_and(|re| re.is_match(token)),
+        (Some(p), _) => distinctive(p) && Regex::new(p).is_ok_and(|re| re.is_match(token)),
         (None, Some(f)) => f == Format::Email && format_matches(f, token),
         _ => false,
     }
@@ -241,6 +253,14 @@ impl Index {
 #[cfg(test)]
 mod shown_tests {
     use super::shown;
+
+    #[test]
+    fn only_distinctive_patterns_are_value_cues() {
+        assert!(super::distinctive("^T-[0-9]+$"));
+        assert!(super::distinctive("^[^@\\s]+@[^@\\s]+$"));
+        assert!(!super::distinctive("^[a-z0-9-]+$"));
+        assert!(!super::distinctive("^[A-Za-z][A-Za-z0-9_]{0,38}$"));
+    }
 
     #[test]
     fn terms_are_shown_in_the_requests_own_words() {
