@@ -138,9 +138,22 @@ pub fn type_ident(text: &str) -> String {
 }
 
 /// An enum variant for the value `text` (`in_progress` → `InProgress`, `"#` → `Value`,
-/// `1st` → `V1st`).
+/// `1st` → `V1st`, `+1` → `Plus1`, `-1` → `Minus1`, `reactions-+1` → `ReactionsPlus1`).
+/// A sign is spelled out, so values that differ only in it get variants that say so; a
+/// `-` between letters or digits stays a separator (`in-progress` → `InProgress`).
 pub fn variant(text: &str) -> String {
-    finish(ascii_words(text).to_upper_camel_case(), "Value", "V")
+    let chars: Vec<char> = text.chars().collect();
+    let mut spelled = String::with_capacity(text.len() + 8);
+    for (i, &c) in chars.iter().enumerate() {
+        let before_alnum = i > 0 && chars[i - 1].is_alphanumeric();
+        let after_digit = chars.get(i + 1).is_some_and(char::is_ascii_digit);
+        match c {
+            '+' => spelled.push_str(" plus "),
+            '-' if !before_alnum && after_digit => spelled.push_str(" minus "),
+            other => spelled.push(other),
+        }
+    }
+    finish(ascii_words(&spelled).to_upper_camel_case(), "Value", "V")
 }
 
 /// A SCREAMING_SNAKE_CASE identifier for a `static` (`tickets_search` → `TICKETS_SEARCH`).

@@ -289,14 +289,38 @@ mod tests {
 
     #[test]
     fn odd_enum_values_get_distinct_variants() {
-        let values: Vec<String> = ["open", "\"#", "*/", "Open", "self", "日本"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let values: Vec<String> = [
+            "open",
+            "\"#",
+            "*/",
+            "Open",
+            "self",
+            "日本",
+            "+1",
+            "-1",
+            "reactions-+1",
+            "utf-8",
+            "in-progress",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         let names: Vec<String> = variants(&values).into_iter().map(|v| v.name).collect();
         assert_eq!(
             names,
-            ["Open", "Value", "Value2", "Open2", "Self_", "Value3"]
+            [
+                "Open",
+                "Value",
+                "Value2",
+                "Open2",
+                "Self_",
+                "Value3",
+                "Plus1",
+                "Minus1",
+                "ReactionsPlus1",
+                "Utf8",
+                "InProgress"
+            ]
         );
     }
 }

@@ -7,9 +7,8 @@ use crate::diagnostics::Diagnostic;
 use crate::model::{Kind, StringRules};
 use crate::spec::format as raw;
 use crate::spec::spanned::{Pos, Sp};
-use heck::ToUpperCamelCase;
 use regex::Regex;
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 impl FieldResolver<'_> {
     pub(super) fn string_rules(&mut self, f: &raw::Field) -> StringRules {
@@ -34,22 +33,19 @@ impl FieldResolver<'_> {
                         .help("list the allowed values, or remove `enum`"),
                 );
             }
-            let mut seen: HashMap<String, &str> = HashMap::new();
+            // Values that spell the same identifier (`+1` and `1`, `Open` and `open`) are
+            // fine: generated code names their variants apart and keeps each wire value.
+            let mut seen: HashSet<&str> = HashSet::new();
             for v in &vals.value {
-                let ident = v.value.to_upper_camel_case();
-                if let Some(prev) = seen.insert(ident.clone(), &v.value) {
-                    let msg = if prev == v.value {
-                        format!("enum value `{}` is listed twice", v.value)
-                    } else {
-                        format!(
-                            "enum values `{prev}` and `{}` both become `{ident}` in generated code",
-                            v.value
-                        )
-                    };
+                if !seen.insert(v.value.as_str()) {
                     self.diags.push(
-                        Diagnostic::error("duplicate-enum-value", self.span(v.pos), msg)
-                            .label("collides with an earlier value")
-                            .help("make every value distinct in letters and digits"),
+                        Diagnostic::error(
+                            "duplicate-enum-value",
+                            self.span(v.pos),
+                            format!("enum value `{}` is listed twice", v.value),
+                        )
+                        .label("repeats an earlier value")
+                        .help("remove one of the two"),
                     );
                 }
             }

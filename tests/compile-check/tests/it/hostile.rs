@@ -14,8 +14,9 @@ use toolspec_runtime::ToolError;
 use toolspec_runtime::engine::glue::{Page, Window};
 use toolspec_runtime::engine::{CallContext, Toolset};
 
-/// The enum values exactly as the spec writes them.
-const VALUES: [&str; 13] = [
+/// The enum values exactly as the spec writes them (the last four spell the same letters
+/// and digits, and get variants of their own).
+const VALUES: [&str; 17] = [
     "open",
     "say \"hi\"#",
     "*/ closed /*",
@@ -29,6 +30,10 @@ const VALUES: [&str; 13] = [
     "type",
     "self",
     "1st",
+    "+1",
+    "-1",
+    "1",
+    "reactions-+1",
 ];
 
 #[derive(Default)]
