@@ -47,6 +47,10 @@ pub fn tool_description(tool: &Tool) -> String {
             "Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for {}; other arguments with that key are refused.",
             format_duration(i.ttl)
         ));
+        if i.key_optional.is_some() {
+            parts
+                .push("The key is optional: a call without one runs every time it is sent.".into());
+        }
     }
     parts.join(" ")
 }

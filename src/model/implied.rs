@@ -118,21 +118,30 @@ pub fn response_format_param(span: Span, default: Verbosity, detailed_only: &[St
     f
 }
 
-/// `idempotency_key`: required on idempotent writes.
-pub fn idempotency_key_param(span: Span, ttl: Duration) -> Field {
-    field(
-        "idempotency_key",
-        span,
+/// `idempotency_key`: required on idempotent writes, unless the spec says why it may be left
+/// out (`key_optional`).
+pub fn idempotency_key_param(span: Span, ttl: Duration, required: bool) -> Field {
+    let description = if required {
         format!(
             "New unique key per intended change; reuse it only to retry the same call. Kept {}.",
             format_duration(ttl)
-        ),
+        )
+    } else {
+        format!(
+            "New unique key per intended change; reuse it only to retry the same call. Kept {}. Optional, but without one a retry runs again.",
+            format_duration(ttl)
+        )
+    };
+    field(
+        "idempotency_key",
+        span,
+        description,
         Type::of(Kind::String(StringRules {
             min_length: Some(1),
             max_length: Some(255),
             ..StringRules::default()
         })),
-        true,
+        required,
         json!("k-7f3a"),
         Origin::Idempotency,
     )

@@ -274,6 +274,8 @@ pub struct Paging {
 pub struct Idempotency {
     /// How long keys are kept.
     pub ttl: Duration,
+    /// Why `idempotency_key` may be left out (`key_optional`); `None`: it is required.
+    pub key_optional: Option<Text>,
     /// Where it was declared.
     pub span: Span,
 }

@@ -378,6 +378,11 @@ pub struct Idempotency {
     /// How long the key and its result are kept (defaults to the toolset's), e.g. `24h`.
     #[serde(default)]
     pub ttl: Option<Sp<String>>,
+    /// Makes `idempotency_key` optional, for a low-risk write whose existing callers send
+    /// none: the reason, in a sentence (docs show it). A call with a key is still run at
+    /// most once; a call without one runs every time it is sent, retries included.
+    #[serde(default)]
+    pub key_optional: Option<Sp<String>>,
 }
 
 /// Preview settings of an irreversible tool.

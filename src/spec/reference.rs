@@ -85,7 +85,10 @@ const EXAMPLES: &[(&str, &str)] = &[
         "items: tickets\ndefault_limit: 10\nmax_limit: 50\n",
     ),
     ("ResponseFormat", "default: concise\n"),
-    ("Idempotency", "ttl: 48h\n"),
+    (
+        "Idempotency",
+        "ttl: 48h\nkey_optional: Callers from before keys existed send none; a duplicate note is harmless.\n",
+    ),
     (
         "Preview",
         "ttl: 15m\nfields:\n  amount: { type: number, description: What would be refunded., example: 42.5 }\n",

@@ -23,6 +23,7 @@ mod docs_escaping;
 mod docs_examples;
 mod docs_mdbook;
 mod format_reference;
+mod key_optional;
 mod lint_config;
 mod lint_docs;
 mod lint_rules;

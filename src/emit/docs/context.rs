@@ -172,6 +172,8 @@ pub struct SafetyCtx {
 pub struct IdempotencyCtx {
     /// How long a key and its result are kept (`24h`).
     pub ttl: String,
+    /// Why the key may be left out, when it may (`key_optional`).
+    pub key_optional: Option<String>,
 }
 
 /// The preview an irreversible tool shows before applying.
@@ -361,6 +363,7 @@ fn safety(model: &Model, ts: &ToolSet, tool: &Tool) -> SafetyCtx {
         open_world: tool.open_world,
         idempotency: tool.idempotency.as_ref().map(|i| IdempotencyCtx {
             ttl: format_duration(i.ttl),
+            key_optional: i.key_optional.as_ref().map(|r| r.text.clone()),
         }),
         preview: tool.preview.as_ref().map(|p| PreviewCtx {
             ttl: format_duration(p.ttl),

@@ -111,6 +111,7 @@ pub(super) fn resolve_tool(
         });
         Idempotency {
             ttl,
+            key_optional: i.key_optional.as_ref().map(|r| text(file, r)),
             span: fr.span(i.pos),
         }
     });
@@ -151,7 +152,11 @@ pub(super) fn resolve_tool(
         ));
     }
     if let Some(i) = &idempotency {
-        params.push(implied::idempotency_key_param(i.span, i.ttl));
+        params.push(implied::idempotency_key_param(
+            i.span,
+            i.ttl,
+            i.key_optional.is_none(),
+        ));
     }
     if let Some(p) = &preview {
         params.push(implied::preview_id_param(p.span, p.ttl));
