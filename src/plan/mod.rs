@@ -1,14 +1,17 @@
 //! Facts about a tool that several outputs state, worked out once from the model: how the
 //! runtime serves it, the behaviour hints hosts read, which output fields only detailed
-//! responses carry, its JSON Schemas ([`schema`]) and its entry as each provider reads it
-//! ([`providers`]).
+//! responses carry, its JSON Schemas ([`schema`]), its served definition ([`Definition`])
+//! and its entry as each provider reads it ([`providers`]).
 //!
 //! An emitter that needs one of these reads it here, typed, instead of computing it again
 //! or reading it back from another emitter's output; so the MCP list, the server layer and
 //! the gauntlet tests cannot disagree about them.
 
+mod definition;
 pub mod providers;
 pub mod schema;
+
+pub use definition::Definition;
 
 use serde::Serialize;
 

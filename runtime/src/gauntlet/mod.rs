@@ -221,6 +221,15 @@ impl<'a> Gauntlet<'a> {
         result.map_err(|f| f.named(def.name))
     }
 
+    /// The tool definitions the implementation serves (a session is built the first time).
+    pub(crate) fn served(&self) -> Result<&'static [ToolDefinition], Failure> {
+        if let Some(served) = self.served.get() {
+            return Ok(served);
+        }
+        let session = self.session()?;
+        Ok(session.server.definitions())
+    }
+
     /// A fresh implementation from the fixture, on a runtime with in-memory stores and a
     /// manual clock.
     pub(crate) fn session(&self) -> Result<Session<'_>, Failure> {
@@ -254,17 +263,6 @@ impl<'a> Gauntlet<'a> {
                 .collect(),
             host: Arc::default(),
         })
-    }
-}
-
-impl Gauntlet<'_> {
-    /// The tool definitions the implementation serves (a session is built the first time).
-    pub(crate) fn served(&self) -> Result<&'static [ToolDefinition], Failure> {
-        if let Some(served) = self.served.get() {
-            return Ok(served);
-        }
-        let session = self.session()?;
-        Ok(session.server.definitions())
     }
 }
 

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{ObjectShape, Shape, accepts, validate};
+use super::{Field, ObjectShape, Shape, accepts, validate};
 use crate::error::ToolError;
 use crate::fingerprint::CONTROL_PARAMS;
 
@@ -48,15 +48,9 @@ pub fn prepare_fast(shape: &ObjectShape, map: &mut Map<String, Value>) -> bool {
     while rest != 0 {
         let i = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        let field = &shape.fields[i];
-        if CONTROL_PARAMS.contains(&field.name) {
-            continue;
-        }
         // A `null` without a default stays: serde reads it as `None`, and fingerprints
         // drop `null` members, so removing it would cost a lookup for nothing.
-        if let Some(default) = field.default.and_then(parse_default) {
-            map.insert(field.name.to_owned(), with_nested(&field.shape, default));
-        }
+        fill_top_level_default(&shape.fields[i], map);
     }
     true
 }
@@ -91,13 +85,24 @@ fn normalize_object(shape: &ObjectShape, value: &mut Value, top_level: bool) {
                 }
             },
             Some(present) => normalize_value(&field.shape, present),
-            None if top_level && CONTROL_PARAMS.contains(&field.name) => {}
+            None if top_level => fill_top_level_default(field, map),
             None => {
                 if let Some(default) = field.default.and_then(parse_default) {
                     map.insert(field.name.to_owned(), with_nested(&field.shape, default));
                 }
             }
         }
+    }
+}
+
+/// Writes the default of the absent top-level `field` into `map`, nested defaults filled,
+/// unless it has none or is a control parameter (see [`normalize`]).
+fn fill_top_level_default(field: &Field, map: &mut Map<String, Value>) {
+    if CONTROL_PARAMS.contains(&field.name) {
+        return;
+    }
+    if let Some(default) = field.default.and_then(parse_default) {
+        map.insert(field.name.to_owned(), with_nested(&field.shape, default));
     }
 }
 

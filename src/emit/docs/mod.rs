@@ -38,15 +38,10 @@ use templates::Renderer;
 /// Keeps a site build (`mdbook build` writes `book/` next to `book.toml`) out of git.
 const GITIGNORE: &str = "/book/\n";
 
-/// The docs of every toolset, or the problems that keep them from being true: a spec example
-/// the server would answer differently, or a template that fails (named by file and line).
-pub fn generate(model: &Model, options: &Options) -> Result<Vec<GeneratedFile>, Diagnostics> {
-    let book = Book::new(options);
-    book.finish(model.toolsets.iter().map(|ts| book.toolset(model, ts)))
-}
-
 /// The docs emitter with its templates loaded: renders one toolset at a time, so toolsets
-/// can be rendered on several threads and [`Book::finish`]ed together.
+/// can be rendered on several threads and [`Book::finish`]ed together into the docs of every
+/// toolset, or the problems that keep them from being true: a spec example the server would
+/// answer differently, or a template that fails (named by file and line).
 pub(crate) struct Book {
     renderer: Renderer,
 }

@@ -22,29 +22,10 @@ use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::emit::GeneratedFile;
 use crate::emit::code::escape::{self, ident, type_ident};
 use crate::emit::code::{safe, safe_opt};
-use crate::model::describe::tool_description;
 use crate::model::{Model, Tier, Tool, ToolSet};
-use crate::plan::schema::{self, Profile};
-use crate::plan::{Annotations, Serving, detailed_only};
+use crate::plan::{Definition, Serving, detailed_only};
 use shapes::{Shapes, StaticDecl};
 use types::{FieldDecl, TypeDecl, Types};
-
-/// The file of every toolset of the model: `<service>/<service>.rs`.
-pub fn emit(model: &Model) -> Result<Vec<GeneratedFile>, Diagnostics> {
-    let mut files = Vec::new();
-    let mut diags = Diagnostics::default();
-    for ts in &model.toolsets {
-        match file(model, ts) {
-            Ok(f) => files.push(f),
-            Err(d) => diags.extend(d),
-        }
-    }
-    if diags.has_errors() {
-        Err(diags)
-    } else {
-        Ok(files)
-    }
-}
 
 /// The file of one toolset, at its path under the output directory.
 pub fn file(model: &Model, ts: &ToolSet) -> Result<GeneratedFile, Diagnostics> {
@@ -417,28 +398,30 @@ fn tool_context(
     shapes: &mut Shapes<'_>,
 ) -> ToolCtx {
     let kind = Serving::of(t).as_str();
-    let hints = Annotations::of(t);
+    // What the definition says comes from the plan, which the gauntlet digests too.
+    let served = Definition::of(t);
+    let hints = served.annotations;
     let input_shape = shapes.input(&t.name.text, &t.params);
     let detailed_only = detailed_only(t);
     ToolCtx {
         wire: t.name.text.clone(),
-        title: t.title.text.clone(),
-        description: tool_description(t),
+        title: served.title,
+        description: served.description,
         kind: kind.into(),
         method,
         preview_method,
         input,
         output,
         preview,
-        input_schema: schema::input_schema(t, Profile::Standard).to_string(),
-        output_schema: schema::output_schema(t).to_string(),
+        input_schema: served.input_schema,
+        output_schema: served.output_schema,
         read_only: hints.read_only_hint,
         destructive: hints.destructive_hint,
         idempotent: hints.idempotent_hint,
         open_world: hints.open_world_hint,
-        aliases: t.aliases.iter().map(|a| a.text.clone()).collect(),
+        aliases: served.aliases,
         input_shape,
-        example_call: t.example_call().to_string(),
+        example_call: served.example_call,
         items: t.paging.as_ref().map(|p| p.items.text.clone()),
         default_limit: t.paging.as_ref().map_or(0, |p| p.default_limit),
         response_format: t.response_format.map(|v| {

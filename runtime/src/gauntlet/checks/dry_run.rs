@@ -110,10 +110,7 @@ pub(crate) fn changed_arguments_refused(ctx: &Ctx<'_, '_>) -> Result<(), Failure
     );
     let session = ctx.session()?;
     let (args, _, apply) = preview(ctx, &session, "gauntlet-changed", &promise)?;
-    let Some(definition) = session.definition(tool.name) else {
-        return Err(not_applicable(ctx, "is served"));
-    };
-    let Some(mut other) = other_arguments(&ctx.params, definition, &args) else {
+    let Some(mut other) = other_arguments(&ctx.params, ctx.definition, &args) else {
         return Err(Failure::new(promise)
             .call(tool.name, &args)
             .got("no second valid set of arguments could be made from the spec")

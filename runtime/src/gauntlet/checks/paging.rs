@@ -282,8 +282,8 @@ pub(crate) fn forged_cursor_refused(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
         set(&mut args, "cursor", json!(cursor));
         session.refused(tool.name, &args, "invalid_cursor", &promise)?;
     }
-    if let (Some(real), Some(definition)) = (real, session.definition(tool.name))
-        && let Some(mut other) = other_arguments(&ctx.params, definition, &query)
+    if let Some(real) = real
+        && let Some(mut other) = other_arguments(&ctx.params, ctx.definition, &query)
     {
         set(&mut other, "cursor", json!(real));
         session.refused(tool.name, &other, "invalid_cursor", &promise)?;

@@ -86,12 +86,9 @@ pub(crate) fn other_arguments_refused(ctx: &Ctx<'_, '_>) -> Result<(), Failure> 
     let session = ctx.session()?;
     let args = effect_call(ctx, &session, "gauntlet-reuse", &promise)?;
     session.ok(tool.name, &args, &promise)?;
-    let Some(definition) = session.definition(tool.name) else {
-        return Err(not_applicable(ctx, "is served"));
-    };
     let mut base = args.clone();
     crate::gauntlet::session::unset(&mut base, "preview_id");
-    let Some(other) = other_arguments(&ctx.params, definition, &base) else {
+    let Some(other) = other_arguments(&ctx.params, ctx.definition, &base) else {
         return Err(Failure::new(promise)
             .call(tool.name, &base)
             .got("no second valid set of arguments could be made from the spec")

@@ -46,7 +46,8 @@ pub(crate) fn matches_spec(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
         .map(|p| p.keys().map(String::as_str).collect())
         .unwrap_or_default();
     schema_names.sort_unstable();
-    let mut validator_names: Vec<&str> = ctx.params.iter().map(|p| p.name).collect();
+    let validator_order: Vec<&str> = ctx.params.iter().map(|p| p.name).collect();
+    let mut validator_names = validator_order.clone();
     validator_names.sort_unstable();
     same(
         &mut diffs,
@@ -54,7 +55,6 @@ pub(crate) fn matches_spec(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
         format!("{schema_names:?}"),
         format!("{validator_names:?}"),
     );
-    let validator_order: Vec<&str> = ctx.params.iter().map(|p| p.name).collect();
     let spec_order: Vec<&str> = tool.param_examples.iter().map(|p| p.name).collect();
     if validator_order != spec_order {
         diffs.push(format!(

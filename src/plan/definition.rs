@@ -1,0 +1,67 @@
+//! What a tool's served definition says: the texts generated code writes into its
+//! `ToolDefinition`, worked out in one place. The Rust emitter writes them and the gauntlet
+//! emitter digests them, so the digests a gauntlet checks are those of what the server was
+//! generated to serve.
+
+use toolspec_runtime::engine::digest::DefinitionText;
+
+use super::Annotations;
+use super::schema::{self, Profile};
+use crate::model::Tool;
+use crate::model::describe::tool_description;
+
+/// The served parts of one tool's definition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Definition {
+    /// Human title.
+    pub title: String,
+    /// The description the model reads ([`tool_description`]).
+    pub description: String,
+    /// MCP behaviour hints.
+    pub annotations: Annotations,
+    /// Deprecated names still answered.
+    pub aliases: Vec<String>,
+    /// A valid call, as compact JSON.
+    pub example_call: String,
+    /// The input schema (standard profile), as compact JSON.
+    pub input_schema: String,
+    /// The output schema, as compact JSON.
+    pub output_schema: String,
+}
+
+impl Definition {
+    /// The definition of `t`.
+    pub fn of(t: &Tool) -> Self {
+        Definition {
+            title: t.title.text.clone(),
+            description: tool_description(t),
+            annotations: Annotations::of(t),
+            aliases: t.aliases.iter().map(|a| a.text.clone()).collect(),
+            example_call: t.example_call().to_string(),
+            input_schema: schema::input_schema(t, Profile::Standard).to_string(),
+            output_schema: schema::output_schema(t).to_string(),
+        }
+    }
+
+    /// Its digests, part by part (`toolspec_runtime::engine::digest`), as the gauntlet
+    /// compares them with the served definition's.
+    pub fn digests(&self) -> [String; 7] {
+        let aliases: Vec<&str> = self.aliases.iter().map(String::as_str).collect();
+        let a = self.annotations;
+        DefinitionText {
+            title: &self.title,
+            description: &self.description,
+            annotations: toolspec_runtime::engine::Annotations {
+                read_only: a.read_only_hint,
+                destructive: a.destructive_hint,
+                idempotent: a.idempotent_hint,
+                open_world: a.open_world_hint,
+            },
+            aliases: &aliases,
+            example_call: &self.example_call,
+            input_schema: &self.input_schema,
+            output_schema: &self.output_schema,
+        }
+        .digests()
+    }
+}
