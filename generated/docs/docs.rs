@@ -277,7 +277,7 @@ pub trait DocsTools: ::core::marker::Send + ::core::marker::Sync {
     /// concise. Read-only.
     ///
     /// Paged: return at most `window.limit` items starting after `window.offset` of them,
-    /// and the total number of matches; the cursor is handled for you.
+    /// and the total number of matches (`Page::new`); the cursor is handled for you.
     fn docs_search(
         &self,
         input: DocsSearchInput,

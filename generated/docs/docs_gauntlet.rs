@@ -72,6 +72,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     items: "articles",
                     default_limit: 10,
                     max_limit: 25,
+                    total: true,
                 }),
                 response_format: Some(ResponseFormatFacts {
                     default: "concise",
@@ -316,6 +317,14 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             },
             ErrorFacts {
                 code: "invalid_format",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "invalid_key",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "conflicting_arguments",
                 retryable: false,
             },
             ErrorFacts {

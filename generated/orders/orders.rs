@@ -372,7 +372,7 @@ pub trait OrdersTools: ::core::marker::Send + ::core::marker::Sync {
     /// Read-only.
     ///
     /// Paged: return at most `window.limit` items starting after `window.offset` of them,
-    /// and the total number of matches; the cursor is handled for you.
+    /// and the total number of matches (`Page::new`); the cursor is handled for you.
     fn orders_search(
         &self,
         input: OrdersSearchInput,

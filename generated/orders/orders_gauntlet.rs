@@ -110,6 +110,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     items: "orders",
                     default_limit: 10,
                     max_limit: 50,
+                    total: true,
                 }),
                 response_format: Some(ResponseFormatFacts {
                     default: "concise",
@@ -294,6 +295,14 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             },
             ErrorFacts {
                 code: "invalid_format",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "invalid_key",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "conflicting_arguments",
                 retryable: false,
             },
             ErrorFacts {

@@ -74,6 +74,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     items: "tickets",
                     default_limit: 10,
                     max_limit: 50,
+                    total: true,
                 }),
                 response_format: Some(ResponseFormatFacts {
                     default: "concise",
@@ -272,6 +273,14 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             },
             ErrorFacts {
                 code: "invalid_format",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "invalid_key",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "conflicting_arguments",
                 retryable: false,
             },
             ErrorFacts {

@@ -95,6 +95,20 @@ builtin!(
     "Pass a value in the format named in `details.format`, like `details.example`."
 );
 builtin!(
+    INVALID_KEY,
+    "invalid_key",
+    false,
+    "A key of a map argument breaks the rules for its keys (length or pattern).",
+    "Rename the key named in `details.path` to fit `details.max_length` and `details.pattern`."
+);
+builtin!(
+    CONFLICTING_ARGUMENTS,
+    "conflicting_arguments",
+    false,
+    "Arguments were passed together that the tool takes only one at a time.",
+    "Keep one of `details.one_of` and remove the others."
+);
+builtin!(
     INVALID_CURSOR,
     "invalid_cursor",
     false,
@@ -183,6 +197,8 @@ pub const ALL: &[BuiltinError] = &[
     INVALID_LENGTH,
     PATTERN_MISMATCH,
     INVALID_FORMAT,
+    INVALID_KEY,
+    CONFLICTING_ARGUMENTS,
     INVALID_CURSOR,
     IDEMPOTENCY_KEY_REUSED,
     IDEMPOTENCY_IN_PROGRESS,
@@ -207,6 +223,8 @@ pub const VALIDATION: &[BuiltinError] = &[
     INVALID_LENGTH,
     PATTERN_MISMATCH,
     INVALID_FORMAT,
+    INVALID_KEY,
+    CONFLICTING_ARGUMENTS,
 ];
 
 /// Whether `code` means the arguments were refused by validation.

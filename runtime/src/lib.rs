@@ -99,6 +99,7 @@
 #![warn(missing_docs)]
 
 pub mod catalog;
+mod clearable;
 pub mod clock;
 pub mod cursor;
 pub mod engine;

@@ -7,12 +7,14 @@
 //! |---|---|
 //! | [`ToolError`] | an error meant for the model (the spec's catalog errors are built for you) |
 //! | [`Window`], [`Page`] | a paged tool's method gets the window to read and returns a page |
+//! | [`Clearable`] | an optional field whose `null` clears: keep, clear or set |
 //! | [`Work`] | a write method's unit of work: its effects commit with the call's records |
 //! | [`Runtime`], [`CursorKey`] | what the generated server is built around: stores, cursor signing |
 //! | [`Database`], [`SqliteStore`] | (feature `sqlite`) your SQLite file, shared with the runtime's records |
 //! | [`McpServer`], [`serve_stdio`], [`serve_http`], [`HttpServer`], [`HttpGuard`], [`StdioGuard`] | (feature `mcp`) serving the toolset |
 
 pub use crate::ToolError;
+pub use crate::clearable::Clearable;
 pub use crate::cursor::CursorKey;
 pub use crate::engine::{Page, Runtime, Window};
 #[cfg(feature = "mcp")]

@@ -209,6 +209,8 @@ impl Problem {
     pub fn length(path: &str, len: usize, min: Option<u64>, max: Option<u64>, unit: &str) -> Self {
         let (min_key, max_key) = if unit == "items" {
             ("min_items", "max_items")
+        } else if unit == "entries" {
+            ("min_entries", "max_entries")
         } else {
             ("min_length", "max_length")
         };
@@ -247,6 +249,98 @@ impl Problem {
         )
     }
 
+    /// `missing_argument` for a set: none of `names` was passed, and `exactly` one of them
+    /// (else at least one) must be. `path` is the object's.
+    pub fn none_of(path: &str, names: &[&str], exactly: bool) -> Self {
+        let how = if exactly {
+            "exactly one"
+        } else {
+            "at least one"
+        };
+        let key = if exactly { "one_of" } else { "any_of" };
+        let place = if path.is_empty() {
+            String::new()
+        } else {
+            format!(" in {}", label(path))
+        };
+        Self::new(
+            &catalog::MISSING_ARGUMENT,
+            path,
+            format!("Pass {how} of {}{place}.", quoted(names)),
+            json!({ key: names }),
+        )
+    }
+
+    /// `conflicting_arguments`: several of `names` were passed (`given`), and only one may be.
+    pub fn conflict(path: &str, names: &[&str], given: &[&str]) -> Self {
+        Self::new(
+            &catalog::CONFLICTING_ARGUMENTS,
+            path,
+            format!(
+                "Pass only one of {}; the call has {}. Keep the one that says what you mean and remove the others.",
+                quoted(names),
+                quoted(given)
+            ),
+            json!({ "one_of": names, "given": given }),
+        )
+    }
+
+    /// `missing_argument`: the field at `path` must come with `given`, which was passed
+    /// (`together` is the whole set of fields that go together).
+    pub fn needed(path: &str, given: &[&str], together: &[&str]) -> Self {
+        Self::new(
+            &catalog::MISSING_ARGUMENT,
+            path,
+            format!(
+                "'{}' is required when {} is passed.",
+                label(path),
+                quoted(given)
+            ),
+            json!({ "with": given, "together": together }),
+        )
+    }
+
+    /// `invalid_key`: a key of a map breaks the rules for its keys (length, pattern). `path`
+    /// is the entry's; the key itself is echoed bounded.
+    pub fn key(
+        path: &str,
+        key: &str,
+        min: Option<u64>,
+        max: Option<u64>,
+        pattern: Option<&str>,
+    ) -> Self {
+        let mut rules = Vec::new();
+        match (min, max) {
+            (Some(lo), Some(hi)) => rules.push(format!("{lo} to {hi} characters")),
+            (Some(lo), None) => rules.push(format!("at least {lo} characters")),
+            (None, Some(hi)) => rules.push(format!("at most {hi} characters")),
+            (None, None) => {}
+        }
+        let mut facts = Map::new();
+        if let Some(lo) = min {
+            facts.insert("min_length".into(), lo.into());
+        }
+        if let Some(hi) = max {
+            facts.insert("max_length".into(), hi.into());
+        }
+        if let Some(p) = pattern {
+            rules.push(format!("matching {p}"));
+            facts.insert("pattern".into(), p.into());
+        }
+        let parent = path.rsplit_once('/').map_or("", |(p, _)| p);
+        Self::new(
+            &catalog::INVALID_KEY,
+            path,
+            format!(
+                "Key '{}' of {} is not allowed: keys must be {}.",
+                echo(key),
+                label(parent),
+                rules.join(", ")
+            ),
+            Value::Object(facts),
+        )
+    }
+
     /// `invalid_format`: the string is not a valid `format` (`email`, `date-time`, ...);
     /// `example` is a value in that format.
     pub fn format(path: &str, got: &Value, format: &str, example: &str) -> Self {
@@ -261,6 +355,15 @@ impl Problem {
             json!({ "format": format, "example": example }),
         )
     }
+}
+
+/// `'a', 'b'` for a list of field names.
+fn quoted(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("'{n}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl ToolError {

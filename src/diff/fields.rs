@@ -359,10 +359,12 @@ impl<'a> Cmp<'a> {
                 Kind::Object {
                     fields: of,
                     open: oopen,
+                    ..
                 },
                 Kind::Object {
                     fields: nf,
                     open: nopen,
+                    ..
                 },
             ) => {
                 if oopen != nopen {

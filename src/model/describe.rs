@@ -8,7 +8,7 @@
 //! and OpenAI tool lists, the docs and the Rust definitions all call [`tool_description`], so
 //! they cannot say different things, and the numbers in it are the ones the runtime enforces.
 
-use crate::model::{Approval, Tool, format_duration};
+use crate::model::{Approval, Requirement, Tool, format_duration};
 use crate::spec::format::Tier;
 
 /// The full description of a tool, as every output shows it.
@@ -29,9 +29,15 @@ pub fn tool_description(tool: &Tool) -> String {
             nf.use_tool.text
         ));
     }
+    parts.extend(tool.requires.iter().map(requirement_sentence));
     if let Some(p) = &tool.paging {
+        let total = if p.total {
+            "; total counts all matches"
+        } else {
+            ""
+        };
         parts.push(format!(
-            "Pages: limit defaults to {} (max {}); pass next_cursor back as cursor for more; total counts all matches.",
+            "Pages: limit defaults to {} (max {}); pass next_cursor back as cursor for more{total}.",
             p.default_limit, p.max_limit
         ));
     }
@@ -55,6 +61,26 @@ pub fn tool_description(tool: &Tool) -> String {
     parts.join(" ")
 }
 
+/// A rule over which parameters go together, as the one sentence every provider reads (no
+/// provider keeps a keyword for it at the top of a tool's parameters).
+pub fn requirement_sentence(r: &Requirement) -> String {
+    let list = |names: &[crate::model::Text]| {
+        names
+            .iter()
+            .map(|n| n.text.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match r {
+        Requirement::ExactlyOne(n) => format!("Pass exactly one of {}.", list(n)),
+        Requirement::AtLeastOne(n) => format!("Pass at least one of {}.", list(n)),
+        Requirement::AllOrNone(n) => format!("Pass all of {} or none.", list(n)),
+        Requirement::Requires { field, needs } => {
+            format!("{} only together with {}.", field.text, list(needs))
+        }
+    }
+}
+
 fn tier_sentence(tool: &Tool) -> String {
     match tool.tier {
         Tier::ReadOnly => "Read-only.".to_string(),
@@ -70,7 +96,13 @@ fn tier_sentence(tool: &Tool) -> String {
                 format_duration(p.ttl),
                 approval_explained(p.approval)
             ),
-            None => "Irreversible.".to_string(),
+            None => match &tool.low_risk {
+                Some(why) => format!(
+                    "Irreversible, low risk, one call without a preview: {}",
+                    sentence(&lower_first(&why.text))
+                ),
+                None => "Irreversible.".to_string(),
+            },
         },
     }
 }
@@ -140,6 +172,8 @@ pub enum Counted {
     Characters,
     /// A list's length.
     Items,
+    /// A map's number of entries.
+    Entries,
 }
 
 impl Counted {
@@ -149,6 +183,8 @@ impl Counted {
             (Counted::Characters, _) => "characters",
             (Counted::Items, 1) => "item",
             (Counted::Items, _) => "items",
+            (Counted::Entries, 1) => "entry",
+            (Counted::Entries, _) => "entries",
         }
     }
 }
@@ -164,6 +200,32 @@ pub fn count_words(min: Option<u64>, max: Option<u64>, counted: Counted) -> Opti
         (_, Some(b)) => Some(format!("up to {b} {}", unit(b))),
         _ => None,
     }
+}
+
+/// What `null` means for a nullable field, lower-case: an optional parameter's `null`
+/// clears it (leaving it out keeps it); otherwise `null` says there is none.
+pub fn null_words(f: &crate::model::Field) -> String {
+    if f.required || f.origin != crate::model::Origin::Spec {
+        "null for none".into()
+    } else {
+        "null clears it; left out, it is kept".into()
+    }
+}
+
+/// A map's rules in words, lower-case phrases: `up to 50 entries`, `keys up to 40
+/// characters`, `keys matching ^[a-z_]+$` (the pattern as written). Empty when unbounded.
+pub fn map_words(keys: &crate::model::StringRules, max_entries: Option<u64>) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(c) = count_words(None, max_entries, Counted::Entries) {
+        out.push(c);
+    }
+    if let Some(c) = count_words(keys.min_length, keys.max_length, Counted::Characters) {
+        out.push(format!("keys {c}"));
+    }
+    if let Some(p) = &keys.pattern {
+        out.push(format!("keys matching {p}"));
+    }
+    out
 }
 
 /// Numeric bounds in words: `1 to 50`, `at least 0`, `at most 2.5`; each bound written as

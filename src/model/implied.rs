@@ -50,6 +50,7 @@ fn field(
         default: None,
         example,
         detailed_only: false,
+        nullable: false,
         origin,
     }
 }
@@ -263,6 +264,7 @@ pub fn preview_output(span: Span, ttl: Duration, fields: &[Field]) -> Field {
     let example = compose_example(&Type::of(Kind::Object {
         fields: all.clone(),
         open: false,
+        requires: Vec::new(),
     }));
     field(
         "preview",
@@ -271,6 +273,7 @@ pub fn preview_output(span: Span, ttl: Duration, fields: &[Field]) -> Field {
         Type::of(Kind::Object {
             fields: all,
             open: false,
+            requires: Vec::new(),
         }),
         false,
         example,
@@ -297,6 +300,7 @@ pub fn undo_output(span: Span, tool: &str, arguments: Vec<Field>) -> Field {
             let example = compose_example(&Type::of(Kind::Object {
                 fields: arguments.clone(),
                 open: false,
+                requires: Vec::new(),
             }));
             field(
                 "arguments",
@@ -305,6 +309,7 @@ pub fn undo_output(span: Span, tool: &str, arguments: Vec<Field>) -> Field {
                 Type::of(Kind::Object {
                     fields: arguments,
                     open: false,
+                    requires: Vec::new(),
                 }),
                 true,
                 example,
@@ -315,6 +320,7 @@ pub fn undo_output(span: Span, tool: &str, arguments: Vec<Field>) -> Field {
     let example = compose_example(&Type::of(Kind::Object {
         fields: fields.clone(),
         open: false,
+        requires: Vec::new(),
     }));
     field(
         "undo",
@@ -323,6 +329,7 @@ pub fn undo_output(span: Span, tool: &str, arguments: Vec<Field>) -> Field {
         Type::of(Kind::Object {
             fields,
             open: false,
+            requires: Vec::new(),
         }),
         true,
         example,
@@ -371,6 +378,7 @@ pub fn truncated_output(span: Span) -> Field {
     let cut = Type::of(Kind::Object {
         fields: cut_fields,
         open: false,
+        requires: Vec::new(),
     });
     let fields = vec![
         field(
@@ -410,6 +418,7 @@ pub fn truncated_output(span: Span) -> Field {
     let ty = Type::of(Kind::Object {
         fields,
         open: false,
+        requires: Vec::new(),
     });
     let example = compose_example(&ty);
     field(

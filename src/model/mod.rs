@@ -180,6 +180,8 @@ pub struct Tool {
     pub params: Vec<Field>,
     /// Every output field: the spec's, then the implied ones.
     pub output: Vec<Field>,
+    /// Rules over which parameters are passed together.
+    pub requires: Vec<Requirement>,
     /// Catalog codes the spec lists for it.
     pub errors: Vec<Text>,
     /// Paging settings, if paginated.
@@ -192,6 +194,8 @@ pub struct Tool {
     pub preview: Option<Preview>,
     /// The undo call, if reversible.
     pub undo: Option<Undo>,
+    /// Why an irreversible tool needs no preview (`low_risk`), if it says so.
+    pub low_risk: Option<Text>,
     /// Deprecated names still routed to it.
     pub aliases: Vec<Text>,
     /// Example calls and outcomes.
@@ -265,8 +269,43 @@ pub struct Paging {
     pub default_limit: u32,
     /// Largest `limit`.
     pub max_limit: u32,
+    /// Whether the result carries `total` (the backend counts every match); `false`: the
+    /// method only says whether more items follow.
+    pub total: bool,
     /// Where paging was declared.
     pub span: Span,
+}
+
+/// A rule over which parameters are passed together.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Requirement {
+    /// Exactly one of these.
+    ExactlyOne(Vec<Text>),
+    /// At least one of these.
+    AtLeastOne(Vec<Text>),
+    /// All of these or none.
+    AllOrNone(Vec<Text>),
+    /// `field` only together with `needs`.
+    Requires {
+        /// The parameter that needs others.
+        field: Text,
+        /// The parameters it needs.
+        needs: Vec<Text>,
+    },
+}
+
+impl Requirement {
+    /// Every parameter the rule names.
+    pub fn names(&self) -> Vec<&Text> {
+        match self {
+            Requirement::ExactlyOne(n) | Requirement::AtLeastOne(n) | Requirement::AllOrNone(n) => {
+                n.iter().collect()
+            }
+            Requirement::Requires { field, needs } => {
+                std::iter::once(field).chain(needs.iter()).collect()
+            }
+        }
+    }
 }
 
 /// Idempotency settings of a tool.

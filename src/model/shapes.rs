@@ -12,22 +12,62 @@
 //! reusing the server's validator verbatim instead of writing a second one. A process that
 //! loads specs over and over (an editor integration) pays it on every load.
 
-use crate::model::{Field, Kind, Tool, Type};
+use crate::model::{Field, Kind, Requirement, Text, Tool, Type};
 use crate::spec::format::Format;
 use serde_json::Value;
 use toolspec_runtime::validate::{
-    self, ArrayShape, Field as RtField, Format as RtFormat, ObjectShape, Pattern, Shape,
-    StringShape,
+    self, ArrayShape, Condition, Field as RtField, Format as RtFormat, MapShape, ObjectShape,
+    Pattern, Shape, StringShape, UnionShape,
 };
 
-/// The runtime's input shape of `tool` (spec and implied parameters).
+/// The runtime's input shape of `tool` (spec and implied parameters, and its rules over
+/// which go together).
 pub fn input_shape(tool: &Tool) -> &'static ObjectShape {
-    object(&tool.params)
+    params_shape(&tool.params, &tool.requires)
 }
 
-/// The runtime's shape of an argument object with these parameters.
-pub fn params_shape(params: &[Field]) -> &'static ObjectShape {
-    object(params)
+/// The runtime's shape of an argument object with these parameters and rules.
+pub fn params_shape(params: &[Field], requires: &[Requirement]) -> &'static ObjectShape {
+    let mut shape = *object(params);
+    if !requires.is_empty() {
+        let rules: Vec<Condition> = requires.iter().map(condition).collect();
+        shape = shape.conditions(Box::leak(rules.into_boxed_slice()));
+    }
+    if params.iter().any(has_nullable) {
+        shape = shape.with_nullable();
+    }
+    leak(shape)
+}
+
+/// Whether `f`, or a field anywhere inside it, is nullable.
+pub fn has_nullable(f: &Field) -> bool {
+    fn inside(ty: &Type) -> bool {
+        match &ty.kind {
+            Kind::Object { fields, .. } => fields.iter().any(has_nullable),
+            Kind::Array { items, .. } => inside(items),
+            Kind::Map { values, .. } => inside(values),
+            Kind::Union { variants, .. } => variants.iter().any(has_nullable),
+            _ => false,
+        }
+    }
+    f.nullable || inside(&f.ty)
+}
+
+/// The runtime's condition of a rule.
+fn condition(r: &Requirement) -> Condition {
+    let names = |list: &[Text]| -> &'static [&'static str] {
+        let v: Vec<&'static str> = list.iter().map(|t| leak_str(&t.text)).collect();
+        Box::leak(v.into_boxed_slice())
+    };
+    match r {
+        Requirement::ExactlyOne(n) => Condition::ExactlyOne(names(n)),
+        Requirement::AtLeastOne(n) => Condition::AtLeastOne(names(n)),
+        Requirement::AllOrNone(n) => Condition::AllOrNone(names(n)),
+        Requirement::Requires { field, needs } => Condition::Requires {
+            field: leak_str(&field.text),
+            needs: names(needs),
+        },
+    }
 }
 
 /// The codes of the problems the validator finds (empty when the call is valid).
@@ -62,26 +102,16 @@ fn field(f: &Field) -> RtField {
     if let Some(default) = &f.default {
         out = out.default_json(leak_str(&default.to_string()));
     }
+    if f.nullable {
+        out = out.nullable();
+    }
     out
 }
 
 /// The runtime's shape of one value of `ty`.
 pub fn shape(ty: &Type) -> Shape {
     match &ty.kind {
-        Kind::String(rules) => {
-            let mut s = StringShape::new().length(rules.min_length, rules.max_length);
-            if let Some(values) = &rules.enum_values {
-                let values: Vec<&'static str> = values.iter().map(|v| leak_str(v)).collect();
-                s = s.one_of(Box::leak(values.into_boxed_slice()));
-            }
-            if let Some(p) = &rules.pattern {
-                s = s.pattern(leak(Pattern::new(leak_str(p))));
-            }
-            if let Some(f) = rules.format {
-                s = s.format(format(f));
-            }
-            Shape::String(s)
-        }
+        Kind::String(rules) => Shape::String(string(rules)),
         Kind::Integer { minimum, maximum } => Shape::integer(*minimum, *maximum),
         Kind::Number { minimum, maximum } => Shape::number(*minimum, *maximum),
         Kind::Boolean => Shape::Boolean,
@@ -92,13 +122,59 @@ pub fn shape(ty: &Type) -> Shape {
         } => Shape::Array(leak(
             ArrayShape::new(shape(items)).bounds(*min_items, *max_items),
         )),
-        Kind::Object { fields, open } => {
+        Kind::Map {
+            values,
+            keys,
+            max_entries,
+        } => Shape::Map(leak(
+            MapShape::new(shape(values))
+                .keys(string(keys))
+                .max_entries(*max_entries),
+        )),
+        Kind::Union { variants, tag } => {
+            let list: Vec<(&'static str, Shape)> = variants
+                .iter()
+                .map(|v| (leak_str(&v.name), shape(&v.ty)))
+                .collect();
+            let mut u = UnionShape::new(
+                Box::leak(list.into_boxed_slice()),
+                leak_str(&ty.json_type_words()),
+            );
+            if let Some(tag) = tag {
+                u = u.tagged(leak_str(tag));
+            }
+            Shape::Union(leak(u))
+        }
+        // A free-form object takes any keys, but it is still an object.
+        Kind::Object {
+            fields,
+            open,
+            requires,
+        } => {
             if *open && fields.is_empty() {
-                Shape::Any
+                Shape::Map(leak(MapShape::new(Shape::Any)))
             } else {
-                Shape::Object(object(fields))
+                Shape::Object(params_shape(fields, requires))
             }
         }
+    }
+}
+
+/// The runtime's string rules.
+fn string(rules: &crate::model::StringRules) -> StringShape {
+    {
+        let mut s = StringShape::new().length(rules.min_length, rules.max_length);
+        if let Some(values) = &rules.enum_values {
+            let values: Vec<&'static str> = values.iter().map(|v| leak_str(v)).collect();
+            s = s.one_of(Box::leak(values.into_boxed_slice()));
+        }
+        if let Some(p) = &rules.pattern {
+            s = s.pattern(leak(Pattern::new(leak_str(p))));
+        }
+        if let Some(f) = rules.format {
+            s = s.format(format(f));
+        }
+        s
     }
 }
 

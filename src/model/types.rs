@@ -23,6 +23,9 @@ pub struct Field {
     pub example: Value,
     /// Present only in detailed responses.
     pub detailed_only: bool,
+    /// Whether `null` is a value of its own: clears an optional parameter, says "none" for
+    /// a required one or an output field.
+    pub nullable: bool,
     /// Whether the spec wrote it or a setting implied it.
     pub origin: Origin,
 }
@@ -88,12 +91,31 @@ pub enum Kind {
         /// Most items.
         max_items: Option<u64>,
     },
+    /// An object whose keys are data: each key follows `keys`, each value is a `values`.
+    Map {
+        /// Type of every value.
+        values: Box<Type>,
+        /// Rules of every key (only lengths and pattern apply).
+        keys: StringRules,
+        /// Most entries.
+        max_entries: Option<u64>,
+    },
+    /// One of several variants, told apart by JSON type or, with `tag`, by the tag key.
+    Union {
+        /// The variants, as fields: the name (the tag value when tagged), description,
+        /// type and example of each.
+        variants: Vec<Field>,
+        /// The key naming the variant, for a tagged union (every variant an object).
+        tag: Option<String>,
+    },
     /// An object with known fields (`fields` empty and `open` true: free-form).
     Object {
         /// Its fields, in order.
         fields: Vec<Field>,
         /// Whether it takes any keys (an object written without `fields`).
         open: bool,
+        /// Rules over which of its fields are passed together.
+        requires: Vec<crate::model::Requirement>,
     },
 }
 
@@ -129,13 +151,47 @@ impl Type {
 
     /// The JSON Schema type keyword of this type.
     pub fn json_type(&self) -> &'static str {
-        match self.kind {
+        match &self.kind {
+            Kind::Union { variants, tag } => {
+                if tag.is_some() || variants.iter().all(|v| v.ty.json_type() == "object") {
+                    "object"
+                } else {
+                    "union"
+                }
+            }
             Kind::String(_) => "string",
             Kind::Integer { .. } => "integer",
             Kind::Number { .. } => "number",
             Kind::Boolean => "boolean",
             Kind::Array { .. } => "array",
-            Kind::Object { .. } => "object",
+            Kind::Object { .. } | Kind::Map { .. } => "object",
+        }
+    }
+
+    /// The JSON types a value of this type may have, in words (`string or object`): one
+    /// type, or a union's variants' types in order, each once.
+    pub fn json_type_words(&self) -> String {
+        let mut words: Vec<String> = Vec::new();
+        self.collect_json_types(&mut words);
+        words.join(" or ")
+    }
+
+    fn collect_json_types(&self, words: &mut Vec<String>) {
+        match &self.kind {
+            Kind::Union {
+                variants,
+                tag: None,
+            } => {
+                for v in variants {
+                    v.ty.collect_json_types(words);
+                }
+            }
+            _ => {
+                let word = self.json_type().to_string();
+                if !words.contains(&word) {
+                    words.push(word);
+                }
+            }
         }
     }
 
@@ -151,6 +207,10 @@ impl Type {
     pub fn depth(&self) -> usize {
         match &self.kind {
             Kind::Array { items, .. } => 1 + items.depth(),
+            Kind::Map { values, .. } => 1 + values.depth(),
+            Kind::Union { variants, .. } => {
+                variants.iter().map(|v| v.ty.depth()).max().unwrap_or(0)
+            }
             Kind::Object { fields, .. } => {
                 1 + fields.iter().map(|f| f.ty.depth()).max().unwrap_or(0)
             }

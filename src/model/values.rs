@@ -7,7 +7,7 @@
 //! set of rules here, so what `check` accepts is exactly what a generated server accepts.
 
 use crate::model::shapes;
-use crate::model::{Field, Kind, Type};
+use crate::model::{Field, Kind, Requirement, Type};
 use crate::spec::format::Format;
 use serde_json::Value;
 use toolspec_runtime::problem::Problems;
@@ -26,10 +26,18 @@ pub fn check_value(value: &Value, ty: &Type, name: &str) -> Vec<(String, String)
         .collect()
 }
 
-/// Every way an argument object breaks a parameter list: unknown and missing arguments, and
-/// each value against its type, as the tool's server would report them.
-pub fn check_arguments(args: &Value, params: &[Field]) -> Vec<(String, String)> {
-    listed(validate::validate(shapes::params_shape(params), args))
+/// Every way an argument object breaks a parameter list and its rules over which
+/// parameters go together: unknown and missing arguments, each value against its type, as
+/// the tool's server would report them.
+pub fn check_arguments(
+    args: &Value,
+    params: &[Field],
+    requires: &[Requirement],
+) -> Vec<(String, String)> {
+    listed(validate::validate(
+        shapes::params_shape(params, requires),
+        args,
+    ))
 }
 
 fn listed(problems: Problems) -> Vec<(String, String)> {
@@ -63,6 +71,22 @@ pub fn compose_example(ty: &Type) -> Value {
                 .collect(),
         ),
         Kind::Array { items, .. } => Value::Array(vec![compose_example(items)]),
+        // The first variant's, with its tag when the union has one.
+        Kind::Union { variants, tag } => {
+            let Some(first) = variants.first() else {
+                return Value::Null;
+            };
+            let mut example = first.example.clone();
+            if let (Some(tag), Value::Object(map)) = (tag, &mut example) {
+                let mut tagged = serde_json::Map::new();
+                tagged.insert(tag.clone(), Value::String(first.name.clone()));
+                tagged.extend(std::mem::take(map));
+                *map = tagged;
+            }
+            example
+        }
+        // A key of its own invention could break the map's key rules; no entry does not.
+        Kind::Map { .. } => Value::Object(serde_json::Map::new()),
         Kind::String(rules) => rules
             .enum_values
             .as_ref()

@@ -29,6 +29,8 @@ pub enum Serving {
     Reversible,
     /// An irreversible write: a preview first, then the approved apply.
     Gated,
+    /// A low-risk irreversible write: idempotency key, unit of work, one call.
+    Once,
 }
 
 impl Serving {
@@ -38,6 +40,7 @@ impl Serving {
             (Tier::ReadOnly, Some(_)) => Serving::Paged,
             (Tier::ReadOnly, None) => Serving::Read,
             (Tier::Reversible, _) => Serving::Reversible,
+            (Tier::Irreversible, _) if t.low_risk.is_some() => Serving::Once,
             (Tier::Irreversible, _) => Serving::Gated,
         }
     }
@@ -49,6 +52,7 @@ impl Serving {
             Serving::Paged => "paged",
             Serving::Reversible => "reversible",
             Serving::Gated => "gated",
+            Serving::Once => "once",
         }
     }
 }
@@ -58,7 +62,7 @@ impl Serving {
 /// | hint | read_only | reversible | irreversible |
 /// |---|---|---|---|
 /// | `readOnlyHint` | true | false | false |
-/// | `destructiveHint` | false | false | true |
+/// | `destructiveHint` | false | false | true (false when `low_risk`: it only adds) |
 /// | `idempotentHint` | true | with an idempotency key | with an idempotency key |
 /// | `openWorldHint` | the spec's `open_world` | ← | ← |
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -79,7 +83,7 @@ impl Annotations {
     pub fn of(t: &Tool) -> Self {
         Annotations {
             read_only_hint: t.tier == Tier::ReadOnly,
-            destructive_hint: t.tier == Tier::Irreversible,
+            destructive_hint: t.tier == Tier::Irreversible && t.low_risk.is_none(),
             idempotent_hint: t.tier == Tier::ReadOnly || t.idempotency.is_some(),
             open_world_hint: t.open_world,
         }

@@ -25,7 +25,9 @@
 //! results (the Python SDK does) keeps working when a later server version adds a field, and
 //! the keyword would cost tokens on every object for no benefit to the model.
 
-use crate::model::describe::{Counted, bound_words, count_words, json_number};
+use crate::model::describe::{
+    Counted, bound_words, count_words, json_number, map_words, null_words, requirement_sentence,
+};
 use crate::model::values::compose_example;
 use crate::model::{Field, Kind, Origin, StringRules, Tier, Tool, Type};
 use crate::spec::format::Format;
@@ -77,17 +79,39 @@ pub fn output_schema(tool: &Tool) -> Value {
     Value::Object(output_object(&tool.output, &required))
 }
 
-/// Whether a field list contains, at any depth, a free-form object (one written without
-/// `fields`): JSON Schema can say "any keys" but OpenAI strict mode cannot.
-pub fn has_free_form_object(fields: &[Field]) -> bool {
-    fn ty_has(ty: &Type) -> bool {
+/// Why OpenAI strict mode cannot describe these parameters, one reason per field that
+/// prevents it (empty when strict mode can): a free-form object or a map (strict mode
+/// closes every object), and an optional nullable field (strict mode sends `null` for
+/// every field left out, so "clear it" and "keep it" would read alike).
+pub fn strict_blockers(fields: &[Field]) -> Vec<String> {
+    fn ty_blocks(ty: &Type, path: &str, out: &mut Vec<String>) {
         match &ty.kind {
-            Kind::Object { fields, open } => *open || has_free_form_object(fields),
-            Kind::Array { items, .. } => ty_has(items),
-            _ => false,
+            Kind::Object { fields, open, .. } => {
+                if *open && fields.is_empty() {
+                    out.push(format!("`{path}` takes any keys"));
+                }
+                walk(fields, &format!("{path}."), out);
+            }
+            Kind::Map { values, .. } => {
+                out.push(format!("`{path}` is a map, whose keys are data"));
+                ty_blocks(values, path, out);
+            }
+            Kind::Array { items, .. } => ty_blocks(items, path, out),
+            _ => {}
         }
     }
-    fields.iter().any(|f| ty_has(&f.ty))
+    fn walk(fields: &[Field], prefix: &str, out: &mut Vec<String>) {
+        for f in fields {
+            let path = format!("{prefix}{}", f.name);
+            if f.nullable && !f.required {
+                out.push(format!("`{path}` is cleared by null"));
+            }
+            ty_blocks(&f.ty, &path, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(fields, "", &mut out);
+    out
 }
 
 fn input_object(fields: &[Field], open: bool, profile: Profile) -> Map<String, Value> {
@@ -144,7 +168,9 @@ fn nested_output_required(f: &Field) -> bool {
 
 fn input_property(f: &Field, profile: Profile) -> Value {
     let mut body = type_body(&f.ty, Direction::Input(profile));
-    if profile == Profile::OpenAiStrict && !f.required {
+    if f.nullable {
+        body = or_null(body, profile);
+    } else if profile == Profile::OpenAiStrict && !f.required {
         // Strict mode lists every property as required; `null` stands for "left out".
         if let Some(t) = body.get_mut("type") {
             *t = json!([t.take(), "null"]);
@@ -161,17 +187,59 @@ fn input_property(f: &Field, profile: Profile) -> Value {
 }
 
 fn output_property(f: &Field) -> Value {
-    let body = type_body(&f.ty, Direction::Output);
+    let mut body = type_body(&f.ty, Direction::Output);
+    if f.nullable {
+        body = or_null(body, Profile::Standard);
+    }
     // Keywords carry a named type's rules here; its words are for choosing inputs.
     let mut parts = vec![sentence(&f.description)];
     if f.detailed_only {
         parts.push("Detailed responses only.".into());
     }
+    if f.nullable {
+        parts.push(sentence(&capitalize(&null_words(f))));
+    }
     Value::Object(assemble(body, join(&parts), None))
 }
 
+/// A type's keywords that also take `null`: in OpenAI strict mode the type list it
+/// demands (`["string", "null"]`, with `null` among an enum's values), elsewhere `anyOf`
+/// with `{"type": "null"}`, the form every client takes (several refuse type lists).
+fn or_null(mut body: Map<String, Value>, profile: Profile) -> Map<String, Value> {
+    // A union takes `null` as one more variant.
+    if !body.contains_key("type")
+        && let Some(Value::Array(variants)) = body.get_mut("anyOf")
+    {
+        variants.push(json!({"type": "null"}));
+        return body;
+    }
+    if profile == Profile::OpenAiStrict {
+        if let Some(t) = body.get_mut("type") {
+            *t = json!([t.take(), "null"]);
+        }
+        if let Some(Value::Array(values)) = body.get_mut("enum") {
+            values.push(Value::Null);
+        }
+        return body;
+    }
+    let value = assemble(body, String::new(), None);
+    let mut m = Map::new();
+    m.insert(
+        "anyOf".into(),
+        json!([Value::Object(value), {"type": "null"}]),
+    );
+    m
+}
+
 /// Keywords that hold other schemas or list their keys; they go last.
-const NESTED: [&str; 4] = ["items", "properties", "required", "additionalProperties"];
+const NESTED: [&str; 6] = [
+    "items",
+    "propertyNames",
+    "properties",
+    "required",
+    "additionalProperties",
+    "anyOf",
+];
 
 /// A schema in reading order: `type`, `description`, the rules, `default`, then its items
 /// or fields. An empty description is left out.
@@ -214,8 +282,17 @@ enum Direction {
 fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
     let strict = dir == Direction::Input(Profile::OpenAiStrict);
     let mut m = Map::new();
+    if let Kind::Union { variants, tag } = &ty.kind {
+        let schemas: Vec<Value> = variants
+            .iter()
+            .map(|v| Value::Object(variant_schema(v, tag.as_deref(), dir)))
+            .collect();
+        m.insert("anyOf".into(), Value::Array(schemas));
+        return m;
+    }
     m.insert("type".into(), json!(ty.json_type()));
     match &ty.kind {
+        Kind::Union { .. } => {}
         Kind::String(rules) => {
             if let Some(values) = &rules.enum_values {
                 m.insert("enum".into(), json!(values));
@@ -275,7 +352,29 @@ fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
             let item = assemble(type_body(items, dir), description, None);
             m.insert("items".into(), Value::Object(item));
         }
-        Kind::Object { fields, open } => {
+        Kind::Map {
+            values,
+            keys,
+            max_entries,
+        } => {
+            if let Some(n) = max_entries {
+                m.insert("maxProperties".into(), json!(n));
+            }
+            let key_rules = type_body(&Type::of(Kind::String(keys.clone())), dir);
+            if key_rules.len() > 1 {
+                let mut names: Map<String, Value> = key_rules;
+                names.remove("type");
+                m.insert("propertyNames".into(), Value::Object(names));
+            }
+            let description = values
+                .description
+                .as_deref()
+                .map(sentence)
+                .unwrap_or_default();
+            let value = assemble(type_body(values, dir), description, None);
+            m.insert("additionalProperties".into(), Value::Object(value));
+        }
+        Kind::Object { fields, open, .. } => {
             let obj = match dir {
                 Direction::Input(p) => input_object(fields, *open, p),
                 Direction::Output => output_object(fields, &nested_output_required),
@@ -288,6 +387,39 @@ fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
         }
     }
     m
+}
+
+/// One variant of a union: its own schema and description; a tagged union's variant gets
+/// the tag as its first, required property, holding the variant's name.
+fn variant_schema(v: &Field, tag: Option<&str>, dir: Direction) -> Map<String, Value> {
+    let mut body = type_body(&v.ty, dir);
+    if let Some(tag) = tag {
+        let mut props = Map::new();
+        props.insert(tag.into(), json!({"type": "string", "enum": [v.name]}));
+        if let Some(Value::Object(rest)) = body.remove("properties") {
+            props.extend(rest);
+        }
+        body.insert("properties".into(), Value::Object(props));
+        let mut required = vec![json!(tag)];
+        if let Some(Value::Array(rest)) = body.remove("required") {
+            required.extend(rest);
+        }
+        body.insert("required".into(), Value::Array(required));
+        if matches!(dir, Direction::Input(_)) {
+            body.insert("additionalProperties".into(), json!(false));
+        }
+    }
+    let mut parts = vec![sentence(&v.description)];
+    if matches!(dir, Direction::Input(_)) {
+        parts.extend(rule_words(
+            &v.ty,
+            match dir {
+                Direction::Input(p) => p,
+                Direction::Output => Profile::Standard,
+            },
+        ));
+    }
+    assemble(body, join(&parts), None)
 }
 
 /// A number keyword, written as an integer when it is one (`0`, not `0.0`).
@@ -308,6 +440,9 @@ fn input_description(f: &Field, profile: Profile) -> String {
     let strict = profile == Profile::OpenAiStrict;
     if f.origin == Origin::Spec {
         parts.extend(rule_words(&f.ty, profile));
+        if f.nullable {
+            parts.push(sentence(&capitalize(&null_words(f))));
+        }
         if strict && let Some(d) = &f.default {
             parts.push(format!("Default: {}.", compact(d)));
         }
@@ -372,7 +507,25 @@ fn rule_words(ty: &Type, profile: Profile) -> Vec<String> {
             }
             out
         }
-        Kind::Object { .. } => Vec::new(),
+        Kind::Map {
+            values,
+            keys,
+            max_entries,
+        } => {
+            let mut out: Vec<String> = map_words(keys, *max_entries)
+                .into_iter()
+                .map(|w| sentence(&capitalize(&w)))
+                .collect();
+            if !matches!(values.kind, Kind::Object { .. } | Kind::Array { .. }) {
+                let each = scalar_phrases(values, strict);
+                if !each.is_empty() {
+                    out.push(format!("Each value: {}.", each.join(", ")));
+                }
+            }
+            out
+        }
+        Kind::Object { requires, .. } => requires.iter().map(requirement_sentence).collect(),
+        Kind::Union { .. } => Vec::new(),
         _ => scalar_phrases(ty, strict)
             .into_iter()
             .map(|p| sentence(&capitalize(&p)))

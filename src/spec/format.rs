@@ -149,7 +149,8 @@ impl Approval {
 #[serde(deny_unknown_fields)]
 pub struct Field {
     /// The type: `string`, `integer`, `number`, `boolean`, `array` (with `items`), `object`
-    /// (with `fields`), or the name of a type from `types`.
+    /// (with `fields`), `map` (keys chosen by the caller, with `values`), `union` (one of
+    /// several `variants`), or the name of a type from `types`.
     #[serde(rename = "type")]
     pub ty: Sp<String>,
     /// What the value means, for the agent. Required on parameters, output fields and
@@ -205,6 +206,47 @@ pub struct Field {
     /// `response_format`, left out of `concise` ones.
     #[serde(default)]
     pub detailed_only: Option<Sp<bool>>,
+    /// Makes `null` a value of its own. On an optional parameter, `null` clears what is
+    /// stored and leaving it out keeps it (an update's "remove the milestone"; the Rust
+    /// type is `Clearable<T>`); on a required one, or an output field, `null` says "none".
+    #[serde(default)]
+    pub nullable: Option<Sp<bool>>,
+    /// A map's values: the type every value has (`type: map` only).
+    #[serde(default)]
+    pub values: Option<Box<Field>>,
+    /// A map's keys: the rules every key follows (`type: map` only). Keys are strings.
+    #[serde(default)]
+    pub keys: Option<Sp<MapKeys>>,
+    /// Most entries a map may have (`type: map` only).
+    #[serde(default)]
+    pub max_entries: Option<Sp<u64>>,
+    /// Rules over which of an object's fields are passed together (`type: object` with
+    /// `fields` only), as a tool's `requires` are over its parameters.
+    #[serde(default)]
+    pub requires: Option<Vec<Sp<Requirement>>>,
+    /// A union's variants, by name (`type: union` only): a value is exactly one of them.
+    /// Without `tag` they must differ in JSON type (a date string, or a range object).
+    #[serde(default)]
+    pub variants: Option<SpMap<Field>>,
+    /// A union's tag key (`type: union` only): every variant is an object, and the value's
+    /// `tag` key holds the name of its variant (`kind: range`).
+    #[serde(default)]
+    pub tag: Option<Sp<String>>,
+}
+
+/// The rules every key of a map follows.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MapKeys {
+    /// Fewest characters a key may have.
+    #[serde(default)]
+    pub min_length: Option<Sp<u64>>,
+    /// Most characters a key may have.
+    #[serde(default)]
+    pub max_length: Option<Sp<u64>>,
+    /// Regular expression every key must match (searched: anchor it with `^...$`).
+    #[serde(default)]
+    pub pattern: Option<Sp<String>>,
 }
 
 /// String formats a value can be checked against.
@@ -275,6 +317,10 @@ pub struct Tool {
     /// The fields of a successful result, in order. Paging, replay, preview and undo fields
     /// are added from the settings below.
     pub output: Sp<SpMap<Field>>,
+    /// Rules over which parameters are passed together, each checked by the server before
+    /// the tool runs and stated in the description (`Pass exactly one of date, range.`).
+    #[serde(default)]
+    pub requires: Option<Vec<Sp<Requirement>>>,
     /// Codes from the catalog this tool may return (built-in codes need not be listed).
     #[serde(default)]
     pub errors: Option<Vec<Sp<String>>>,
@@ -294,6 +340,12 @@ pub struct Tool {
     /// a preview id; the call with that id and the same arguments applies it once.
     #[serde(default)]
     pub preview: Option<Sp<Preview>>,
+    /// For an irreversible tool whose change a person need not approve first (posting a
+    /// chat message, adding a reaction): the reason, in a sentence, which docs and lint
+    /// show. The tool is then served in one call, without a preview, and hosts are told it
+    /// only adds (`destructiveHint: false`); it still cannot be undone through the toolset.
+    #[serde(default)]
+    pub low_risk: Option<Sp<String>>,
     /// For reversible tools: the call that undoes this one, built from the result.
     #[serde(default)]
     pub undo: Option<Sp<Undo>>,
@@ -313,6 +365,28 @@ pub struct Tool {
     /// Lint allowances for this tool only, each with its reason.
     #[serde(default)]
     pub lint: Option<ToolLint>,
+}
+
+/// One rule over which parameters are passed together: write exactly one of
+/// `exactly_one_of`, `at_least_one_of`, `all_or_none`, or `if_given` with `needs`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Requirement {
+    /// Exactly one of these parameters (`[date, range]`: one, not both, not neither).
+    #[serde(default)]
+    pub exactly_one_of: Option<Vec<Sp<String>>>,
+    /// At least one of these (an update that changes something: `[title, body, milestone]`).
+    #[serde(default)]
+    pub at_least_one_of: Option<Vec<Sp<String>>>,
+    /// All of these or none (`[start, end]` of a window).
+    #[serde(default)]
+    pub all_or_none: Option<Vec<Sp<String>>>,
+    /// A parameter that may only be passed together with `needs` (`thread_ts`).
+    #[serde(default)]
+    pub if_given: Option<Sp<String>>,
+    /// With `if_given`: the parameters it needs (`[channel]`).
+    #[serde(default)]
+    pub needs: Option<Vec<Sp<String>>>,
 }
 
 /// A request the tool is not for, and the tool to use instead.
@@ -350,6 +424,11 @@ pub struct Paging {
     /// Largest `limit` accepted (defaults to the toolset's).
     #[serde(default)]
     pub max_limit: Option<Sp<u32>>,
+    /// Whether the backend can count every match. `false` for one that only knows whether
+    /// more items follow: the result has no `total`, and the method returns
+    /// `Page::more(result, has_more)`. Default `true`.
+    #[serde(default)]
+    pub total: Option<Sp<bool>>,
 }
 
 /// Response format settings of a tool.

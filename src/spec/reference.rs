@@ -76,6 +76,8 @@ const EXAMPLES: &[(&str, &str)] = &[
         "ErrorDef",
         "message: \"No ticket {ticket_id}. Find the id with tickets_search, then retry with it.\"\nretryable: false\nwhen: The ticket id is well formed but no ticket has it.\ndetails:\n  ticket_id: { type: TicketId, description: The id that was looked up. }\n",
     ),
+    ("MapKeys", "max_length: 40\npattern: '^[a-z_]+$'\n"),
+    ("Requirement", "exactly_one_of: [date, range]\n"),
     (
         "NotFor",
         "when: order status or delivery questions\nuse: orders_get\n",
@@ -124,6 +126,8 @@ const EXAMPLES: &[(&str, &str)] = &[
 const ORDER: &[&str] = &[
     "Tool",
     "Field",
+    "MapKeys",
+    "Requirement",
     "ErrorDef",
     "Tier",
     "Format",

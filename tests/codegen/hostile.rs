@@ -305,7 +305,7 @@ pub trait HostileTools: ::core::marker::Send + ::core::marker::Sync {
     /// response_format: concise (fewer fields) or detailed; default concise. Read-only.
     ///
     /// Paged: return at most `window.limit` items starting after `window.offset` of them,
-    /// and the total number of matches; the cursor is handled for you.
+    /// and the total number of matches (`Page::new`); the cursor is handled for you.
     fn hostile_search(
         &self,
         input: HostileSearchInput,

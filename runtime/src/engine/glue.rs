@@ -110,19 +110,37 @@ impl Window {
 }
 
 /// What a paged tool's method returns: its typed result holding this page's items, and how
-/// many items match the whole query. The glue adds `total` and `next_cursor` from it.
+/// many items match the whole query ([`Page::new`]) or, for a backend that cannot count
+/// them (`paging: {total: false}`), whether more follow ([`Page::more`]). The glue adds
+/// `total` (when known) and `next_cursor` from it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page<T> {
     /// The result, whose items field holds at most [`Window::limit`] items.
     pub result: T,
-    /// Items matching the query across all pages.
+    /// Items matching the query across all pages (0 when made by [`Page::more`]).
     pub total: u64,
+    /// Set by [`Page::more`]: whether items follow this page; `None`: `total` says it.
+    pub has_more: Option<bool>,
 }
 
 impl<T> Page<T> {
     /// A page of `result` out of `total` matching items.
     pub fn new(result: T, total: u64) -> Self {
-        Self { result, total }
+        Self {
+            result,
+            total,
+            has_more: None,
+        }
+    }
+
+    /// A page of `result` from a backend that knows only whether items follow it (fetch
+    /// `limit + 1` and look). The result then carries no `total`.
+    pub fn more(result: T, has_more: bool) -> Self {
+        Self {
+            result,
+            total: 0,
+            has_more: Some(has_more),
+        }
     }
 }
 
@@ -151,6 +169,8 @@ pub struct Serve {
     pub items: Option<&'static str>,
     /// Paged tools: the page size when the call passes no `limit`.
     pub default_limit: u64,
+    /// Paged tools: whether results carry `total` (see [`Serve::without_total`]).
+    pub total: bool,
     /// How long idempotency keys are remembered.
     pub idempotency_ttl: Duration,
     /// How long a preview may be applied.
@@ -175,6 +195,7 @@ impl Serve {
             response_format: ResponseFormat::Detailed,
             items: None,
             default_limit: 20,
+            total: true,
             idempotency_ttl: Duration::from_secs(24 * 3600),
             preview_ttl: Duration::from_secs(600),
             undo: None,
@@ -194,6 +215,13 @@ impl Serve {
         self.items = Some(items);
         self.default_limit = default_limit;
         self.shape.takes_limit = true;
+        self
+    }
+
+    /// Pages without a `total`, for a backend that only knows whether more items follow:
+    /// results never carry one, whichever [`Page`] constructor the method uses.
+    pub const fn without_total(mut self) -> Self {
+        self.total = false;
         self
     }
 
@@ -294,10 +322,12 @@ pub fn accept<I: DeserializeOwned>(
         && crate::validate::prepare_fast(definition.input, map)
         && let Ok(typed) = I::deserialize(&arguments)
     {
+        crate::validate::record_cleared(definition.input, &mut arguments);
         return Ok((typed, arguments));
     }
-    let arguments = prepare(definition, arguments)?;
+    let mut arguments = prepare(definition, arguments)?;
     let typed = input(&arguments)?;
+    crate::validate::record_cleared(definition.input, &mut arguments);
     Ok((typed, arguments))
 }
 
@@ -391,13 +421,26 @@ where
         .map_or(0, |a| a.len() as u64);
     // Runtime::page issues a cursor exactly when this holds; otherwise it ignores the
     // fingerprint, so an empty one saves hashing the arguments.
-    let more = returned > 0 && offset.saturating_add(returned) < page.total;
+    let more = returned > 0
+        && match page.has_more {
+            Some(more) => more,
+            None => offset.saturating_add(returned) < page.total,
+        };
+    // A tool declared without a total never shows one, even from `Page::new`.
+    let has_more = if serve.total {
+        page.has_more
+    } else {
+        Some(more)
+    };
     let fp = match (fp, more) {
         (Some(f), _) => f,
         (None, true) => fingerprint(args),
         (None, false) => String::new(),
     };
-    rt.page(serve.tool, &fp, &mut result, items, offset, page.total);
+    match has_more {
+        None => rt.page(serve.tool, &fp, &mut result, items, offset, page.total),
+        Some(_) => rt.page_until(serve.tool, &fp, &mut result, items, offset, more),
+    }
     Ok(result)
 }
 

@@ -223,15 +223,42 @@ impl Runtime {
         offset: u64,
         total: u64,
     ) {
-        let returned = result
-            .get(items_field)
-            .and_then(Value::as_array)
-            .map_or(0, |a| a.len() as u64);
-        let next = offset.saturating_add(returned);
+        let next = offset.saturating_add(returned(result, items_field));
+        if let Value::Object(map) = result {
+            map.insert("total".into(), total.into());
+        }
+        self.next_cursor(tool, fingerprint, result, items_field, offset, next < total);
+    }
+
+    /// As [`Runtime::page`], for a backend that knows only whether items follow this page
+    /// (`more`): no `total`, and a cursor only when `more` and the page is not empty.
+    pub fn page_until(
+        &self,
+        tool: &str,
+        fingerprint: &str,
+        result: &mut Value,
+        items_field: &str,
+        offset: u64,
+        more: bool,
+    ) {
+        self.next_cursor(tool, fingerprint, result, items_field, offset, more);
+    }
+
+    /// Sets `next_cursor` past this page's items when `more` follow, else removes it. An
+    /// empty page with items "remaining" would loop forever: it ends paging instead.
+    fn next_cursor(
+        &self,
+        tool: &str,
+        fingerprint: &str,
+        result: &mut Value,
+        items_field: &str,
+        offset: u64,
+        more: bool,
+    ) {
+        let returned = returned(result, items_field);
         let Value::Object(map) = result else { return };
-        map.insert("total".into(), total.into());
-        // An empty page with items "remaining" would loop forever: it ends paging instead.
-        if returned > 0 && next < total {
+        if more && returned > 0 {
+            let next = offset.saturating_add(returned);
             let cursor = self.cursor_key.encode(tool, fingerprint, next);
             map.insert("next_cursor".into(), cursor.into());
         } else {
@@ -538,4 +565,12 @@ pub(super) fn mark(mut value: Value, key: &str, flag: bool) -> Value {
 
 pub(super) fn ttl_ms(ttl: Duration) -> i64 {
     i64::try_from(ttl.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// How many items the page's array `items_field` holds.
+fn returned(result: &Value, items_field: &str) -> u64 {
+    result
+        .get(items_field)
+        .and_then(Value::as_array)
+        .map_or(0, |a| a.len() as u64)
 }

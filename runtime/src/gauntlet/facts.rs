@@ -182,7 +182,7 @@ impl ParamFacts {
                 facts.min_length = a.min_items;
                 facts.max_length = a.max_items;
             }
-            Shape::Boolean | Shape::Object(_) | Shape::Any => {}
+            Shape::Boolean | Shape::Object(_) | Shape::Map(_) | Shape::Union(_) | Shape::Any => {}
         }
         facts
     }
@@ -221,6 +221,8 @@ pub struct PagingFacts {
     pub default_limit: u64,
     /// The largest `limit` accepted.
     pub max_limit: u64,
+    /// Whether pages carry `total` (`false`: the backend only knows whether more follow).
+    pub total: bool,
 }
 
 /// A tool's response formats.

@@ -57,7 +57,22 @@ pub(crate) fn bad_value(
             "integer" | "number" => json!("twelve"),
             "boolean" => json!("yes"),
             "array" => json!("not a list"),
-            _ => json!("not an object"),
+            "object" => json!("not an object"),
+            // A union (`string or object`): a value of a type none of its variants takes.
+            expected => [
+                (json!(12345), "number"),
+                (json!("not this"), "string"),
+                (json!(true), "boolean"),
+                (json!(["not this"]), "array"),
+                (json!({"not": "this"}), "object"),
+            ]
+            .into_iter()
+            .find(|(_, word)| {
+                let taken =
+                    expected.contains(word) || (*word == "number" && expected.contains("integer"));
+                !taken
+            })
+            .map_or(Value::Null, |(v, _)| v),
         }),
         Violation::NotAllowed => {
             let first = param.allowed.first()?;

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{ArrayShape, Field, ObjectShape, Shape, StringShape};
+use super::{ArrayShape, Condition, Field, MapShape, ObjectShape, Shape, StringShape, UnionShape};
 use crate::problem::{Problem, Problems, escape_pointer};
 
 /// Where the walk reports what it finds.
@@ -125,9 +125,12 @@ pub fn accepts(shape: &ObjectShape, map: &Map<String, Value>) -> Option<u64> {
     for (key, value) in map {
         let i = fields.iter().position(|f| f.name == key.as_str())?;
         let field: &Field = &fields[i];
-        // Null means absent (see the module docs): a required field may not be null.
+        // Null means absent (see the module docs): a required field may not be null, unless
+        // null is one of its values.
         if value.is_null() {
-            if field.required {
+            if field.nullable {
+                seen |= 1 << i;
+            } else if field.required {
                 return None;
             }
             continue;
@@ -154,12 +157,89 @@ pub fn accepts(shape: &ObjectShape, map: &Map<String, Value>) -> Option<u64> {
         .iter()
         .enumerate()
         .any(|(i, f)| f.required && absent & (1 << i) != 0);
-    (!missing_required).then_some(absent)
+    if missing_required {
+        return None;
+    }
+    if !shape.conditions.is_empty() {
+        let passed = |name: &str| is_passed(shape, map, name);
+        check_conditions(shape.conditions, &passed, &Path::Root, &mut verdict);
+        if verdict.refused {
+            return None;
+        }
+    }
+    Some(absent)
+}
+
+/// Whether the field `name` counts as passed in `map` (see [`Condition`]).
+fn is_passed(shape: &ObjectShape, map: &Map<String, Value>, name: &str) -> bool {
+    match map.get(name) {
+        None => false,
+        Some(Value::Null) => shape.field(name).is_some_and(|f| f.nullable),
+        Some(_) => true,
+    }
+}
+
+/// Checks each condition over which fields are passed; problems sit at the object's path
+/// (for a set of fields) or at the missing field's.
+fn check_conditions<S: Sink>(
+    conditions: &[Condition],
+    passed: &dyn Fn(&str) -> bool,
+    path: &Path<'_>,
+    out: &mut S,
+) {
+    for condition in conditions {
+        match condition {
+            Condition::ExactlyOne(names) => {
+                let given: Vec<&str> = names.iter().copied().filter(|n| passed(n)).collect();
+                match given.len() {
+                    0 => out.add(|| Problem::none_of(&path.pointer(), names, true)),
+                    1 => {}
+                    _ => out.add(|| Problem::conflict(&path.pointer(), names, &given)),
+                }
+            }
+            Condition::AtLeastOne(names) => {
+                if !names.iter().any(|n| passed(n)) {
+                    out.add(|| Problem::none_of(&path.pointer(), names, false));
+                }
+            }
+            Condition::AllOrNone(names) => {
+                let given: Vec<&str> = names.iter().copied().filter(|n| passed(n)).collect();
+                if !given.is_empty() && given.len() < names.len() {
+                    for missing in names.iter().filter(|n| !given.contains(n)) {
+                        out.add(|| {
+                            Problem::needed(&Path::Key(path, missing).pointer(), &given, names)
+                        });
+                    }
+                }
+            }
+            Condition::Requires { field, needs } => {
+                if passed(field) {
+                    for missing in needs.iter().filter(|n| !passed(n)) {
+                        out.add(|| {
+                            Problem::needed(&Path::Key(path, missing).pointer(), &[field], needs)
+                        });
+                    }
+                }
+            }
+        }
+    }
 }
 
 fn check_object<S: Sink>(
     shape: &ObjectShape,
     map: &Map<String, Value>,
+    path: &Path<'_>,
+    out: &mut S,
+) {
+    check_object_but(shape, map, None, path, out);
+}
+
+/// [`check_object`], where the key `skip` (a tagged union's tag, already checked) is not
+/// one of the object's own.
+fn check_object_but<S: Sink>(
+    shape: &ObjectShape,
+    map: &Map<String, Value>,
+    skip: Option<&str>,
     path: &Path<'_>,
     out: &mut S,
 ) {
@@ -170,6 +250,8 @@ fn check_object<S: Sink>(
         let value = map.get(field.name);
         known += usize::from(value.is_some());
         match value {
+            // A value of its own for a nullable field.
+            Some(Value::Null) if field.nullable => {}
             // Null means absent: see the module docs (OpenAI strict mode).
             None | Some(Value::Null) => {
                 if field.required {
@@ -179,10 +261,18 @@ fn check_object<S: Sink>(
             Some(value) => check(&field.shape, value, &field_path, !field.required, out),
         }
     }
-    if known == map.len() {
+    if !shape.conditions.is_empty() {
+        let passed = |name: &str| is_passed(shape, map, name);
+        check_conditions(shape.conditions, &passed, path, out);
+    }
+    let skipped = skip.is_some_and(|k| map.contains_key(k));
+    if known + usize::from(skipped) == map.len() {
         return;
     }
-    let mut unknown: Vec<&String> = map.keys().filter(|k| shape.field(k).is_none()).collect();
+    let mut unknown: Vec<&String> = map
+        .keys()
+        .filter(|k| shape.field(k).is_none() && Some(k.as_str()) != skip)
+        .collect();
     // Sorted so the error text does not depend on the client's key order; only the keys
     // that will be listed are sorted, so a call with a million unknown keys costs O(n).
     let room = out.room();
@@ -255,6 +345,79 @@ fn check<S: Sink>(shape: &Shape, value: &Value, path: &Path<'_>, optional: bool,
             Value::Object(map) => check_object(o, map, path, out),
             _ => out.add(|| Problem::wrong_type(&path.pointer(), "object", value)),
         },
+        Shape::Map(m) => match value {
+            Value::Object(map) => check_map(m, map, path, out),
+            _ => out.add(|| Problem::wrong_type(&path.pointer(), "object", value)),
+        },
+        Shape::Union(u) => check_union(u, value, path, optional, out),
+    }
+}
+
+/// A union value: its variant found by tag or JSON type, then checked as that variant.
+fn check_union<S: Sink>(
+    u: &UnionShape,
+    value: &Value,
+    path: &Path<'_>,
+    optional: bool,
+    out: &mut S,
+) {
+    let Some(tag) = u.tag else {
+        match u.variant_of(value) {
+            Some((_, shape)) => check(shape, value, path, optional, out),
+            None => out.add(|| Problem::wrong_type(&path.pointer(), u.expected, value)),
+        }
+        return;
+    };
+    let Value::Object(map) = value else {
+        out.add(|| Problem::wrong_type(&path.pointer(), "object", value));
+        return;
+    };
+    let names: Vec<&str> = u.variants.iter().map(|(n, _)| *n).collect();
+    let tag_path = Path::Key(path, tag);
+    match map.get(tag) {
+        None | Some(Value::Null) => out.add(|| Problem::missing(&tag_path.pointer(), "string")),
+        Some(t) => match u.variant_of(value) {
+            Some((_, Shape::Object(o))) => check_object_but(o, map, Some(tag), path, out),
+            Some((_, other)) => check(other, value, path, optional, out),
+            None => out.add(|| Problem::not_allowed(&tag_path.pointer(), t, &names, false)),
+        },
+    }
+}
+
+/// A map's entry count, then each key (reported at the entry's own path) and value.
+fn check_map<S: Sink>(m: &MapShape, map: &Map<String, Value>, path: &Path<'_>, out: &mut S) {
+    let n = map.len() as u64;
+    if m.max_entries.is_some_and(|max| n > max) {
+        out.add(|| Problem::length(&path.pointer(), map.len(), None, m.max_entries, "entries"));
+        // Entries beyond the limit are not worth a message each.
+        return;
+    }
+    for (key, value) in map {
+        let entry = Path::Key(path, key);
+        check_key(&m.keys, key, &entry, out);
+        check(&m.values, value, &entry, false, out);
+        if out.room() == 0 {
+            return;
+        }
+    }
+}
+
+/// A map key against its string rules; the problem's path is the entry's.
+fn check_key<S: Sink>(s: &StringShape, key: &str, path: &Path<'_>, out: &mut S) {
+    let len = key.chars().count() as u64;
+    let short = s.min_length.is_some_and(|m| len < m);
+    let long = s.max_length.is_some_and(|m| len > m);
+    let unmatched = s.pattern.is_some_and(|p| !p.is_match(key));
+    if short || long || unmatched {
+        out.add(|| {
+            Problem::key(
+                &path.pointer(),
+                key,
+                s.min_length,
+                s.max_length,
+                s.pattern.map(|p| p.source()),
+            )
+        });
     }
 }
 

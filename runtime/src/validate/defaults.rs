@@ -78,6 +78,8 @@ fn normalize_object(shape: &ObjectShape, value: &mut Value, top_level: bool) {
     for field in shape.fields {
         // One lookup per field: this runs on every call.
         match map.get_mut(field.name) {
+            // A nullable field's null is a value (it clears), not an absence.
+            Some(Value::Null) if field.nullable => {}
             Some(slot @ Value::Null) => match field.default.and_then(parse_default) {
                 Some(default) => *slot = with_nested(&field.shape, default),
                 None => {
@@ -117,6 +119,16 @@ fn normalize_value(shape: &Shape, value: &mut Value) {
         (Shape::Array(a), Value::Array(items)) => {
             for item in items {
                 normalize_value(&a.items, item);
+            }
+        }
+        (Shape::Map(m), Value::Object(map)) => {
+            for value in map.values_mut() {
+                normalize_value(&m.values, value);
+            }
+        }
+        (Shape::Union(u), v) => {
+            if let Some((_, shape)) = u.variant_of(v) {
+                normalize_value(shape, v);
             }
         }
         (Shape::Integer { .. }, v @ Value::Number(_)) => {

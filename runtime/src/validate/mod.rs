@@ -31,15 +31,19 @@
 //! - objects refuse unknown keys (`additionalProperties: false`), listing the allowed ones;
 //! - `null` for an **optional** field means absent (OpenAI strict mode makes every field
 //!   required and sends `null` for the ones the model leaves out); `null` for a required field
-//!   is a `missing_argument`;
+//!   is a `missing_argument`; a field marked [`Field::nullable`] is the exception: its `null`
+//!   is a value (clear it, or "none"), kept and fingerprinted apart from absent;
+//! - a map ([`MapShape`]) checks each key and each value, and counts its entries;
 //! - string lengths count Unicode scalar values (chars), as JSON Schema does;
 //! - integers accept `3` and `3.0` but refuse `1.5`.
 
 mod check;
+mod cleared;
 mod defaults;
 mod formats;
 
 pub use check::{accepts, validate, validate_value};
+pub use cleared::{CLEARED_KEY, record_cleared};
 pub use defaults::{normalize, prepare, prepare_fast};
 pub use formats::Format;
 
@@ -72,6 +76,11 @@ pub enum Shape {
     Array(&'static ArrayShape),
     /// An object with known fields and no others.
     Object(&'static ObjectShape),
+    /// An object whose keys are data (`{"plan": "pro", "region": "eu"}`): every key follows
+    /// one string rule and every value one shape.
+    Map(&'static MapShape),
+    /// One of several shapes ([`UnionShape`]): told apart by JSON type, or by a tag key.
+    Union(&'static UnionShape),
     /// Anything at all (free-form JSON); never produces a problem.
     Any,
 }
@@ -95,7 +104,8 @@ impl Shape {
             Shape::Number { .. } => "number",
             Shape::Boolean => "boolean",
             Shape::Array(_) => "array",
-            Shape::Object(_) => "object",
+            Shape::Object(_) | Shape::Map(_) => "object",
+            Shape::Union(u) => u.expected,
             Shape::Any => "any JSON value",
         }
     }
@@ -184,17 +194,159 @@ impl ArrayShape {
     }
 }
 
+/// A value that is one of several variants.
+///
+/// Untagged, the variants have distinct JSON types (a date string, or a range object) and
+/// a value takes the variant of its type. Tagged, every variant is an object and the value's
+/// `tag` key names its variant (`{"kind": "range", "from": ...}`); the tag is not one of
+/// the variant object's fields.
+#[derive(Debug, Clone, Copy)]
+pub struct UnionShape {
+    /// The variants: each one's name (the tag value, when tagged) and shape.
+    pub variants: &'static [(&'static str, Shape)],
+    /// The key naming the variant, for a tagged union.
+    pub tag: Option<&'static str>,
+    /// What a value must be, in words, for messages (`string or object`).
+    pub expected: &'static str,
+}
+
+impl UnionShape {
+    /// A union of `variants` told apart by JSON type; `expected` says what they are.
+    pub const fn new(variants: &'static [(&'static str, Shape)], expected: &'static str) -> Self {
+        Self {
+            variants,
+            tag: None,
+            expected,
+        }
+    }
+    /// Tells the variants apart by the key `tag`, whose value is a variant's name.
+    pub const fn tagged(mut self, tag: &'static str) -> Self {
+        self.tag = Some(tag);
+        self
+    }
+
+    /// The variant `value` belongs to: by its tag, or by its JSON type. `None` when it
+    /// belongs to none (no variant of its type, no tag, or an unknown tag).
+    pub fn variant_of(&self, value: &serde_json::Value) -> Option<&'static (&'static str, Shape)> {
+        match self.tag {
+            Some(tag) => {
+                let name = value.get(tag)?.as_str()?;
+                self.variants.iter().find(|(n, _)| *n == name)
+            }
+            None => self.variants.iter().find(|(_, s)| s.takes_type_of(value)),
+        }
+    }
+}
+
+impl Shape {
+    /// Whether `value` has the JSON type this shape takes (its rules aside): how an untagged
+    /// union picks a variant. A whole number fits both an integer and a number shape.
+    pub fn takes_type_of(&self, value: &serde_json::Value) -> bool {
+        use serde_json::Value;
+        match (self, value) {
+            (Shape::String(_), Value::String(_)) => true,
+            (Shape::Integer { .. }, Value::Number(n)) => {
+                n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+            }
+            (Shape::Number { .. }, Value::Number(_)) => true,
+            (Shape::Boolean, Value::Bool(_)) => true,
+            (Shape::Array(_), Value::Array(_)) => true,
+            (Shape::Object(_) | Shape::Map(_), Value::Object(_)) => true,
+            (Shape::Union(u), v) => u.variant_of(v).is_some(),
+            (Shape::Any, _) => true,
+            _ => false,
+        }
+    }
+}
+
+/// An object used as a map: keys chosen by the caller, each held to `keys`, each value to
+/// `values`, at most `max_entries` of them. A free-form object (written without fields) is
+/// a map of anything: it still has to be an object.
+#[derive(Debug, Clone, Copy)]
+pub struct MapShape {
+    /// Rules every key follows (length, pattern).
+    pub keys: StringShape,
+    /// Shape of every value.
+    pub values: Shape,
+    /// Most entries allowed.
+    pub max_entries: Option<u64>,
+}
+
+impl MapShape {
+    /// A map of `values` with any keys and any number of entries.
+    pub const fn new(values: Shape) -> Self {
+        Self {
+            keys: StringShape::new(),
+            values,
+            max_entries: None,
+        }
+    }
+    /// Every key must follow `keys`.
+    pub const fn keys(mut self, keys: StringShape) -> Self {
+        self.keys = keys;
+        self
+    }
+    /// At most `max` entries (`None` = any number).
+    pub const fn max_entries(mut self, max: Option<u64>) -> Self {
+        self.max_entries = max;
+        self
+    }
+}
+
 /// An object: its fields, in the order docs and messages list them. Other keys are refused.
 #[derive(Debug, Clone, Copy)]
 pub struct ObjectShape {
     /// The fields the object may have.
     pub fields: &'static [Field],
+    /// Whether a [nullable](Field::nullable) field sits anywhere inside (set by
+    /// [`ObjectShape::with_nullable`]): only then does [`record_cleared`] walk a call.
+    pub nullable_inside: bool,
+    /// Rules over which fields are passed together (exactly one of, ...), checked after
+    /// the fields themselves.
+    pub conditions: &'static [Condition],
+}
+
+/// A rule over which fields of an object are passed together. A field counts as passed
+/// when it is present and not `null` (a [nullable](Field::nullable) field's `null` counts:
+/// it says something).
+#[derive(Debug, Clone, Copy)]
+pub enum Condition {
+    /// Exactly one of these (`date` or `range`, not both, not neither).
+    ExactlyOne(&'static [&'static str]),
+    /// At least one of these (an update that changes something).
+    AtLeastOne(&'static [&'static str]),
+    /// All of these or none (`start` and `end` of a window).
+    AllOrNone(&'static [&'static str]),
+    /// `field` only together with every one of `needs` (`thread_ts` needs `channel`).
+    Requires {
+        /// The field that needs others.
+        field: &'static str,
+        /// The fields it needs.
+        needs: &'static [&'static str],
+    },
 }
 
 impl ObjectShape {
     /// An object with exactly these fields allowed.
     pub const fn new(fields: &'static [Field]) -> Self {
-        Self { fields }
+        Self {
+            fields,
+            nullable_inside: false,
+            conditions: &[],
+        }
+    }
+
+    /// Adds rules over which fields are passed together.
+    pub const fn conditions(mut self, conditions: &'static [Condition]) -> Self {
+        self.conditions = conditions;
+        self
+    }
+
+    /// Marks a tool's input as holding a nullable field at some depth, so its `null`s are
+    /// told apart from absent values in fingerprints (see [`record_cleared`]).
+    pub const fn with_nullable(mut self) -> Self {
+        self.nullable_inside = true;
+        self
     }
 
     /// The field called `name`, if any.
@@ -215,6 +367,9 @@ pub struct Field {
     /// Default as JSON text (`"20"`, `"\"open\""`), filled in by [`normalize`] when the
     /// field is absent. Only meaningful for optional fields.
     pub default: Option<&'static str>,
+    /// Whether `null` is a value of its own (`"milestone": null` clears the milestone)
+    /// rather than "absent": kept by [`normalize`], told apart by the fingerprint.
+    pub nullable: bool,
 }
 
 impl Field {
@@ -225,6 +380,7 @@ impl Field {
             required: true,
             shape,
             default: None,
+            nullable: false,
         }
     }
     /// An optional field.
@@ -234,11 +390,18 @@ impl Field {
             required: false,
             shape,
             default: None,
+            nullable: false,
         }
     }
     /// Sets the default, as JSON text.
     pub const fn default_json(mut self, json: &'static str) -> Self {
         self.default = Some(json);
+        self
+    }
+    /// Makes `null` a value of its own: on an optional field, `null` clears and absent
+    /// keeps; on a required one, `null` must be sent to say "none".
+    pub const fn nullable(mut self) -> Self {
+        self.nullable = true;
         self
     }
 }

@@ -24,7 +24,13 @@ static INPUT: ObjectShape = ObjectShape::new(&[
     Field::optional("t", Shape::String(StringShape::new().length(Some(2), None))),
     Field::optional("p", Shape::String(StringShape::new().pattern(&DIGITS))),
     Field::optional("f", Shape::String(StringShape::new().format(Format::Uuid))),
-]);
+    Field::optional("m", Shape::Map(&TAGS)),
+    Field::optional("a", Shape::Boolean),
+    Field::optional("b", Shape::Boolean),
+])
+.conditions(&[Condition::ExactlyOne(&["a", "b"])]);
+static TAGS: MapShape =
+    MapShape::new(Shape::String(StringShape::new())).keys(StringShape::new().length(None, Some(3)));
 static DIGITS: Pattern = Pattern::new("^[0-9]+$");
 static DEFS: [ToolDefinition; 0] = [];
 
@@ -33,16 +39,18 @@ async fn produce_all() -> BTreeMap<String, ToolError> {
     let mut keep = |e: ToolError| {
         got.insert(e.code.to_string(), e);
     };
-    let v = |args: Value| prepare(&INPUT, r#"{"n":1}"#, args).expect_err("invalid");
-    keep(v(json!({"n": 0, "s": "c"})));
-    keep(v(json!({})));
-    keep(v(json!({"n": 1, "x": 1})));
-    keep(v(json!({"n": "1"})));
-    keep(v(json!({"n": 1, "s": "c"})));
-    keep(v(json!({"n": 9})));
-    keep(v(json!({"n": 1, "t": "x"})));
-    keep(v(json!({"n": 1, "p": "12a"})));
-    keep(v(json!({"n": 1, "f": "nope"})));
+    let v = |args: Value| prepare(&INPUT, r#"{"n":1,"a":true}"#, args).expect_err("invalid");
+    keep(v(json!({"n": 0, "s": "c", "a": true})));
+    keep(v(json!({"a": true})));
+    keep(v(json!({"n": 1, "x": 1, "a": true})));
+    keep(v(json!({"n": "1", "a": true})));
+    keep(v(json!({"n": 1, "s": "c", "a": true})));
+    keep(v(json!({"n": 9, "a": true})));
+    keep(v(json!({"n": 1, "t": "x", "a": true})));
+    keep(v(json!({"n": 1, "p": "12a", "a": true})));
+    keep(v(json!({"n": 1, "f": "nope", "a": true})));
+    keep(v(json!({"n": 1, "m": {"long": "x"}, "a": true})));
+    keep(v(json!({"n": 1, "a": true, "b": false})));
     keep(
         CursorKey::from_bytes(b"k")
             .decode("t", "fp", "garbage")

@@ -385,3 +385,148 @@ fn the_fast_path_fills_top_level_defaults_and_refuses_what_validate_refuses() {
         assert_eq!(fast(bad.clone()), None, "{bad}");
     }
 }
+
+mod maps_nulls_and_conditions {
+    use super::*;
+    use toolspec_runtime::validate::{Condition, MapShape, ObjectShape, accepts};
+
+    static KEY: Pattern = Pattern::new("^[a-z_]+$");
+    static METADATA: MapShape =
+        MapShape::new(Shape::String(StringShape::new().length(None, Some(5))))
+            .keys(StringShape::new().length(Some(1), Some(8)).pattern(&KEY))
+            .max_entries(Some(2));
+    static ANY: MapShape = MapShape::new(Shape::Any);
+    static UPDATE: ObjectShape = ObjectShape::new(&[
+        Field::required("id", Shape::String(StringShape::new())),
+        Field::optional("milestone", Shape::integer(Some(1), None)).nullable(),
+        Field::optional("title", Shape::String(StringShape::new())),
+        Field::optional("metadata", Shape::Map(&METADATA)),
+        Field::optional("extra", Shape::Map(&ANY)),
+        Field::optional("date", Shape::String(StringShape::new())),
+        Field::optional("range", Shape::String(StringShape::new())),
+        Field::optional("start", Shape::integer(None, None)),
+        Field::optional("end", Shape::integer(None, None)),
+        Field::optional("thread", Shape::String(StringShape::new())),
+        Field::optional("channel", Shape::String(StringShape::new())),
+    ])
+    .conditions(&[
+        Condition::AtLeastOne(&["milestone", "title", "metadata", "date", "range"]),
+        Condition::ExactlyOne(&["date", "range"]),
+        Condition::AllOrNone(&["start", "end"]),
+        Condition::Requires {
+            field: "thread",
+            needs: &["channel"],
+        },
+    ])
+    .with_nullable();
+    const EX: &str = r#"{"id":"1","date":"x"}"#;
+
+    fn problems(v: Value) -> Vec<(String, String, String)> {
+        validate(&UPDATE, &v)
+            .iter()
+            .map(|p| (p.code.to_owned(), p.path.clone(), p.message.clone()))
+            .collect()
+    }
+
+    /// `validate` and the fast path agree on every call here.
+    fn agree(v: &Value) {
+        let fast = accepts(&UPDATE, v.as_object().expect("object")).is_some();
+        assert_eq!(fast, validate(&UPDATE, v).is_empty(), "{v}");
+    }
+
+    #[test]
+    fn a_nullable_field_keeps_its_null_and_counts_as_passed() {
+        let call = json!({"id": "1", "milestone": null, "date": "d"});
+        agree(&call);
+        let ready = prepare(&UPDATE, EX, call).expect("valid");
+        assert!(ready["milestone"].is_null(), "null kept: {ready}");
+        // Null of an ordinary optional field is still absent, and does not count as passed.
+        let p = problems(json!({"id": "1", "title": null}));
+        assert_eq!(p.len(), 2, "{p:?}");
+        assert_eq!(p[0].0, "missing_argument");
+        assert!(
+            p[0].2.contains("at least one of 'milestone', 'title'"),
+            "{}",
+            p[0].2
+        );
+    }
+
+    #[test]
+    fn maps_check_their_count_keys_and_values_at_the_entrys_pointer() {
+        let p =
+            problems(json!({"id": "1", "date": "d", "metadata": {"Plan": "pro", "ok": "toolong"}}));
+        assert_eq!(
+            p.iter()
+                .map(|p| (p.0.as_str(), p.1.as_str()))
+                .collect::<Vec<_>>(),
+            [
+                ("invalid_key", "/metadata/Plan"),
+                ("invalid_length", "/metadata/ok")
+            ]
+        );
+        assert!(p[0].2.contains("matching ^[a-z_]+$"), "{}", p[0].2);
+        let p =
+            problems(json!({"id": "1", "date": "d", "metadata": {"a": "1", "b": "2", "c": "3"}}));
+        assert_eq!(p.len(), 1);
+        assert!(
+            p[0].2.contains("3 entries. Use at most 2 entries"),
+            "{}",
+            p[0].2
+        );
+        // A free-form object takes any keys and values, but must be an object.
+        assert!(
+            problems(json!({"id": "1", "date": "d", "extra": {"x": [1, {"y": null}]}})).is_empty()
+        );
+        let p = problems(json!({"id": "1", "date": "d", "extra": "text"}));
+        assert_eq!(p[0].0, "invalid_type");
+        for v in [
+            json!({"id": "1", "date": "d", "metadata": {"Plan": "pro"}}),
+            json!({"id": "1", "date": "d", "extra": [1]}),
+            json!({"id": "1", "date": "d", "metadata": {"a": "b"}}),
+        ] {
+            agree(&v);
+        }
+    }
+
+    #[test]
+    fn conditions_name_the_fields_and_the_fix() {
+        let p = problems(json!({"id": "1", "date": "d", "range": "r"}));
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].0, "conflicting_arguments");
+        assert!(
+            p[0].2
+                .starts_with("Pass only one of 'date', 'range'; the call has 'date', 'range'."),
+            "{}",
+            p[0].2
+        );
+        let p = problems(json!({"id": "1", "milestone": 2}));
+        assert_eq!((p[0].0.as_str(), p[0].1.as_str()), ("missing_argument", ""));
+        assert!(
+            p[0].2.starts_with("Pass exactly one of 'date', 'range'."),
+            "{}",
+            p[0].2
+        );
+        let p = problems(json!({"id": "1", "date": "d", "start": 1}));
+        assert_eq!(
+            (p[0].0.as_str(), p[0].1.as_str()),
+            ("missing_argument", "/end")
+        );
+        assert_eq!(p[0].2, "'end' is required when 'start' is passed.");
+        let p = problems(json!({"id": "1", "date": "d", "thread": "t"}));
+        assert_eq!(p[0].1, "/channel");
+        let e = err(&UPDATE, EX, json!({"id": "1", "date": "d", "range": "r"}));
+        assert_eq!(e.code, "conflicting_arguments");
+        assert_eq!(e.details["one_of"], json!(["date", "range"]));
+        assert_eq!(e.details["given"], json!(["date", "range"]));
+        for v in [
+            json!({"id": "1", "date": "d", "range": "r"}),
+            json!({"id": "1", "milestone": 2}),
+            json!({"id": "1", "date": "d", "start": 1}),
+            json!({"id": "1", "date": "d", "start": 1, "end": 2}),
+            json!({"id": "1", "date": "d", "thread": "t", "channel": "c"}),
+            json!({"id": "1", "date": "d", "thread": "t"}),
+        ] {
+            agree(&v);
+        }
+    }
+}

@@ -7,7 +7,7 @@
 //! docs say what the runtime does.
 
 use super::fields::{FieldRow, rows};
-use crate::model::{Approval, ErrorCode, Field, Kind, Tool, ToolSet, Type};
+use crate::model::{Approval, ErrorCode, Field, Kind, Requirement, Tool, ToolSet, Type};
 use serde::Serialize;
 use toolspec_runtime::catalog::{self, BuiltinError};
 
@@ -96,12 +96,22 @@ pub fn builtin_codes(tool: &Tool) -> Vec<&'static BuiltinError> {
         &catalog::INVALID_TYPE,
     ];
     let wanted = [
-        (rules.required, &catalog::MISSING_ARGUMENT),
+        (
+            rules.required || !tool.requires.is_empty(),
+            &catalog::MISSING_ARGUMENT,
+        ),
         (rules.enums, &catalog::INVALID_ENUM),
         (rules.ranges, &catalog::OUT_OF_RANGE),
         (rules.lengths, &catalog::INVALID_LENGTH),
         (rules.patterns, &catalog::PATTERN_MISMATCH),
         (rules.formats, &catalog::INVALID_FORMAT),
+        (rules.keys, &catalog::INVALID_KEY),
+        (
+            tool.requires
+                .iter()
+                .any(|r| matches!(r, Requirement::ExactlyOne(_))),
+            &catalog::CONFLICTING_ARGUMENTS,
+        ),
         (tool.paging.is_some(), &catalog::INVALID_CURSOR),
         (tool.idempotency.is_some(), &catalog::IDEMPOTENCY_KEY_REUSED),
         (
@@ -141,6 +151,7 @@ struct Rules {
     lengths: bool,
     patterns: bool,
     formats: bool,
+    keys: bool,
 }
 
 impl Rules {
@@ -183,6 +194,24 @@ impl Rules {
             } => {
                 self.lengths |= min_items.is_some() || max_items.is_some();
                 self.ty(items);
+            }
+            Kind::Union { variants, tag } => {
+                self.required |= tag.is_some();
+                self.enums |= tag.is_some();
+                for v in variants {
+                    self.ty(&v.ty);
+                }
+            }
+            Kind::Map {
+                values,
+                keys,
+                max_entries,
+            } => {
+                self.lengths |= max_entries.is_some();
+                self.keys |= keys.min_length.is_some()
+                    || keys.max_length.is_some()
+                    || keys.pattern.is_some();
+                self.ty(values);
             }
             Kind::Object { fields, .. } => self.fields(fields),
         }

@@ -165,6 +165,8 @@ pub struct SafetyCtx {
     pub preview: Option<PreviewCtx>,
     /// The undo call, if reversible.
     pub undo: Option<UndoCtx>,
+    /// Why an irreversible tool is served without a preview (`low_risk`), if it is.
+    pub low_risk: Option<String>,
 }
 
 /// How retries are made safe.
@@ -361,6 +363,7 @@ fn safety(model: &Model, ts: &ToolSet, tool: &Tool) -> SafetyCtx {
     SafetyCtx {
         tier: tool.tier.as_str(),
         open_world: tool.open_world,
+        low_risk: tool.low_risk.as_ref().map(|r| r.text.clone()),
         idempotency: tool.idempotency.as_ref().map(|i| IdempotencyCtx {
             ttl: format_duration(i.ttl),
             key_optional: i.key_optional.as_ref().map(|r| r.text.clone()),

@@ -5,7 +5,9 @@
 //! limit the server does not enforce.
 
 use super::filters::code_span;
-use crate::model::describe::{Counted, bound_words, count_words, json_number};
+use crate::model::describe::{
+    Counted, bound_words, count_words, json_number, map_words, requirement_sentence,
+};
 use crate::model::{Field, Kind, Origin, StringRules, Type};
 use serde::Serialize;
 use serde_json::Value;
@@ -56,16 +58,41 @@ fn walk(fields: &[Field], prefix: &str, depth: usize, detailed: bool, out: &mut 
             ty: type_words(&f.ty),
             required: f.required,
             default: f.default.as_ref().map(Value::to_string),
-            constraints: constraints(&f.ty),
+            constraints: with_null(f, constraints(&f.ty)),
             example: f.example.to_string(),
             description: f.description.clone(),
             origin: origin_name(f.origin),
             implied: f.origin != Origin::Spec,
             detailed_only,
         });
-        if let Kind::Object { fields, .. } = &innermost(&f.ty).kind {
-            walk(fields, &format!("{name}."), depth + 1, detailed_only, out);
+        match &innermost(&f.ty).kind {
+            Kind::Object { fields, .. } => {
+                walk(fields, &format!("{name}."), depth + 1, detailed_only, out);
+            }
+            Kind::Map { values, .. } => {
+                if let Kind::Object { fields, .. } = &innermost(values).kind {
+                    walk(fields, &format!("{name}.*."), depth + 1, detailed_only, out);
+                }
+            }
+            // Each variant is a row of its own (`due.range`), its fields below it.
+            Kind::Union { variants, .. } => {
+                walk(variants, &format!("{name}."), depth + 1, detailed_only, out);
+            }
+            _ => {}
         }
+    }
+}
+
+/// A nullable field's meaning of `null`, after its other constraints.
+fn with_null(f: &Field, constraints: String) -> String {
+    if !f.nullable {
+        return constraints;
+    }
+    let null = crate::model::describe::null_words(f);
+    if constraints.is_empty() {
+        null
+    } else {
+        format!("{constraints}; {null}")
     }
 }
 
@@ -93,11 +120,22 @@ fn origin_name(o: Origin) -> &'static str {
 pub fn type_words(ty: &Type) -> String {
     match (&ty.kind, &ty.name) {
         (Kind::Array { items, .. }, _) => format!("array of {}", item_words(items)),
+        (Kind::Map { values, .. }, None) => format!("map of {}", item_words(values)),
         (Kind::Object { .. }, Some(name)) => name.clone(),
-        (_, Some(name)) => format!("{name} ({})", ty.json_type()),
-        (Kind::Object { fields, open: true }, None) if fields.is_empty() => {
-            "object (any keys)".into()
+        (Kind::Union { variants, tag }, None) => {
+            let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+            match tag {
+                Some(tag) => format!("one of {} (by `{tag}`)", names.join(", ")),
+                None => format!("one of {}", names.join(", ")),
+            }
         }
+        (_, Some(name)) => format!("{name} ({})", ty.json_type()),
+        (
+            Kind::Object {
+                fields, open: true, ..
+            },
+            None,
+        ) if fields.is_empty() => "object (any keys)".into(),
         (_, None) => ty.json_type().into(),
     }
 }
@@ -142,7 +180,27 @@ pub fn constraints(ty: &Type) -> String {
                 parts.push(format!("each: {inner}"));
             }
         }
-        Kind::Object { .. } => {}
+        Kind::Map {
+            values,
+            keys,
+            max_entries,
+        } => {
+            parts.extend(map_words(keys, *max_entries).into_iter().map(|w| {
+                // A pattern is shown as code, as a string's is.
+                match w.strip_prefix("keys matching ") {
+                    Some(p) => format!("keys matching {}", code_span(p)),
+                    None => w,
+                }
+            }));
+            let inner = constraints(values);
+            if !inner.is_empty() {
+                parts.push(format!("each value: {inner}"));
+            }
+        }
+        Kind::Object { requires, .. } => {
+            parts.extend(requires.iter().map(requirement_sentence));
+        }
+        Kind::Union { .. } => {}
     }
     parts.join("; ")
 }

@@ -183,6 +183,7 @@ struct PagingCtx {
     items: String,
     default_limit: u32,
     max_limit: u32,
+    total: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -258,6 +259,7 @@ fn tool_context(model: &Model, t: &Tool) -> ToolCtx {
             items: p.items.text.clone(),
             default_limit: p.default_limit,
             max_limit: p.max_limit,
+            total: p.total,
         }),
         response_format: t.response_format.map(|v| FormatCtx {
             default: v.as_str().into(),

@@ -205,10 +205,7 @@ fn violations(p: &Field) -> Vec<(&'static str, &'static str)> {
     if p.required {
         v.push(("missing_is_refused", "Missing"));
     }
-    // A free-form object takes any JSON value: no wrong type to send.
-    if !matches!(p.ty.kind, Kind::Object { open: true, .. }) {
-        v.push(("of_the_wrong_type_is_refused", "WrongType"));
-    }
+    v.push(("of_the_wrong_type_is_refused", "WrongType"));
     match &p.ty.kind {
         Kind::String(rules) => {
             if rules.enum_values.is_some() {
@@ -255,7 +252,7 @@ fn violations(p: &Field) -> Vec<(&'static str, &'static str)> {
                 v.push(("too_long_is_refused", "TooLong"));
             }
         }
-        Kind::Boolean | Kind::Object { .. } => {}
+        Kind::Boolean | Kind::Object { .. } | Kind::Map { .. } | Kind::Union { .. } => {}
     }
     v
 }

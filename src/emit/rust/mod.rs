@@ -175,6 +175,7 @@ struct ToolCtx {
     example_call: String,
     items: Option<String>,
     default_limit: u32,
+    counts_total: bool,
     #[serde(serialize_with = "safe_opt")]
     response_format: Option<String>,
     detailed_only: Vec<String>,
@@ -366,6 +367,7 @@ fn add_summary(decls: &mut [TypeDecl], preview: &str) {
             doc: "One sentence on what applying would do, shown to the user; a generic one is used when left out.".into(),
             ty: "::core::option::Option<::std::string::String>".into(),
             optional: true,
+            clearable: false,
             rename: false,
         });
     }
@@ -401,7 +403,7 @@ fn tool_context(
     // What the definition says comes from the plan, which the gauntlet digests too.
     let served = Definition::of(t);
     let hints = served.annotations;
-    let input_shape = shapes.input(&t.name.text, &t.params);
+    let input_shape = shapes.input(&t.name.text, &t.params, &t.requires);
     let detailed_only = detailed_only(t);
     ToolCtx {
         wire: t.name.text.clone(),
@@ -424,6 +426,7 @@ fn tool_context(
         example_call: served.example_call,
         items: t.paging.as_ref().map(|p| p.items.text.clone()),
         default_limit: t.paging.as_ref().map_or(0, |p| p.default_limit),
+        counts_total: t.paging.as_ref().is_none_or(|p| p.total),
         response_format: t.response_format.map(|v| {
             match v {
                 crate::model::Verbosity::Concise => "Concise",

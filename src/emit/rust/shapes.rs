@@ -12,7 +12,8 @@ use serde::Serialize;
 
 use super::escape::{const_ident, lit};
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::model::{Field, Format, Kind, Type};
+use crate::model::shapes::has_nullable;
+use crate::model::{Field, Format, Kind, Requirement, StringRules, Type};
 
 /// One `static` of the generated file.
 #[derive(Debug, Clone, Serialize)]
@@ -54,6 +55,18 @@ impl<'d> Shapes<'d> {
         }
     }
 
+    /// A fresh static of type `ty`, its initializer written later (once what it refers to
+    /// is declared): its name and slot.
+    fn reserve(&mut self, words: &str, ty: &'static str) -> (String, usize) {
+        let name = self.fresh(words);
+        self.statics.push(StaticDecl {
+            name: name.clone(),
+            ty,
+            expr: String::new(),
+        });
+        (name, self.statics.len() - 1)
+    }
+
     fn fresh(&mut self, words: &str) -> String {
         let base = const_ident(words);
         let mut name = base.clone();
@@ -67,24 +80,30 @@ impl<'d> Shapes<'d> {
     }
 
     /// The `ObjectShape` static for a tool's input (`fields` are all its parameters,
-    /// implied ones included); returns the static's name.
-    pub fn input(&mut self, tool: &str, fields: &[Field]) -> String {
-        self.object(&format!("{tool} input"), fields)
+    /// implied ones included, `requires` its rules over which go together); returns the
+    /// static's name.
+    pub fn input(&mut self, tool: &str, fields: &[Field], requires: &[Requirement]) -> String {
+        let name = self.object(&format!("{tool} input"), fields, requires);
+        if fields.iter().any(has_nullable)
+            && let Some(s) = self.statics.iter_mut().find(|s| s.name == name)
+        {
+            s.expr.push_str(".with_nullable()");
+        }
+        name
     }
 
-    fn object(&mut self, words: &str, fields: &[Field]) -> String {
-        let name = self.fresh(words);
-        let slot = self.statics.len();
-        self.statics.push(StaticDecl {
-            name: name.clone(),
-            ty: "ObjectShape",
-            expr: String::new(),
-        });
+    fn object(&mut self, words: &str, fields: &[Field], requires: &[Requirement]) -> String {
+        let (name, slot) = self.reserve(words, "ObjectShape");
         let items: Vec<String> = fields
             .iter()
             .map(|f| self.field(f, &format!("{words} {}", f.name)))
             .collect();
-        self.statics[slot].expr = format!("{V}::ObjectShape::new(&[{}])", items.join(", "));
+        let mut expr = format!("{V}::ObjectShape::new(&[{}])", items.join(", "));
+        if !requires.is_empty() {
+            let rules: Vec<String> = requires.iter().map(condition).collect();
+            expr.push_str(&format!(".conditions(&[{}])", rules.join(", ")));
+        }
+        self.statics[slot].expr = expr;
         name
     }
 
@@ -98,32 +117,58 @@ impl<'d> Shapes<'d> {
             ),
             None => String::new(),
         };
-        format!("{V}::Field::{ctor}({}, {shape}){default}", lit(&f.name))
+        let nullable = if f.nullable { ".nullable()" } else { "" };
+        format!(
+            "{V}::Field::{ctor}({}, {shape}){default}{nullable}",
+            lit(&f.name)
+        )
     }
 
     fn shape(&mut self, ty: &Type, words: &str, at: &Field) -> String {
         match &ty.kind {
             Kind::String(rules) => {
-                let mut s = format!("{V}::StringShape::new()");
-                if let Some(values) = &rules.enum_values {
-                    let lits: Vec<String> = values.iter().map(|v| lit(v)).collect();
-                    s.push_str(&format!(".one_of(&[{}])", lits.join(", ")));
-                }
-                if rules.min_length.is_some() || rules.max_length.is_some() {
-                    s.push_str(&format!(
-                        ".length({}, {})",
-                        opt(rules.min_length),
-                        opt(rules.max_length)
-                    ));
-                }
-                if let Some(p) = &rules.pattern {
-                    let name = self.pattern(p, ty.name.as_deref().unwrap_or(words));
-                    s.push_str(&format!(".pattern(&{name})"));
-                }
-                if let Some(f) = rules.format {
-                    s.push_str(&format!(".format({V}::Format::{})", format_variant(f)));
-                }
+                let s = self.string(rules, ty.name.as_deref().unwrap_or(words));
                 format!("{V}::Shape::String({s})")
+            }
+            Kind::Map {
+                values,
+                keys,
+                max_entries,
+            } => {
+                let (name, slot) = self.reserve(
+                    &format!("{} map", ty.name.as_deref().unwrap_or(words)),
+                    "MapShape",
+                );
+                let value = self.shape(values, &format!("{words} value"), at);
+                let keys = self.string(keys, &format!("{words} key"));
+                self.statics[slot].expr = format!(
+                    "{V}::MapShape::new({value}).keys({keys}).max_entries({})",
+                    opt(*max_entries)
+                );
+                format!("{V}::Shape::Map(&{name})")
+            }
+            Kind::Union { variants, tag } => {
+                let (name, slot) = self.reserve(
+                    &format!("{} union", ty.name.as_deref().unwrap_or(words)),
+                    "UnionShape",
+                );
+                let list: Vec<String> = variants
+                    .iter()
+                    .map(|v| {
+                        let shape = self.shape(&v.ty, &format!("{words} {}", v.name), at);
+                        format!("({}, {shape})", lit(&v.name))
+                    })
+                    .collect();
+                let mut expr = format!(
+                    "{V}::UnionShape::new(&[{}], {})",
+                    list.join(", "),
+                    lit(&ty.json_type_words())
+                );
+                if let Some(tag) = tag {
+                    expr.push_str(&format!(".tagged({})", lit(tag)));
+                }
+                self.statics[slot].expr = expr;
+                format!("{V}::Shape::Union(&{name})")
             }
             Kind::Integer { minimum, maximum } => {
                 format!("{V}::Shape::integer({}, {})", opt(*minimum), opt(*maximum))
@@ -139,13 +184,10 @@ impl<'d> Shapes<'d> {
                 min_items,
                 max_items,
             } => {
-                let name = self.fresh(&format!("{} items", ty.name.as_deref().unwrap_or(words)));
-                let slot = self.statics.len();
-                self.statics.push(StaticDecl {
-                    name: name.clone(),
-                    ty: "ArrayShape",
-                    expr: String::new(),
-                });
+                let (name, slot) = self.reserve(
+                    &format!("{} items", ty.name.as_deref().unwrap_or(words)),
+                    "ArrayShape",
+                );
                 let item = self.shape(items, &format!("{words} item"), at);
                 self.statics[slot].expr = format!(
                     "{V}::ArrayShape::new({item}).bounds({}, {})",
@@ -154,15 +196,27 @@ impl<'d> Shapes<'d> {
                 );
                 format!("{V}::Shape::Array(&{name})")
             }
-            // Free-form JSON: anything goes (the typed field is a `serde_json::Value`).
-            Kind::Object { open: true, .. } => format!("{V}::Shape::Any"),
-            Kind::Object { fields, .. } => {
+            // Free-form JSON: any keys and values, but an object (the typed field is a
+            // `serde_json::Map`).
+            Kind::Object { open: true, .. } => {
+                let name = self.fresh(&format!("{words} map"));
+                self.statics.push(StaticDecl {
+                    name: name.clone(),
+                    ty: "MapShape",
+                    expr: format!("{V}::MapShape::new({V}::Shape::Any)"),
+                });
+                format!("{V}::Shape::Map(&{name})")
+            }
+            Kind::Object {
+                fields, requires, ..
+            } => {
                 let name = match ty.name.as_ref().and_then(|n| self.named.get(n)) {
                     Some(existing) => existing.clone(),
                     None => {
                         let name = self.object(
                             &format!("{} shape", ty.name.as_deref().unwrap_or(words)),
                             fields,
+                            requires,
                         );
                         if let Some(n) = &ty.name {
                             self.named.insert(n.clone(), name.clone());
@@ -173,6 +227,30 @@ impl<'d> Shapes<'d> {
                 format!("{V}::Shape::Object(&{name})")
             }
         }
+    }
+
+    /// A `StringShape` expression of `rules` (a pattern gets its own static).
+    fn string(&mut self, rules: &StringRules, words: &str) -> String {
+        let mut s = format!("{V}::StringShape::new()");
+        if let Some(values) = &rules.enum_values {
+            let lits: Vec<String> = values.iter().map(|v| lit(v)).collect();
+            s.push_str(&format!(".one_of(&[{}])", lits.join(", ")));
+        }
+        if rules.min_length.is_some() || rules.max_length.is_some() {
+            s.push_str(&format!(
+                ".length({}, {})",
+                opt(rules.min_length),
+                opt(rules.max_length)
+            ));
+        }
+        if let Some(p) = &rules.pattern {
+            let name = self.pattern(p, words);
+            s.push_str(&format!(".pattern(&{name})"));
+        }
+        if let Some(f) = rules.format {
+            s.push_str(&format!(".format({V}::Format::{})", format_variant(f)));
+        }
+        s
     }
 
     fn pattern(&mut self, source: &str, words: &str) -> String {
@@ -224,5 +302,23 @@ fn format_variant(f: Format) -> &'static str {
         Format::Date => "Date",
         Format::Uri => "Uri",
         Format::Uuid => "Uuid",
+    }
+}
+
+/// The `Condition` expression of a rule.
+fn condition(r: &Requirement) -> String {
+    let names = |list: &[crate::model::Text]| -> String {
+        let lits: Vec<String> = list.iter().map(|n| lit(&n.text)).collect();
+        format!("&[{}]", lits.join(", "))
+    };
+    match r {
+        Requirement::ExactlyOne(n) => format!("{V}::Condition::ExactlyOne({})", names(n)),
+        Requirement::AtLeastOne(n) => format!("{V}::Condition::AtLeastOne({})", names(n)),
+        Requirement::AllOrNone(n) => format!("{V}::Condition::AllOrNone({})", names(n)),
+        Requirement::Requires { field, needs } => format!(
+            "{V}::Condition::Requires {{ field: {}, needs: {} }}",
+            lit(&field.text),
+            names(needs)
+        ),
     }
 }

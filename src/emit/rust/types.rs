@@ -32,6 +32,8 @@ pub struct TypeDecl {
     /// Alias target (a Rust type expression).
     #[serde(serialize_with = "super::safe")]
     pub target: String,
+    /// `union` kind: the tag key of a tagged union (raw spec text); `None`: untagged.
+    pub tag: Option<String>,
 }
 
 /// A field of a generated struct (or of an error variant).
@@ -49,6 +51,8 @@ pub struct FieldDecl {
     pub ty: String,
     /// Whether it is an `Option` skipped when `None`.
     pub optional: bool,
+    /// Whether it is a `Clearable` (optional and nullable) skipped when left out.
+    pub clearable: bool,
     /// Whether the identifier differs from the JSON key (needs `serde(rename)`).
     pub rename: bool,
 }
@@ -59,8 +63,13 @@ pub struct VariantDecl {
     /// Rust identifier.
     #[serde(serialize_with = "super::safe")]
     pub name: String,
-    /// The value on the wire (raw spec text).
+    /// The value on the wire (raw spec text): an enum's value, a tagged union's tag.
     pub wire: String,
+    /// A union variant's doc text (raw spec text); empty for enum values.
+    pub doc: String,
+    /// A union variant's Rust type expression; empty for enum values.
+    #[serde(serialize_with = "super::safe")]
+    pub ty: String,
 }
 
 /// Collects the type declarations of a toolset and checks their names.
@@ -73,6 +82,7 @@ pub struct Types<'d> {
 }
 
 const OPTION: &str = "::core::option::Option";
+const CLEARABLE: &str = "::toolspec_runtime::prelude::Clearable";
 
 impl<'d> Types<'d> {
     /// An empty set reporting name collisions into `diags`.
@@ -151,7 +161,9 @@ impl<'d> Types<'d> {
             Kind::Object {
                 fields,
                 open: false,
+                ..
             } => self.declare_struct(&name, &doc, fields),
+            Kind::Union { variants, tag } => self.declare_union(&name, &doc, variants, tag),
             Kind::String(rules) if rules.enum_values.is_some() => {
                 let values = rules.enum_values.as_deref().unwrap_or(&[]);
                 let mut d = decl(&name, &doc, "enum");
@@ -168,6 +180,23 @@ impl<'d> Types<'d> {
                 self.decls[slot].target = self.expr(&unnamed, &name);
             }
         }
+    }
+
+    /// Declares a union as an enum under an already claimed `name`: one variant per spec
+    /// variant, each holding its value (serde tells them apart by JSON type, or by `tag`).
+    fn declare_union(&mut self, name: &str, doc: &str, variants: &[Field], tag: &Option<String>) {
+        let slot = self.decls.len();
+        let mut d = decl(name, doc, "union");
+        d.tag = tag.clone();
+        self.decls.push(d);
+        let names = self::variants(&variants.iter().map(|v| v.name.clone()).collect::<Vec<_>>());
+        let mut out = Vec::new();
+        for (v, mut named) in variants.iter().zip(names) {
+            named.doc = v.description.clone();
+            named.ty = self.expr(&v.ty, &format!("{name} {}", v.name));
+            out.push(named);
+        }
+        self.decls[slot].variants = out;
     }
 
     /// The fields of a struct named `parent`; only the spec's own fields (implied ones are
@@ -192,18 +221,26 @@ impl<'d> Types<'d> {
                 );
             }
             let inner = self.expr(&f.ty, &format!("{parent} {}", f.name));
-            let optional = !(f.required || f.default.is_some());
+            let absent_possible = !(f.required || f.default.is_some());
+            // Three states (left out, null, a value) for an optional nullable field; a
+            // required nullable one is an `Option` always written, `None` as `null`.
+            let clearable = absent_possible && f.nullable;
+            let optional = absent_possible && !f.nullable;
+            let ty = if clearable {
+                format!("{CLEARABLE}<{inner}>")
+            } else if optional || f.nullable {
+                format!("{OPTION}<{inner}>")
+            } else {
+                inner
+            };
             out.push(FieldDecl {
                 rename: name.trim_start_matches("r#") != f.name,
                 name,
                 wire: f.name.clone(),
                 doc: f.description.clone(),
-                ty: if optional {
-                    format!("{OPTION}<{inner}>")
-                } else {
-                    inner
-                },
+                ty,
                 optional,
+                clearable,
             });
         }
         out
@@ -240,7 +277,23 @@ impl<'d> Types<'d> {
                     self.expr(items, &format!("{context} item"))
                 )
             }
-            Kind::Object { open: true, .. } => "::serde_json::Value".into(),
+            Kind::Union { variants, tag } => {
+                let name = self.invent(context);
+                self.declare_union(
+                    &name,
+                    ty.description.as_deref().unwrap_or(""),
+                    variants,
+                    tag,
+                );
+                name
+            }
+            Kind::Map { values, .. } => format!(
+                "::std::collections::BTreeMap<::std::string::String, {}>",
+                self.expr(values, &format!("{context} value"))
+            ),
+            Kind::Object { open: true, .. } => {
+                "::serde_json::Map<::std::string::String, ::serde_json::Value>".into()
+            }
             Kind::Object { fields, .. } => {
                 let name = self.invent(context);
                 self.declare_struct(&name, ty.description.as_deref().unwrap_or(""), fields);
@@ -258,6 +311,7 @@ fn decl(name: &str, doc: &str, kind: &'static str) -> TypeDecl {
         fields: Vec::new(),
         variants: Vec::new(),
         target: String::new(),
+        tag: None,
     }
 }
 
@@ -278,6 +332,8 @@ fn variants(values: &[String]) -> Vec<VariantDecl> {
         out.push(VariantDecl {
             name,
             wire: value.clone(),
+            doc: String::new(),
+            ty: String::new(),
         });
     }
     out

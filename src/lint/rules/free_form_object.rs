@@ -26,7 +26,10 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for (ts, tool) in cx.tools() {
         for (fields, what) in [(&tool.params, "parameter"), (&tool.output, "output")] {
             walk(fields, &mut |s: &Slot| {
-                let Kind::Object { fields, open: true } = &s.ty.kind else {
+                let Kind::Object {
+                    fields, open: true, ..
+                } = &s.ty.kind
+                else {
                     return;
                 };
                 if !fields.is_empty() {

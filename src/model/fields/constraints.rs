@@ -11,11 +11,26 @@ use regex::Regex;
 use std::collections::HashSet;
 
 impl FieldResolver<'_> {
-    pub(super) fn string_rules(&mut self, f: &raw::Field) -> StringRules {
-        self.order(&f.min_length, &f.max_length, "min_length", "max_length");
-        if let Some(p) = &f.pattern
-            && let Err(e) = Regex::new(&p.value)
-        {
+    /// The rules of a map's keys (lengths and a pattern), checked like a string's.
+    pub(super) fn key_rules(&mut self, keys: Option<&raw::MapKeys>) -> StringRules {
+        let Some(k) = keys else {
+            return StringRules::default();
+        };
+        self.order(&k.min_length, &k.max_length, "min_length", "max_length");
+        if let Some(p) = &k.pattern {
+            self.check_pattern(p);
+        }
+        StringRules {
+            min_length: k.min_length.as_ref().map(|m| m.value),
+            max_length: k.max_length.as_ref().map(|m| m.value),
+            pattern: k.pattern.as_ref().map(|p| p.value.clone()),
+            ..StringRules::default()
+        }
+    }
+
+    /// Reports a pattern that does not compile.
+    fn check_pattern(&mut self, p: &Sp<String>) {
+        if let Err(e) = Regex::new(&p.value) {
             let message = e.to_string();
             let last = message.lines().last().unwrap_or("invalid").trim();
             let reason = last.strip_prefix("error: ").unwrap_or(last).to_string();
@@ -24,6 +39,13 @@ impl FieldResolver<'_> {
                     .label("invalid regex")
                     .help("fix the pattern; in YAML, quote it with single quotes so backslashes stay as written"),
             );
+        }
+    }
+
+    pub(super) fn string_rules(&mut self, f: &raw::Field) -> StringRules {
+        self.order(&f.min_length, &f.max_length, "min_length", "max_length");
+        if let Some(p) = &f.pattern {
+            self.check_pattern(p);
         }
         let enum_values = f.enum_values.as_ref().map(|vals| {
             if vals.value.is_empty() {
@@ -122,6 +144,8 @@ impl FieldResolver<'_> {
             Kind::Integer { .. } | Kind::Number { .. } => k == "number",
             Kind::Array { .. } => k == "array",
             Kind::Object { .. } => k == "object",
+            Kind::Map { .. } => k == "map",
+            Kind::Union { .. } => k == "union",
             Kind::Boolean => false,
         };
         let mut wrong: Vec<(&str, Pos, &str)> = Vec::new();
@@ -142,6 +166,23 @@ impl FieldResolver<'_> {
         note(f.min_items.as_ref().map(|v| v.pos), "min_items", "array");
         note(f.max_items.as_ref().map(|v| v.pos), "max_items", "array");
         note(f.items.as_ref().map(|v| v.ty.pos), "items", "array");
+        note(f.values.as_ref().map(|v| v.ty.pos), "values", "map");
+        note(f.keys.as_ref().map(|v| v.pos), "keys", "map");
+        note(f.max_entries.as_ref().map(|v| v.pos), "max_entries", "map");
+        note(
+            f.requires.as_ref().and_then(|r| r.first()).map(|r| r.pos),
+            "requires",
+            "object",
+        );
+        note(
+            f.variants
+                .as_ref()
+                .and_then(|v| v.0.first())
+                .map(|(k, _)| k.pos),
+            "variants",
+            "union",
+        );
+        note(f.tag.as_ref().map(|v| v.pos), "tag", "union");
         note(
             f.fields
                 .as_ref()
@@ -182,6 +223,21 @@ impl FieldResolver<'_> {
             ("pattern", f.pattern.as_ref().map(|v| v.pos)),
             ("format", f.format.as_ref().map(|v| v.pos)),
             ("items", f.items.as_ref().map(|v| v.ty.pos)),
+            ("values", f.values.as_ref().map(|v| v.ty.pos)),
+            ("keys", f.keys.as_ref().map(|v| v.pos)),
+            ("max_entries", f.max_entries.as_ref().map(|v| v.pos)),
+            (
+                "requires",
+                f.requires.as_ref().and_then(|r| r.first()).map(|r| r.pos),
+            ),
+            (
+                "variants",
+                f.variants
+                    .as_ref()
+                    .and_then(|v| v.0.first())
+                    .map(|(k, _)| k.pos),
+            ),
+            ("tag", f.tag.as_ref().map(|v| v.pos)),
             (
                 "fields",
                 f.fields

@@ -2,6 +2,8 @@
 //! (bounds in order, keys that apply to the type) is checked in [`constraints`].
 
 mod constraints;
+mod requires;
+mod unions;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, FileId, Span, did_you_mean, synonym_of};
 use crate::model::values::{check_value, compose_example};
@@ -13,7 +15,9 @@ use serde_json::Value;
 use std::collections::HashMap;
 
 /// Built-in type names a field's `type` may use besides named types.
-pub const BUILTIN_TYPES: &[&str] = &["string", "integer", "number", "boolean", "array", "object"];
+pub const BUILTIN_TYPES: &[&str] = &[
+    "string", "integer", "number", "boolean", "array", "object", "map", "union",
+];
 
 /// Where a field sits, which decides what it must and may carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,15 +208,17 @@ impl<'a> FieldResolver<'a> {
                 .help("remove `detailed_only` here; mark output fields with it instead"),
             );
         }
+        let nullable = f.nullable.as_ref().is_some_and(|n| n.value);
         let default = f.default.as_ref().map(|d| {
             if type_ok {
-                self.check_against(
+                self.check_nullable_against(
                     "invalid-default",
                     "default",
                     &name.value,
                     &d.value,
                     &ty,
                     d.pos,
+                    nullable,
                 );
             }
             d.value.clone()
@@ -220,13 +226,14 @@ impl<'a> FieldResolver<'a> {
         let example = match &f.example {
             Some(e) => {
                 if type_ok {
-                    self.check_against(
+                    self.check_nullable_against(
                         "invalid-example",
                         "example",
                         &name.value,
                         &e.value,
                         &ty,
                         e.pos,
+                        nullable,
                     );
                 }
                 e.value.clone()
@@ -255,6 +262,7 @@ impl<'a> FieldResolver<'a> {
             default,
             example,
             detailed_only: f.detailed_only.as_ref().is_some_and(|d| d.value),
+            nullable,
             origin: Origin::Spec,
         }
     }
@@ -268,6 +276,24 @@ impl<'a> FieldResolver<'a> {
         ty: &Type,
         pos: Pos,
     ) {
+        self.check_nullable_against(code, what, field, value, ty, pos, false);
+    }
+
+    /// As [`Self::check_against`], where `null` is a value of the field when `nullable`.
+    #[allow(clippy::too_many_arguments)]
+    fn check_nullable_against(
+        &mut self,
+        code: &str,
+        what: &str,
+        field: &str,
+        value: &Value,
+        ty: &Type,
+        pos: Pos,
+        nullable: bool,
+    ) {
+        if nullable && value.is_null() {
+            return;
+        }
         for (path, problem) in check_value(value, ty, field) {
             let at = if path.is_empty() {
                 String::new()
@@ -326,11 +352,33 @@ impl<'a> FieldResolver<'a> {
                     max_items: f.max_items.as_ref().map(|m| m.value),
                 }
             }
+            "map" => {
+                let values = match &f.values {
+                    Some(values) => self.resolve_type(values, Place::Items, values.ty.pos),
+                    None => {
+                        self.diags.push(
+                            Diagnostic::error("map-without-values", self.span(f.ty.pos), "a map needs `values`")
+                                .label("values of what type?")
+                                .help("add `values: {type: string, max_length: 500}`; for any JSON at all, write `type: object` without `fields`"),
+                        );
+                        Type::string()
+                    }
+                };
+                Kind::Map {
+                    values: Box::new(values),
+                    keys: self.key_rules(f.keys.as_ref().map(|k| &k.value)),
+                    max_entries: f.max_entries.as_ref().map(|m| m.value),
+                }
+            }
+            "union" => self.union(f, place),
             "object" => {
                 let open = f.fields.is_none();
+                let fields = self.fields(f.fields.as_ref(), Place::Output.min_for(place));
+                let requires = self.requirements(f.requires.as_deref(), &fields);
                 Kind::Object {
-                    fields: self.fields(f.fields.as_ref(), Place::Output.min_for(place)),
+                    fields,
                     open,
+                    requires,
                 }
             }
             other => {
@@ -385,7 +433,10 @@ impl Place {
 }
 
 fn is_scalar(ty: &Type) -> bool {
-    !matches!(ty.kind, Kind::Array { .. } | Kind::Object { .. })
+    !matches!(
+        ty.kind,
+        Kind::Array { .. } | Kind::Object { .. } | Kind::Map { .. } | Kind::Union { .. }
+    )
 }
 
 /// `[item]` for an array whose items carry an example (written, or their named type's).

@@ -5,8 +5,8 @@ use crate::model::fields::{FieldResolver, Place};
 use crate::model::implied::{self, RESERVED_OUTPUTS, RESERVED_PARAMS};
 use crate::model::values::check_arguments;
 use crate::model::{
-    Defaults, ErrorCode, Example, Field, Idempotency, Kind, NotFor, Paging, Preview, Text, Tool,
-    Undo,
+    Defaults, ErrorCode, Example, Field, Idempotency, Kind, NotFor, Paging, Preview, Requirement,
+    Text, Tool, Undo,
 };
 use crate::spec::format::{self as raw, Tier};
 use crate::spec::spanned::{Pos, Sp};
@@ -93,6 +93,7 @@ pub(super) fn resolve_tool(
             items: text(file, &p.items),
             default_limit: d,
             max_limit: m,
+            total: p.total.as_ref().is_none_or(|t| t.value),
             span,
         }
     });
@@ -161,8 +162,10 @@ pub(super) fn resolve_tool(
     if let Some(p) = &preview {
         params.push(implied::preview_id_param(p.span, p.ttl));
     }
-    if let Some(p) = &paging {
+    if let Some(p) = paging.as_ref().filter(|p| p.total) {
         output.push(implied::total_output(p.span));
+    }
+    if let Some(p) = &paging {
         output.push(implied::next_cursor_output(p.span));
     }
     if let Some(i) = &idempotency {
@@ -174,6 +177,7 @@ pub(super) fn resolve_tool(
     }
     output.push(implied::truncated_output(name.span));
 
+    let requires = fr.requirements(t.requires.as_deref(), &params);
     let errors: Vec<Text> = t.errors.iter().flatten().map(|e| text(file, e)).collect();
     for e in &errors {
         if !catalog.iter().any(|c| c.code == e.text) {
@@ -184,7 +188,7 @@ pub(super) fn resolve_tool(
         .examples
         .iter()
         .flatten()
-        .map(|e| resolve_example(fr, e, &params, &errors, catalog))
+        .map(|e| resolve_example(fr, e, &params, &requires, &errors, catalog))
         .collect();
     let undo = t.undo.as_ref().map(|u| Undo {
         tool: text(file, &u.tool),
@@ -215,12 +219,14 @@ pub(super) fn resolve_tool(
         open_world: t.open_world.as_ref().is_some_and(|o| o.value),
         params,
         output,
+        requires,
         errors,
         paging,
         response_format,
         idempotency,
         preview,
         undo,
+        low_risk: t.low_risk.as_ref().map(|r| text(file, r)),
         aliases: t
             .deprecated_aliases
             .iter()
@@ -294,7 +300,44 @@ fn reserved(fr: &mut FieldResolver, fields: &[Field], names: &[&str], what: &str
     }
 }
 
+/// `low_risk` only on an irreversible tool without a preview, and with its reason.
+fn check_low_risk(fr: &mut FieldResolver, t: &raw::Tool, tier: Tier) {
+    if let Some(r) = &t.low_risk {
+        let at = fr.span(r.pos);
+        let problem = match tier {
+            Tier::Irreversible if t.preview.is_some() => Some((
+                "a low-risk tool is served without a preview, and this one has `preview`",
+                "remove `preview` to serve it in one call, or remove `low_risk` to keep the preview",
+            )),
+            Tier::Irreversible => None,
+            Tier::Reversible => Some((
+                "`low_risk` is for irreversible tools; a reversible one is already served in one call",
+                "remove `low_risk`",
+            )),
+            Tier::ReadOnly => Some((
+                "`low_risk` is for irreversible tools; a read changes nothing",
+                "remove `low_risk`",
+            )),
+        };
+        if let Some((message, help)) = problem {
+            fr.diags.push(
+                Diagnostic::error("not-applicable", at, message)
+                    .label("low_risk here")
+                    .help(help),
+            );
+        }
+        if r.value.trim().is_empty() {
+            fr.diags.push(
+                Diagnostic::error("missing-reason", at, "`low_risk` needs its reason")
+                    .label("empty reason")
+                    .help("say in a sentence why no one needs to approve the change first (it only adds, the person sees it at once)"),
+            );
+        }
+    }
+}
+
 fn check_tier(fr: &mut FieldResolver, t: &raw::Tool, tier: Tier) {
+    check_low_risk(fr, t, tier);
     let name = &t.name.value;
     let tier_span = fr.span(t.tier.pos);
     let mut need = |present: bool, code: &str, msg: String, help: &str| {
@@ -317,10 +360,10 @@ fn check_tier(fr: &mut FieldResolver, t: &raw::Tool, tier: Tier) {
     }
     match tier {
         Tier::Irreversible => need(
-            t.preview.is_some(),
+            t.preview.is_some() || t.low_risk.is_some(),
             "irreversible-without-preview",
             format!("irreversible `{name}` has no preview"),
-            "add `preview: {}` so the change is shown and confirmed before it is applied",
+            "add `preview: {}` so the change is shown and confirmed before it is applied, or, for a change no one needs to approve first, `low_risk: <why>`",
         ),
         Tier::Reversible => need(
             t.undo.is_some(),
@@ -388,11 +431,12 @@ fn resolve_example(
     fr: &mut FieldResolver,
     e: &raw::Example,
     params: &[Field],
+    requires: &[Requirement],
     listed: &[Text],
     catalog: &[ErrorCode],
 ) -> Example {
     let file = fr.span(Pos::default()).file;
-    let problems = check_arguments(&e.arguments.value, params);
+    let problems = check_arguments(&e.arguments.value, params, requires);
     let error = e.error.as_ref().map(|c| text(file, c));
     match &error {
         None => {

@@ -7,9 +7,11 @@
 //! `parameters` is the OpenAI strict profile of the input schema
 //! ([`Profile::OpenAiStrict`]): every property required, optional ones nullable. A `null`
 //! argument means "omitted" to the runtime, so the same server serves both profiles.
-//! A tool with a free-form object parameter (an object written without `fields`) cannot be
-//! described in strict mode; it is exported with `"strict": false` rather than refused, since
-//! the call still works, only without OpenAI's guarantee that arguments match the schema.
+//! A tool that strict mode cannot describe ([`schema::strict_blockers`]: a free-form object
+//! or a map, whose keys are data, or an optional field that `null` clears) is exported with
+//! `"strict": false` and the standard schema, which keeps every fact as a keyword, rather
+//! than refused: the call still works, only without OpenAI's guarantee that arguments match
+//! the schema. The docs page of the tool says why.
 //!
 //! What OpenAI refuses is reported as a diagnostic before any file is written:
 //! names outside `^[a-zA-Z0-9_-]{1,64}$`, descriptions over 1,024 characters, more than 128
@@ -61,21 +63,26 @@ pub struct Function<'a> {
     pub description: &'a str,
     /// Arguments schema, OpenAI strict profile.
     pub parameters: Value,
-    /// Whether OpenAI guarantees arguments match `parameters` (false only with a free-form
-    /// object).
+    /// Whether OpenAI guarantees arguments match `parameters` (false when
+    /// [`schema::strict_blockers`] names a reason).
     pub strict: bool,
 }
 
 impl<'a> OpenAiTool<'a> {
     /// The entry of `tool`, whose [`tool_description`] is `description`.
     pub fn new(tool: &'a Tool, description: &'a str) -> Self {
+        let profile = if schema::strict_blockers(&tool.params).is_empty() {
+            Profile::OpenAiStrict
+        } else {
+            Profile::Standard
+        };
         OpenAiTool {
             kind: "function",
             function: Function {
                 name: &tool.name.text,
                 description,
-                parameters: schema::input_schema(tool, Profile::OpenAiStrict),
-                strict: !schema::has_free_form_object(&tool.params),
+                parameters: schema::input_schema(tool, profile),
+                strict: profile == Profile::OpenAiStrict,
             },
         }
     }
@@ -227,6 +234,7 @@ impl Tally {
                 }
             }
             Kind::Array { items, .. } => self.ty(items, f, diags),
+            Kind::Map { values, .. } => self.ty(values, f, diags),
             Kind::Object { fields, .. } => self.fields(fields, diags),
             _ => {}
         }

@@ -32,6 +32,9 @@ fn items_of<'v>(page: &'v Value, paging: &PagingFacts) -> &'v [Value] {
         .map_or(&[], Vec::as_slice)
 }
 
+/// The most items a walk of a tool without `total` may return before it counts as endless.
+const MAX_WALK: u64 = 100_000;
+
 fn total_of(page: &Value) -> Option<u64> {
     page.get("total").and_then(Value::as_u64)
 }
@@ -64,13 +67,24 @@ fn walk(
                 .expected(expected)
                 .fix(WALK_FIX)
         };
-        let Some(this_total) = total_of(&page) else {
-            return Err(fail(
-                format!("page {page_no} has no total: {}", show(&page)),
-                "a total",
-            ));
+        let this_total = match total_of(&page) {
+            Some(t) if paging.total => t,
+            None if paging.total => {
+                return Err(fail(
+                    format!("page {page_no} has no total: {}", show(&page)),
+                    "a total",
+                ));
+            }
+            Some(t) => {
+                return Err(fail(
+                    format!("page {page_no} says total {t}, and the tool declares none"),
+                    "no total (`paging: {total: false}`)",
+                ));
+            }
+            // Unknown: bounded by what the store holds, so a walk still has to end.
+            None => MAX_WALK,
         };
-        if *total.get_or_insert(this_total) != this_total {
+        if paging.total && *total.get_or_insert(this_total) != this_total {
             return Err(fail(
                 format!(
                     "page {page_no} says total {this_total}, page 1 said {}",
@@ -127,6 +141,9 @@ fn walk(
                 "paging that ends",
             ));
         }
+    }
+    if !paging.total {
+        return Ok((seen.clone(), seen.len() as u64));
     }
     let total = total.unwrap_or(0);
     if seen.len() as u64 != total {

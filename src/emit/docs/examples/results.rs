@@ -55,6 +55,7 @@ impl Examples<'_> {
         let spec_type = Type::of(Kind::Object {
             fields: self.tool.spec_output().cloned().collect(),
             open: false,
+            requires: Vec::new(),
         });
         echo(&mut spec_part, &spec_type, prepared);
         if let Some(o) = overlay {
