@@ -18,3 +18,12 @@ include!(concat!(env!("OUT_DIR"), "/examples.rs"));
 pub mod hostile {
     include!(concat!(env!("OUT_DIR"), "/hostile.rs"));
 }
+
+/// The real-server ports of `tests/corpus/`, as the CLI generated them into
+/// `tests/corpus/generated/` (checked in: the golden output of every construct they use).
+pub mod corpus {
+    /// The Slack MCP server's tools.
+    pub mod slack {
+        include!("../../corpus/generated/slack/slack.rs");
+    }
+}
