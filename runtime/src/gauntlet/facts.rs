@@ -130,6 +130,8 @@ pub struct ParamFacts {
     pub json_type: &'static str,
     /// Whether a call must pass it.
     pub required: bool,
+    /// Whether `null` is one of its values (it clears, or says "none").
+    pub nullable: bool,
     /// The closed set of values, if any (empty: any).
     pub allowed: &'static [&'static str],
     /// Numeric bounds.
@@ -159,6 +161,7 @@ impl ParamFacts {
                 ref other => other.type_name(),
             },
             required: field.required,
+            nullable: field.nullable,
             allowed: &[],
             range: Range::None,
             min_length: None,

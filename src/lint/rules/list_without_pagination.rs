@@ -11,7 +11,7 @@ pub static RULE: Rule = Rule {
     summary: "List and search tools have `paging` (a default limit, a hard maximum and a cursor).",
     what: "Reports a tool without `paging` whose name's verb is list, search, find, query, \
            browse or lookup, or whose output has a top-level list without `max_items`; a \
-           tool whose lists all have `max_items` is bounded already.",
+           tool whose lists all have `max_items` (or maps `max_entries`) is bounded already.",
     why: "A search that returns every match puts thousands of rows into the context, and \
           every later turn re-reads them. Paging gives a small default page, a hard maximum, \
           the total (so the model can narrow the query instead of paging) and an opaque \
@@ -51,12 +51,16 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
         });
         // A list capped with `max_items` is bounded by design (the ten best matches): the
         // cap says how much the context can get, which is what paging is for.
+        // So is a map capped with `max_entries` (a palette by color id).
         let capped = open_list.is_none()
             && tool.spec_output().any(|f| {
                 matches!(
                     f.ty.kind,
                     Kind::Array {
                         max_items: Some(_),
+                        ..
+                    } | Kind::Map {
+                        max_entries: Some(_),
                         ..
                     }
                 )

@@ -239,7 +239,8 @@ impl<'a> FieldResolver<'a> {
                 e.value.clone()
             }
             None => {
-                if is_scalar(&ty) && !is_reference && place != Place::NamedType {
+                // A default is a realistic value too: it serves as the example.
+                if is_scalar(&ty) && !is_reference && place != Place::NamedType && !has_default {
                     self.diags.push(
                         Diagnostic::error("missing-example", span, format!("`{}` has no example", name.value))
                             .label("add a realistic value")

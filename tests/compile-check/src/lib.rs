@@ -22,6 +22,10 @@ pub mod hostile {
 /// The real-server ports of `tests/corpus/`, as the CLI generated them into
 /// `tests/corpus/generated/` (checked in: the golden output of every construct they use).
 pub mod corpus {
+    /// The Google Calendar MCP server's tools.
+    pub mod calendar {
+        include!("../../corpus/generated/calendar/calendar.rs");
+    }
     /// The Slack MCP server's tools.
     pub mod slack {
         include!("../../corpus/generated/slack/slack.rs");

@@ -101,10 +101,48 @@ pub(crate) fn matches_spec(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
         .fix("regenerate the server code from the spec the gauntlet came from (or fix a hand-written ToolDefinition)"))
 }
 
-/// The schema keywords of one parameter against the validator's table.
+/// The schema keywords of one parameter against the validator's table. A nullable value's
+/// keywords sit in the first branch of its `anyOf` (the other is `{"type": "null"}`); a
+/// union's branches are its variants, whose JSON types together are the validator's.
 fn schema_param(param: &ParamFacts, prop: &Value, diffs: &mut Vec<String>) {
+    let branches = prop.get("anyOf").and_then(Value::as_array);
+    let takes_null = branches.is_some_and(|b| b.iter().any(|x| x["type"] == "null"));
+    if param.nullable != takes_null && prop.get("type").is_none() {
+        diffs.push(format!(
+            "parameter `{}`: schema takes null {takes_null}, validator {}",
+            param.name, param.nullable
+        ));
+    }
+    let variants: Vec<&Value> = branches
+        .map(|b| b.iter().filter(|x| x["type"] != "null").collect())
+        .unwrap_or_default();
+    if prop.get("type").is_none() && variants.len() > 1 {
+        let mut types: Vec<&str> = Vec::new();
+        for v in &variants {
+            if let Some(t) = v["type"].as_str()
+                && !types.contains(&t)
+            {
+                types.push(t);
+            }
+        }
+        let served = types.join(" or ");
+        if served != param.json_type {
+            diffs.push(format!(
+                "parameter `{}`: schema types {served}, validator {}",
+                param.name, param.json_type
+            ));
+        }
+        return;
+    }
+    let keywords = match variants.first() {
+        Some(inner) if prop.get("type").is_none() => *inner,
+        _ => prop,
+    };
     let mut check = |keyword: &str, spec: Option<Value>| {
-        let served = prop.get(keyword).cloned();
+        let served = match keyword {
+            "default" => prop.get(keyword).cloned(),
+            _ => keywords.get(keyword).cloned(),
+        };
         let equal = match (&served, &spec) {
             (Some(Value::Number(a)), Some(Value::Number(b))) => a.as_f64() == b.as_f64(),
             (a, b) => a == b,

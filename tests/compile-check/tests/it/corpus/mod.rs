@@ -2,4 +2,5 @@
 //! implementation and held to the gauntlet generated from its spec. `cargo test -p
 //! toolspec-compile-check --test it corpus::` runs them all.
 
+mod calendar;
 mod slack;
