@@ -26,6 +26,10 @@ pub mod corpus {
     pub mod calendar {
         include!("../../corpus/generated/calendar/calendar.rs");
     }
+    /// The Supabase MCP server's project, database and debugging tools.
+    pub mod supabase {
+        include!("../../corpus/generated/supabase/supabase.rs");
+    }
     /// The Slack MCP server's tools.
     pub mod slack {
         include!("../../corpus/generated/slack/slack.rs");

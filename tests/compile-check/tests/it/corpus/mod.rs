@@ -4,3 +4,4 @@
 
 mod calendar;
 mod slack;
+mod supabase;
