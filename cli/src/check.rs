@@ -47,5 +47,29 @@ pub fn run(specs: &[PathBuf]) -> Outcome {
             toolspec::model::describe::approval_explained(approval)
         );
     }
+    // A write that skips a safeguard does so for a stated reason: every one is listed, so a
+    // reviewer sees them without reading the spec.
+    let tools = || model.toolsets.iter().flat_map(|ts| &ts.tools);
+    let low_risk: Vec<_> = tools()
+        .filter_map(|t| t.low_risk.as_ref().map(|r| (&t.name.text, &r.text)))
+        .collect();
+    if !low_risk.is_empty() {
+        println!("irreversible changes made without a preview (low_risk):");
+        for (name, why) in low_risk {
+            println!("  {name}: {why}");
+        }
+    }
+    let keyless: Vec<_> = tools()
+        .filter_map(|t| {
+            let i = t.idempotency.as_ref()?;
+            i.key_optional.as_ref().map(|r| (&t.name.text, &r.text))
+        })
+        .collect();
+    if !keyless.is_empty() {
+        println!("writes that run again when retried without a key (key_optional):");
+        for (name, why) in keyless {
+            println!("  {name}: {why}");
+        }
+    }
     Outcome::Clean
 }

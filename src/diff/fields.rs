@@ -246,11 +246,205 @@ impl<'a> Cmp<'a> {
                 }
             }
         }
+        self.nullable(of, nf, dir, path);
         self.types(&of.ty, &nf.ty, dir, path, nf.span, name);
+    }
+
+    /// `null` becoming a value of its own, or no longer one. For an optional parameter,
+    /// `null` meant "left out" before it meant "clear": a caller that sends null for "no
+    /// change" (OpenAI strict mode does) now clears it.
+    fn nullable(&mut self, of: &Field, nf: &Field, dir: Dir, path: &str) {
+        if of.nullable == nf.nullable {
+            return;
+        }
+        let who = self.who();
+        let name = &nf.name;
+        let at = (Side::New, nf.span);
+        let (code, party, what, why) = match (dir, nf.nullable) {
+            (Dir::Input, true) if !nf.required => (
+                "param-now-clearable",
+                Some(Party::Callers),
+                format!("{who}`{name}` is now cleared by null"),
+                format!("a call that sends `{name}: null` to leave it alone now clears it"),
+            ),
+            (Dir::Input, true) => (
+                "param-now-nullable",
+                None,
+                format!("{who}`{name}` now takes null"),
+                "calls that pass a value work as before".to_string(),
+            ),
+            (Dir::Input, false) => (
+                "param-no-longer-nullable",
+                Some(Party::Callers),
+                format!("{who}`{name}` no longer takes null as a value"),
+                format!("a call that sends `{name}: null` to clear it no longer clears it"),
+            ),
+            (Dir::Output { .. }, true) => (
+                "output-now-nullable",
+                Some(Party::Consumers),
+                format!("{who}output field `{name}` may now be null"),
+                format!("readers that expect a value in `{name}` get null"),
+            ),
+            (Dir::Output { .. }, false) => (
+                "output-no-longer-nullable",
+                None,
+                format!("{who}output field `{name}` is never null now"),
+                "readers that handle null still work".to_string(),
+            ),
+        };
+        self.out
+            .push(code, party, self.tool(), path.to_string(), at, what, why);
+    }
+
+    /// Two unions: variants added and removed (by name), the tag, then each variant kept.
+    fn unions(
+        &mut self,
+        (ov, otag): (&[Field], &Option<String>),
+        (nv, ntag): (&[Field], &Option<String>),
+        dir: Dir,
+        path: &str,
+        span: Span,
+        name: &str,
+    ) {
+        let who = self.who();
+        if otag != ntag {
+            let party = match dir {
+                Dir::Input => Party::Callers,
+                Dir::Output { .. } => Party::Consumers,
+            };
+            self.out.push(
+                "union-tag-changed",
+                Some(party),
+                self.tool(),
+                path.to_string(),
+                (Side::New, span),
+                format!(
+                    "{who}`{name}` tells its variants apart by {} (was {})",
+                    ntag.as_deref()
+                        .map_or("JSON type".into(), |t| format!("`{t}`")),
+                    otag.as_deref()
+                        .map_or("JSON type".into(), |t| format!("`{t}`"))
+                ),
+                "values written the old way name no variant and are refused",
+            );
+        }
+        for v in nv.iter().filter(|v| !ov.iter().any(|o| o.name == v.name)) {
+            let (code, party, why) = match dir {
+                Dir::Input => (
+                    "variant-added",
+                    None,
+                    "calls that pass another variant work as before".to_string(),
+                ),
+                Dir::Output { .. } => (
+                    "output-variant-added",
+                    Some(Party::Consumers),
+                    format!(
+                        "readers that know only the old variants get `{}` values",
+                        v.name
+                    ),
+                ),
+            };
+            self.out.push(
+                code,
+                party,
+                self.tool(),
+                format!("{path}.{}", v.name),
+                (Side::New, v.span),
+                format!("{who}`{name}` has a new variant `{}`", v.name),
+                why,
+            );
+        }
+        for v in ov.iter().filter(|v| !nv.iter().any(|n| n.name == v.name)) {
+            let (code, party, why) = match dir {
+                Dir::Input => (
+                    "variant-removed",
+                    Some(Party::Callers),
+                    format!(
+                        "a call that passes a value of the `{}` variant is refused",
+                        v.name
+                    ),
+                ),
+                Dir::Output { .. } => (
+                    "output-variant-removed",
+                    None,
+                    "readers that handle it still work".to_string(),
+                ),
+            };
+            self.out.push(
+                code,
+                party,
+                self.tool(),
+                format!("{path}.{}", v.name),
+                (Side::Old, v.span),
+                format!("{who}`{name}` lost its variant `{}`", v.name),
+                why,
+            );
+        }
+        for o in ov {
+            if let Some(n) = nv.iter().find(|n| n.name == o.name) {
+                self.types(
+                    &o.ty,
+                    &n.ty,
+                    dir,
+                    &format!("{path}.{}", n.name),
+                    n.span,
+                    &format!("{name}.{}", n.name),
+                );
+            }
+        }
     }
 
     fn types(&mut self, o: &Type, n: &Type, dir: Dir, path: &str, span: Span, name: &str) {
         let who = self.who();
+        // A value made a union that still takes the old type (a calendar id, now also a
+        // list of them) widens it; the reverse narrows it.
+        let widened = match (&o.kind, &n.kind) {
+            (Kind::Union { .. }, Kind::Union { .. }) => None,
+            (_, Kind::Union { variants, .. }) => variants
+                .iter()
+                .any(|v| v.ty.json_type() == o.json_type())
+                .then_some(true),
+            (Kind::Union { variants, .. }, _) => variants
+                .iter()
+                .any(|v| v.ty.json_type() == n.json_type())
+                .then_some(false),
+            _ => None,
+        };
+        if let Some(wider) = widened {
+            let (code, party) = match (dir, wider) {
+                (Dir::Input, true) | (Dir::Output { .. }, false) => ("type-widened-to-union", None),
+                (Dir::Input, false) => ("type-narrowed-from-union", Some(Party::Callers)),
+                (Dir::Output { .. }, true) => ("type-widened-to-union", Some(Party::Consumers)),
+            };
+            let why = match party {
+                None => "every value that was valid still is".to_string(),
+                Some(Party::Callers) => format!(
+                    "a call that passes {} other than {} is refused with invalid_type",
+                    name,
+                    n.json_type_words()
+                ),
+                Some(_) => format!(
+                    "readers that parse {} {} may get {}",
+                    article(o.json_type()),
+                    o.json_type(),
+                    n.json_type_words()
+                ),
+            };
+            self.out.push(
+                code,
+                party,
+                self.tool(),
+                path.to_string(),
+                (Side::New, span),
+                format!(
+                    "{who}`{name}` now takes {} (was {})",
+                    n.json_type_words(),
+                    o.json_type_words()
+                ),
+                why,
+            );
+            return;
+        }
         if o.json_type() != n.json_type() {
             let (party, why) = match dir {
                 Dir::Input => (
@@ -383,6 +577,55 @@ impl<'a> Cmp<'a> {
                     );
                 }
                 self.fields(of, nf, dir, path);
+            }
+            (
+                Kind::Map {
+                    values: ov,
+                    keys: ok,
+                    max_entries: omax,
+                },
+                Kind::Map {
+                    values: nv,
+                    keys: nk,
+                    max_entries: nmax,
+                },
+            ) => {
+                let f = |v: &Option<u64>| v.map(|x| x as f64);
+                self.bound(
+                    upper_bound("max_entries", f(omax), f(nmax), "invalid_length"),
+                    dir,
+                    path,
+                    span,
+                    name,
+                );
+                self.strings(
+                    ok,
+                    nk,
+                    dir,
+                    &format!("{path}{{key}}"),
+                    span,
+                    &format!("{name} keys"),
+                );
+                self.types(
+                    ov,
+                    nv,
+                    dir,
+                    &format!("{path}{{}}"),
+                    span,
+                    &format!("{name} values"),
+                );
+            }
+            (
+                Kind::Union {
+                    variants: ov,
+                    tag: ot,
+                },
+                Kind::Union {
+                    variants: nv,
+                    tag: nt,
+                },
+            ) => {
+                self.unions((ov, ot), (nv, nt), dir, path, span, name);
             }
             _ => {}
         }

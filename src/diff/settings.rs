@@ -2,7 +2,52 @@
 //! and a toolset's error catalog.
 
 use super::{Changes, Party, Side, fields};
-use crate::model::{ErrorCode, Tool, ToolSet, Verbosity, format_duration};
+use crate::model::{ErrorCode, Requirement, Tool, ToolSet, Verbosity, describe, format_duration};
+
+/// Rules over which parameters go together: a new rule refuses calls that worked
+/// (tightening), a removed one accepts calls that were refused.
+fn compare_requires(o: &Tool, n: &Tool, out: &mut Changes) {
+    let name = n.name.text.as_str();
+    let same = |a: &Requirement, b: &Requirement| {
+        let names =
+            |r: &Requirement| -> Vec<String> { r.names().iter().map(|t| t.text.clone()).collect() };
+        std::mem::discriminant(a) == std::mem::discriminant(b) && names(a) == names(b)
+    };
+    for r in &n.requires {
+        if !o.requires.iter().any(|x| same(x, r)) {
+            let at = r.names().first().map_or(n.name.span, |t| t.span);
+            out.push(
+                "requirement-added",
+                Some(Party::Callers),
+                Some(name),
+                format!("{name}.requires"),
+                (Side::New, at),
+                format!(
+                    "`{name}` has a new rule: {}",
+                    describe::requirement_sentence(r)
+                ),
+                "calls that break it are refused before the tool runs",
+            );
+        }
+    }
+    for r in &o.requires {
+        if !n.requires.iter().any(|x| same(x, r)) {
+            let at = r.names().first().map_or(o.name.span, |t| t.span);
+            out.push(
+                "requirement-removed",
+                None,
+                Some(name),
+                format!("{name}.requires"),
+                (Side::Old, at),
+                format!(
+                    "`{name}` dropped the rule: {}",
+                    describe::requirement_sentence(r)
+                ),
+                "calls that followed it work as before",
+            );
+        }
+    }
+}
 
 /// Paging, response format, idempotency, preview and token budget.
 pub(super) fn compare_settings(o: &Tool, n: &Tool, out: &mut Changes) {
@@ -158,6 +203,56 @@ pub(super) fn compare_settings(o: &Tool, n: &Tool, out: &mut Changes) {
                 format_duration(a.ttl)
             ),
             "a retry later than the new window acts a second time",
+        ),
+        _ => {}
+    }
+    if let (Some(a), Some(b)) = (&o.paging, &n.paging)
+        && a.total != b.total
+    {
+        let (code, party, what, why) = if a.total {
+            (
+                "paging-total-removed",
+                Some(Party::Consumers),
+                format!("pages of `{name}` no longer carry `total`"),
+                "readers of `total` find nothing there; next_cursor alone says whether more follow",
+            )
+        } else {
+            (
+                "paging-total-added",
+                None,
+                format!("pages of `{name}` now carry `total`"),
+                "readers that do not know it ignore it",
+            )
+        };
+        out.push(
+            code,
+            party,
+            Some(name),
+            format!("{name}.paging.total"),
+            (Side::New, b.span),
+            what,
+            why,
+        );
+    }
+    compare_requires(o, n, out);
+    match (&o.low_risk, &n.low_risk) {
+        (None, Some(r)) => out.push(
+            "low-risk-declared",
+            Some(Party::Callers),
+            Some(name),
+            format!("{name}.low_risk"),
+            (Side::New, r.span),
+            format!("`{name}` is now served in one call, without a preview"),
+            "the first call now makes the change; calls that pass preview_id are refused",
+        ),
+        (Some(_), None) => out.push(
+            "low-risk-withdrawn",
+            Some(Party::Callers),
+            Some(name),
+            format!("{name}.low_risk"),
+            at_new,
+            format!("`{name}` is no longer low risk"),
+            "a call that made the change now only previews it; callers must apply with the preview_id",
         ),
         _ => {}
     }

@@ -141,7 +141,16 @@ pub fn tool_words(tool: &Tool, tool_names: &[&str]) -> Vec<String> {
 /// The routing terms of a request: its words, plus a value term for each word that is a
 /// value some tool's parameter takes.
 fn request_terms(request: &str, params: &[&Field]) -> Vec<String> {
-    let mut out = terms(request);
+    // A value (an address, a link, an id) is not words: the `example` of
+    // `grace@example.com` says nothing about which tool a request is for.
+    let is_value = |token: &str| {
+        token.contains('@') || token.contains("://") || params.iter().any(|p| takes(p, token))
+    };
+    let prose: Vec<&str> = request
+        .split_whitespace()
+        .filter(|t| !is_value(t.trim_matches(|c: char| ",.;:!?()\"'".contains(c))))
+        .collect();
+    let mut out = terms(&prose.join(" "));
     for token in request.split_whitespace() {
         let token = token.trim_matches(|c: char| ",.;:!?()\"'".contains(c));
         for p in params {

@@ -9,6 +9,37 @@ use toolspec::diff::{Party, diff, load, render};
 
 /// (case directory, the change it shows, who it breaks, whether anything in the pair breaks).
 const CASES: &[(&str, &str, Option<Party>, bool)] = &[
+    (
+        "param-now-clearable",
+        "param-now-clearable",
+        Some(Party::Callers),
+        true,
+    ),
+    (
+        "output-now-nullable",
+        "output-now-nullable",
+        Some(Party::Consumers),
+        true,
+    ),
+    (
+        "requirement-added",
+        "requirement-added",
+        Some(Party::Callers),
+        true,
+    ),
+    (
+        "type-widened-to-union",
+        "type-widened-to-union",
+        None,
+        false,
+    ),
+    ("variant-added", "variant-added", None, false),
+    (
+        "variant-removed",
+        "variant-removed",
+        Some(Party::Callers),
+        true,
+    ),
     ("tool-removed", "tool-removed", Some(Party::Callers), true),
     ("tool-added", "tool-added", None, false),
     ("tool-renamed-with-alias", "tool-renamed", None, false),

@@ -60,6 +60,7 @@ rule_tests! {
     open_world_write_without_preview: "open-world-write-without-preview" at 10:11;
     preview_without_fields: "preview-without-fields" at 16:14;
     confirm_flag_param: "confirm-flag-param" at 13:7;
+    safeguard_waived: "safeguard-waived" at 11:15;
     list_without_pagination: "list-without-pagination" at 6:11;
     page_limit_too_high: "page-limit-too-high" at 22:13;
     id_without_name: "id-without-name" at 14:7;

@@ -30,6 +30,23 @@ fn example_specs_have_no_warnings_under_strict() {
     assert!(loud.is_empty(), "{}", l.render());
 }
 
+/// Each real-server port lints clean with its own settings (its `lint: allow` names what the
+/// original's design breaks), and all three together have no cross-server misroutes.
+#[test]
+fn corpus_ports_lint_clean_alone_and_together() {
+    let ports = [
+        "tests/corpus/slack.yaml",
+        "tests/corpus/calendar.yaml",
+        "tests/corpus/supabase.yaml",
+    ];
+    for port in ports {
+        let l = lint_files(&[port], None);
+        assert!(l.findings.is_empty(), "{port}: {}", l.render());
+    }
+    let together = lint_files(&ports, None);
+    assert!(together.findings.is_empty(), "{}", together.render());
+}
+
 #[test]
 fn good_tool_is_clean_even_under_strict() {
     let l = lint_files(&["tests/lint/good-tool.yaml"], Some(Set::Strict));

@@ -385,6 +385,7 @@ mod tests {
         name: "ticket_id",
         json_type: "string",
         required: true,
+        nullable: false,
         allowed: &[],
         range: Range::None,
         min_length: None,

@@ -43,6 +43,7 @@ mod rate_limit_not_retryable;
 mod response_format_missing;
 mod retryable_permanent_error;
 mod returns_vague;
+mod safeguard_waived;
 mod string_unbounded;
 mod token_budget;
 mod too_many_params;
@@ -79,6 +80,7 @@ pub static ALL: &[&Rule] = &[
     &open_world_write_without_preview::RULE,
     &preview_without_fields::RULE,
     &confirm_flag_param::RULE,
+    &safeguard_waived::RULE,
     // results
     &list_without_pagination::RULE,
     &page_limit_too_high::RULE,

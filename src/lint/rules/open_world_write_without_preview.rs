@@ -10,8 +10,9 @@ pub static RULE: Rule = Rule {
     set: Set::Recommended,
     category: Category::Safety,
     summary: "A write with `open_world: true` is `irreversible` with a preview, not `reversible`.",
-    what: "Reports a `reversible` tool that has `open_world: true`. (Irreversible tools always \
-           have a preview: `check` requires it.)",
+    what: "Reports a `reversible` tool that has `open_world: true`. (Irreversible tools have a \
+           preview, which `check` requires, unless they state why not with `low_risk`, which \
+           `safeguard-waived` lists.)",
     why: "An undo call can restore the service's own data, but not what left it: an email \
           cannot be unsent, a webhook cannot be un-fired, a third party's copy stays. A \
           reversible tier tells the host it is safe to run without asking; for a tool that \

@@ -457,12 +457,15 @@ fn item_example(
         .map(|v| Value::Array(vec![v]))
 }
 
+/// The example of the named type `ty`: its own, or, for a list type without one
+/// (`Recurrence: {type: array, items: {..., example: 'RRULE:...'}}`), one item's.
 fn example_of_named(ty: &Type, raw_types: &[(Sp<String>, raw::Field)]) -> Option<Value> {
     let name = ty.name.as_deref()?;
-    raw_types
-        .iter()
-        .find(|(n, _)| n.value == name)
-        .and_then(|(_, f)| f.example.as_ref().map(|e| e.value.clone()))
+    let (_, def) = raw_types.iter().find(|(n, _)| n.value == name)?;
+    if let Some(e) = &def.example {
+        return Some(e.value.clone());
+    }
+    item_example(def, ty, raw_types)
 }
 
 /// `PascalCase` type names.

@@ -185,7 +185,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "5b15f94f1282bf13",
-                    "434ce46e876ba7cf",
+                    "86b679c472d47aa4",
                     "75f4ec1ebd395196",
                 ],
                 param_examples: &[
@@ -231,7 +231,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     },
                     ParamExample {
                         name: "recurrence",
-                        example: r#"[""]"#,
+                        example: r#"["RRULE:FREQ=WEEKLY;COUNT=5"]"#,
                     },
                     ParamExample {
                         name: "idempotency_key",
@@ -278,7 +278,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "f2d2b63d7b6ab320",
                     "e3b0c44298fc1c14",
                     "42263a52cf36cabc",
-                    "543879dcb97d37b3",
+                    "6b6d7dab89638957",
                     "26da53ea280e3a12",
                 ],
                 param_examples: &[
@@ -328,7 +328,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     },
                     ParamExample {
                         name: "recurrence",
-                        example: r#"[""]"#,
+                        example: r#"["RRULE:FREQ=WEEKLY;COUNT=5"]"#,
                     },
                     ParamExample {
                         name: "send_updates",

@@ -208,7 +208,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "e5f97a5887e7ae22",
-                    "a8c1954ec48a29e6",
+                    "2db9152995d5a8fa",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "da6ce736f56a16bd",

@@ -746,11 +746,12 @@ pub trait SupabaseTools: ::core::marker::Send + ::core::marker::Sync {
         >,
     > + ::core::marker::Send;
     /// Restore a paused project, so its database serves again. Returns the project's ref and new
-    /// status, and the call that pauses it again. Use when the user asks to restore, resume or
-    /// unpause a project. Not for stopping a running project: call supabase_pause_project instead.
-    /// Reversible: the result's undo is the exact call that reverts it. Pass a new idempotency_key
-    /// per change and reuse it on retry: a repeat with the same key and arguments returns the first
-    /// result (replayed: true) for 24h; other arguments with that key are refused.
+    /// status, and the call that pauses it again. Use when the user asks to restore, resume,
+    /// unpause or bring back a project. Not for stopping a running project: call
+    /// supabase_pause_project instead. Reversible: the result's undo is the exact call that reverts
+    /// it. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key
+    /// and arguments returns the first result (replayed: true) for 24h; other arguments with that
+    /// key are refused.
     ///
     /// Reversible: the undo call is built from the result and attached for you. Read what
     /// the undo restores and write the change through `work`, in one transaction, so the
@@ -1470,7 +1471,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 10] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "supabase_restore_project",
         title: "Restore a project",
-        description: "Restore a paused project, so its database serves again. Returns the project's ref and new status, and the call that pauses it again. Use when the user asks to restore, resume or unpause a project. Not for stopping a running project: call supabase_pause_project instead. Reversible: the result's undo is the exact call that reverts it. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
+        description: "Restore a paused project, so its database serves again. Returns the project's ref and new status, and the call that pauses it again. Use when the user asks to restore, resume, unpause or bring back a project. Not for stopping a running project: call supabase_pause_project instead. Reversible: the result's undo is the exact call that reverts it. Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for 24h; other arguments with that key are refused.",
         input_schema: r#"{"type":"object","properties":{"project_id":{"type":"string","description":"The paused project to restore. A project ref, 20 lowercase letters. Up to 20 characters. Example: \"abcdefghijklmnopqrst\".","pattern":"^[a-z]{20}$","maxLength":20},"idempotency_key":{"type":"string","description":"New unique key per intended change; reuse it only to retry the same call. Kept 24h.","minLength":1,"maxLength":255}},"required":["project_id","idempotency_key"],"additionalProperties":false}"#,
         output_schema: r#"{"type":"object","properties":{"project_id":{"type":"string","description":"The restored project.","pattern":"^[a-z]{20}$","maxLength":20},"status":{"type":"string","description":"Its status now.","enum":["ACTIVE_HEALTHY","COMING_UP","INACTIVE","PAUSING","RESTORING","UNKNOWN"]},"replayed":{"type":"boolean","description":"true when this is the stored result of an earlier call with the same idempotency_key; nothing ran again."},"undo":{"type":"object","description":"The exact call that reverts this change.","properties":{"tool":{"type":"string","description":"The tool to call to undo.","enum":["supabase_pause_project"]},"arguments":{"type":"object","description":"Its arguments, exactly as to pass them.","properties":{"project_id":{"type":"string","description":"The project to pause.","pattern":"^[a-z]{20}$","maxLength":20},"idempotency_key":{"type":"string","description":"New unique key per intended change; reuse it only to retry the same call. Kept 24h.","minLength":1,"maxLength":255}},"required":["project_id","idempotency_key"]}},"required":["tool","arguments"]},"truncated":{"type":"object","description":"Present only when the result was cut to fit the size budget.","properties":{"cuts":{"type":"array","description":"Each list that was cut.","items":{"type":"object","properties":{"path":{"type":"string","description":"JSON Pointer of the list that was cut."},"kept":{"type":"integer","description":"Items kept.","minimum":0},"total":{"type":"integer","description":"Items before the cut.","minimum":0}},"required":["path","kept","total"]}},"budget_tokens":{"type":"integer","description":"The size budget, in estimated tokens.","minimum":0},"message":{"type":"string","description":"What was cut and how to ask for less."}},"required":["cuts","budget_tokens","message"]}},"required":["project_id","status","undo"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {

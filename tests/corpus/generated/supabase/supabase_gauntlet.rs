@@ -190,7 +190,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "d09e3d0998961f5a",
-                    "ff0d98221beb123c",
+                    "420ba2d8949103d1",
                     "c2dbfd0ce937375b",
                     "e3b0c44298fc1c14",
                     "6a89d5f5c60b8c96",

@@ -443,3 +443,6 @@ pub fn fixture(runtime: Runtime) -> CalendarServer<Account> {
 include!("../../../../corpus/generated/calendar/calendar_gauntlet.rs");
 
 calendar_gauntlet!(fixture);
+
+/// The gauntlet's facts (the spec's tools and examples), for the MCP test.
+pub(super) static FACTS: &::toolspec_runtime::gauntlet::Facts = &CALENDAR_GAUNTLET;

@@ -334,3 +334,6 @@ pub fn fixture(runtime: Runtime) -> SlackServer<Workspace> {
 include!("../../../../corpus/generated/slack/slack_gauntlet.rs");
 
 slack_gauntlet!(fixture);
+
+/// The gauntlet's facts (the spec's tools and examples), for the MCP test.
+pub(super) static FACTS: &::toolspec_runtime::gauntlet::Facts = &SLACK_GAUNTLET;

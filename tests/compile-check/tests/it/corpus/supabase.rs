@@ -413,3 +413,6 @@ pub fn fixture(runtime: Runtime) -> SupabaseServer<Account> {
 include!("../../../../corpus/generated/supabase/supabase_gauntlet.rs");
 
 supabase_gauntlet!(fixture);
+
+/// The gauntlet's facts (the spec's tools and examples), for the MCP test.
+pub(super) static FACTS: &::toolspec_runtime::gauntlet::Facts = &SUPABASE_GAUNTLET;

@@ -1,0 +1,124 @@
+//! Each port served over MCP: the generated server behind `toolspec_runtime::mcp::McpServer`,
+//! a real rmcp client connected through an in-process pipe (stdio's framing). `tools/list`
+//! lists exactly the spec's tools with the checked-in schemas; every example the spec
+//! expects to succeed answers with structured content valid against the tool's output
+//! schema, and every example expecting an error answers `isError` with that code.
+
+use std::sync::Arc;
+
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use serde_json::Value;
+use toolspec_runtime::engine::{Runtime, Toolset};
+use toolspec_runtime::gauntlet::Facts;
+use toolspec_runtime::mcp::McpServer;
+
+fn checked_in(service: &str) -> Value {
+    let path = format!(
+        "{}/../corpus/generated/{service}/tools.mcp.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&std::fs::read_to_string(&path).expect("tools.mcp.json")).expect("json")
+}
+
+async fn serve_and_check(facts: &Facts, toolset: Arc<dyn Toolset>) {
+    let service = facts.service;
+    let server = McpServer::new(toolset, service, "0.0.0")
+        .expect("the generated definitions are servable")
+        .with_call_logger(None);
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = ().serve(client_io).await.expect("initialize");
+
+    let listed = client.list_all_tools().await.expect("tools/list");
+    let file = checked_in(service);
+    let wanted = file["tools"].as_array().expect("tools");
+    let names = |v: &[Value]| -> Vec<String> {
+        v.iter()
+            .map(|t| t["name"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let served: Vec<Value> = listed
+        .iter()
+        .map(|t| serde_json::to_value(t).expect("tool json"))
+        .collect();
+    assert_eq!(names(&served), names(wanted), "{service}: tools/list");
+    for (tool, want) in served.iter().zip(wanted) {
+        for key in ["inputSchema", "outputSchema", "annotations"] {
+            assert_eq!(tool[key], want[key], "{service} {}: {key}", tool["name"]);
+        }
+    }
+
+    let mut checked = 0;
+    for tool in facts.tools {
+        let output_schema = served
+            .iter()
+            .find(|t| t["name"] == tool.name)
+            .map(|t| t["outputSchema"].clone())
+            .expect("listed");
+        let validator = jsonschema::validator_for(&output_schema).expect("output schema compiles");
+        for example in tool.examples {
+            let arguments: Value = serde_json::from_str(example.arguments).expect("arguments");
+            let Value::Object(arguments) = arguments else {
+                panic!("{}: arguments are an object", tool.name)
+            };
+            let result = client
+                .call_tool(CallToolRequestParams::new(tool.name).with_arguments(arguments))
+                .await
+                .expect("tools/call answers");
+            let structured = result.structured_content.clone().unwrap_or(Value::Null);
+            let failed = result.is_error == Some(true);
+            match example.error {
+                None => {
+                    assert!(
+                        !failed,
+                        "{service} {} `{}`: {structured}",
+                        tool.name, example.title
+                    );
+                    let problems: Vec<String> = validator
+                        .iter_errors(&structured)
+                        .map(|e| e.to_string())
+                        .collect();
+                    assert!(
+                        problems.is_empty(),
+                        "{service} {} `{}`: {problems:?} in {structured}",
+                        tool.name,
+                        example.title
+                    );
+                }
+                Some(code) => {
+                    assert!(
+                        failed,
+                        "{service} {} `{}` should fail",
+                        tool.name, example.title
+                    );
+                    assert_eq!(structured["code"], code, "{service} {}", tool.name);
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= facts.tools.len(),
+        "{service}: every tool has an example"
+    );
+    client.cancel().await.expect("close");
+}
+
+fn runtime() -> Runtime {
+    Runtime::in_memory().expect("runtime")
+}
+
+#[tokio::test]
+async fn every_port_is_served_over_mcp_as_its_spec_says() {
+    let slack = Arc::new(super::slack::fixture(runtime()));
+    serve_and_check(super::slack::FACTS, slack).await;
+    let calendar = Arc::new(super::calendar::fixture(runtime()));
+    serve_and_check(super::calendar::FACTS, calendar).await;
+    let supabase = Arc::new(super::supabase::fixture(runtime()));
+    serve_and_check(super::supabase::FACTS, supabase).await;
+}
