@@ -140,7 +140,12 @@ fn trim_period(s: &str) -> &str {
 /// (`Ticket` becomes `ticket`; `SSO` and `T-1000` stay).
 fn lower_first(s: &str) -> String {
     let s = s.trim();
-    let first_word = s.split_whitespace().next().unwrap_or("");
+    // Punctuation after the word (`Nobody;`) says nothing about how it is spelt.
+    let first_word = s
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(|c: char| c.is_ascii_punctuation());
     let keep = first_word
         .chars()
         .skip(1)
@@ -200,6 +205,28 @@ pub fn count_words(min: Option<u64>, max: Option<u64>, counted: Counted) -> Opti
         (_, Some(b)) => Some(format!("up to {b} {}", unit(b))),
         _ => None,
     }
+}
+
+/// An enum's values in words, each with what it means where the spec says
+/// (`open (waiting for support), pending, closed`); `show` writes one value (plain, or as
+/// code for Markdown).
+pub fn enum_words(rules: &crate::model::StringRules, show: impl Fn(&str) -> String) -> String {
+    let values = rules.enum_values.as_deref().unwrap_or_default();
+    values
+        .iter()
+        .map(|v| {
+            let meaning = rules
+                .enum_descriptions
+                .iter()
+                .find(|(value, _)| value == v)
+                .map(|(_, d)| lower_first(d.trim_end_matches('.')));
+            match meaning {
+                Some(d) => format!("{} ({d})", show(v)),
+                None => show(v),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// What `null` means for a nullable field, lower-case: an optional parameter's `null`

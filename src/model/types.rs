@@ -124,6 +124,8 @@ pub enum Kind {
 pub struct StringRules {
     /// The closed set of allowed values.
     pub enum_values: Option<Vec<String>>,
+    /// What some of the values mean: (value, description), in the values' order.
+    pub enum_descriptions: Vec<(String, String)>,
     /// Fewest characters.
     pub min_length: Option<u64>,
     /// Most characters.
@@ -192,6 +194,18 @@ impl Type {
                     words.push(word);
                 }
             }
+        }
+    }
+
+    /// The description of the enum value `value`, if the spec gives one.
+    pub fn enum_description(&self, value: &str) -> Option<&str> {
+        match &self.kind {
+            Kind::String(s) => s
+                .enum_descriptions
+                .iter()
+                .find(|(v, _)| v == value)
+                .map(|(_, d)| d.as_str()),
+            _ => None,
         }
     }
 

@@ -26,7 +26,8 @@
 //! the keyword would cost tokens on every object for no benefit to the model.
 
 use crate::model::describe::{
-    Counted, bound_words, count_words, json_number, map_words, null_words, requirement_sentence,
+    Counted, bound_words, count_words, enum_words, json_number, map_words, null_words,
+    requirement_sentence,
 };
 use crate::model::values::compose_example;
 use crate::model::{Field, Kind, Origin, StringRules, Tier, Tool, Type};
@@ -538,15 +539,17 @@ fn rule_words(ty: &Type, profile: Profile) -> Vec<String> {
 fn scalar_phrases(ty: &Type, strict: bool) -> Vec<String> {
     let mut out = Vec::new();
     match &ty.kind {
-        Kind::String(StringRules {
-            enum_values,
-            min_length,
-            max_length,
-            format,
-            ..
-        }) => {
-            if let Some(values) = enum_values {
-                out.push(format!("one of: {}", values.join(", ")));
+        Kind::String(
+            rules @ StringRules {
+                enum_values,
+                min_length,
+                max_length,
+                format,
+                ..
+            },
+        ) => {
+            if enum_values.is_some() {
+                out.push(format!("one of: {}", enum_words(rules, str::to_owned)));
             }
             if let Some(c) = count_words(*min_length, *max_length, Counted::Characters) {
                 out.push(c);

@@ -171,6 +171,10 @@ pub struct Field {
     /// The closed set of allowed string values.
     #[serde(default, rename = "enum")]
     pub enum_values: Option<Sp<Vec<Sp<String>>>>,
+    /// What some of the `enum` values mean, by value (`closed: Resolved, or abandoned by the
+    /// customer.`): said beside each value wherever the values are listed.
+    #[serde(default)]
+    pub enum_descriptions: Option<SpMap<Sp<String>>>,
     /// Smallest allowed number (inclusive).
     #[serde(default)]
     pub minimum: Option<Sp<f64>>,

@@ -6,7 +6,7 @@
 
 use super::filters::code_span;
 use crate::model::describe::{
-    Counted, bound_words, count_words, json_number, map_words, requirement_sentence,
+    Counted, bound_words, count_words, enum_words, json_number, map_words, requirement_sentence,
 };
 use crate::model::{Field, Kind, Origin, StringRules, Type};
 use serde::Serialize;
@@ -206,9 +206,8 @@ pub fn constraints(ty: &Type) -> String {
 }
 
 fn string_rules(rules: &StringRules, parts: &mut Vec<String>) {
-    if let Some(values) = &rules.enum_values {
-        let values: Vec<String> = values.iter().map(|v| code_span(v)).collect();
-        parts.push(format!("one of: {}", values.join(", ")));
+    if rules.enum_values.is_some() {
+        parts.push(format!("one of: {}", enum_words(rules, code_span)));
         // The validator checks nothing else on an enum; neither do the docs.
         return;
     }

@@ -167,7 +167,7 @@ impl<'d> Types<'d> {
             Kind::String(rules) if rules.enum_values.is_some() => {
                 let values = rules.enum_values.as_deref().unwrap_or(&[]);
                 let mut d = decl(&name, &doc, "enum");
-                d.variants = variants(values);
+                d.variants = described(variants(values), rules);
                 self.decls.push(d);
             }
             _ => {
@@ -256,7 +256,7 @@ impl<'d> Types<'d> {
                 Some(values) => {
                     let name = self.invent(context);
                     let mut d = decl(&name, ty.description.as_deref().unwrap_or(""), "enum");
-                    d.variants = variants(values);
+                    d.variants = described(variants(values), rules);
                     self.decls.push(d);
                     name
                 }
@@ -313,6 +313,23 @@ fn decl(name: &str, doc: &str, kind: &'static str) -> TypeDecl {
         target: String::new(),
         tag: None,
     }
+}
+
+/// `variants` with each value's description, where the spec gives one, as its doc.
+fn described(
+    mut variants: Vec<VariantDecl>,
+    rules: &crate::model::StringRules,
+) -> Vec<VariantDecl> {
+    for v in &mut variants {
+        if let Some((_, d)) = rules
+            .enum_descriptions
+            .iter()
+            .find(|(value, _)| *value == v.wire)
+        {
+            v.doc = d.clone();
+        }
+    }
+    variants
 }
 
 /// Variants for enum values: distinct identifiers, numbered when two values spell the same

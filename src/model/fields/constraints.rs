@@ -42,6 +42,58 @@ impl FieldResolver<'_> {
         }
     }
 
+    /// `enum_descriptions`, each naming a value of `enum`, in the values' order.
+    fn enum_descriptions(
+        &mut self,
+        f: &raw::Field,
+        values: Option<&[String]>,
+    ) -> Vec<(String, String)> {
+        let Some(described) = &f.enum_descriptions else {
+            return Vec::new();
+        };
+        let Some(values) = values else {
+            if let Some((k, _)) = described.0.first() {
+                self.diags.push(
+                    Diagnostic::error(
+                        "not-applicable",
+                        self.span(k.pos),
+                        "`enum_descriptions` describes the values of `enum`, and there is none",
+                    )
+                    .label("no enum here")
+                    .help("add `enum: [...]` with the values, or remove `enum_descriptions`"),
+                );
+            }
+            return Vec::new();
+        };
+        for (value, _) in described.iter() {
+            if !values.contains(&value.value) {
+                let mut d = Diagnostic::error(
+                    "unknown-enum-value",
+                    self.span(value.pos),
+                    format!("`{}` is not one of the enum's values", value.value),
+                )
+                .label("described, but not allowed");
+                d = match crate::diagnostics::did_you_mean(
+                    &value.value,
+                    values.iter().map(String::as_str),
+                ) {
+                    Some(s) => d.help(format!("did you mean `{s}`?")),
+                    None => d.help(format!("describe one of: {}", values.join(", "))),
+                };
+                self.diags.push(d);
+            }
+        }
+        values
+            .iter()
+            .filter_map(|v| {
+                described
+                    .iter()
+                    .find(|(k, _)| &k.value == v)
+                    .map(|(_, d)| (v.clone(), d.value.trim().to_string()))
+            })
+            .collect()
+    }
+
     pub(super) fn string_rules(&mut self, f: &raw::Field) -> StringRules {
         self.order(&f.min_length, &f.max_length, "min_length", "max_length");
         if let Some(p) = &f.pattern {
@@ -73,8 +125,10 @@ impl FieldResolver<'_> {
             }
             vals.value.iter().map(|v| v.value.clone()).collect()
         });
+        let enum_descriptions = self.enum_descriptions(f, enum_values.as_deref());
         StringRules {
             enum_values,
+            enum_descriptions,
             min_length: f.min_length.as_ref().map(|m| m.value),
             max_length: f.max_length.as_ref().map(|m| m.value),
             pattern: f.pattern.as_ref().map(|p| p.value.clone()),
@@ -157,6 +211,14 @@ impl FieldResolver<'_> {
             }
         };
         note(f.enum_values.as_ref().map(|v| v.pos), "enum", "string");
+        note(
+            f.enum_descriptions
+                .as_ref()
+                .and_then(|v| v.0.first())
+                .map(|(k, _)| k.pos),
+            "enum_descriptions",
+            "string",
+        );
         note(f.min_length.as_ref().map(|v| v.pos), "min_length", "string");
         note(f.max_length.as_ref().map(|v| v.pos), "max_length", "string");
         note(f.pattern.as_ref().map(|v| v.pos), "pattern", "string");
@@ -216,6 +278,13 @@ impl FieldResolver<'_> {
     pub(super) fn not_on_named(&mut self, f: &raw::Field) {
         let keys = [
             ("enum", f.enum_values.as_ref().map(|v| v.pos)),
+            (
+                "enum_descriptions",
+                f.enum_descriptions
+                    .as_ref()
+                    .and_then(|v| v.0.first())
+                    .map(|(k, _)| k.pos),
+            ),
             ("minimum", f.minimum.as_ref().map(|v| v.pos)),
             ("maximum", f.maximum.as_ref().map(|v| v.pos)),
             ("min_length", f.min_length.as_ref().map(|v| v.pos)),

@@ -354,7 +354,8 @@ fn resolve_error(
             .iter()
             .find(|d| d.name == placeholder && !d.required)
         {
-            // Filled only when the detail is given: otherwise the agent reads `{name}`.
+            // Filled only when the detail is given: otherwise the sentence that holds it
+            // is left out of the message.
             let pos = def
                 .message
                 .pos
@@ -369,9 +370,9 @@ fn resolve_error(
                         code.value, d.name
                     ),
                 )
-                .label("left as `{…}` in the message when the detail is not given")
+                .label("its sentence is left out of the message when the detail is not given")
                 .help(format!(
-                    "make `{}` required under `details:` (remove `required: false`), or take `{{{placeholder}}}` out of the message",
+                    "make `{}` required under `details:` (remove `required: false`), or keep the sentence with `{{{placeholder}}}` one the message can do without",
                     d.name
                 )),
             );

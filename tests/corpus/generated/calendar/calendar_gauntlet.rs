@@ -278,7 +278,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "f2d2b63d7b6ab320",
                     "e3b0c44298fc1c14",
                     "42263a52cf36cabc",
-                    "6b6d7dab89638957",
+                    "1be631f45ef512d9",
                     "26da53ea280e3a12",
                 ],
                 param_examples: &[
@@ -378,7 +378,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "86c0478df8ddf75c",
-                    "4ba7f1fd241b4433",
+                    "c9a2f5e9412ab1e5",
                     "60d69162ea9f19bd",
                 ],
                 param_examples: &[
