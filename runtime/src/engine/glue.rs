@@ -579,14 +579,14 @@ pub fn catalog_error<D: Serialize + ?Sized>(
 /// ```
 pub fn fill_template(template: &str, details: &Map<String, Value>) -> String {
     let missing = |name: &str| details.get(name).is_none_or(Value::is_null);
-    if !placeholder_names(template).any(|n| missing(n)) {
+    if !placeholder_names(template).any(&missing) {
         return fill_present(template, details);
     }
     let sentences = split_sentences(template);
     let kept: Vec<&str> = sentences
         .iter()
         .copied()
-        .filter(|s| !placeholder_names(s).any(|n| missing(n)))
+        .filter(|s| !placeholder_names(s).any(&missing))
         .collect();
     if kept.is_empty() {
         let mut with_gaps = details.clone();
