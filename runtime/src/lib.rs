@@ -101,6 +101,7 @@
 pub mod catalog;
 mod clearable;
 pub mod clock;
+pub mod content;
 pub mod cursor;
 pub mod engine;
 pub mod error;

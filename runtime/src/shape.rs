@@ -25,6 +25,8 @@
 //! }
 //! ```
 //! `path` is a JSON Pointer to the array that was cut; `kept` and `total` count its items.
+//! When no list is left to cut, the tool's text fields ([`ShapeSpec::texts`], a file's
+//! contents) are cut from their end, and `kept` and `total` count characters.
 //! Dropping items from a list keeps every remaining item valid against the output schema.
 
 use serde::Serialize;
@@ -62,6 +64,9 @@ pub struct ShapeSpec {
     pub takes_limit: bool,
     /// Whether the tool takes `response_format` (the note then suggests `concise`).
     pub takes_response_format: bool,
+    /// Top-level text fields (a file's contents) cut from their end, in characters, when
+    /// cutting lists was not enough.
+    pub texts: &'static [&'static str],
 }
 
 /// One array that was cut.
@@ -184,6 +189,7 @@ pub fn fit_budget(result: &mut Value, budget: usize, spec: &ShapeSpec) -> Option
             }),
         }
     }
+    cut_texts(result, budget, spec, &mut cuts);
     if cuts.is_empty() {
         return None;
     }
@@ -191,6 +197,53 @@ pub fn fit_budget(result: &mut Value, budget: usize, spec: &ShapeSpec) -> Option
         map.insert("truncated".into(), note(&cuts, budget, spec));
     }
     Some(cuts)
+}
+
+/// Cuts the text fields of `spec`, longest first, from their end (on a character boundary)
+/// until the result fits; each cut is noted with `kept` and `total` in characters.
+fn cut_texts(result: &mut Value, budget: usize, spec: &ShapeSpec, cuts: &mut Vec<Cut>) {
+    for _ in 0..spec.texts.len() {
+        let over = tokens(json_len(result) + note_bytes(cuts, budget, spec).max(NOTE_RESERVE))
+            .saturating_sub(budget);
+        if over == 0 {
+            return;
+        }
+        let Value::Object(map) = &mut *result else {
+            return;
+        };
+        let longest = spec
+            .texts
+            .iter()
+            .filter(|name| !cuts.iter().any(|c| c.path == format!("/{}", escape(name))))
+            .filter_map(|name| {
+                map.get(*name)
+                    .and_then(Value::as_str)
+                    .map(|t| (*name, t.len()))
+            })
+            .max_by_key(|(_, len)| *len);
+        let Some((name, _)) = longest else { return };
+        let Some(Value::String(text)) = map.get_mut(name) else {
+            return;
+        };
+        let total = text.chars().count();
+        // Three bytes a token (the estimate's rate), and JSON escapes may make a character
+        // cost more than one byte: cut a little more than the excess.
+        let drop_bytes = over.saturating_mul(3).saturating_add(16);
+        let mut end = text.len().saturating_sub(drop_bytes);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        cuts.push(Cut {
+            path: format!("/{}", escape(name)),
+            kept: text.chars().count(),
+            total,
+        });
+    }
+}
+
+fn escape(name: &str) -> String {
+    crate::problem::escape_pointer(name)
 }
 
 /// The largest non-empty array under `value` (by serialized size): its pointer and size.
@@ -235,8 +288,13 @@ fn note(cuts: &[Cut], budget: usize, spec: &ShapeSpec) -> Value {
         .iter()
         .map(|c| {
             let name = c.path.trim_start_matches('/');
+            let unit = if spec.texts.contains(&name) {
+                "characters"
+            } else {
+                "items"
+            };
             format!(
-                "kept {} of {} items of {}",
+                "kept {} of {} {unit} of {}",
                 c.kept,
                 c.total,
                 if name.is_empty() { "the result" } else { name }

@@ -29,6 +29,7 @@ pub fn tool_description(tool: &Tool) -> String {
             nf.use_tool.text
         ));
     }
+    parts.extend(content_sentence(tool));
     parts.extend(tool.requires.iter().map(requirement_sentence));
     if let Some(p) = &tool.paging {
         let total = if p.total {
@@ -59,6 +60,26 @@ pub fn tool_description(tool: &Tool) -> String {
         }
     }
     parts.join(" ")
+}
+
+/// Where a tool's content outputs go (`The image screenshot comes as its own content
+/// block.`), so a model that reads the structured result knows what it will not find there.
+fn content_sentence(tool: &Tool) -> Option<String> {
+    let moved: Vec<String> = tool
+        .spec_output()
+        .filter_map(|f| match f.ty.kind {
+            crate::model::Kind::Content(c) if c.moves() => {
+                Some(format!("{} ({})", f.name, c.as_str()))
+            }
+            _ => None,
+        })
+        .collect();
+    (!moved.is_empty()).then(|| {
+        format!(
+            "Sent as content blocks beside the JSON result: {}.",
+            moved.join(", ")
+        )
+    })
 }
 
 /// A rule over which parameters go together, as the one sentence every provider reads (no

@@ -339,7 +339,13 @@ pub fn undo_output(span: Span, tool: &str, arguments: Vec<Field>) -> Field {
 
 /// `truncated`: present when the result was cut to fit the token budget (the runtime's
 /// `shape` module writes it; the shape here must match it).
-pub fn truncated_output(span: Span) -> Field {
+pub fn truncated_output(span: Span, cuts_text: bool) -> Field {
+    // A tool with text outputs may have its text cut too, counted in characters.
+    let (what, unit) = if cuts_text {
+        ("list or text", "Items (characters, for a text)")
+    } else {
+        ("list", "Items")
+    };
     let count = || {
         Type::of(Kind::Integer {
             minimum: Some(0),
@@ -350,7 +356,7 @@ pub fn truncated_output(span: Span) -> Field {
         field(
             "path",
             span,
-            "JSON Pointer of the list that was cut.".into(),
+            format!("JSON Pointer of the {what} that was cut."),
             Type::string(),
             true,
             json!("/tickets"),
@@ -359,7 +365,7 @@ pub fn truncated_output(span: Span) -> Field {
         field(
             "kept",
             span,
-            "Items kept.".into(),
+            format!("{unit} kept."),
             count(),
             true,
             json!(12),
@@ -368,7 +374,7 @@ pub fn truncated_output(span: Span) -> Field {
         field(
             "total",
             span,
-            "Items before the cut.".into(),
+            format!("{unit} before the cut."),
             count(),
             true,
             json!(20),
@@ -384,7 +390,7 @@ pub fn truncated_output(span: Span) -> Field {
         field(
             "cuts",
             span,
-            "Each list that was cut.".into(),
+            format!("Each {what} that was cut."),
             Type::of(Kind::Array {
                 items: Box::new(cut.clone()),
                 min_items: None,

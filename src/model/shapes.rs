@@ -12,7 +12,7 @@
 //! reusing the server's validator verbatim instead of writing a second one. A process that
 //! loads specs over and over (an editor integration) pays it on every load.
 
-use crate::model::{Field, Kind, Requirement, Text, Tool, Type};
+use crate::model::{Content, Field, Kind, Requirement, Text, Tool, Type};
 use crate::spec::format::Format;
 use serde_json::Value;
 use toolspec_runtime::validate::{
@@ -145,6 +145,8 @@ pub fn shape(ty: &Type) -> Shape {
             }
             Shape::Union(leak(u))
         }
+        Kind::Content(Content::Text) => Shape::String(StringShape::new()),
+        Kind::Content(_) => Shape::Any,
         // A free-form object takes any keys, but it is still an object.
         Kind::Object {
             fields,

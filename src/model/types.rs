@@ -108,6 +108,9 @@ pub enum Kind {
         /// The key naming the variant, for a tagged union (every variant an object).
         tag: Option<String>,
     },
+    /// A top-level output that reaches the client as a content block, not as JSON for the
+    /// model to read: an image, audio, text, or a link to a resource.
+    Content(Content),
     /// An object with known fields (`fields` empty and `open` true: free-form).
     Object {
         /// Its fields, in order.
@@ -117,6 +120,37 @@ pub enum Kind {
         /// Rules over which of its fields are passed together.
         requires: Vec<crate::model::Requirement>,
     },
+}
+
+/// What a content output is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Content {
+    /// An image (`type: image`), base64 with its media type.
+    Image,
+    /// An audio clip (`type: audio`), base64 with its media type.
+    Audio,
+    /// Text read as text (`type: text`): a file's contents, a generated document.
+    Text,
+    /// A link to a resource the client can open (`type: resource_link`).
+    ResourceLink,
+}
+
+impl Content {
+    /// The spec's type name (`image`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Content::Image => "image",
+            Content::Audio => "audio",
+            Content::Text => "text",
+            Content::ResourceLink => "resource_link",
+        }
+    }
+
+    /// Whether the field leaves the structured result for its own block (a resource link
+    /// stays in both).
+    pub fn moves(self) -> bool {
+        !matches!(self, Content::ResourceLink)
+    }
 }
 
 /// Constraints of a string.
@@ -167,6 +201,8 @@ impl Type {
             Kind::Boolean => "boolean",
             Kind::Array { .. } => "array",
             Kind::Object { .. } | Kind::Map { .. } => "object",
+            Kind::Content(Content::Text) => "string",
+            Kind::Content(_) => "object",
         }
     }
 

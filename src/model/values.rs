@@ -7,7 +7,7 @@
 //! set of rules here, so what `check` accepts is exactly what a generated server accepts.
 
 use crate::model::shapes;
-use crate::model::{Field, Kind, Requirement, Type};
+use crate::model::{Content, Field, Kind, Requirement, Type};
 use crate::spec::format::Format;
 use serde_json::Value;
 use toolspec_runtime::problem::Problems;
@@ -71,6 +71,18 @@ pub fn compose_example(ty: &Type) -> Value {
                 .collect(),
         ),
         Kind::Array { items, .. } => Value::Array(vec![compose_example(items)]),
+        Kind::Content(c) => match c {
+            Content::Image => {
+                serde_json::json!({"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"})
+            }
+            Content::Audio => {
+                serde_json::json!({"type": "audio", "data": "UklGRiQAAABXQVZF", "mimeType": "audio/wav"})
+            }
+            Content::Text => Value::String(String::new()),
+            Content::ResourceLink => {
+                serde_json::json!({"type": "resource_link", "uri": "https://example.com/a", "name": "a"})
+            }
+        },
         // The first variant's, with its tag when the union has one.
         Kind::Union { variants, tag } => {
             let Some(first) = variants.first() else {

@@ -30,7 +30,7 @@ use crate::model::describe::{
     requirement_sentence,
 };
 use crate::model::values::compose_example;
-use crate::model::{Field, Kind, Origin, StringRules, Tier, Tool, Type};
+use crate::model::{Content, Field, Kind, Origin, StringRules, Tier, Tool, Type};
 use crate::spec::format::Format;
 use serde_json::{Map, Value, json};
 
@@ -143,6 +143,9 @@ fn input_object(fields: &[Field], open: bool, profile: Profile) -> Map<String, V
 fn output_object(fields: &[Field], required: &dyn Fn(&Field) -> bool) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("type".into(), json!("object"));
+    // Images, audio and text leave the structured result for their own content blocks.
+    let in_structured = |f: &&Field| !matches!(f.ty.kind, Kind::Content(c) if c.moves());
+    let fields: Vec<&Field> = fields.iter().filter(in_structured).collect();
     if fields.is_empty() {
         return m;
     }
@@ -294,6 +297,18 @@ fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
     m.insert("type".into(), json!(ty.json_type()));
     match &ty.kind {
         Kind::Union { .. } => {}
+        Kind::Content(Content::ResourceLink) => {
+            let link = json!({
+                "type": {"type": "string", "enum": ["resource_link"]},
+                "uri": {"type": "string", "format": "uri"},
+                "name": {"type": "string"},
+                "mimeType": {"type": "string"},
+                "description": {"type": "string"}
+            });
+            m.insert("properties".into(), link);
+            m.insert("required".into(), json!(["type", "uri", "name"]));
+        }
+        Kind::Content(_) => {}
         Kind::String(rules) => {
             if let Some(values) = &rules.enum_values {
                 m.insert("enum".into(), json!(values));

@@ -38,6 +38,7 @@ fn corpus_ports_lint_clean_alone_and_together() {
         "tests/corpus/slack.yaml",
         "tests/corpus/calendar.yaml",
         "tests/corpus/supabase.yaml",
+        "tests/corpus/puppeteer.yaml",
     ];
     for port in ports {
         let l = lint_files(&[port], None);

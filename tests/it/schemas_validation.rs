@@ -295,6 +295,7 @@ fn sample(ty: &Type, example: Option<&Value>) -> Value {
                 .collect(),
         ),
         TyKind::Map { .. } => json!({}),
+        TyKind::Content(_) => toolspec::model::values::compose_example(ty),
         TyKind::Union { variants, tag } => {
             let first = &variants[0];
             let mut v = sample(&first.ty, Some(&first.example));

@@ -83,6 +83,7 @@ use super::{
     BoxFuture, CallContext, CallOutput, Confirmation, Gate, Runtime, ToolDefinition, UndoSpec,
     attach_undo, unknown_tool,
 };
+use crate::content::ContentKind;
 use crate::error::ToolError;
 use crate::fingerprint::fingerprint;
 use crate::shape::{self, ResponseFormat, ShapeSpec};
@@ -171,6 +172,8 @@ pub struct Serve {
     pub default_limit: u64,
     /// Paged tools: whether results carry `total` (see [`Serve::without_total`]).
     pub total: bool,
+    /// Output fields that reach the client as content blocks (see [`crate::content`]).
+    pub content: &'static [(&'static str, ContentKind)],
     /// How long idempotency keys are remembered.
     pub idempotency_ttl: Duration,
     /// How long a preview may be applied.
@@ -191,11 +194,13 @@ impl Serve {
                 token_budget: None,
                 takes_limit: false,
                 takes_response_format: false,
+                texts: &[],
             },
             response_format: ResponseFormat::Detailed,
             items: None,
             default_limit: 20,
             total: true,
+            content: &[],
             idempotency_ttl: Duration::from_secs(24 * 3600),
             preview_ttl: Duration::from_secs(600),
             undo: None,
@@ -215,6 +220,20 @@ impl Serve {
         self.items = Some(items);
         self.default_limit = default_limit;
         self.shape.takes_limit = true;
+        self
+    }
+
+    /// These output fields reach the client as content blocks: images and audio and text
+    /// taken out of the structured result, resource links copied (see [`crate::content`]).
+    pub const fn content(mut self, fields: &'static [(&'static str, ContentKind)]) -> Self {
+        self.content = fields;
+        self
+    }
+
+    /// These top-level text fields are cut from their end when a result is over the token
+    /// budget and no list is left to cut (see [`crate::shape`]).
+    pub const fn cut_texts(mut self, fields: &'static [&'static str]) -> Self {
+        self.shape.texts = fields;
         self
     }
 
@@ -347,6 +366,9 @@ pub fn output<O: Serialize>(result: &O) -> Result<Value, ToolError> {
 pub fn shape_result(serve: &Serve, args: &Value, result: &mut Value) {
     let format = ResponseFormat::from_arguments(args, serve.response_format);
     shape::apply(result, &serve.shape, format);
+    if !serve.content.is_empty() {
+        crate::content::extract(result, serve.content);
+    }
 }
 
 fn str_arg<'v>(args: &'v Value, name: &str) -> Option<&'v str> {

@@ -150,16 +150,29 @@ pub struct CallOutput {
     pub replayed: bool,
     /// When called by a deprecated alias: the canonical name to use instead.
     pub called_as_alias: Option<&'static str>,
+    /// Content blocks beside the structured result, in MCP's shape (`{"type": "image",
+    /// ...}`): the images, audio, text and resource links of the tool's content fields
+    /// ([`crate::content`]).
+    pub content: Vec<Value>,
 }
 
 impl CallOutput {
-    /// Wraps a result; `replayed` is read from its `replayed` key.
-    pub fn new(structured: Value) -> Self {
+    /// Wraps a result; `replayed` is read from its `replayed` key, and content blocks the
+    /// glue set aside ([`crate::content::CONTENT_KEY`]) are taken out into `content`.
+    pub fn new(mut structured: Value) -> Self {
         let replayed = structured.get("replayed").and_then(Value::as_bool) == Some(true);
+        let content = match structured
+            .as_object_mut()
+            .and_then(|m| m.remove(crate::content::CONTENT_KEY))
+        {
+            Some(Value::Array(blocks)) => blocks,
+            _ => Vec::new(),
+        };
         Self {
             structured,
             replayed,
             called_as_alias: None,
+            content,
         }
     }
 

@@ -120,8 +120,20 @@ pub(super) type AliasUse<'a> = Option<(&'a str, &'a str)>;
 
 /// A successful call: `structuredContent` is the output unchanged (it must conform to the
 /// output schema), and the same JSON is the first text block.
-pub(super) fn success_result(structured: Value, alias: AliasUse<'_>) -> CallToolResult {
-    with_alias(CallToolResult::structured(structured), alias)
+pub(super) fn success_result(
+    structured: Value,
+    content: Vec<Value>,
+    alias: AliasUse<'_>,
+) -> CallToolResult {
+    let mut result = CallToolResult::structured(structured);
+    // Images, audio, text and resource links the tool returns as content (already in
+    // MCP's block shape); one the client library cannot read is left out, not faked.
+    result.content.extend(
+        content
+            .into_iter()
+            .filter_map(|block| serde_json::from_value::<ContentBlock>(block).ok()),
+    );
+    with_alias(result, alias)
 }
 
 /// A tool error the model reads: `isError: true`, the error as `structuredContent`, its
@@ -217,7 +229,7 @@ mod tests {
 
     #[test]
     fn alias_note_goes_to_text_and_meta_not_structured_content() {
-        let r = success_result(json!({"id": 1}), Some(("old", "new")));
+        let r = success_result(json!({"id": 1}), Vec::new(), Some(("old", "new")));
         assert_eq!(r.structured_content, Some(json!({"id": 1})));
         assert_eq!(r.content.len(), 2);
         let note = r.content[1].as_text().unwrap().text.clone();

@@ -195,7 +195,7 @@ impl ServerHandler for McpServer {
             },
         });
         let result = match outcome {
-            Ok(out) => success_result(out.structured, alias),
+            Ok(out) => success_result(out.structured, out.content, alias),
             // The person answers in the next round (2026-07-28): the client asks them and
             // calls again with the answer.
             Err(e) if e.code == APPROVAL_PENDING => match super::host::input_required(&e) {

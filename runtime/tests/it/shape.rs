@@ -13,6 +13,7 @@ static SPEC: ShapeSpec = ShapeSpec {
     token_budget: Some(400),
     takes_limit: true,
     takes_response_format: true,
+    texts: &[],
 };
 
 fn tickets(n: usize) -> Value {
@@ -166,4 +167,34 @@ fn json_len_is_the_length_of_the_compact_text() {
             "{v}"
         );
     }
+}
+
+#[test]
+fn a_long_text_is_cut_to_the_budget_on_a_character_boundary_with_a_note() {
+    let spec = ShapeSpec {
+        detailed_only: &[],
+        token_budget: Some(300),
+        takes_limit: false,
+        takes_response_format: false,
+        texts: &["contents"],
+    };
+    // Multi-byte characters, so a byte cut would split one.
+    let mut r = json!({"path": "notes.md", "contents": "héllo wörld ".repeat(400)});
+    let cuts = apply(&mut r, &spec, ResponseFormat::Detailed).expect("cut");
+    assert_eq!(cuts.len(), 1, "{cuts:?}");
+    assert_eq!(cuts[0].path, "/contents");
+    assert_eq!(cuts[0].total, 12 * 400);
+    let kept = r["contents"].as_str().expect("still text");
+    assert_eq!(kept.chars().count(), cuts[0].kept);
+    assert!(cuts[0].kept > 0 && cuts[0].kept < cuts[0].total);
+    assert!(estimate_tokens(&r) <= 300, "{} tokens", estimate_tokens(&r));
+    let message = r["truncated"]["message"].as_str().expect("note");
+    assert!(
+        message.contains(&format!(
+            "kept {} of 4800 characters of contents",
+            cuts[0].kept
+        )),
+        "{message}"
+    );
+    assert_eq!(r["path"], "notes.md", "other fields untouched");
 }

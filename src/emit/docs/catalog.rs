@@ -186,7 +186,7 @@ impl Rules {
             Kind::Number { minimum, maximum } => {
                 self.ranges |= minimum.is_some() || maximum.is_some();
             }
-            Kind::Boolean => {}
+            Kind::Boolean | Kind::Content(_) => {}
             Kind::Array {
                 items,
                 min_items,

@@ -122,6 +122,7 @@ pub fn type_words(ty: &Type) -> String {
         (Kind::Array { items, .. }, _) => format!("array of {}", item_words(items)),
         (Kind::Map { values, .. }, None) => format!("map of {}", item_words(values)),
         (Kind::Object { .. }, Some(name)) => name.clone(),
+        (Kind::Content(c), None) => c.as_str().replace('_', " "),
         (Kind::Union { variants, tag }, None) => {
             let names: Vec<&str> = variants.iter().map(|v| v.name.as_str()).collect();
             match tag {
@@ -201,6 +202,11 @@ pub fn constraints(ty: &Type) -> String {
             parts.extend(requires.iter().map(requirement_sentence));
         }
         Kind::Union { .. } => {}
+        Kind::Content(c) => parts.push(if c.moves() {
+            "sent as its own content block, not in the structured result".into()
+        } else {
+            "also sent as a content block".into()
+        }),
     }
     parts.join("; ")
 }

@@ -252,7 +252,11 @@ fn violations(p: &Field) -> Vec<(&'static str, &'static str)> {
                 v.push(("too_long_is_refused", "TooLong"));
             }
         }
-        Kind::Boolean | Kind::Object { .. } | Kind::Map { .. } | Kind::Union { .. } => {}
+        Kind::Boolean
+        | Kind::Object { .. }
+        | Kind::Map { .. }
+        | Kind::Union { .. }
+        | Kind::Content(_) => {}
     }
     v
 }

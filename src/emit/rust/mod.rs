@@ -22,7 +22,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::emit::GeneratedFile;
 use crate::emit::code::escape::{self, ident, type_ident};
 use crate::emit::code::{safe, safe_opt};
-use crate::model::{Model, Tier, Tool, ToolSet};
+use crate::model::{Content, Field, Kind, Model, Tier, Tool, ToolSet};
 use crate::plan::{Definition, Serving, detailed_only};
 use shapes::{Shapes, StaticDecl};
 use types::{FieldDecl, TypeDecl, Types};
@@ -176,6 +176,10 @@ struct ToolCtx {
     items: Option<String>,
     default_limit: u32,
     counts_total: bool,
+    /// Output fields sent as content blocks, with their `ContentKind` variant.
+    content: Vec<ContentCtx>,
+    /// Text outputs cut to the budget.
+    texts: Vec<String>,
     #[serde(serialize_with = "safe_opt")]
     response_format: Option<String>,
     detailed_only: Vec<String>,
@@ -186,6 +190,13 @@ struct ToolCtx {
     #[serde(serialize_with = "safe_opt")]
     approval: Option<String>,
     undo: Option<UndoCtx>,
+}
+
+#[derive(Debug, Serialize)]
+struct ContentCtx {
+    field: String,
+    #[serde(serialize_with = "safe")]
+    kind: &'static str,
 }
 
 #[derive(Debug, Serialize)]
@@ -358,6 +369,14 @@ fn claim_method(
     name.to_string()
 }
 
+/// The tool's top-level output fields that reach the client as content blocks.
+fn content_fields(t: &Tool) -> impl Iterator<Item = (&Field, Content)> {
+    t.spec_output().filter_map(|f| match f.ty.kind {
+        Kind::Content(c) => Some((f, c)),
+        _ => None,
+    })
+}
+
 /// The preview struct also carries the optional `summary` the runtime shows.
 fn add_summary(decls: &mut [TypeDecl], preview: &str) {
     if let Some(d) = decls.iter_mut().find(|d| d.name == preview) {
@@ -427,6 +446,20 @@ fn tool_context(
         items: t.paging.as_ref().map(|p| p.items.text.clone()),
         default_limit: t.paging.as_ref().map_or(0, |p| p.default_limit),
         counts_total: t.paging.as_ref().is_none_or(|p| p.total),
+        content: content_fields(t)
+            .map(|(f, c)| ContentCtx {
+                field: f.name.clone(),
+                kind: match c {
+                    Content::Image | Content::Audio => "Media",
+                    Content::Text => "Text",
+                    Content::ResourceLink => "Link",
+                },
+            })
+            .collect(),
+        texts: content_fields(t)
+            .filter(|(_, c)| *c == Content::Text)
+            .map(|(f, _)| f.name.clone())
+            .collect(),
         response_format: t.response_format.map(|v| {
             match v {
                 crate::model::Verbosity::Concise => "Concise",

@@ -173,6 +173,8 @@ impl<'d> Shapes<'d> {
             Kind::Integer { minimum, maximum } => {
                 format!("{V}::Shape::integer({}, {})", opt(*minimum), opt(*maximum))
             }
+            // Outputs only: no input shape ever holds one.
+            Kind::Content(_) => format!("{V}::Shape::Any"),
             Kind::Number { minimum, maximum } => format!(
                 "{V}::Shape::number({}, {})",
                 self.float(*minimum, at),

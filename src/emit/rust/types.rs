@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::escape::{ident, type_ident, variant};
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};
-use crate::model::{Field, Kind, Origin, Type};
+use crate::model::{Content, Field, Kind, Origin, Type};
 
 /// One Rust type to declare.
 #[derive(Debug, Clone, Serialize)]
@@ -270,6 +270,13 @@ impl<'d> Types<'d> {
                 }
             }
             Kind::Number { .. } => "f64".into(),
+            Kind::Content(Content::Image | Content::Audio) => {
+                "::toolspec_runtime::content::Media".into()
+            }
+            Kind::Content(Content::ResourceLink) => {
+                "::toolspec_runtime::content::ResourceLink".into()
+            }
+            Kind::Content(Content::Text) => "::std::string::String".into(),
             Kind::Boolean => "bool".into(),
             Kind::Array { items, .. } => {
                 format!(

@@ -4,7 +4,7 @@
 
 use super::FieldResolver;
 use crate::diagnostics::Diagnostic;
-use crate::model::{Kind, StringRules};
+use crate::model::{Content, Kind, StringRules};
 use crate::spec::format as raw;
 use crate::spec::spanned::{Pos, Sp};
 use regex::Regex;
@@ -200,6 +200,8 @@ impl FieldResolver<'_> {
             Kind::Object { .. } => k == "object",
             Kind::Map { .. } => k == "map",
             Kind::Union { .. } => k == "union",
+            Kind::Content(Content::Text) => k == "text",
+            Kind::Content(_) => false,
             Kind::Boolean => false,
         };
         let mut wrong: Vec<(&str, Pos, &str)> = Vec::new();

@@ -7,7 +7,7 @@ mod unions;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, FileId, Span, did_you_mean, synonym_of};
 use crate::model::values::{check_value, compose_example};
-use crate::model::{Field, Kind, NamedType, Origin, Type};
+use crate::model::{Content, Field, Kind, NamedType, Origin, Type};
 use crate::spec::format as raw;
 use crate::spec::spanned::{Pos, Sp, SpMap};
 use heck::ToUpperCamelCase;
@@ -16,7 +16,18 @@ use std::collections::HashMap;
 
 /// Built-in type names a field's `type` may use besides named types.
 pub const BUILTIN_TYPES: &[&str] = &[
-    "string", "integer", "number", "boolean", "array", "object", "map", "union",
+    "string",
+    "integer",
+    "number",
+    "boolean",
+    "array",
+    "object",
+    "map",
+    "union",
+    "image",
+    "audio",
+    "text",
+    "resource_link",
 ];
 
 /// Where a field sits, which decides what it must and may carry.
@@ -372,6 +383,10 @@ impl<'a> FieldResolver<'a> {
                 }
             }
             "union" => self.union(f, place),
+            "image" => Kind::Content(Content::Image),
+            "audio" => Kind::Content(Content::Audio),
+            "text" => Kind::Content(Content::Text),
+            "resource_link" => Kind::Content(Content::ResourceLink),
             "object" => {
                 let open = f.fields.is_none();
                 let fields = self.fields(f.fields.as_ref(), Place::Output.min_for(place));
@@ -436,7 +451,11 @@ impl Place {
 fn is_scalar(ty: &Type) -> bool {
     !matches!(
         ty.kind,
-        Kind::Array { .. } | Kind::Object { .. } | Kind::Map { .. } | Kind::Union { .. }
+        Kind::Array { .. }
+            | Kind::Object { .. }
+            | Kind::Map { .. }
+            | Kind::Union { .. }
+            | Kind::Content(Content::Image | Content::Audio | Content::ResourceLink)
     )
 }
 

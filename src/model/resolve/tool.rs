@@ -5,8 +5,8 @@ use crate::model::fields::{FieldResolver, Place};
 use crate::model::implied::{self, RESERVED_OUTPUTS, RESERVED_PARAMS};
 use crate::model::values::check_arguments;
 use crate::model::{
-    Defaults, ErrorCode, Example, Field, Idempotency, Kind, NotFor, Paging, Preview, Requirement,
-    Text, Tool, Undo,
+    Content, Defaults, ErrorCode, Example, Field, Idempotency, Kind, NotFor, Paging, Preview,
+    Requirement, Text, Tool, Type, Undo,
 };
 use crate::spec::format::{self as raw, Tier};
 use crate::spec::spanned::{Pos, Sp};
@@ -175,8 +175,12 @@ pub(super) fn resolve_tool(
         output.push(implied::applied_output(p.span));
         output.push(implied::preview_output(p.span, p.ttl, &p.fields));
     }
-    output.push(implied::truncated_output(name.span));
+    let cuts_text = output
+        .iter()
+        .any(|f| f.ty.kind == Kind::Content(Content::Text));
+    output.push(implied::truncated_output(name.span, cuts_text));
 
+    content_only_on_top(fr, &params, &output);
     let requires = fr.requirements(t.requires.as_deref(), &params);
     let errors: Vec<Text> = t.errors.iter().flatten().map(|e| text(file, e)).collect();
     for e in &errors {
@@ -508,5 +512,72 @@ fn resolve_example(
         result: e.result.as_ref().map(|r| r.value.clone()),
         error,
         span: fr.span(e.title.pos),
+    }
+}
+
+/// Content types (`image`, `audio`, `text`, `resource_link`) become blocks of a result of
+/// their own, so they exist only as the tool's top-level output fields.
+fn content_only_on_top(fr: &mut FieldResolver<'_>, params: &[Field], output: &[Field]) {
+    fn nested<'f>(ty: &'f Type, out: &mut Vec<&'f Type>) {
+        match &ty.kind {
+            Kind::Array { items, .. } => {
+                out.push(items);
+                nested(items, out);
+            }
+            Kind::Map { values, .. } => {
+                out.push(values);
+                nested(values, out);
+            }
+            Kind::Object { fields, .. } => {
+                for f in fields {
+                    out.push(&f.ty);
+                    nested(&f.ty, out);
+                }
+            }
+            Kind::Union { variants, .. } => {
+                for v in variants {
+                    out.push(&v.ty);
+                    nested(&v.ty, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut misplaced: Vec<(&Field, Content, &str)> = Vec::new();
+    for f in params {
+        let mut inner = vec![&f.ty];
+        nested(&f.ty, &mut inner);
+        if let Some(c) = inner.iter().find_map(|t| match t.kind {
+            Kind::Content(c) => Some(c),
+            _ => None,
+        }) {
+            misplaced.push((f, c, "a parameter"));
+        }
+    }
+    for f in output {
+        let mut inner = Vec::new();
+        nested(&f.ty, &mut inner);
+        if let Some(c) = inner.iter().find_map(|t| match t.kind {
+            Kind::Content(c) => Some(c),
+            _ => None,
+        }) {
+            misplaced.push((f, c, "inside an output field"));
+        }
+    }
+    for (f, c, place) in misplaced {
+        fr.diags.push(
+            Diagnostic::error(
+                "content-not-on-top",
+                f.span,
+                format!(
+                    "`{}` holds {} `{}`, which cannot be {place}",
+                    f.name,
+                    if c == Content::Image || c == Content::Audio { "an" } else { "a" },
+                    c.as_str()
+                ),
+            )
+            .label("content goes in a block of the result")
+            .help("make it a top-level output field of its own; clients show each as an image, audio, text or link block"),
+        );
     }
 }

@@ -30,6 +30,10 @@ pub mod corpus {
     pub mod supabase {
         include!("../../corpus/generated/supabase/supabase.rs");
     }
+    /// The Puppeteer MCP server's browser tools.
+    pub mod puppeteer {
+        include!("../../corpus/generated/puppeteer/puppeteer.rs");
+    }
     /// The Slack MCP server's tools.
     pub mod slack {
         include!("../../corpus/generated/slack/slack.rs");

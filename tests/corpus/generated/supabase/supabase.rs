@@ -557,6 +557,20 @@ impl ::core::fmt::Display for SupabaseGetAdvisorsOutputAdvisorsItemLevel {
     }
 }
 
+/// Arguments of the supabase_generate_typescript_types tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct SupabaseGenerateTypescriptTypesInput {
+    /// The project whose schema to describe.
+    pub project_id: ProjectId,
+}
+
+/// Result of the supabase_generate_typescript_types tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct SupabaseGenerateTypescriptTypesOutput {
+    /// The TypeScript source (one interface per table).
+    pub types: ::std::string::String,
+}
+
 /// The errors of this toolset's catalog, with their typed details.
 ///
 /// Return one from a tool method with `Err(error.into())`: the conversion fills the
@@ -900,6 +914,19 @@ pub trait SupabaseTools: ::core::marker::Send + ::core::marker::Sync {
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
+    /// Generate the TypeScript types of a project's database schema, for its client code. Returns
+    /// the types as a TypeScript source file, sent as text. Use when the user asks for types of
+    /// their tables to use in a TypeScript or JavaScript app. Sent as content blocks beside the
+    /// JSON result: types (text). Read-only.
+    fn supabase_generate_typescript_types(
+        &self,
+        input: SupabaseGenerateTypescriptTypesInput,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            SupabaseGenerateTypescriptTypesOutput,
+            ::toolspec_runtime::ToolError,
+        >,
+    > + ::core::marker::Send;
 }
 
 /// Serves a [`SupabaseTools`] implementation as a `toolspec_runtime::engine::Toolset`.
@@ -1129,6 +1156,22 @@ impl<T: SupabaseTools> ::toolspec_runtime::engine::Toolset for SupabaseServer<T>
                                 input,
                                 &args,
                                 |input| tools.supabase_get_advisors(input),
+                            )
+                            .await
+                    },
+                )
+            }
+            10 => {
+                glue::answer(
+                    alias,
+                    async move {
+                        let (input, args) = glue::accept(&DEFINITIONS[10], arguments)?;
+                        glue::read(
+                                rt,
+                                &SERVE[10],
+                                input,
+                                &args,
+                                |input| tools.supabase_generate_typescript_types(input),
                             )
                             .await
                     },
@@ -1402,8 +1445,21 @@ static SUPABASE_GET_ADVISORS_INPUT: validate::ObjectShape = validate::ObjectShap
     ],
 );
 
+static SUPABASE_GENERATE_TYPESCRIPT_TYPES_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::required(
+            "project_id",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(20))
+                    .pattern(&PROJECT_ID_PATTERN),
+            ),
+        ),
+    ],
+);
+
 /// Every tool of this toolset, in the order `tools/list` shows them.
-pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 10] = [
+pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 11] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "supabase_list_projects",
         title: "List projects",
@@ -1564,10 +1620,26 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 10] = [
         input: &SUPABASE_GET_ADVISORS_INPUT,
         example_call: r#"{"project_id":"abcdefghijklmnopqrst","type":"security"}"#,
     },
+    ::toolspec_runtime::engine::ToolDefinition {
+        name: "supabase_generate_typescript_types",
+        title: "Generate TypeScript types",
+        description: "Generate the TypeScript types of a project's database schema, for its client code. Returns the types as a TypeScript source file, sent as text. Use when the user asks for types of their tables to use in a TypeScript or JavaScript app. Sent as content blocks beside the JSON result: types (text). Read-only.",
+        input_schema: r#"{"type":"object","properties":{"project_id":{"type":"string","description":"The project whose schema to describe. A project ref, 20 lowercase letters. Up to 20 characters. Example: \"abcdefghijklmnopqrst\".","pattern":"^[a-z]{20}$","maxLength":20}},"required":["project_id"],"additionalProperties":false}"#,
+        output_schema: r#"{"type":"object","properties":{"truncated":{"type":"object","description":"Present only when the result was cut to fit the size budget.","properties":{"cuts":{"type":"array","description":"Each list or text that was cut.","items":{"type":"object","properties":{"path":{"type":"string","description":"JSON Pointer of the list or text that was cut."},"kept":{"type":"integer","description":"Items (characters, for a text) kept.","minimum":0},"total":{"type":"integer","description":"Items (characters, for a text) before the cut.","minimum":0}},"required":["path","kept","total"]}},"budget_tokens":{"type":"integer","description":"The size budget, in estimated tokens.","minimum":0},"message":{"type":"string","description":"What was cut and how to ask for less."}},"required":["cuts","budget_tokens","message"]}}}"#,
+        annotations: ::toolspec_runtime::engine::Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        deprecated_aliases: &[],
+        input: &SUPABASE_GENERATE_TYPESCRIPT_TYPES_INPUT,
+        example_call: r#"{"project_id":"abcdefghijklmnopqrst"}"#,
+    },
 ];
 
 /// How each tool of [`DEFINITIONS`] is served (same order).
-static SERVE: [glue::Serve; 10] = [
+static SERVE: [glue::Serve; 11] = [
     glue::Serve::new("supabase_list_projects")
         .budget(::core::option::Option::Some(5000)),
     glue::Serve::new("supabase_get_project").budget(::core::option::Option::Some(5000)),
@@ -1602,4 +1674,8 @@ static SERVE: [glue::Serve; 10] = [
         .preview(::core::time::Duration::from_secs(600)),
     glue::Serve::new("supabase_get_logs").budget(::core::option::Option::Some(5000)),
     glue::Serve::new("supabase_get_advisors").budget(::core::option::Option::Some(5000)),
+    glue::Serve::new("supabase_generate_typescript_types")
+        .budget(::core::option::Option::Some(5000))
+        .content(&[("types", ::toolspec_runtime::content::ContentKind::Text)])
+        .cut_texts(&["types"]),
 ];

@@ -451,6 +451,38 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
             },
+            ToolFacts {
+                name: "supabase_generate_typescript_types",
+                tier: Tier::ReadOnly,
+                definition: [
+                    "e0bf2fb5aecfbd6d",
+                    "308492afb2b6cc10",
+                    "965dd8a423b36118",
+                    "e3b0c44298fc1c14",
+                    "8a9029bdd68baa32",
+                    "affacbb474d6d6a4",
+                    "0163064fe5e55678",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "project_id",
+                        example: r#""abcdefghijklmnopqrst""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "The types of shop",
+                        arguments: r#"{"project_id":"abcdefghijklmnopqrst"}"#,
+                        result: None,
+                        error: None,
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                idempotency_ttl_secs: None,
+                preview: None,
+                undo_tool: None,
+            },
         ],
         errors: &[
             ErrorFacts {
@@ -1609,6 +1641,51 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tool: "supabase_get_advisors",
                 check: Check::AllowedValuesAccepted { param: "type" },
             },
+            CheckDef {
+                name: "supabase_generate_typescript_types::schema_matches_the_spec",
+                tool: "supabase_generate_typescript_types",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "supabase_generate_typescript_types::example_the_types_of_shop",
+                tool: "supabase_generate_typescript_types",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "supabase_generate_typescript_types::project_id_missing_is_refused",
+                tool: "supabase_generate_typescript_types",
+                check: Check::Refused { param: "project_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "supabase_generate_typescript_types::project_id_of_the_wrong_type_is_refused",
+                tool: "supabase_generate_typescript_types",
+                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "supabase_generate_typescript_types::project_id_too_long_is_refused",
+                tool: "supabase_generate_typescript_types",
+                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "supabase_generate_typescript_types::project_id_not_matching_the_pattern_is_refused",
+                tool: "supabase_generate_typescript_types",
+                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "supabase_generate_typescript_types::unknown_argument_is_refused",
+                tool: "supabase_generate_typescript_types",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "supabase_generate_typescript_types::output_matches_the_schema",
+                tool: "supabase_generate_typescript_types",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "supabase_generate_typescript_types::project_id_accepts_its_bounds",
+                tool: "supabase_generate_typescript_types",
+                check: Check::BoundsAccepted { param: "project_id" },
+            },
         ],
     }
 };
@@ -2500,6 +2577,44 @@ macro_rules! supabase_gauntlet {
                 #[test]
                 fn type_accepts_every_allowed_value() {
                     super::super::__supabase_gauntlet("supabase_get_advisors::type_accepts_every_allowed_value");
+                }
+            }
+            mod supabase_generate_typescript_types {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_the_types_of_shop() {
+                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::example_the_types_of_shop");
+                }
+                #[test]
+                fn project_id_missing_is_refused() {
+                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::project_id_missing_is_refused");
+                }
+                #[test]
+                fn project_id_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::project_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn project_id_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::project_id_too_long_is_refused");
+                }
+                #[test]
+                fn project_id_not_matching_the_pattern_is_refused() {
+                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::project_id_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::unknown_argument_is_refused");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::output_matches_the_schema");
+                }
+                #[test]
+                fn project_id_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::project_id_accepts_its_bounds");
                 }
             }
         }

@@ -21,7 +21,7 @@ fn checked_in(service: &str) -> Value {
     serde_json::from_str(&std::fs::read_to_string(&path).expect("tools.mcp.json")).expect("json")
 }
 
-async fn serve_and_check(facts: &Facts, toolset: Arc<dyn Toolset>) {
+async fn serve_and_check(facts: &Facts, toolset: Arc<dyn Toolset>) -> Vec<(String, Value)> {
     let service = facts.service;
     let server = McpServer::new(toolset, service, "0.0.0")
         .expect("the generated definitions are servable")
@@ -54,6 +54,7 @@ async fn serve_and_check(facts: &Facts, toolset: Arc<dyn Toolset>) {
     }
 
     let mut checked = 0;
+    let mut content_blocks: Vec<(&str, Value)> = Vec::new();
     for tool in facts.tools {
         let output_schema = served
             .iter()
@@ -79,6 +80,11 @@ async fn serve_and_check(facts: &Facts, toolset: Arc<dyn Toolset>) {
                         "{service} {} `{}`: {structured}",
                         tool.name, example.title
                     );
+                    // A preview (applied: false) carries no content yet.
+                    if structured["applied"] != false {
+                        let blocks = serde_json::to_value(&result.content).expect("content json");
+                        content_blocks.push((tool.name, blocks));
+                    }
                     let problems: Vec<String> = validator
                         .iter_errors(&structured)
                         .map(|e| e.to_string())
@@ -106,7 +112,29 @@ async fn serve_and_check(facts: &Facts, toolset: Arc<dyn Toolset>) {
         checked >= facts.tools.len(),
         "{service}: every tool has an example"
     );
+    // A tool whose description says it sends content blocks sends them, beside the JSON.
+    for (name, blocks) in &content_blocks {
+        let listed = served.iter().find(|t| t["name"] == *name).expect("listed");
+        let promises = listed["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("Sent as content blocks"));
+        let links = blocks
+            .as_array()
+            .is_some_and(|b| b.iter().any(|x| x["type"] == "resource_link"));
+        let extra = blocks.as_array().map_or(0, |b| b.len().saturating_sub(1));
+        assert_eq!(promises || links, extra > 0, "{service} {name}: {blocks}");
+    }
     client.cancel().await.expect("close");
+    content_blocks
+        .into_iter()
+        .map(|(n, b)| (n.to_owned(), b))
+        .collect()
+}
+
+/// The blocks of a successful call to `tool` after its JSON text block.
+fn blocks_of<'a>(calls: &'a [(String, Value)], tool: &str) -> &'a [Value] {
+    let (_, blocks) = calls.iter().find(|(n, _)| n == tool).expect("called");
+    &blocks.as_array().expect("blocks")[1..]
 }
 
 fn runtime() -> Runtime {
@@ -120,5 +148,28 @@ async fn every_port_is_served_over_mcp_as_its_spec_says() {
     let calendar = Arc::new(super::calendar::fixture(runtime()));
     serve_and_check(super::calendar::FACTS, calendar).await;
     let supabase = Arc::new(super::supabase::fixture(runtime()));
-    serve_and_check(super::supabase::FACTS, supabase).await;
+    let calls = serve_and_check(super::supabase::FACTS, supabase).await;
+    let types = blocks_of(&calls, "supabase_generate_typescript_types");
+    assert_eq!(types[0]["type"], "text");
+    assert!(
+        types[0]["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("export type Database"))
+    );
+
+    let browser = Arc::new(super::puppeteer::fixture(runtime()));
+    let calls = serve_and_check(super::puppeteer::FACTS, browser).await;
+    // The screenshot is an image block a host shows, the PNG's bytes in base64, and a link.
+    let shot = blocks_of(&calls, "puppeteer_screenshot");
+    assert_eq!(shot[0]["type"], "image");
+    assert_eq!(shot[0]["mimeType"], "image/png");
+    assert!(
+        shot[0]["data"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("iVBORw0KGgo")),
+        "{}",
+        shot[0]
+    );
+    assert_eq!(shot[1]["type"], "resource_link");
+    assert_eq!(shot[1]["uri"], "screenshot://login-page");
 }

@@ -403,6 +403,22 @@ impl SupabaseTools for Account {
         };
         Ok(SupabaseGetAdvisorsOutput { advisors })
     }
+
+    async fn supabase_generate_typescript_types(
+        &self,
+        input: SupabaseGenerateTypescriptTypesInput,
+    ) -> Result<SupabaseGenerateTypescriptTypesOutput, ToolError> {
+        self.get(&input.project_id)?;
+        let mut types = String::from("export type Database = {\n  public: {\n    Tables: {\n");
+        for t in TABLES.iter().filter(|t| t.schema == "public") {
+            types.push_str(&format!(
+                "      {}: {{ Row: {{ id: number; created_at: string }} }}\n",
+                t.name
+            ));
+        }
+        types.push_str("    }\n  }\n}\n");
+        Ok(SupabaseGenerateTypescriptTypesOutput { types })
+    }
 }
 
 /// The server under test, around a fresh demo account.
