@@ -37,7 +37,7 @@ pub fn run(specs: &[PathBuf]) -> Outcome {
         }
     }
     if !by_approval.is_empty() {
-        println!("approval of irreversible changes:");
+        println!("approval of previewed changes:");
     }
     for (approval, names) in by_approval {
         println!(

@@ -102,21 +102,33 @@ pub fn requirement_sentence(r: &Requirement) -> String {
     }
 }
 
+/// How a previewed tool is called: preview, show, apply with the id.
+fn preview_steps(p: &crate::model::Preview) -> String {
+    if p.approval == Approval::Host {
+        return approval_explained(p.approval).to_string();
+    }
+    format!(
+        "Without preview_id it only previews the change (applied: false) and returns a preview_id valid {}; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. {}",
+        format_duration(p.ttl),
+        approval_explained(p.approval)
+    )
+}
+
 fn tier_sentence(tool: &Tool) -> String {
     match tool.tier {
         Tier::ReadOnly => "Read-only.".to_string(),
-        Tier::Reversible => {
-            "Reversible: the result's undo is the exact call that reverts it.".to_string()
-        }
+        Tier::Reversible => match &tool.preview {
+            None => "Reversible: the result's undo is the exact call that reverts it.".to_string(),
+            Some(p) => format!(
+                "Reversible: the applied result's undo is the exact call that reverts it. {}",
+                preview_steps(p)
+            ),
+        },
         Tier::Irreversible => match &tool.preview {
             Some(p) if p.approval == Approval::Host => {
                 format!("Irreversible. {}", approval_explained(p.approval))
             }
-            Some(p) => format!(
-                "Irreversible: without preview_id it only previews the change (applied: false) and returns a preview_id valid {}; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. {}",
-                format_duration(p.ttl),
-                approval_explained(p.approval)
-            ),
+            Some(p) => format!("Irreversible: {}", lower_first(&preview_steps(p))),
             None => match &tool.low_risk {
                 Some(why) => format!(
                     "Irreversible, low risk, one call without a preview: {}",

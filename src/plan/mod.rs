@@ -39,6 +39,8 @@ impl Serving {
         match (t.tier, &t.paging) {
             (Tier::ReadOnly, Some(_)) => Serving::Paged,
             (Tier::ReadOnly, None) => Serving::Read,
+            // Previewed first, then applied with its undo attached.
+            (Tier::Reversible, _) if t.preview.is_some() => Serving::Gated,
             (Tier::Reversible, _) => Serving::Reversible,
             (Tier::Irreversible, _) if t.low_risk.is_some() => Serving::Once,
             (Tier::Irreversible, _) => Serving::Gated,

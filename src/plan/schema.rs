@@ -30,7 +30,7 @@ use crate::model::describe::{
     requirement_sentence,
 };
 use crate::model::values::compose_example;
-use crate::model::{Content, Field, Kind, Origin, StringRules, Tier, Tool, Type};
+use crate::model::{Content, Field, Kind, Origin, StringRules, Tool, Type};
 use crate::spec::format::Format;
 use serde_json::{Map, Value, json};
 
@@ -70,13 +70,18 @@ pub fn input_schema(tool: &Tool, profile: Profile) -> Value {
 /// The schema of a tool's successful structured result.
 ///
 /// Required are the fields always present: not `detailed_only` ones (concise responses drop
-/// them) and, for irreversible tools, none of the spec's own fields, because a preview
-/// (`applied: false`) carries only the implied `applied`, `preview` and `truncated` keys.
+/// them) and, for tools with a preview, none of the spec's own fields, because a preview
+/// (`applied: false`) carries only the implied `applied`, `preview` and `truncated` keys, not
+/// the `undo` of a reversible tool's applied result.
 /// Implied fields keep the `required` the model gives them.
 pub fn output_schema(tool: &Tool) -> Value {
-    let previews = tool.tier == Tier::Irreversible && tool.preview.is_some();
-    let required =
-        |f: &Field| f.required && !f.detailed_only && !(previews && f.origin == Origin::Spec);
+    let previews = tool.preview.is_some();
+    // A preview carries neither the spec's fields nor the undo call of the applied change.
+    let required = |f: &Field| {
+        f.required
+            && !f.detailed_only
+            && !(previews && matches!(f.origin, Origin::Spec | Origin::Undo))
+    };
     Value::Object(output_object(&tool.output, &required))
 }
 

@@ -340,8 +340,11 @@ pub struct Tool {
     /// same key and arguments returns the stored result marked `replayed`.
     #[serde(default)]
     pub idempotency: Option<Sp<Idempotency>>,
-    /// Gates an irreversible tool: a call without `preview_id` returns what would change and
-    /// a preview id; the call with that id and the same arguments applies it once.
+    /// Gates a write: a call without `preview_id` returns what would change and a preview
+    /// id; the call with that id and the same arguments applies it once. Required on an
+    /// irreversible tool (unless `low_risk`); on a reversible one, for a change whose side
+    /// effects an undo cannot recall (the guests it emails), the applied result carries
+    /// its undo as usual.
     #[serde(default)]
     pub preview: Option<Sp<Preview>>,
     /// For an irreversible tool whose change a person need not approve first (posting a

@@ -504,7 +504,8 @@ where
     Ok(result)
 }
 
-/// Serves an irreversible write: without `preview_id` the `preview` method runs (it must
+/// Serves a previewed write (irreversible, or reversible with `preview`, whose applied
+/// result then carries its undo call): without `preview_id` the `preview` method runs (it must
 /// not change anything) and its typed preview is stored and shown; with `preview_id` the
 /// stored preview is checked against these arguments and handed, typed, to `apply`, once
 /// in a unit of work (see [`Runtime::gated`]); when `ctx` has a host that can ask the
@@ -540,6 +541,7 @@ where
         host: ctx.host.as_deref(),
     };
     let for_preview = input.clone();
+    let (undo, key) = (serve.undo, str_arg(args, "idempotency_key"));
     let mut result = rt
         .gated(
             gate,
@@ -547,7 +549,13 @@ where
             move |stored, work| async move {
                 let shown: P = serde_json::from_value(stored)
                     .map_err(|e| ToolError::internal(format!("stored preview: {e}")))?;
-                output(&apply(input, shown, work).await?)
+                let mut value = output(&apply(input, shown, work).await?)?;
+                // A reversible tool with a preview: the applied result carries its undo,
+                // stored with it so a replay carries the very same one.
+                if let Some(undo) = &undo {
+                    attach_undo(&mut value, undo, key)?;
+                }
+                Ok(value)
             },
         )
         .await?;

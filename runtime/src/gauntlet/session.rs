@@ -151,7 +151,7 @@ impl Session<'_> {
         promise: &str,
     ) -> Result<(Option<Value>, Value), Failure> {
         let first = self.ok(tool.name, args, promise)?;
-        if tool.tier != Tier::Irreversible || tool.preview.is_none() {
+        if tool.preview.is_none() {
             return Ok((None, first));
         }
         let apply = self.apply_args(tool, args, &first, promise)?;

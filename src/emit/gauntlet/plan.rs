@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::emit::code::escape::{ident, lit};
 use crate::emit::code::safe;
-use crate::model::{Field, Kind, Tier, Tool, ToolSet};
+use crate::model::{Field, Kind, Tool, ToolSet};
 
 // The facts template imports these names in the block that builds the facts.
 const CHECK: &str = "Check";
@@ -125,7 +125,7 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
             format!("{CHECK}::HostRequired"),
         );
     }
-    if t.tier == Tier::Irreversible && t.preview.is_some() {
+    if t.preview.is_some() {
         for (name, check) in [
             (
                 "a_failed_apply_leaves_the_preview_usable",

@@ -258,7 +258,7 @@ fn context(model: &Model, ts: &ToolSet, diags: &mut Diagnostics) -> Context {
                 &format!("the output of `{n}`"),
                 at,
             );
-            let preview = (t.tier == Tier::Irreversible).then(|| {
+            let preview = t.preview.is_some().then(|| {
                 types.claim(
                     &type_ident(&format!("{n}_preview")),
                     &format!("the preview of `{n}`"),

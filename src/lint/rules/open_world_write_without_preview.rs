@@ -26,7 +26,7 @@ pub static RULE: Rule = Rule {
 
 fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for (_, tool) in cx.tools() {
-        if tool.tier == Tier::Reversible && tool.open_world {
+        if tool.tier == Tier::Reversible && tool.open_world && tool.preview.is_none() {
             out.push(
                 Finding::on(
                     tool,

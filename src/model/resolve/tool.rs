@@ -386,7 +386,7 @@ fn check_tier(fr: &mut FieldResolver, t: &raw::Tool, tier: Tier) {
         (
             "preview",
             t.preview.as_ref().map(|x| x.pos),
-            tier != Tier::Irreversible,
+            tier == Tier::ReadOnly,
         ),
         (
             "undo",
@@ -398,7 +398,7 @@ fn check_tier(fr: &mut FieldResolver, t: &raw::Tool, tier: Tier) {
         if let (Some(pos), true) = (pos, wrong) {
             let fits = match key {
                 "idempotency" => "reversible and irreversible tools",
-                "preview" => "irreversible tools",
+                "preview" => "irreversible and reversible tools",
                 _ => "reversible tools",
             };
             fr.diags.push(

@@ -222,7 +222,9 @@ pub(crate) fn undo_restores(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let session = ctx.session()?;
     let before = session.snapshot(ctx.facts);
     let args = ctx.success_call("gauntlet-undo");
-    let done = session.ok(tool.name, &args, &promise)?;
+    // A previewed reversible tool is applied through its preview; the undo comes with the
+    // applied result.
+    let (_, done) = session.succeed(tool, &args, &promise)?;
     let undo = done.get("undo").cloned().unwrap_or(Value::Null);
     let (Some(name), Some(undo_args)) = (
         undo.get("tool").and_then(Value::as_str),
@@ -260,7 +262,15 @@ pub(crate) fn undo_restores(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
                 tool.name
             )));
     }
-    session.ok(undo_tool, &undo_args, &promise)?;
+    // An undo tool that previews is applied through its preview, as an agent would.
+    match ctx.facts.tool(undo_tool) {
+        Some(undo_facts) => {
+            session.succeed(undo_facts, &undo_args, &promise)?;
+        }
+        None => {
+            session.ok(undo_tool, &undo_args, &promise)?;
+        }
+    }
     let after = session.snapshot(ctx.facts);
     if let Some((call, was, now)) = first_difference(&before, &after) {
         return Err(Failure::new(promise)

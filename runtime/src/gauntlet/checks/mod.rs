@@ -12,7 +12,7 @@ mod unit_of_work;
 use serde_json::Value;
 
 use super::Gauntlet;
-use super::facts::{Check, CheckDef, Facts, ParamFacts, Tier, ToolFacts};
+use super::facts::{Check, CheckDef, Facts, ParamFacts, ToolFacts};
 use super::failure::Failure;
 use super::session::{Session, parse, set};
 
@@ -161,5 +161,5 @@ pub(crate) fn not_applicable(ctx: &Ctx<'_, '_>, what: &str) -> Failure {
 
 /// Whether a tool is gated behind a preview.
 pub(crate) fn gated(tool: &ToolFacts) -> bool {
-    tool.tier == Tier::Irreversible && tool.preview.is_some()
+    tool.preview.is_some()
 }

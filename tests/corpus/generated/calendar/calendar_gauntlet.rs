@@ -274,12 +274,12 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "e9c9f56430201342",
-                    "675b299068cb5fd5",
+                    "10dd07abbac0a7b0",
                     "f2d2b63d7b6ab320",
                     "e3b0c44298fc1c14",
                     "42263a52cf36cabc",
-                    "1be631f45ef512d9",
-                    "26da53ea280e3a12",
+                    "4efb8a25b8ccc4fa",
+                    "d2fa9e9d5ebd4d4e",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -342,6 +342,10 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                         name: "idempotency_key",
                         example: r#""k-7f3a""#,
                     },
+                    ParamExample {
+                        name: "preview_id",
+                        example: r#""pv_3q9d0c2b7e1f4a6b8c5d""#,
+                    },
                 ],
                 examples: &[
                     ExampleFacts {
@@ -366,7 +370,14 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 paging: None,
                 response_format: None,
                 idempotency_ttl_secs: Some(86400),
-                preview: None,
+                preview: Some(PreviewFacts {
+                    ttl_secs: 600,
+                    fields: &[
+                        "changes",
+                        "notified",
+                    ],
+                    host_only: false,
+                }),
                 undo_tool: Some("calendar_update_event"),
             },
             ToolFacts {
@@ -1439,6 +1450,21 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
             },
             CheckDef {
+                name: "calendar_update_event::preview_id_of_the_wrong_type_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "preview_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_update_event::preview_id_too_short_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "calendar_update_event::preview_id_too_long_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooLong },
+            },
+            CheckDef {
                 name: "calendar_update_event::unknown_argument_is_refused",
                 tool: "calendar_update_event",
                 check: Check::UnknownArgument,
@@ -1467,6 +1493,41 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "calendar_update_event::writes_only_through_the_unit_of_work",
                 tool: "calendar_update_event",
                 check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "calendar_update_event::a_failed_apply_leaves_the_preview_usable",
+                tool: "calendar_update_event",
+                check: Check::FailedApplyKeepsPreview,
+            },
+            CheckDef {
+                name: "calendar_update_event::preview_changes_nothing",
+                tool: "calendar_update_event",
+                check: Check::PreviewChangesNothing,
+            },
+            CheckDef {
+                name: "calendar_update_event::apply_does_what_the_preview_said",
+                tool: "calendar_update_event",
+                check: Check::ApplyMatchesPreview,
+            },
+            CheckDef {
+                name: "calendar_update_event::apply_with_changed_arguments_is_refused",
+                tool: "calendar_update_event",
+                check: Check::ApplyChangedArgumentsRefused,
+            },
+            CheckDef {
+                name: "calendar_update_event::apply_with_a_used_preview_is_refused",
+                tool: "calendar_update_event",
+                check: Check::ApplyUsedPreviewRefused,
+            },
+            CheckDef {
+                name: "calendar_update_event::apply_after_the_preview_expires_is_refused",
+                tool: "calendar_update_event",
+                check: Check::ApplyExpiredPreviewRefused,
+            },
+            CheckDef {
+                name: "calendar_update_event::preview_stays_valid_for_its_ttl",
+                tool: "calendar_update_event",
+                check: Check::PreviewTtl,
             },
             CheckDef {
                 name: "calendar_update_event::undo_restores_the_prior_state",
@@ -1532,6 +1593,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "calendar_update_event::idempotency_key_accepts_its_bounds",
                 tool: "calendar_update_event",
                 check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
+            CheckDef {
+                name: "calendar_update_event::preview_id_accepts_its_bounds",
+                tool: "calendar_update_event",
+                check: Check::BoundsAccepted { param: "preview_id" },
             },
             CheckDef {
                 name: "calendar_delete_event::schema_matches_the_spec",
@@ -2619,6 +2685,18 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_update_event::idempotency_key_too_long_is_refused");
                 }
                 #[test]
+                fn preview_id_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::preview_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn preview_id_too_short_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::preview_id_too_short_is_refused");
+                }
+                #[test]
+                fn preview_id_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::preview_id_too_long_is_refused");
+                }
+                #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__calendar_gauntlet("calendar_update_event::unknown_argument_is_refused");
                 }
@@ -2641,6 +2719,34 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn writes_only_through_the_unit_of_work() {
                     super::super::__calendar_gauntlet("calendar_update_event::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_failed_apply_leaves_the_preview_usable() {
+                    super::super::__calendar_gauntlet("calendar_update_event::a_failed_apply_leaves_the_preview_usable");
+                }
+                #[test]
+                fn preview_changes_nothing() {
+                    super::super::__calendar_gauntlet("calendar_update_event::preview_changes_nothing");
+                }
+                #[test]
+                fn apply_does_what_the_preview_said() {
+                    super::super::__calendar_gauntlet("calendar_update_event::apply_does_what_the_preview_said");
+                }
+                #[test]
+                fn apply_with_changed_arguments_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::apply_with_changed_arguments_is_refused");
+                }
+                #[test]
+                fn apply_with_a_used_preview_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::apply_with_a_used_preview_is_refused");
+                }
+                #[test]
+                fn apply_after_the_preview_expires_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::apply_after_the_preview_expires_is_refused");
+                }
+                #[test]
+                fn preview_stays_valid_for_its_ttl() {
+                    super::super::__calendar_gauntlet("calendar_update_event::preview_stays_valid_for_its_ttl");
                 }
                 #[test]
                 fn undo_restores_the_prior_state() {
@@ -2693,6 +2799,10 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn idempotency_key_accepts_its_bounds() {
                     super::super::__calendar_gauntlet("calendar_update_event::idempotency_key_accepts_its_bounds");
+                }
+                #[test]
+                fn preview_id_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_update_event::preview_id_accepts_its_bounds");
                 }
             }
             mod calendar_delete_event {

@@ -72,6 +72,31 @@ fn range(start: &str, end: &str) -> Result<(), ToolError> {
     Ok(())
 }
 
+/// `before` with the changes of `input`, checked.
+fn updated(before: &Event, input: CalendarUpdateEventInput) -> Result<Event, ToolError> {
+    let mut after = before.clone();
+    if let Some(s) = input.summary {
+        after.summary = s;
+    }
+    input.description.apply_to(&mut after.description);
+    input.location.apply_to(&mut after.location);
+    input.color_id.apply_to(&mut after.color_id);
+    if let Some(s) = input.start {
+        after.start = s;
+    }
+    if let Some(e) = input.end {
+        after.end = e;
+    }
+    range(&after.start, &after.end)?;
+    if let Some(list) = input.attendees {
+        after.attendees = list.iter().map(|a| guest(&a.email)).collect();
+    }
+    if let Some(r) = input.recurrence {
+        after.recurrence = r;
+    }
+    Ok(after)
+}
+
 const CALENDARS: [&str; 2] = ["primary", "team@example.com"];
 
 impl Account {
@@ -314,32 +339,51 @@ impl CalendarTools for Account {
         Ok(CalendarCreateEventOutput { event: created })
     }
 
+    async fn preview_calendar_update_event(
+        &self,
+        input: CalendarUpdateEventInput,
+    ) -> Result<CalendarUpdateEventPreview, ToolError> {
+        let before = self.get(&input.calendar_id, &input.event_id)?;
+        let after = updated(&before, input.clone())?;
+        let mut changes = Vec::new();
+        let pairs = [
+            ("summary", before.summary != after.summary),
+            ("description", before.description != after.description),
+            ("location", before.location != after.location),
+            ("start", before.start != after.start),
+            ("end", before.end != after.end),
+            ("attendees", before.attendees != after.attendees),
+            ("color_id", before.color_id != after.color_id),
+            ("recurrence", before.recurrence != after.recurrence),
+        ];
+        for (name, changed) in pairs {
+            if changed {
+                changes.push(name.to_owned());
+            }
+        }
+        let notified = match input.send_updates {
+            SendUpdates::None => 0,
+            _ => after.attendees.len() as u64,
+        };
+        Ok(CalendarUpdateEventPreview {
+            summary: Some(format!(
+                "Change {} of \"{}\".",
+                changes.join(", "),
+                before.summary
+            )),
+            changes,
+            notified,
+        })
+    }
+
     async fn calendar_update_event(
         &self,
         input: CalendarUpdateEventInput,
+        _preview: CalendarUpdateEventPreview,
         work: Work,
     ) -> Result<CalendarUpdateEventOutput, ToolError> {
         let before = self.get(&input.calendar_id, &input.event_id)?;
-        let mut after = before.clone();
-        if let Some(s) = input.summary {
-            after.summary = s;
-        }
-        input.description.apply_to(&mut after.description);
-        input.location.apply_to(&mut after.location);
-        input.color_id.apply_to(&mut after.color_id);
-        if let Some(s) = input.start {
-            after.start = s;
-        }
-        if let Some(e) = input.end {
-            after.end = e;
-        }
-        range(&after.start, &after.end)?;
-        if let Some(list) = input.attendees {
-            after.attendees = list.iter().map(|a| guest(&a.email)).collect();
-        }
-        if let Some(r) = input.recurrence {
-            after.recurrence = r;
-        }
+        let after = updated(&before, input)?;
         let stored = after.clone();
         self.change(&work, move |events| {
             if let Some(e) = events
