@@ -83,6 +83,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "docs_get",
@@ -115,6 +116,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "docs_draft_save",
@@ -173,6 +175,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: Some(86400),
                 preview: None,
                 undo_tool: Some("docs_draft_restore"),
+                requires: &[],
             },
             ToolFacts {
                 name: "docs_draft_restore",
@@ -213,6 +216,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: Some(86400),
                 preview: None,
                 undo_tool: Some("docs_draft_restore"),
+                requires: &[],
             },
             ToolFacts {
                 name: "docs_publish",
@@ -268,6 +272,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     host_only: false,
                 }),
                 undo_tool: None,
+                requires: &[],
             },
         ],
         errors: &[

@@ -53,6 +53,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "orders_search",
@@ -121,6 +122,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "orders_refund",
@@ -186,6 +188,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     host_only: false,
                 }),
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "orders_invoice_send",
@@ -246,6 +249,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     host_only: false,
                 }),
                 undo_tool: None,
+                requires: &[],
             },
         ],
         errors: &[

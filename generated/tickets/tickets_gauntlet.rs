@@ -85,6 +85,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "tickets_get",
@@ -129,6 +130,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "tickets_create",
@@ -186,6 +188,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     host_only: false,
                 }),
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "tickets_update_status",
@@ -232,6 +235,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: Some(86400),
                 preview: None,
                 undo_tool: Some("tickets_update_status"),
+                requires: &[],
             },
         ],
         errors: &[

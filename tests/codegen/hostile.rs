@@ -127,6 +127,9 @@ pub struct Self_ {
     /// match
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub r#match: ::core::option::Option<Result>,
+    /// ref "\# */, only with match.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub r#ref: ::core::option::Option<::std::string::String>,
     /// A camelCase wire name.
     #[serde(rename = "customerEmail")]
     pub customer_email: ::std::string::String,
@@ -583,56 +586,65 @@ static SELF_INPUT: validate::ObjectShape = validate::ObjectShape::new(
 );
 
 static SELF_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
-    &[
-        validate::Field::required(
-            "type",
-            validate::Shape::String(
-                validate::StringShape::new()
-                    .one_of(
-                        &[
-                            "open",
-                            r##"say "hi"#"##,
-                            "*/ closed /*",
-                            "back\\slash",
-                            "🎉",
-                            "naïve café",
-                            "日本語",
-                            r##"r#"raw"#"##,
-                            "zero\u{200b}width",
-                            "line\nbreak",
-                            "type",
-                            "self",
-                            "1st",
-                            "+1",
-                            "-1",
-                            "1",
-                            "reactions-+1",
-                        ],
-                    ),
+        &[
+            validate::Field::required(
+                "type",
+                validate::Shape::String(
+                    validate::StringShape::new()
+                        .one_of(
+                            &[
+                                "open",
+                                r##"say "hi"#"##,
+                                "*/ closed /*",
+                                "back\\slash",
+                                "🎉",
+                                "naïve café",
+                                "日本語",
+                                r##"r#"raw"#"##,
+                                "zero\u{200b}width",
+                                "line\nbreak",
+                                "type",
+                                "self",
+                                "1st",
+                                "+1",
+                                "-1",
+                                "1",
+                                "reactions-+1",
+                            ],
+                        ),
+                ),
             ),
-        ),
-        validate::Field::required(
-            "self",
-            validate::Shape::String(validate::StringShape::new()),
-        ),
-        validate::Field::required("crate", validate::Shape::integer(Some(-5), Some(5))),
-        validate::Field::optional(
-            "match",
-            validate::Shape::String(
-                validate::StringShape::new()
-                    .length(None, Some(40))
-                    .pattern(&RESULT_PATTERN),
+            validate::Field::required(
+                "self",
+                validate::Shape::String(validate::StringShape::new()),
             ),
-        ),
-        validate::Field::required(
-            "customerEmail",
-            validate::Shape::String(
-                validate::StringShape::new().format(validate::Format::Email),
+            validate::Field::required(
+                "crate",
+                validate::Shape::integer(Some(-5), Some(5)),
             ),
-        ),
-    ],
-);
-
+            validate::Field::optional(
+                "match",
+                validate::Shape::String(
+                    validate::StringShape::new()
+                        .length(None, Some(40))
+                        .pattern(&RESULT_PATTERN),
+                ),
+            ),
+            validate::Field::optional(
+                "ref",
+                validate::Shape::String(
+                    validate::StringShape::new().length(None, Some(20)),
+                ),
+            ),
+            validate::Field::required(
+                "customerEmail",
+                validate::Shape::String(
+                    validate::StringShape::new().format(validate::Format::Email),
+                ),
+            ),
+        ],
+    )
+    .conditions(&[validate::Condition::AllOrNone(&["match", "ref"])]);
 static HOSTILE_TYPE_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::required(
@@ -721,7 +733,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
         title: r##"Search "# */"##,
         description: "Search things */ \"# r#\"raw\"# \\ 🎉 naïve 日本語 \u{200b}. Returns things ``` and </script> \u{202e}. Pages: limit defaults to 2 (max 3); pass next_cursor back as cursor for more; total counts all matches. response_format: concise (fewer fields) or detailed; default concise. Read-only.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"description\":\"Words \\\"# */ to match. 1-100 characters. Example: \\\"\\\\\\\"#*/🎉\\\".\",\"minLength\":1,\"maxLength\":100},\"kind\":{\"type\":\"string\",\"description\":\"Only this kind */. An enum shadowing core::option::Option; its values break naive code: \\\"#, */, \\\\, 🎉. One of: open, say \\\"hi\\\"#, */ closed /*, back\\\\slash, 🎉, naïve café, 日本語, r#\\\"raw\\\"#, zero\u{200b}width, line\\nbreak, type, self, 1st, +1, -1, 1, reactions-+1. Example: \\\"open\\\".\",\"enum\":[\"open\",\"say \\\"hi\\\"#\",\"*/ closed /*\",\"back\\\\slash\",\"🎉\",\"naïve café\",\"日本語\",\"r#\\\"raw\\\"#\",\"zero\u{200b}width\",\"line\\nbreak\",\"type\",\"self\",\"1st\",\"+1\",\"-1\",\"1\",\"reactions-+1\"]},\"type\":{\"type\":\"string\",\"description\":\"A param named type. Shadows core::result::Result; a pattern with \\\"# and backslashes. Up to 40 characters. Example: \\\"abc\\\\\\\"#12\\\".\",\"pattern\":\"^[^\\\"#\\\\\\\\]*\\\"?#?[0-9]*$\",\"maxLength\":40},\"flavor\":{\"type\":\"string\",\"description\":\"A default with \\\"# and */. Example: \\\"plain\\\".\",\"default\":\"*/\\\"#\\\\\"},\"limit\":{\"type\":\"integer\",\"description\":\"Items per page, 1 to 3 (default 2). For more, follow next_cursor.\",\"minimum\":1,\"maximum\":3,\"default\":2},\"cursor\":{\"type\":\"string\",\"description\":\"Opaque next_cursor from the previous page of the same query; omit for the first page.\",\"minLength\":1,\"maxLength\":512},\"response_format\":{\"type\":\"string\",\"description\":\"How much to return: concise or detailed (default concise). concise leaves out match.customerEmail.\",\"enum\":[\"concise\",\"detailed\"],\"default\":\"concise\"}},\"required\":[\"query\"],\"additionalProperties\":false}",
-        output_schema: "{\"type\":\"object\",\"properties\":{\"match\":{\"type\":\"array\",\"description\":\"This page */.\",\"items\":{\"type\":\"object\",\"description\":\"/// not a doc */ and a fence:\\n```rust\\npanic!(\\\"doctest\\\")\\n```\\n    indented code\\n- list\\nlazy line\\n<script>[link](x)</script>\\r\\ttab.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"The `type` field: */ \\\"# 🎉.\",\"enum\":[\"open\",\"say \\\"hi\\\"#\",\"*/ closed /*\",\"back\\\\slash\",\"🎉\",\"naïve café\",\"日本語\",\"r#\\\"raw\\\"#\",\"zero\u{200b}width\",\"line\\nbreak\",\"type\",\"self\",\"1st\",\"+1\",\"-1\",\"1\",\"reactions-+1\"]},\"self\":{\"type\":\"string\",\"description\":\"self */.\"},\"crate\":{\"type\":\"integer\",\"description\":\"crate \\\\.\",\"minimum\":-5,\"maximum\":5},\"match\":{\"type\":\"string\",\"description\":\"match.\",\"pattern\":\"^[^\\\"#\\\\\\\\]*\\\"?#?[0-9]*$\",\"maxLength\":40},\"customerEmail\":{\"type\":\"string\",\"description\":\"A camelCase wire name. Detailed responses only.\",\"format\":\"email\"}},\"required\":[\"type\",\"self\",\"crate\"]}},\"total\":{\"type\":\"integer\",\"description\":\"How many items match the whole query, across all pages.\",\"minimum\":0},\"next_cursor\":{\"type\":\"string\",\"description\":\"Pass as cursor to get the next page; absent on the last page.\"},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"description\":\"Each list that was cut.\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\",\"description\":\"JSON Pointer of the list that was cut.\"},\"kept\":{\"type\":\"integer\",\"description\":\"Items kept.\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"description\":\"Items before the cut.\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"description\":\"The size budget, in estimated tokens.\",\"minimum\":0},\"message\":{\"type\":\"string\",\"description\":\"What was cut and how to ask for less.\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"match\",\"total\"]}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"match\":{\"type\":\"array\",\"description\":\"This page */.\",\"items\":{\"type\":\"object\",\"description\":\"/// not a doc */ and a fence:\\n```rust\\npanic!(\\\"doctest\\\")\\n```\\n    indented code\\n- list\\nlazy line\\n<script>[link](x)</script>\\r\\ttab.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"The `type` field: */ \\\"# 🎉.\",\"enum\":[\"open\",\"say \\\"hi\\\"#\",\"*/ closed /*\",\"back\\\\slash\",\"🎉\",\"naïve café\",\"日本語\",\"r#\\\"raw\\\"#\",\"zero\u{200b}width\",\"line\\nbreak\",\"type\",\"self\",\"1st\",\"+1\",\"-1\",\"1\",\"reactions-+1\"]},\"self\":{\"type\":\"string\",\"description\":\"self */.\"},\"crate\":{\"type\":\"integer\",\"description\":\"crate \\\\.\",\"minimum\":-5,\"maximum\":5},\"match\":{\"type\":\"string\",\"description\":\"match.\",\"pattern\":\"^[^\\\"#\\\\\\\\]*\\\"?#?[0-9]*$\",\"maxLength\":40},\"ref\":{\"type\":\"string\",\"description\":\"ref \\\"# */, only with match.\",\"maxLength\":20},\"customerEmail\":{\"type\":\"string\",\"description\":\"A camelCase wire name. Detailed responses only.\",\"format\":\"email\"}},\"required\":[\"type\",\"self\",\"crate\"]}},\"total\":{\"type\":\"integer\",\"description\":\"How many items match the whole query, across all pages.\",\"minimum\":0},\"next_cursor\":{\"type\":\"string\",\"description\":\"Pass as cursor to get the next page; absent on the last page.\"},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"description\":\"Each list that was cut.\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\",\"description\":\"JSON Pointer of the list that was cut.\"},\"kept\":{\"type\":\"integer\",\"description\":\"Items kept.\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"description\":\"Items before the cut.\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"description\":\"The size budget, in estimated tokens.\",\"minimum\":0},\"message\":{\"type\":\"string\",\"description\":\"What was cut and how to ask for less.\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"match\",\"total\"]}",
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: true,
             destructive: false,
@@ -736,8 +748,8 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
         name: "self",
         title: r##"Self "#"##,
         description: "A tool named self */. Returns the thing. Read-only.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"crate\":{\"type\":\"object\",\"description\":\"A param named crate.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"The `type` field: */ \\\"# 🎉. An enum shadowing core::option::Option; its values break naive code: \\\"#, */, \\\\, 🎉. One of: open, say \\\"hi\\\"#, */ closed /*, back\\\\slash, 🎉, naïve café, 日本語, r#\\\"raw\\\"#, zero\u{200b}width, line\\nbreak, type, self, 1st, +1, -1, 1, reactions-+1. Example: \\\"open\\\".\",\"enum\":[\"open\",\"say \\\"hi\\\"#\",\"*/ closed /*\",\"back\\\\slash\",\"🎉\",\"naïve café\",\"日本語\",\"r#\\\"raw\\\"#\",\"zero\u{200b}width\",\"line\\nbreak\",\"type\",\"self\",\"1st\",\"+1\",\"-1\",\"1\",\"reactions-+1\"]},\"self\":{\"type\":\"string\",\"description\":\"self */. Example: \\\"x\\\\\\\"#y\\\".\"},\"crate\":{\"type\":\"integer\",\"description\":\"crate \\\\. -5 to 5. Example: 0.\",\"minimum\":-5,\"maximum\":5},\"match\":{\"type\":\"string\",\"description\":\"match. Shadows core::result::Result; a pattern with \\\"# and backslashes. Up to 40 characters. Example: \\\"abc\\\\\\\"#12\\\".\",\"pattern\":\"^[^\\\"#\\\\\\\\]*\\\"?#?[0-9]*$\",\"maxLength\":40},\"customerEmail\":{\"type\":\"string\",\"description\":\"A camelCase wire name. Example: \\\"a@example.com\\\".\",\"format\":\"email\"}},\"required\":[\"type\",\"self\",\"crate\",\"customerEmail\"],\"additionalProperties\":false}},\"required\":[\"crate\"],\"additionalProperties\":false}",
-        output_schema: "{\"type\":\"object\",\"properties\":{\"self\":{\"type\":\"object\",\"description\":\"The thing \\\"#.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"The `type` field: */ \\\"# 🎉.\",\"enum\":[\"open\",\"say \\\"hi\\\"#\",\"*/ closed /*\",\"back\\\\slash\",\"🎉\",\"naïve café\",\"日本語\",\"r#\\\"raw\\\"#\",\"zero\u{200b}width\",\"line\\nbreak\",\"type\",\"self\",\"1st\",\"+1\",\"-1\",\"1\",\"reactions-+1\"]},\"self\":{\"type\":\"string\",\"description\":\"self */.\"},\"crate\":{\"type\":\"integer\",\"description\":\"crate \\\\.\",\"minimum\":-5,\"maximum\":5},\"match\":{\"type\":\"string\",\"description\":\"match.\",\"pattern\":\"^[^\\\"#\\\\\\\\]*\\\"?#?[0-9]*$\",\"maxLength\":40},\"customerEmail\":{\"type\":\"string\",\"description\":\"A camelCase wire name. Detailed responses only.\",\"format\":\"email\"}},\"required\":[\"type\",\"self\",\"crate\"]},\"some\":{\"type\":\"integer\",\"description\":\"A count.\",\"minimum\":0},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"description\":\"Each list that was cut.\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\",\"description\":\"JSON Pointer of the list that was cut.\"},\"kept\":{\"type\":\"integer\",\"description\":\"Items kept.\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"description\":\"Items before the cut.\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"description\":\"The size budget, in estimated tokens.\",\"minimum\":0},\"message\":{\"type\":\"string\",\"description\":\"What was cut and how to ask for less.\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"self\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"crate\":{\"type\":\"object\",\"description\":\"A param named crate. Pass all of match, ref or none.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"The `type` field: */ \\\"# 🎉. An enum shadowing core::option::Option; its values break naive code: \\\"#, */, \\\\, 🎉. One of: open, say \\\"hi\\\"#, */ closed /*, back\\\\slash, 🎉, naïve café, 日本語, r#\\\"raw\\\"#, zero\u{200b}width, line\\nbreak, type, self, 1st, +1, -1, 1, reactions-+1. Example: \\\"open\\\".\",\"enum\":[\"open\",\"say \\\"hi\\\"#\",\"*/ closed /*\",\"back\\\\slash\",\"🎉\",\"naïve café\",\"日本語\",\"r#\\\"raw\\\"#\",\"zero\u{200b}width\",\"line\\nbreak\",\"type\",\"self\",\"1st\",\"+1\",\"-1\",\"1\",\"reactions-+1\"]},\"self\":{\"type\":\"string\",\"description\":\"self */. Example: \\\"x\\\\\\\"#y\\\".\"},\"crate\":{\"type\":\"integer\",\"description\":\"crate \\\\. -5 to 5. Example: 0.\",\"minimum\":-5,\"maximum\":5},\"match\":{\"type\":\"string\",\"description\":\"match. Shadows core::result::Result; a pattern with \\\"# and backslashes. Up to 40 characters. Example: \\\"abc\\\\\\\"#12\\\".\",\"pattern\":\"^[^\\\"#\\\\\\\\]*\\\"?#?[0-9]*$\",\"maxLength\":40},\"ref\":{\"type\":\"string\",\"description\":\"ref \\\"# */, only with match. Up to 20 characters. Example: \\\"r\\\\\\\"#\\\".\",\"maxLength\":20},\"customerEmail\":{\"type\":\"string\",\"description\":\"A camelCase wire name. Example: \\\"a@example.com\\\".\",\"format\":\"email\"}},\"required\":[\"type\",\"self\",\"crate\",\"customerEmail\"],\"additionalProperties\":false}},\"required\":[\"crate\"],\"additionalProperties\":false}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"self\":{\"type\":\"object\",\"description\":\"The thing \\\"#.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"The `type` field: */ \\\"# 🎉.\",\"enum\":[\"open\",\"say \\\"hi\\\"#\",\"*/ closed /*\",\"back\\\\slash\",\"🎉\",\"naïve café\",\"日本語\",\"r#\\\"raw\\\"#\",\"zero\u{200b}width\",\"line\\nbreak\",\"type\",\"self\",\"1st\",\"+1\",\"-1\",\"1\",\"reactions-+1\"]},\"self\":{\"type\":\"string\",\"description\":\"self */.\"},\"crate\":{\"type\":\"integer\",\"description\":\"crate \\\\.\",\"minimum\":-5,\"maximum\":5},\"match\":{\"type\":\"string\",\"description\":\"match.\",\"pattern\":\"^[^\\\"#\\\\\\\\]*\\\"?#?[0-9]*$\",\"maxLength\":40},\"ref\":{\"type\":\"string\",\"description\":\"ref \\\"# */, only with match.\",\"maxLength\":20},\"customerEmail\":{\"type\":\"string\",\"description\":\"A camelCase wire name. Detailed responses only.\",\"format\":\"email\"}},\"required\":[\"type\",\"self\",\"crate\"]},\"some\":{\"type\":\"integer\",\"description\":\"A count.\",\"minimum\":0},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"description\":\"Each list that was cut.\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\",\"description\":\"JSON Pointer of the list that was cut.\"},\"kept\":{\"type\":\"integer\",\"description\":\"Items kept.\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"description\":\"Items before the cut.\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"description\":\"The size budget, in estimated tokens.\",\"minimum\":0},\"message\":{\"type\":\"string\",\"description\":\"What was cut and how to ask for less.\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"self\"]}",
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: true,
             destructive: false,

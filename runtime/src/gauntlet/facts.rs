@@ -89,6 +89,8 @@ pub struct ToolFacts {
     pub preview: Option<PreviewFacts>,
     /// The tool of the undo call, if reversible.
     pub undo_tool: Option<&'static str>,
+    /// The spec's rules over which parameters go together.
+    pub requires: &'static [crate::validate::Condition],
 }
 
 impl ToolFacts {
@@ -278,6 +280,9 @@ pub enum Check {
     },
     /// An argument the tool does not take is refused, listing the allowed ones.
     UnknownArgument,
+    /// Each of the spec's rules over which parameters go together refuses a call that
+    /// breaks it, with the rule's code.
+    RequirementsEnforced,
     /// The same idempotency key twice: one effect, two equivalent answers, the second a replay.
     RetryRunsOnce,
     /// The same key with other arguments is refused.

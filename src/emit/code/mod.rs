@@ -17,6 +17,8 @@ use minijinja::value::{Value, ValueKind};
 use minijinja::{AutoEscape, Environment, Error, ErrorKind, UndefinedBehavior};
 use serde::{Serialize, Serializer};
 
+use crate::model::{Requirement, Text};
+
 /// A string printed as it is: an identifier or code fragment already made by [`escape`].
 pub(crate) fn safe<S: Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
     Value::from_safe_string(text.to_string()).serialize(s)
@@ -70,6 +72,25 @@ pub(crate) fn environment_for(
         out.write_str(&text).map_err(Error::from)
     });
     Ok(env)
+}
+
+/// The `Condition` expression of a rule, with `validate` at the path `v`
+/// (`::toolspec_runtime::validate` where the module is not imported).
+pub(crate) fn condition_at(v: &str, r: &Requirement) -> String {
+    let names = |list: &[Text]| -> String {
+        let lits: Vec<String> = list.iter().map(|n| escape::lit(&n.text)).collect();
+        format!("&[{}]", lits.join(", "))
+    };
+    match r {
+        Requirement::ExactlyOne(n) => format!("{v}::Condition::ExactlyOne({})", names(n)),
+        Requirement::AtLeastOne(n) => format!("{v}::Condition::AtLeastOne({})", names(n)),
+        Requirement::AllOrNone(n) => format!("{v}::Condition::AllOrNone({})", names(n)),
+        Requirement::Requires { field, needs } => format!(
+            "{v}::Condition::Requires {{ field: {}, needs: {} }}",
+            escape::lit(&field.text),
+            names(needs)
+        ),
+    }
 }
 
 #[cfg(test)]

@@ -148,6 +148,8 @@ pub struct ToolCtx {
     pub token_budget: u32,
     /// What the tool's definition costs in the agent's context ([`crate::stats::tool_cost`]).
     pub token_cost: ToolCost,
+    /// Why OpenAI gets this tool without `strict: true` (empty when it is strict).
+    pub openai_not_strict: Vec<String>,
     /// Worked examples.
     pub examples: Vec<ExampleCtx>,
 }
@@ -311,6 +313,7 @@ pub fn tool_page(
             }),
             token_budget: tool.token_budget,
             token_cost: tool_cost(tool),
+            openai_not_strict: crate::plan::schema::strict_blockers(&tool.params),
             examples,
         },
     };

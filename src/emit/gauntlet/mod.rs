@@ -162,6 +162,19 @@ struct ToolCtx {
     idempotency_ttl: Option<u64>,
     preview: Option<PreviewCtx>,
     undo_tool: Option<String>,
+    /// The spec's rules over which parameters go together, as `Condition` expressions.
+    #[serde(serialize_with = "safe_vec")]
+    requires: Vec<String>,
+}
+
+/// Code fragments made by [`crate::emit::code`], printed as they are.
+fn safe_vec<S: serde::Serializer>(items: &[String], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(items.len()))?;
+    for item in items {
+        seq.serialize_element(&minijinja::Value::from_safe_string(item.clone()))?;
+    }
+    seq.end()
 }
 
 #[derive(Debug, Serialize)]
@@ -280,6 +293,11 @@ fn tool_context(model: &Model, t: &Tool) -> ToolCtx {
             .as_ref()
             .filter(|u| model.tool(&u.tool.text).is_some())
             .map(|u| u.tool.text.clone()),
+        requires: t
+            .requires
+            .iter()
+            .map(|r| crate::emit::code::condition_at("::toolspec_runtime::validate", r))
+            .collect(),
     }
 }
 

@@ -110,6 +110,12 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
             format!("{CHECK}::IdempotencyTtl"),
         );
     }
+    if !t.requires.is_empty() {
+        add(
+            "calls_breaking_its_rules_are_refused".into(),
+            format!("{CHECK}::RequirementsEnforced"),
+        );
+    }
     if t.is_write() {
         add(
             "writes_only_through_the_unit_of_work".into(),

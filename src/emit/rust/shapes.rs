@@ -307,20 +307,7 @@ fn format_variant(f: Format) -> &'static str {
     }
 }
 
-/// The `Condition` expression of a rule.
+/// The `Condition` expression of a rule, as the generated server's tables write it.
 fn condition(r: &Requirement) -> String {
-    let names = |list: &[crate::model::Text]| -> String {
-        let lits: Vec<String> = list.iter().map(|n| lit(&n.text)).collect();
-        format!("&[{}]", lits.join(", "))
-    };
-    match r {
-        Requirement::ExactlyOne(n) => format!("{V}::Condition::ExactlyOne({})", names(n)),
-        Requirement::AtLeastOne(n) => format!("{V}::Condition::AtLeastOne({})", names(n)),
-        Requirement::AllOrNone(n) => format!("{V}::Condition::AllOrNone({})", names(n)),
-        Requirement::Requires { field, needs } => format!(
-            "{V}::Condition::Requires {{ field: {}, needs: {} }}",
-            lit(&field.text),
-            names(needs)
-        ),
-    }
+    crate::emit::code::condition_at(V, r)
 }

@@ -17,8 +17,8 @@ pub static RULE: Rule = Rule {
           read results by, and MCP clients cannot check them.",
     bad: "filters: { type: object, description: Filters to apply. }",
     good: "filters:\n  type: object\n  description: Filters to apply.\n  fields:\n    status: { type: TicketStatus, description: Only this status., required: false }",
-    fix: "List the keys under `fields:`, each with its type and description; split truly \
-          open-ended data into a string the backend parses.",
+    fix: "List the keys under `fields:`, each with its type and description; for keys that \
+          are data (metadata, labels), write `type: map` with `values:` and `keys:` rules.",
     check,
 };
 
@@ -47,7 +47,9 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
                         )
                     },
                 );
-                out.push(f.label("any keys").help("declare its keys under `fields:`"));
+                out.push(f.label("any keys").help(
+                    "declare its keys under `fields:`, or, when the keys are data, make it `type: map` with `values:`",
+                ));
             });
         }
     }

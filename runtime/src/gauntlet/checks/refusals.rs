@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 use super::{Ctx, not_applicable};
 use crate::gauntlet::facts::{ParamFacts, Range, Violation};
 use crate::gauntlet::failure::{Failure, show};
-use crate::gauntlet::session::{describe_error, set, unset};
+use crate::gauntlet::session::{describe_error, parse, set, unset};
 use crate::gauntlet::values::{bad_value, suggested_call};
 use crate::problem::escape_pointer;
 
@@ -69,6 +69,90 @@ pub(crate) fn unknown_argument(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
         &promise,
         &facts,
     )
+}
+
+/// Each rule over which parameters go together refuses a call that breaks it: built from
+/// the first successful example, with the rule's parameters set to their examples or left
+/// out, and answered with the rule's code (`conflicting_arguments` for two of an
+/// exactly-one set, else `missing_argument`), alone or among the call's problems.
+pub(crate) fn requirements_enforced(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
+    use crate::validate::Condition;
+    let tool = ctx.tool;
+    if tool.requires.is_empty() {
+        return Err(not_applicable(
+            ctx,
+            "has rules over which parameters go together",
+        ));
+    }
+    let promise = format!(
+        "{} refuses calls that break its rules over which parameters go together",
+        tool.name
+    );
+    let with = |args: &mut Value, names: &[&str]| {
+        for n in names {
+            let example = tool.example_of(n).map_or(Value::Null, parse);
+            set(args, n, example);
+        }
+    };
+    let without = |args: &mut Value, names: &[&str]| {
+        for n in names {
+            unset(args, n);
+        }
+    };
+    for rule in tool.requires {
+        let mut probes: Vec<(Value, &str)> = Vec::new();
+        let base = ctx.success_call("gauntlet-rules");
+        match rule {
+            Condition::ExactlyOne(names) => {
+                let mut both = base.clone();
+                with(&mut both, names);
+                probes.push((both, "conflicting_arguments"));
+                let mut none = base.clone();
+                without(&mut none, names);
+                probes.push((none, "missing_argument"));
+            }
+            Condition::AtLeastOne(names) => {
+                let mut none = base.clone();
+                without(&mut none, names);
+                probes.push((none, "missing_argument"));
+            }
+            Condition::AllOrNone(names) => {
+                let mut part = base.clone();
+                without(&mut part, names);
+                with(&mut part, &names[..1]);
+                probes.push((part, "missing_argument"));
+            }
+            Condition::Requires { field, needs } => {
+                let mut alone = base.clone();
+                without(&mut alone, needs);
+                with(&mut alone, &[field]);
+                probes.push((alone, "missing_argument"));
+            }
+        }
+        for (args, code) in probes {
+            let session = ctx.session()?;
+            match session.call(tool.name, &args) {
+                Err(e) if e.code == code => {}
+                Err(e)
+                    if e.code == "invalid_arguments"
+                        && e.details
+                            .get("problems")
+                            .and_then(Value::as_array)
+                            .is_some_and(|ps| ps.iter().any(|p| p["code"] == code)) => {}
+                other => {
+                    return Err(Failure::new(&promise)
+                        .call(tool.name, &args)
+                        .got(match other {
+                            Ok(out) => format!("a success: {}", show(&out.structured)),
+                            Err(e) => describe_error(&e),
+                        })
+                        .expected(format!("error `{code}` from the rule {rule:?}"))
+                        .fix("serve the definition generated from the spec: its validator holds the rule"));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Checks the facts one problem carries; `Err` says what is missing or wrong.

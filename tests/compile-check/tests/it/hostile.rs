@@ -47,6 +47,7 @@ fn thing(i: i64) -> h::Self_ {
         self_: format!("x\"#y */ {i}"),
         crate_: i,
         r#match: Some("abc\"#1".to_string()),
+        r#ref: Some("r\"#".to_string()),
         customer_email: "a@example.com".into(),
     }
 }
@@ -208,7 +209,10 @@ fn keyword_fields_keep_their_wire_names() {
     let v = serde_json::to_value(thing(1)).unwrap();
     let mut keys: Vec<&String> = v.as_object().unwrap().keys().collect();
     keys.sort();
-    assert_eq!(keys, ["crate", "customerEmail", "match", "self", "type"]);
+    assert_eq!(
+        keys,
+        ["crate", "customerEmail", "match", "ref", "self", "type"]
+    );
     let s = serde_json::to_value(h::String {
         value: true,
         r#async: 0.5,
@@ -297,4 +301,22 @@ async fn reversible_and_gated_tools_carry_hostile_text() {
         e.message,
         "No \"x\"#\" */ here; r#\"x\"# \\ x\"# 🎉 {\"json\": 1} 🎉"
     );
+}
+
+/// A rule over an object's own fields, with keyword names, holds inside a parameter:
+/// `match` and `ref` of a `Self` go together or not at all.
+#[test]
+fn an_objects_rule_is_enforced_at_its_own_pointer() {
+    let shape = h::DEFINITIONS
+        .iter()
+        .find(|d| d.name == "self")
+        .expect("the self tool")
+        .input;
+    let problems = toolspec_runtime::validate::validate(
+        shape,
+        &serde_json::json!({"crate": {"type": "*/ closed /*", "self": "x", "crate": 1,
+            "customerEmail": "a@example.com", "ref": "r"}}),
+    );
+    let found: Vec<(&str, &str)> = problems.iter().map(|p| (p.code, p.path.as_str())).collect();
+    assert_eq!(found, [("missing_argument", "/crate/match")]);
 }

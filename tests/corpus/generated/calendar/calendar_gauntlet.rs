@@ -43,6 +43,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "calendar_list_events",
@@ -99,6 +100,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[::toolspec_runtime::validate::Condition::AllOrNone(&["time_min", "time_max"]), ],
             },
             ToolFacts {
                 name: "calendar_search_events",
@@ -147,6 +149,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "calendar_list_colors",
@@ -175,6 +178,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "calendar_create_event",
@@ -268,6 +272,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     host_only: false,
                 }),
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "calendar_update_event",
@@ -379,6 +384,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     host_only: false,
                 }),
                 undo_tool: Some("calendar_update_event"),
+                requires: &[::toolspec_runtime::validate::Condition::AtLeastOne(&["summary", "description", "start", "end", "location", "attendees", "color_id", "reminders", "recurrence"]), ],
             },
             ToolFacts {
                 name: "calendar_delete_event",
@@ -440,6 +446,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     host_only: false,
                 }),
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "calendar_get_freebusy",
@@ -492,6 +499,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "calendar_get_current_time",
@@ -524,6 +532,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
         ],
         errors: &[
@@ -728,6 +737,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "calendar_list_events::unknown_argument_is_refused",
                 tool: "calendar_list_events",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "calendar_list_events::calls_breaking_its_rules_are_refused",
+                tool: "calendar_list_events",
+                check: Check::RequirementsEnforced,
             },
             CheckDef {
                 name: "calendar_list_events::output_matches_the_schema",
@@ -1490,6 +1504,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::IdempotencyTtl,
             },
             CheckDef {
+                name: "calendar_update_event::calls_breaking_its_rules_are_refused",
+                tool: "calendar_update_event",
+                check: Check::RequirementsEnforced,
+            },
+            CheckDef {
                 name: "calendar_update_event::writes_only_through_the_unit_of_work",
                 tool: "calendar_update_event",
                 check: Check::WritesOnlyThroughUnitOfWork,
@@ -2099,6 +2118,10 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__calendar_gauntlet("calendar_list_events::unknown_argument_is_refused");
+                }
+                #[test]
+                fn calls_breaking_its_rules_are_refused() {
+                    super::super::__calendar_gauntlet("calendar_list_events::calls_breaking_its_rules_are_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -2715,6 +2738,10 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn idempotency_key_is_kept_for_its_ttl() {
                     super::super::__calendar_gauntlet("calendar_update_event::idempotency_key_is_kept_for_its_ttl");
+                }
+                #[test]
+                fn calls_breaking_its_rules_are_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::calls_breaking_its_rules_are_refused");
                 }
                 #[test]
                 fn writes_only_through_the_unit_of_work() {

@@ -65,6 +65,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: Some(3600),
                 preview: None,
                 undo_tool: Some("puppeteer_navigate"),
+                requires: &[],
             },
             ToolFacts {
                 name: "puppeteer_screenshot",
@@ -115,6 +116,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "puppeteer_click",
@@ -167,6 +169,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     host_only: false,
                 }),
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "puppeteer_fill",
@@ -207,6 +210,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: Some(3600),
                 preview: None,
                 undo_tool: Some("puppeteer_fill"),
+                requires: &[],
             },
             ToolFacts {
                 name: "puppeteer_select",
@@ -247,6 +251,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: Some(3600),
                 preview: None,
                 undo_tool: Some("puppeteer_select"),
+                requires: &[],
             },
             ToolFacts {
                 name: "puppeteer_hover",
@@ -279,6 +284,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "puppeteer_evaluate",
@@ -325,6 +331,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     host_only: false,
                 }),
                 undo_tool: None,
+                requires: &[],
             },
         ],
         errors: &[

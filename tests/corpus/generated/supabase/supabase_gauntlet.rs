@@ -43,6 +43,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "supabase_get_project",
@@ -81,6 +82,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "supabase_create_project",
@@ -142,6 +144,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     host_only: false,
                 }),
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "supabase_pause_project",
@@ -184,6 +187,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: Some(86400),
                 preview: None,
                 undo_tool: Some("supabase_restore_project"),
+                requires: &[],
             },
             ToolFacts {
                 name: "supabase_restore_project",
@@ -220,6 +224,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: Some(86400),
                 preview: None,
                 undo_tool: Some("supabase_pause_project"),
+                requires: &[],
             },
             ToolFacts {
                 name: "supabase_list_tables",
@@ -262,6 +267,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "supabase_apply_migration",
@@ -322,6 +328,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     host_only: false,
                 }),
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "supabase_execute_sql",
@@ -378,6 +385,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     host_only: false,
                 }),
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "supabase_get_logs",
@@ -414,6 +422,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "supabase_get_advisors",
@@ -450,6 +459,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
             ToolFacts {
                 name: "supabase_generate_typescript_types",
@@ -482,6 +492,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
+                requires: &[],
             },
         ],
         errors: &[
