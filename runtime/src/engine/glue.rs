@@ -344,9 +344,8 @@ pub fn accept<I: DeserializeOwned>(
         crate::validate::record_cleared(definition.input, &mut arguments);
         return Ok((typed, arguments));
     }
-    let mut arguments = prepare(definition, arguments)?;
+    let arguments = prepare(definition, arguments)?;
     let typed = input(&arguments)?;
-    crate::validate::record_cleared(definition.input, &mut arguments);
     Ok((typed, arguments))
 }
 

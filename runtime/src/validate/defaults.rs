@@ -8,8 +8,9 @@ use super::{Field, ObjectShape, Shape, accepts, validate};
 use crate::error::ToolError;
 use crate::fingerprint::CONTROL_PARAMS;
 
-/// Validates `arguments` and, when valid, returns them [normalized](normalize): ready to
-/// deserialize into the tool's typed input.
+/// Validates `arguments` and, when valid, returns them [normalized](normalize), with the
+/// nullable fields sent as `null` [recorded](super::record_cleared): ready to deserialize
+/// into the tool's typed input and to fingerprint.
 ///
 /// On any problem returns one [`ToolError`] listing all of them, whose message ends with
 /// `example_call` (the tool's valid example call as JSON text, from the spec).
@@ -29,6 +30,7 @@ pub fn prepare(
         other => other,
     };
     normalize(shape, &mut arguments);
+    super::record_cleared(shape, &mut arguments);
     Ok(arguments)
 }
 

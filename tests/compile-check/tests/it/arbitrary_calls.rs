@@ -385,3 +385,61 @@ fn the_fast_path_and_the_full_one_agree_on_every_call() {
     // Valid calls were exercised, not only refusals.
     assert!(fast_valid > 3_000, "{fast_valid} valid calls");
 }
+
+/// Tools of the real-server ports whose inputs hold the constructs the example specs lack:
+/// a union (`calendar_id`), a tagged union (`scope`), fields `null` clears, rules over
+/// which go together, a free-form object (`launch_options`), a list with a default.
+fn corpus_checks() -> Vec<TypedCheck> {
+    use toolspec_compile_check::corpus::{calendar, puppeteer, slack, supabase};
+    let named = |defs: &'static [ToolDefinition], name: &str| {
+        defs.iter()
+            .find(|d| d.name == name)
+            .unwrap_or_else(|| panic!("no tool {name}"))
+    };
+    vec![
+        (
+            named(&calendar::DEFINITIONS, "calendar_list_events"),
+            both_ways::<calendar::CalendarListEventsInput>,
+        ),
+        (
+            named(&calendar::DEFINITIONS, "calendar_update_event"),
+            both_ways::<calendar::CalendarUpdateEventInput>,
+        ),
+        (
+            named(&calendar::DEFINITIONS, "calendar_create_event"),
+            both_ways::<calendar::CalendarCreateEventInput>,
+        ),
+        (
+            named(&calendar::DEFINITIONS, "calendar_get_freebusy"),
+            both_ways::<calendar::CalendarGetFreebusyInput>,
+        ),
+        (
+            named(&puppeteer::DEFINITIONS, "puppeteer_navigate"),
+            both_ways::<puppeteer::PuppeteerNavigateInput>,
+        ),
+        (
+            named(&supabase::DEFINITIONS, "supabase_list_tables"),
+            both_ways::<supabase::SupabaseListTablesInput>,
+        ),
+        (
+            named(&slack::DEFINITIONS, "slack_post_message"),
+            both_ways::<slack::SlackPostMessageInput>,
+        ),
+    ]
+}
+
+#[test]
+fn the_fast_path_and_the_full_one_agree_on_the_ports_new_constructs() {
+    let checks = corpus_checks();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut fast_valid = 0;
+    for case in 0..21_000 {
+        let (def, check) = checks[case % checks.len()];
+        let (_, args) = call_in(&mut rng, std::slice::from_ref(def));
+        check(def, &args, &format!("case {case}: {} {args}", def.name));
+        if let Value::Object(map) = &args {
+            fast_valid += usize::from(validate::accepts(def.input, map).is_some());
+        }
+    }
+    assert!(fast_valid > 1_000, "{fast_valid} valid calls");
+}
