@@ -128,7 +128,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "70ba8d69c504a9fc",
                     "1be50cf798dcd70a",
                     "97190a1fd3080708",
-                    "a0af29d0711e054c",
+                    "9d8d10ff6db62936",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -187,7 +187,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "04897784bae4d6c6",
                     "390e363df24f7325",
-                    "a0af29d0711e054c",
+                    "9d8d10ff6db62936",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -228,7 +228,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "279000e469034242",
                     "1181f15733208eb8",
-                    "15d932d22e6d5677",
+                    "cc2c77211b565f39",
                 ],
                 param_examples: &[
                     ParamExample {

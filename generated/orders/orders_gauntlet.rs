@@ -134,7 +134,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "f71612ebe1827016",
                     "e84ce9d93c9d4a4e",
                     "2c1232368582ac11",
-                    "cd560deef75de2d0",
+                    "9d062678b590e943",
                 ],
                 param_examples: &[
                     ParamExample {

@@ -97,7 +97,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "68af048781e52213",
                     "3af1bbaa191b9cc2",
-                    "04266f7e527c8ca2",
+                    "551e85c4991db578",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -142,7 +142,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "dc269afdff7abbbb",
                     "57126cd3ae67f55d",
-                    "c8cfdd2b53420f42",
+                    "a834f6932248756e",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -200,7 +200,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "b49116cde5223918",
                     "8d4eadb9b87251c4",
                     "41f9266fb4efebfc",
-                    "dc8faf1a5d50b64e",
+                    "534bfa1bf8d4ff00",
                 ],
                 param_examples: &[
                     ParamExample {

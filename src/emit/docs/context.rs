@@ -148,6 +148,8 @@ pub struct ToolCtx {
     pub token_budget: u32,
     /// What the tool's definition costs in the agent's context ([`crate::stats::tool_cost`]).
     pub token_cost: ToolCost,
+    /// Whether a result over the budget can be cut (it holds a list or a text).
+    pub cuttable: bool,
     /// Why OpenAI gets this tool without `strict: true` (empty when it is strict).
     pub openai_not_strict: Vec<String>,
     /// Worked examples.
@@ -314,6 +316,7 @@ pub fn tool_page(
             token_budget: tool.token_budget,
             token_cost: tool_cost(tool),
             openai_not_strict: crate::plan::schema::strict_blockers(&tool.params),
+            cuttable: tool.output_field("truncated").is_some(),
             examples,
         },
     };

@@ -175,10 +175,14 @@ pub(super) fn resolve_tool(
         output.push(implied::applied_output(p.span));
         output.push(implied::preview_output(p.span, p.ttl, &p.fields));
     }
+    // Only a result with a list or a text can be cut to the budget, so only such a tool's
+    // output declares `truncated`.
     let cuts_text = output
         .iter()
         .any(|f| f.ty.kind == Kind::Content(Content::Text));
-    output.push(implied::truncated_output(name.span, cuts_text));
+    if cuts_text || output.iter().any(|f| holds_list(&f.ty)) {
+        output.push(implied::truncated_output(name.span, cuts_text));
+    }
 
     content_only_on_top(fr, &params, &output);
     let requires = fr.requirements(t.requires.as_deref(), &params);
@@ -579,5 +583,19 @@ fn content_only_on_top(fr: &mut FieldResolver<'_>, params: &[Field], output: &[F
             .label("content goes in a block of the result")
             .help("make it a top-level output field of its own; clients show each as an image, audio, text or link block"),
         );
+    }
+}
+
+/// Whether a value of `ty` can hold a list the budget may cut: a list, or an object, map or
+/// union that holds one, or free-form JSON (which may).
+fn holds_list(ty: &Type) -> bool {
+    match &ty.kind {
+        Kind::Array { .. } => true,
+        Kind::Object { fields, open, .. } => {
+            (*open && fields.is_empty()) || fields.iter().any(|f| holds_list(&f.ty))
+        }
+        Kind::Map { values, .. } => holds_list(values),
+        Kind::Union { variants, .. } => variants.iter().any(|v| holds_list(&v.ty)),
+        _ => false,
     }
 }

@@ -161,7 +161,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
                     "cd1a463c46d62641",
-                    "c19bff36a5358928",
+                    "366dafc6c0f765f4",
                 ],
                 param_examples: &[
                 ],
@@ -396,7 +396,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "86c0478df8ddf75c",
                     "c9a2f5e9412ab1e5",
-                    "60d69162ea9f19bd",
+                    "0515fb591c16c280",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -511,7 +511,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
                     "20469bb4df856068",
-                    "031eb0e55da3fe06",
+                    "05a9d26a779fe98e",
                 ],
                 param_examples: &[
                     ParamExample {

@@ -26,7 +26,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "30ba251c6ef01f63",
                     "f894b2a742030d93",
-                    "b7f64a70bbaea5c3",
+                    "4485457b7443a7b0",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -77,7 +77,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "c1db7dd8ef06eb87",
                     "08deefbdbb9d5e87",
-                    "826fe9984b7aeb6b",
+                    "dc6dec9afcb4b0e3",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -128,7 +128,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "350a3e879b02428c",
                     "79a7cd42f3fb781d",
-                    "b4252f4894f4be06",
+                    "35896ad07335d3c8",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -181,7 +181,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "15bc5689bbc98069",
                     "c9b426dbdae7692c",
-                    "a64dbaba9e2bc2f9",
+                    "5dcd8e5f6481d02c",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -222,7 +222,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "ccf6b197d9fe3c86",
                     "23d3538519bf50cf",
-                    "07ae45db7275bccc",
+                    "8c372279a132a2e4",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -263,7 +263,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "0b364417c2dfa203",
                     "937b79073ee77775",
-                    "cd13b27baac81b70",
+                    "105fa2305dea7efd",
                 ],
                 param_examples: &[
                     ParamExample {

@@ -68,7 +68,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "80717c85d507c154",
                     "2e6ce7f2fc5be093",
-                    "4a55b0ada79b0670",
+                    "95a2f3e66c88180e",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -115,7 +115,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "f68753eefe6e4ac3",
                     "be2b634fddaf7711",
-                    "6fd0574b81812d90",
+                    "cfd7b9460abc2aab",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -166,7 +166,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "aee6a4c6608a29f1",
                     "da495da00fb1ea15",
-                    "20cf14337aa9ff22",
+                    "1d8c77574fd33ed6",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -342,7 +342,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "c69496ca4d8d4065",
                     "14c4614b0b0006bb",
-                    "0eff5bb05400cdce",
+                    "ff0a0c7c0e12c744",
                 ],
                 param_examples: &[
                     ParamExample {

@@ -55,7 +55,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "ffe69a5a79a01036",
                     "d5a4b0074afac9c4",
-                    "90d2100d1939eeed",
+                    "bcfe798dcb218083",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -94,7 +94,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "81e49e553176b728",
                     "de61d8721bdf9224",
-                    "3408a81f391c595b",
+                    "73efd621d4cade87",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -156,7 +156,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "ffa8f775e5578966",
                     "b2ac5161123a966e",
-                    "8b295afcda15ce47",
+                    "a955db9a314d2529",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -199,7 +199,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "6a89d5f5c60b8c96",
                     "cc18a0cc4d643184",
-                    "147c8cbcb7deac61",
+                    "62e606f59eb92297",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -279,7 +279,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "5432f9df34ba803c",
                     "9b45e1dc85d5b33b",
-                    "541bc0d69fa6311a",
+                    "1af00425fab11fa7",
                 ],
                 param_examples: &[
                     ParamExample {
