@@ -133,19 +133,34 @@ pub fn openai_estimate(tools: &[Value]) -> usize {
 /// OpenAI's estimate for one function definition, given as a Chat Completions `tools` entry
 /// (`{"type": "function", "function": {...}}`) or as the bare function object.
 ///
-/// Only top-level properties count, as in OpenAI's formula. A type array (the nullable
-/// `["string", "null"]` of strict mode) is written as Python writes a list, as the formula's
-/// reference code does; a `null` in an enum is not a value and is not counted.
+/// OpenAI's published formula counts top-level properties; the model receives nested ones
+/// too (the fields of an object parameter, of a list's items, of each branch of an
+/// `anyOf`), so they are counted by the same rule, one level deeper each. A type array (the
+/// nullable `["string", "null"]` of strict mode) is written as Python writes a list, as the
+/// formula's reference code does; a `null` in an enum is not a value and is not counted.
 pub fn openai_function_estimate(entry: &Value) -> usize {
     let f = entry.get("function").unwrap_or(entry);
     let name = f.get("name").and_then(Value::as_str).unwrap_or("");
     let desc = f.get("description").and_then(Value::as_str).unwrap_or("");
     let mut n: i64 = 7 + count_tokens(&format!("{name}:{}", strip_period(desc))) as i64;
-    let props = f
-        .get("parameters")
-        .and_then(|p| p.get("properties"))
-        .and_then(Value::as_object);
-    if let Some(props) = props.filter(|p| !p.is_empty()) {
+    if let Some(parameters) = f.get("parameters") {
+        n += properties_estimate(parameters, 0);
+    }
+    n.max(0) as usize
+}
+
+/// The formula's count for the properties of `schema`, and of the schemas nested in them.
+fn properties_estimate(schema: &Value, depth: usize) -> i64 {
+    // Deeper than any provider accepts: stop rather than recurse on a hostile schema.
+    if depth > 16 {
+        return 0;
+    }
+    let mut n = 0;
+    if let Some(props) = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .filter(|p| !p.is_empty())
+    {
         n += 3;
         for (key, p) in props {
             n += 3;
@@ -158,9 +173,27 @@ pub fn openai_function_estimate(entry: &Value) -> usize {
             let ty = python_repr(p.get("type").unwrap_or(&Value::Null));
             let pdesc = p.get("description").and_then(Value::as_str).unwrap_or("");
             n += count_tokens(&format!("{key}:{ty}:{}", strip_period(pdesc))) as i64;
+            n += nested_estimate(p, depth + 1);
         }
     }
-    n.max(0) as usize
+    n
+}
+
+/// The nested schemas of one property: its own properties, its items', its branches'.
+fn nested_estimate(p: &Value, depth: usize) -> i64 {
+    let mut n = properties_estimate(p, depth);
+    if let Some(items) = p.get("items") {
+        n += nested_estimate(items, depth + 1);
+    }
+    for branch in p
+        .get("anyOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        n += nested_estimate(branch, depth + 1);
+    }
+    n
 }
 
 /// Tokens of the words inside a schema: property names, descriptions and enum values.
@@ -255,6 +288,26 @@ mod tests {
             json!({"role": "user", "content": "What's the weather like in San Francisco?"}),
         ];
         assert_eq!(openai_estimate(&tools) + messages_estimate(&messages), 101);
+    }
+
+    #[test]
+    fn nested_parameters_count_by_the_same_rule_as_top_level_ones() {
+        let flat = json!({"name": "f", "description": "d", "parameters": {"type": "object",
+            "properties": {"address": {"type": "object", "description": "Where."}}}});
+        let nested = json!({"name": "f", "description": "d", "parameters": {"type": "object",
+            "properties": {"address": {"type": "object", "description": "Where.",
+                "properties": {"city": {"type": "string", "description": "The city."}}}}}});
+        let in_items = json!({"name": "f", "description": "d", "parameters": {"type": "object",
+            "properties": {"address": {"type": "array", "description": "Where.",
+                "items": {"type": "object", "properties": {"city": {"type": "string", "description": "The city."}}}}}}});
+        let line = format!("city:{}:The city", python_repr(&json!("string")));
+        // The nested block (3), the property (3), its line.
+        let city = 3 + 3 + count_tokens(&line);
+        assert_eq!(
+            openai_function_estimate(&nested),
+            openai_function_estimate(&flat) + city
+        );
+        assert!(openai_function_estimate(&in_items) > openai_function_estimate(&flat));
     }
 
     #[test]

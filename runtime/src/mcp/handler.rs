@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
+    CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
@@ -17,6 +17,9 @@ use super::convert::{
 use super::log::{CallLogger, CallOutcome, CallRecord, stderr_logger};
 use crate::ToolError;
 use crate::engine::{APPROVAL_PENDING, CallContext, CallOutput, Toolset, find_tool};
+
+/// How long clients may keep a `tools/list` by default (`ttlMs`): an hour.
+pub const LIST_TTL: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// An MCP server for one [`Toolset`]: implements rmcp's [`ServerHandler`], so it can be
 /// served on any rmcp transport (`server.serve(transport)` with [`rmcp::ServiceExt`]), or
@@ -31,6 +34,8 @@ pub struct McpServer {
     identity: Implementation,
     instructions: Option<String>,
     logger: Option<CallLogger>,
+    /// How long a client may keep `tools/list` (`ttlMs`).
+    list_ttl: std::time::Duration,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -62,7 +67,16 @@ impl McpServer {
             identity: Implementation::new(name, version),
             instructions: None,
             logger: Some(stderr_logger()),
+            list_ttl: LIST_TTL,
         })
+    }
+
+    /// Sets how long clients may cache `tools/list` (default [`LIST_TTL`]). The list is
+    /// compiled into the server and only changes with a new build, so the same for every
+    /// caller (`cacheScope: public`); shorten it when deployments roll out often.
+    pub fn with_list_ttl(mut self, ttl: std::time::Duration) -> Self {
+        self.list_ttl = ttl;
+        self
     }
 
     /// Sets the `instructions` the client receives at `initialize` (hosts may add them to
@@ -144,7 +158,11 @@ impl ServerHandler for McpServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         // One page: cursors are optional, and a toolset is small enough to list at once.
-        Ok(ListToolsResult::with_all_items(self.tools.to_vec()))
+        // The list is compiled in: the same for every caller until the next build.
+        let ttl_ms = u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX);
+        Ok(ListToolsResult::with_all_items(self.tools.to_vec())
+            .with_ttl_ms(ttl_ms)
+            .with_cache_scope(CacheScope::Public))
     }
 
     async fn call_tool(

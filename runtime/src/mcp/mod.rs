@@ -67,7 +67,7 @@ mod stdio;
 
 pub use convert::{ALIAS_META_KEY, DefinitionError, alias_note, tool_list};
 pub use guard::HttpGuard;
-pub use handler::McpServer;
+pub use handler::{LIST_TTL, McpServer};
 pub use log::{CallLogger, CallOutcome, CallRecord, stderr_logger};
 pub use serve::{
     HTTP_PATH, HttpServer, guarded_router, http_router, serve_http, serve_stdio,

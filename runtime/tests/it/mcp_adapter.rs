@@ -46,6 +46,9 @@ async fn list_shows_definitions_in_order_with_every_hint_and_no_alias() {
     let client = connect(server(&new_log())).await;
     let listed = within(client.list_tools(None)).await.unwrap();
     assert_eq!(listed.next_cursor, None);
+    // Compiled in, the same for everyone until the next build: cacheable, publicly.
+    assert_eq!(listed.ttl_ms, Some(3_600_000));
+    assert_eq!(listed.cache_scope, Some(rmcp::model::CacheScope::Public));
     let wire = serde_json::to_value(&listed.tools).unwrap();
     let names: Vec<&str> = listed.tools.iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(
