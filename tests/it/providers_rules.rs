@@ -250,11 +250,24 @@ fn anthropic_tools() {
         {
             let at = format!("{} (Anthropic)", tool.name);
             let keys: Vec<&str> = t.as_object().unwrap().keys().map(String::as_str).collect();
-            assert_eq!(
-                keys,
-                ["name", "description", "input_schema"],
-                "{at}: non-strict tool, no extra keys"
-            );
+            let successes: Vec<&serde_json::Value> = tool
+                .examples
+                .iter()
+                .filter(|e| e.error.is_none())
+                .map(|e| &e.arguments)
+                .collect();
+            let expected: &[&str] = if successes.is_empty() {
+                &["name", "description", "input_schema"]
+            } else {
+                &["name", "description", "input_schema", "input_examples"]
+            };
+            assert_eq!(keys, expected, "{at}: non-strict tool, no other keys");
+            // The spec's successful calls, in order, as the agent passes them.
+            if !successes.is_empty() {
+                let examples: Vec<&serde_json::Value> =
+                    t["input_examples"].as_array().unwrap().iter().collect();
+                assert_eq!(examples, successes, "{at}: input_examples");
+            }
             assert!(name_re.is_match(t["name"].as_str().unwrap()), "{at}: name");
             assert_eq!(t["description"], tool_description(tool).as_str(), "{at}");
             assert_standard_input(&t["input_schema"], &at);

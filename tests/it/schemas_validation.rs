@@ -171,6 +171,31 @@ fn examples_pass_or_fail_as_the_spec_says() {
     );
 }
 
+/// Every Anthropic `input_examples` entry is valid against the tool's own `input_schema`.
+#[test]
+fn anthropic_input_examples_pass_their_input_schema() {
+    let mut checked = 0;
+    for model in models() {
+        let files = generated(&model);
+        for ts in &model.toolsets {
+            let list = &files[&format!("{}/tools.anthropic.json", ts.service)];
+            for entry in list.as_array().expect("array") {
+                let schema = &entry["input_schema"];
+                for example in entry["input_examples"].as_array().into_iter().flatten() {
+                    let problems = errors(schema, example);
+                    assert!(
+                        problems.is_empty(),
+                        "{}: {example}: {problems:?}",
+                        entry["name"]
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 20, "{checked} examples checked");
+}
+
 /// OpenAI strict mode sends every property, `null` for the ones left out: a valid call
 /// written that way must pass the OpenAI profile.
 #[test]

@@ -5,6 +5,10 @@
 //! format has no switch for it, and dropping those rules would lose facts the standard schema
 //! carries, so the standard profile is used as it is. The input schema is the same one MCP
 //! clients receive.
+//!
+//! `input_examples` are the spec's example calls that succeed, exactly as an agent passes
+//! them (Anthropic reports tool-use accuracy on complex parameters rising from 72% to 90%
+//! with them); each is valid against `input_schema`, as `check` and the schema tests hold.
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::model::{Tool, ToolSet};
@@ -24,6 +28,9 @@ pub struct AnthropicTool<'a> {
     pub description: &'a str,
     /// Arguments schema (standard profile, as MCP).
     pub input_schema: &'a Value,
+    /// The spec's successful example calls, left out when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub input_examples: Vec<&'a Value>,
 }
 
 impl<'a> From<&'a Prepared<'a>> for AnthropicTool<'a> {
@@ -32,6 +39,13 @@ impl<'a> From<&'a Prepared<'a>> for AnthropicTool<'a> {
             name: &p.tool.name.text,
             description: &p.description,
             input_schema: &p.input,
+            input_examples: p
+                .tool
+                .examples
+                .iter()
+                .filter(|e| e.error.is_none())
+                .map(|e| &e.arguments)
+                .collect(),
         }
     }
 }
