@@ -41,16 +41,12 @@ pub fn params_shape(params: &[Field], requires: &[Requirement]) -> &'static Obje
 
 /// Whether `f`, or a field anywhere inside it, is nullable.
 pub fn has_nullable(f: &Field) -> bool {
-    fn inside(ty: &Type) -> bool {
-        match &ty.kind {
-            Kind::Object { fields, .. } => fields.iter().any(has_nullable),
-            Kind::Array { items, .. } => inside(items),
-            Kind::Map { values, .. } => inside(values),
-            Kind::Union { variants, .. } => variants.iter().any(has_nullable),
+    f.nullable
+        || f.ty.any(&|t| match &t.kind {
+            Kind::Object { fields, .. } => fields.iter().any(|x| x.nullable),
+            Kind::Union { variants, .. } => variants.iter().any(|v| v.nullable),
             _ => false,
-        }
-    }
-    f.nullable || inside(&f.ty)
+        })
 }
 
 /// The runtime's condition of a rule.

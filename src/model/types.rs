@@ -253,6 +253,23 @@ impl Type {
         }
     }
 
+    /// The types directly inside this one: a list's items, a map's values, an object's
+    /// fields, a union's variants.
+    pub fn children(&self) -> Vec<&Type> {
+        match &self.kind {
+            Kind::Array { items, .. } => vec![items],
+            Kind::Map { values, .. } => vec![values],
+            Kind::Object { fields, .. } => fields.iter().map(|f| &f.ty).collect(),
+            Kind::Union { variants, .. } => variants.iter().map(|v| &v.ty).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether this type, or any type nested in it at any depth, is one `pred` picks.
+    pub fn any(&self, pred: &dyn Fn(&Type) -> bool) -> bool {
+        pred(self) || self.children().into_iter().any(|c| c.any(pred))
+    }
+
     /// How deep objects and arrays nest inside this type (a scalar is 0).
     pub fn depth(&self) -> usize {
         match &self.kind {

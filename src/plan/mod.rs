@@ -65,7 +65,7 @@ impl Serving {
 /// |---|---|---|---|
 /// | `readOnlyHint` | true | false | false |
 /// | `destructiveHint` | false | false | true (false when `low_risk`: it only adds) |
-/// | `idempotentHint` | true | with an idempotency key | with an idempotency key |
+/// | `idempotentHint` | true | with a required idempotency key | with a required idempotency key |
 /// | `openWorldHint` | the spec's `open_world` | ← | ← |
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -86,7 +86,11 @@ impl Annotations {
         Annotations {
             read_only_hint: t.tier == Tier::ReadOnly,
             destructive_hint: t.tier == Tier::Irreversible && t.low_risk.is_none(),
-            idempotent_hint: t.tier == Tier::ReadOnly || t.idempotency.is_some(),
+            // A call without a key (`key_optional`) runs again each time it is sent.
+            idempotent_hint: t.tier == Tier::ReadOnly
+                || t.idempotency
+                    .as_ref()
+                    .is_some_and(|i| i.key_optional.is_none()),
             open_world_hint: t.open_world,
         }
     }

@@ -457,3 +457,44 @@ fn openai_profile_keeps_dropped_facts_in_words() {
     }
     assert!(seen_length, "the specs have length-limited strings");
 }
+
+/// The hints say what the ports' tools really do: a low-risk post only adds (not
+/// destructive) and, with its key optional, runs again when sent again without one (not
+/// idempotent); a previewed delete is destructive and, with its key required, idempotent.
+#[test]
+fn hints_follow_low_risk_and_optional_keys() {
+    let model = load_clean(&common::yaml_files(&common::root().join("tests/corpus")));
+    let hints = |name: &str| {
+        let (ts, _) = model.tool(name).expect("a port's tool");
+        let list = generated(&model, ts, "tools.mcp.json");
+        list["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .expect("listed")["annotations"]
+            .clone()
+    };
+    let post = hints("slack_post_message");
+    assert_eq!(
+        (
+            post["destructiveHint"].as_bool(),
+            post["idempotentHint"].as_bool()
+        ),
+        (Some(false), Some(false))
+    );
+    let delete = hints("calendar_delete_event");
+    assert_eq!(
+        (
+            delete["destructiveHint"].as_bool(),
+            delete["idempotentHint"].as_bool()
+        ),
+        (Some(true), Some(true))
+    );
+    let fill = hints("puppeteer_fill");
+    assert_eq!(
+        fill["idempotentHint"].as_bool(),
+        Some(false),
+        "its key is optional"
+    );
+}

@@ -522,49 +522,21 @@ fn resolve_example(
 /// Content types (`image`, `audio`, `text`, `resource_link`) become blocks of a result of
 /// their own, so they exist only as the tool's top-level output fields.
 fn content_only_on_top(fr: &mut FieldResolver<'_>, params: &[Field], output: &[Field]) {
-    fn nested<'f>(ty: &'f Type, out: &mut Vec<&'f Type>) {
-        match &ty.kind {
-            Kind::Array { items, .. } => {
-                out.push(items);
-                nested(items, out);
-            }
-            Kind::Map { values, .. } => {
-                out.push(values);
-                nested(values, out);
-            }
-            Kind::Object { fields, .. } => {
-                for f in fields {
-                    out.push(&f.ty);
-                    nested(&f.ty, out);
-                }
-            }
-            Kind::Union { variants, .. } => {
-                for v in variants {
-                    out.push(&v.ty);
-                    nested(&v.ty, out);
-                }
-            }
-            _ => {}
+    /// The first content type in `ty` or nested in it.
+    fn content(ty: &Type) -> Option<Content> {
+        match ty.kind {
+            Kind::Content(c) => Some(c),
+            _ => ty.children().into_iter().find_map(content),
         }
     }
     let mut misplaced: Vec<(&Field, Content, &str)> = Vec::new();
     for f in params {
-        let mut inner = vec![&f.ty];
-        nested(&f.ty, &mut inner);
-        if let Some(c) = inner.iter().find_map(|t| match t.kind {
-            Kind::Content(c) => Some(c),
-            _ => None,
-        }) {
+        if let Some(c) = content(&f.ty) {
             misplaced.push((f, c, "a parameter"));
         }
     }
     for f in output {
-        let mut inner = Vec::new();
-        nested(&f.ty, &mut inner);
-        if let Some(c) = inner.iter().find_map(|t| match t.kind {
-            Kind::Content(c) => Some(c),
-            _ => None,
-        }) {
+        if let Some(c) = f.ty.children().into_iter().find_map(content) {
             misplaced.push((f, c, "inside an output field"));
         }
     }
@@ -589,13 +561,9 @@ fn content_only_on_top(fr: &mut FieldResolver<'_>, params: &[Field], output: &[F
 /// Whether a value of `ty` can hold a list the budget may cut: a list, or an object, map or
 /// union that holds one, or free-form JSON (which may).
 fn holds_list(ty: &Type) -> bool {
-    match &ty.kind {
+    ty.any(&|t| match &t.kind {
         Kind::Array { .. } => true,
-        Kind::Object { fields, open, .. } => {
-            (*open && fields.is_empty()) || fields.iter().any(|f| holds_list(&f.ty))
-        }
-        Kind::Map { values, .. } => holds_list(values),
-        Kind::Union { variants, .. } => variants.iter().any(|v| holds_list(&v.ty)),
+        Kind::Object { fields, open, .. } => *open && fields.is_empty(),
         _ => false,
-    }
+    })
 }

@@ -781,7 +781,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
             destructive: false,
-            idempotent: true,
+            idempotent: false,
             open_world: true,
         },
         deprecated_aliases: &[],
@@ -829,7 +829,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
             destructive: false,
-            idempotent: true,
+            idempotent: false,
             open_world: false,
         },
         deprecated_aliases: &[],
@@ -845,7 +845,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
             destructive: false,
-            idempotent: true,
+            idempotent: false,
             open_world: false,
         },
         deprecated_aliases: &[],

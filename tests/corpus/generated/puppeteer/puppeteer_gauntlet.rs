@@ -22,7 +22,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 definition: [
                     "b377cbd3a1f0a42d",
                     "4aae01384b4ae148",
-                    "f2d2b63d7b6ab320",
+                    "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "30ba251c6ef01f63",
                     "f894b2a742030d93",
@@ -177,7 +177,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 definition: [
                     "6b8b2afa3dba639b",
                     "12515e41143e4323",
-                    "c2dbfd0ce937375b",
+                    "493a7aab0d1d29e3",
                     "e3b0c44298fc1c14",
                     "15bc5689bbc98069",
                     "c9b426dbdae7692c",
@@ -218,7 +218,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 definition: [
                     "aef4076f194a6de6",
                     "3401f3489f3448ed",
-                    "c2dbfd0ce937375b",
+                    "493a7aab0d1d29e3",
                     "e3b0c44298fc1c14",
                     "ccf6b197d9fe3c86",
                     "23d3538519bf50cf",

@@ -853,7 +853,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
             destructive: false,
-            idempotent: true,
+            idempotent: false,
             open_world: true,
         },
         deprecated_aliases: &[],
@@ -869,7 +869,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
             destructive: false,
-            idempotent: true,
+            idempotent: false,
             open_world: true,
         },
         deprecated_aliases: &[],
@@ -885,7 +885,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
             destructive: false,
-            idempotent: true,
+            idempotent: false,
             open_world: true,
         },
         deprecated_aliases: &[],

@@ -64,7 +64,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 definition: [
                     "c1d45df1016d4f77",
                     "511e5ca30d7642c2",
-                    "f2d2b63d7b6ab320",
+                    "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "80717c85d507c154",
                     "2e6ce7f2fc5be093",
@@ -111,7 +111,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 definition: [
                     "360fc454c41d8b71",
                     "676b637b62a6c8d8",
-                    "f2d2b63d7b6ab320",
+                    "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "f68753eefe6e4ac3",
                     "be2b634fddaf7711",
@@ -162,7 +162,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 definition: [
                     "4ae871ebc4c33d19",
                     "2dec9e93073ca5ef",
-                    "f2d2b63d7b6ab320",
+                    "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "aee6a4c6608a29f1",
                     "da495da00fb1ea15",
