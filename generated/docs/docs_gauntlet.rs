@@ -21,12 +21,12 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "9bcb6a09714614b3",
-                    "95663aa092cf2c4a",
+                    "008b7add9cfe8094",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "f7c56321934bbbc9",
-                    "58ca3973aac321a4",
-                    "cbcb490d4f65b595",
+                    "078fff277df21eba",
+                    "3a557a27afbf910c",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -94,8 +94,8 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "255786987945b5d5",
-                    "2bba4a961f0e04bc",
-                    "9b78ce9939688973",
+                    "faa82792ca860c41",
+                    "51d635bfc46df9e9",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -123,12 +123,12 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "2d569d93178319f0",
-                    "f728404852225d6d",
+                    "56bf562c8f46fc77",
                     "c2dbfd0ce937375b",
                     "70ba8d69c504a9fc",
                     "1be50cf798dcd70a",
-                    "97190a1fd3080708",
-                    "9d8d10ff6db62936",
+                    "12b420b0f9923a54",
+                    "f94647c7f29dfd29",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -182,12 +182,12 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "f62b4400d254b23a",
-                    "d6599d6fbb1b6c08",
+                    "081f2231f571e8b5",
                     "c2dbfd0ce937375b",
                     "e3b0c44298fc1c14",
                     "04897784bae4d6c6",
-                    "390e363df24f7325",
-                    "9d8d10ff6db62936",
+                    "27d5d0eeca120559",
+                    "f94647c7f29dfd29",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -223,12 +223,12 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "f86210d3c4d102cc",
-                    "b5ad6c41a352bce2",
+                    "05f8437af4ee5a39",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "279000e469034242",
-                    "1181f15733208eb8",
-                    "cc2c77211b565f39",
+                    "aa8a282bcca8b6b5",
+                    "a45391fe0fc996f3",
                 ],
                 param_examples: &[
                     ParamExample {

@@ -25,8 +25,8 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "a86f3717cea70375",
-                    "20b8fd8b9185bd09",
-                    "65df7a20decb07c6",
+                    "be7d60a3270d605f",
+                    "2250c4ca5e737018",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -60,12 +60,12 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "c05783568df303c3",
-                    "71e937fe7e252f96",
+                    "af7410f8feb7faed",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "56b46cae056943f9",
-                    "59ad9f6928a77154",
-                    "7c56679261d21a6c",
+                    "a2ee11aa5f31bc00",
+                    "75dd3493625293b0",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -129,12 +129,12 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "96f9c0593a575879",
-                    "260845c78ba1f86d",
+                    "541f5d17844ab770",
                     "f9b8b9503c40ebc1",
                     "f71612ebe1827016",
                     "e84ce9d93c9d4a4e",
-                    "2c1232368582ac11",
-                    "9d062678b590e943",
+                    "b1713c26d7c3fc12",
+                    "c25282897797a09a",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -195,12 +195,12 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "4919713c6816e0f0",
-                    "47ff87e9d964506b",
+                    "89628be01c452f4d",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "6fcc854ed73309eb",
-                    "281cf9da5453d300",
-                    "088316c136762470",
+                    "a9760a72886bee63",
+                    "4f6e7745a5be0f68",
                 ],
                 param_examples: &[
                     ParamExample {

@@ -21,12 +21,12 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "c4198f76ebe047a5",
-                    "b0e1a8f06d9bc248",
+                    "f6825de1cd82dc21",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "cc67c339498e0f3f",
-                    "b5dfcc9a6e8db336",
-                    "e1c6939a45161dde",
+                    "6955cd7cff90716e",
+                    "9fdfe10efd2dbc25",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -96,7 +96,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "68af048781e52213",
-                    "3af1bbaa191b9cc2",
+                    "8f7893136c4baa4d",
                     "551e85c4991db578",
                 ],
                 param_examples: &[
@@ -137,12 +137,12 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "0f3ee46ab5220990",
-                    "65f77e2f9b50f141",
+                    "0b0339ba1d2b9551",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "dc269afdff7abbbb",
-                    "57126cd3ae67f55d",
-                    "a834f6932248756e",
+                    "4f85c100c9c9fa37",
+                    "c241c6dc8d35a40c",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -195,12 +195,12 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "dcd33808f983d765",
-                    "c8803d8f2574d9b3",
+                    "70cc14b96d6bc3a1",
                     "c2dbfd0ce937375b",
                     "b49116cde5223918",
                     "8d4eadb9b87251c4",
-                    "41f9266fb4efebfc",
-                    "534bfa1bf8d4ff00",
+                    "edfab4b0a60548ca",
+                    "352cf88af6d2aff0",
                 ],
                 param_examples: &[
                     ParamExample {

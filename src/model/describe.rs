@@ -8,7 +8,7 @@
 //! and OpenAI tool lists, the docs and the Rust definitions all call [`tool_description`], so
 //! they cannot say different things, and the numbers in it are the ones the runtime enforces.
 
-use crate::model::{Approval, Requirement, Tool, format_duration};
+use crate::model::{Approval, Requirement, Tool};
 use crate::spec::format::Tier;
 
 /// The full description of a tool, as every output shows it.
@@ -31,34 +31,10 @@ pub fn tool_description(tool: &Tool) -> String {
     }
     parts.extend(content_sentence(tool));
     parts.extend(tool.requires.iter().map(requirement_sentence));
-    if let Some(p) = &tool.paging {
-        let total = if p.total {
-            "; total counts all matches"
-        } else {
-            ""
-        };
-        parts.push(format!(
-            "Pages: limit defaults to {} (max {}); pass next_cursor back as cursor for more{total}.",
-            p.default_limit, p.max_limit
-        ));
-    }
-    if let Some(default) = tool.response_format {
-        parts.push(format!(
-            "response_format: concise (fewer fields) or detailed; default {}.",
-            default.as_str()
-        ));
-    }
+    // Paging, response_format and the idempotency key are said once, by the parameters that
+    // carry them (`limit`, `cursor`, `response_format`, `idempotency_key`): every provider's
+    // list shows them beside this description.
     parts.push(tier_sentence(tool));
-    if let Some(i) = &tool.idempotency {
-        parts.push(format!(
-            "Pass a new idempotency_key per change and reuse it on retry: a repeat with the same key and arguments returns the first result (replayed: true) for {}; other arguments with that key are refused.",
-            format_duration(i.ttl)
-        ));
-        if i.key_optional.is_some() {
-            parts
-                .push("The key is optional: a call without one runs every time it is sent.".into());
-        }
-    }
     parts.join(" ")
 }
 
@@ -108,8 +84,7 @@ fn preview_steps(p: &crate::model::Preview) -> String {
         return approval_explained(p.approval).to_string();
     }
     format!(
-        "Without preview_id it only previews the change (applied: false) and returns a preview_id valid {}; show the preview to the user, then call again with the same arguments and that preview_id to apply it once. {}",
-        format_duration(p.ttl),
+        "Without preview_id it only previews (applied: false); show the preview to the user, then repeat the call with its preview_id to apply it once. {}",
         approval_explained(p.approval)
     )
 }
@@ -145,13 +120,13 @@ fn tier_sentence(tool: &Tool) -> String {
 pub fn approval_explained(approval: Approval) -> &'static str {
     match approval {
         Approval::HostOrPreview => {
-            "When the client can ask the user (MCP elicitation), the user approves it there and it is made in that call; a no changes nothing (approval_declined: do not retry). Without that, the preview step catches mistakes but is not the user's approval."
+            "A client with MCP elicitation asks the user in the call and applies only on a yes (a no: approval_declined, do not retry); elsewhere the preview catches mistakes but is not the user's approval."
         }
         Approval::Host => {
-            "The user approves it through the client (MCP elicitation), and it is made in that call only on their yes; a no changes nothing (approval_declined: do not retry), and a client that cannot ask gets approval_unavailable."
+            "The user approves it through the client (MCP elicitation) and it is made in that call only on a yes (a no: approval_declined, do not retry); a client that cannot ask gets approval_unavailable."
         }
         Approval::Preview => {
-            "The preview step catches mistakes but is not the user's approval: show the preview and apply only what they agreed to."
+            "The preview catches mistakes but is not the user's approval: apply only what the user agreed to."
         }
     }
 }

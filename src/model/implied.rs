@@ -55,14 +55,14 @@ fn field(
     }
 }
 
-/// `limit`: page size with its default and maximum.
+/// `limit`: page size with its default and maximum. Descriptions of implied parameters say
+/// what a keyword cannot (bounds and defaults are keywords, or the schema's words where a
+/// provider drops them), so each fact reaches the model once.
 pub fn limit_param(span: Span, default_limit: u32, max_limit: u32) -> Field {
     let mut f = field(
         "limit",
         span,
-        format!(
-            "Items per page, 1 to {max_limit} (default {default_limit}). For more, follow next_cursor."
-        ),
+        "Items per page.".to_string(),
         Type::of(Kind::Integer {
             minimum: Some(1),
             maximum: Some(i64::from(max_limit)),
@@ -80,7 +80,7 @@ pub fn cursor_param(span: Span) -> Field {
     field(
         "cursor",
         span,
-        "Opaque next_cursor from the previous page of the same query; omit for the first page."
+        "For the next page: the last page's next_cursor, with the same query. Omit at first."
             .to_string(),
         Type::of(Kind::String(StringRules {
             min_length: Some(1),
@@ -95,18 +95,18 @@ pub fn cursor_param(span: Span) -> Field {
 
 /// `response_format`: concise or detailed, naming what concise leaves out.
 pub fn response_format_param(span: Span, default: Verbosity, detailed_only: &[String]) -> Field {
-    let left_out = if detailed_only.is_empty() {
-        String::new()
+    let description = if detailed_only.is_empty() {
+        "How much to return.".to_string()
     } else {
-        format!(" concise leaves out {}.", detailed_only.join(", "))
+        format!(
+            "How much to return: concise leaves out {}.",
+            detailed_only.join(", ")
+        )
     };
     let mut f = field(
         "response_format",
         span,
-        format!(
-            "How much to return: concise or detailed (default {}).{left_out}",
-            default.as_str()
-        ),
+        description,
         Type::of(Kind::String(StringRules {
             enum_values: Some(vec!["concise".into(), "detailed".into()]),
             ..StringRules::default()
@@ -122,17 +122,13 @@ pub fn response_format_param(span: Span, default: Verbosity, detailed_only: &[St
 /// `idempotency_key`: required on idempotent writes, unless the spec says why it may be left
 /// out (`key_optional`).
 pub fn idempotency_key_param(span: Span, ttl: Duration, required: bool) -> Field {
-    let description = if required {
-        format!(
-            "New unique key per intended change; reuse it only to retry the same call. Kept {}.",
-            format_duration(ttl)
-        )
-    } else {
-        format!(
-            "New unique key per intended change; reuse it only to retry the same call. Kept {}. Optional, but without one a retry runs again.",
-            format_duration(ttl)
-        )
-    };
+    let mut description = format!(
+        "A new key per change. Reuse it only to retry the same call: within {} that returns the first result (replayed: true) and runs nothing again.",
+        format_duration(ttl)
+    );
+    if !required {
+        description.push_str(" Optional: without one a retry runs again.");
+    }
     field(
         "idempotency_key",
         span,
@@ -154,7 +150,7 @@ pub fn preview_id_param(span: Span, ttl: Duration) -> Field {
         "preview_id",
         span,
         format!(
-            "Omit to get a preview; pass the preview's preview_id (valid {}) with the same arguments to apply it.",
+            "Omit to preview. To apply, the preview's preview_id (valid {}), with the same arguments.",
             format_duration(ttl)
         ),
         Type::of(Kind::String(StringRules {
@@ -189,7 +185,7 @@ pub fn next_cursor_output(span: Span) -> Field {
     field(
         "next_cursor",
         span,
-        "Pass as cursor to get the next page; absent on the last page.".into(),
+        "Pass as cursor for the next page; absent on the last page.".into(),
         Type::string(),
         false,
         json!("c1.eyJvIjo1fQ.8f2a"),
@@ -202,7 +198,7 @@ pub fn replayed_output(span: Span) -> Field {
     field(
         "replayed",
         span,
-        "true when this is the stored result of an earlier call with the same idempotency_key; nothing ran again.".into(),
+        "true: the stored result of an earlier call with this idempotency_key; nothing ran again.".into(),
         Type::of(Kind::Boolean),
         false,
         json!(false),
@@ -229,7 +225,7 @@ pub fn preview_output(span: Span, ttl: Duration, fields: &[Field]) -> Field {
         field(
             "preview_id",
             span,
-            "Pass back as preview_id, with the same arguments, to apply.".into(),
+            "Pass back as preview_id to apply.".into(),
             Type::string(),
             true,
             json!("pv_3q9d0c2b7e1f4a6b8c5d"),
@@ -238,10 +234,7 @@ pub fn preview_output(span: Span, ttl: Duration, fields: &[Field]) -> Field {
         field(
             "expires_at",
             span,
-            format!(
-                "When the preview stops being valid ({} after it was made).",
-                format_duration(ttl)
-            ),
+            format!("When preview_id expires ({} after the preview).", format_duration(ttl)),
             Type::of(Kind::String(StringRules {
                 format: Some(Format::DateTime),
                 ..StringRules::default()
@@ -356,7 +349,7 @@ pub fn truncated_output(span: Span, cuts_text: bool) -> Field {
         field(
             "path",
             span,
-            format!("JSON Pointer of the {what} that was cut."),
+            format!("JSON Pointer of the cut {what}."),
             Type::string(),
             true,
             json!("/tickets"),
@@ -403,7 +396,7 @@ pub fn truncated_output(span: Span, cuts_text: bool) -> Field {
         field(
             "budget_tokens",
             span,
-            "The size budget, in estimated tokens.".into(),
+            "The budget, in estimated tokens.".into(),
             count(),
             true,
             json!(5000),

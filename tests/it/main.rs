@@ -30,6 +30,7 @@ mod lint_rules;
 mod lint_sarif;
 mod lint_specs;
 mod mutation;
+mod originals;
 mod providers_rules;
 mod schemas_validation;
 mod schemas_vs_schemars;

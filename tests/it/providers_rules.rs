@@ -197,11 +197,39 @@ fn mcp_property_descriptions_carry_examples_and_rules() {
                         p.name
                     );
                 }
+                // Each rule is said once: the enum keyword lists the values, and the words
+                // only what each means, where the spec says.
                 if let Some(values) = p.ty.enum_values() {
                     let words = format!("One of: {}.", values.join(", "));
                     assert!(
-                        d.contains(&words),
-                        "{}.{}: `{d}` lacks `{words}`",
+                        !d.contains(&words),
+                        "{}.{}: `{d}` repeats the enum keyword",
+                        tool.name,
+                        p.name
+                    );
+                    assert_eq!(
+                        props[&p.name]["enum"],
+                        serde_json::json!(values),
+                        "{}.{}",
+                        tool.name,
+                        p.name
+                    );
+                }
+                let lengths = match &p.ty.kind {
+                    TyKind::String(r) => toolspec::model::describe::count_words(
+                        r.min_length,
+                        r.max_length,
+                        toolspec::model::describe::Counted::Characters,
+                    ),
+                    TyKind::Integer { minimum, maximum } => {
+                        toolspec::model::describe::bound_words(*minimum, *maximum)
+                    }
+                    _ => None,
+                };
+                if let Some(words) = lengths {
+                    assert!(
+                        !d.to_lowercase().contains(&words),
+                        "{}.{}: `{d}` says `{words}`, which its keywords state",
                         tool.name,
                         p.name
                     );

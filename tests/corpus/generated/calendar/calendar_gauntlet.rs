@@ -26,7 +26,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
                     "cd1a463c46d62641",
-                    "f105967bfdd45895",
+                    "94026d0d41cdb714",
                 ],
                 param_examples: &[
                 ],
@@ -54,8 +54,8 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "6892d0241bb73a9e",
-                    "94397196b231130d",
-                    "cc5c4e5ffc6c13cb",
+                    "bba1dda04a62678d",
+                    "45edea217ca0b6d9",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -111,8 +111,8 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "9ce507de965ec7f8",
-                    "eaca307ec570f1b3",
-                    "ab37a788e5098788",
+                    "8c3da577240c122c",
+                    "fd8c8d48031014e4",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -185,12 +185,12 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "5651faee9626295e",
-                    "8b68e684d0e92fbd",
+                    "1a4abde187e69ac4",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "5b15f94f1282bf13",
-                    "86b679c472d47aa4",
-                    "75f4ec1ebd395196",
+                    "623d1a743628cf5f",
+                    "5ea857c361426248",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -279,12 +279,12 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "e9c9f56430201342",
-                    "10dd07abbac0a7b0",
+                    "04e8143b8fa07cef",
                     "f2d2b63d7b6ab320",
                     "e3b0c44298fc1c14",
                     "42263a52cf36cabc",
-                    "4efb8a25b8ccc4fa",
-                    "d2fa9e9d5ebd4d4e",
+                    "c88d5e363ed72b9c",
+                    "97d0796c6b81fda9",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -391,12 +391,12 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "26bb981a2d0624ac",
-                    "4074281dc10d6112",
+                    "1a69aa2b8f5137f9",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "86c0478df8ddf75c",
-                    "c9a2f5e9412ab1e5",
-                    "0515fb591c16c280",
+                    "99996265ec2693c4",
+                    "5864dbd949b30fe0",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -457,8 +457,8 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "d05d126138ffd183",
-                    "e312eabc8ac70cf1",
-                    "a2cf7b019a99c5a6",
+                    "4a0336bac8390fc6",
+                    "8735cbfb453de52e",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -510,7 +510,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
-                    "20469bb4df856068",
+                    "dbaa27282cf71b7f",
                     "05a9d26a779fe98e",
                 ],
                 param_examples: &[

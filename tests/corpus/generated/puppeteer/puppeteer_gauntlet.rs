@@ -21,12 +21,12 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "b377cbd3a1f0a42d",
-                    "4aae01384b4ae148",
+                    "855573caf96dcd90",
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "30ba251c6ef01f63",
-                    "f894b2a742030d93",
-                    "4485457b7443a7b0",
+                    "56ef97077a7fe99c",
+                    "84fc8be4936f3329",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -76,7 +76,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "c1db7dd8ef06eb87",
-                    "08deefbdbb9d5e87",
+                    "654e87227ec410f1",
                     "dc6dec9afcb4b0e3",
                 ],
                 param_examples: &[
@@ -123,12 +123,12 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "d621be8bc9fa6124",
-                    "8c343bc12a149679",
+                    "eb7c414ffcd2c673",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "350a3e879b02428c",
-                    "79a7cd42f3fb781d",
-                    "35896ad07335d3c8",
+                    "e684af7f73c71a80",
+                    "c9d89f7aba1107db",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -176,12 +176,12 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "6b8b2afa3dba639b",
-                    "12515e41143e4323",
+                    "32222a6d914dce6d",
                     "493a7aab0d1d29e3",
                     "e3b0c44298fc1c14",
                     "15bc5689bbc98069",
-                    "c9b426dbdae7692c",
-                    "5dcd8e5f6481d02c",
+                    "35872b6ff5f95f40",
+                    "bf1a256023260b16",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -217,12 +217,12 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "aef4076f194a6de6",
-                    "3401f3489f3448ed",
+                    "4504edbf97902ee1",
                     "493a7aab0d1d29e3",
                     "e3b0c44298fc1c14",
                     "ccf6b197d9fe3c86",
-                    "23d3538519bf50cf",
-                    "8c372279a132a2e4",
+                    "ad9b0effa6654cd9",
+                    "17feec28c7cbadcd",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -262,7 +262,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "0b364417c2dfa203",
-                    "937b79073ee77775",
+                    "d8784b78cb2bc5e4",
                     "105fa2305dea7efd",
                 ],
                 param_examples: &[
@@ -291,12 +291,12 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "9c90cb6e8c27beb0",
-                    "4260a89860fd43f6",
+                    "d7ba37cd07c9e66f",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "aec4f5dab75a1590",
-                    "4e18e5e4be064df5",
-                    "9466dac6dd528541",
+                    "30330ae6c76de13a",
+                    "c7399b7598459d59",
                 ],
                 param_examples: &[
                     ParamExample {

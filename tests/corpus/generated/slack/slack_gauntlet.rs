@@ -21,12 +21,12 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "b95cf071faa57167",
-                    "0d303171bf39c3d3",
+                    "a7efbca7179081bd",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "649c187d840a97ce",
-                    "57554758a923c612",
-                    "8d9ee9036fb5a8a3",
+                    "e31ef6bbc2cf8768",
+                    "41e607fc3ae7d4b6",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -63,12 +63,12 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "c1d45df1016d4f77",
-                    "511e5ca30d7642c2",
+                    "7a3e0fcedca938d1",
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "80717c85d507c154",
-                    "2e6ce7f2fc5be093",
-                    "95a2f3e66c88180e",
+                    "2d305f442a65f1cc",
+                    "bed75814bd3c00e8",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -110,12 +110,12 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "360fc454c41d8b71",
-                    "676b637b62a6c8d8",
+                    "47789f7c29640492",
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "f68753eefe6e4ac3",
-                    "be2b634fddaf7711",
-                    "cfd7b9460abc2aab",
+                    "6775adb0a135aca9",
+                    "0450f6e46fee35b4",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -161,12 +161,12 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "4ae871ebc4c33d19",
-                    "2dec9e93073ca5ef",
+                    "38363604e44d9931",
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "aee6a4c6608a29f1",
-                    "da495da00fb1ea15",
-                    "1d8c77574fd33ed6",
+                    "cee103c4179adeb5",
+                    "dca3d811756ee78f",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -212,12 +212,12 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "e5f97a5887e7ae22",
-                    "2db9152995d5a8fa",
+                    "3b9d1b131a9935f6",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "da6ce736f56a16bd",
-                    "b1aa2fb1b0283623",
-                    "7b595ac3370ab73d",
+                    "9e77d26bc2a11726",
+                    "9413e1b16b2d7fa2",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -262,8 +262,8 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "d90649fb321ff5c8",
-                    "ac0ff448a9c98a7e",
-                    "d52896e4c0d7464c",
+                    "0e07ce0c1bd98c3d",
+                    "a4916c7d23992140",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -295,12 +295,12 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "59c1126b3c3cbdd1",
-                    "fe4fd5e22b5d1c03",
+                    "2c31570562c0ad92",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "649c187d840a97ce",
-                    "57554758a923c612",
-                    "4268a4efb28d6273",
+                    "e31ef6bbc2cf8768",
+                    "bbcf2e435ce2f4b2",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -341,7 +341,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "c69496ca4d8d4065",
-                    "14c4614b0b0006bb",
+                    "56411f4197be0d23",
                     "ff0a0c7c0e12c744",
                 ],
                 param_examples: &[

@@ -26,7 +26,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
                     "cd1a463c46d62641",
-                    "5a8d3f9938fb000e",
+                    "b8e8faae58769da7",
                 ],
                 param_examples: &[
                 ],
@@ -54,7 +54,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "ffe69a5a79a01036",
-                    "d5a4b0074afac9c4",
+                    "6954818616536798",
                     "bcfe798dcb218083",
                 ],
                 param_examples: &[
@@ -89,12 +89,12 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "c52af048cebf3e0a",
-                    "42147c60c09087fd",
+                    "c0df668431c6b938",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "81e49e553176b728",
-                    "de61d8721bdf9224",
-                    "73efd621d4cade87",
+                    "2bfe5d1d76a79294",
+                    "2e1d064152a13272",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -151,12 +151,12 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "daa4219fa94622b4",
-                    "f7a8d77f245262f5",
+                    "ee0f83c53e26c1d4",
                     "c2dbfd0ce937375b",
                     "e3b0c44298fc1c14",
                     "ffa8f775e5578966",
-                    "b2ac5161123a966e",
-                    "a955db9a314d2529",
+                    "22b72f44353aaa10",
+                    "70cf861a01834e3d",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -194,12 +194,12 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "d09e3d0998961f5a",
-                    "420ba2d8949103d1",
+                    "40f3e52256e9d821",
                     "c2dbfd0ce937375b",
                     "e3b0c44298fc1c14",
                     "6a89d5f5c60b8c96",
-                    "cc18a0cc4d643184",
-                    "62e606f59eb92297",
+                    "bd1e7798654e9eca",
+                    "0f74f5810edc8897",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -235,8 +235,8 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "8a9029bdd68baa32",
-                    "211ad9de448a3379",
-                    "f27371c99110d025",
+                    "febf57384e491473",
+                    "01f33da5df34fe58",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -274,12 +274,12 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "03e1d44c2f3927c6",
-                    "cf90fc9ed8c87381",
+                    "5c2385cf0057ee1a",
                     "3bef894711fcdb35",
                     "e3b0c44298fc1c14",
                     "5432f9df34ba803c",
-                    "9b45e1dc85d5b33b",
-                    "1af00425fab11fa7",
+                    "7f9bf2cf4f866b15",
+                    "a1971ebc119d50d9",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -335,12 +335,12 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "7eed34b4bd911844",
-                    "66db74ef1e9a6231",
+                    "badf5e63ef18dff0",
                     "3bef894711fcdb35",
                     "e3b0c44298fc1c14",
                     "b4b24b88eba5ee30",
-                    "2fa2c4bccb2327c9",
-                    "c5272138887902c7",
+                    "be23033c82b99448",
+                    "11a5903bc33a6adc",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -396,8 +396,8 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "bad903e9c4d762b1",
-                    "d5e70e569f5c6183",
-                    "53c74f0378ca28d0",
+                    "4194177104016a4c",
+                    "d44370a5526991ae",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -433,8 +433,8 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "1441b77b8d9882cc",
-                    "1cde9b57299e7e28",
-                    "5b87c021a608518e",
+                    "032261b47317bc13",
+                    "0ca50bdc466a407e",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -470,8 +470,8 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "8a9029bdd68baa32",
-                    "affacbb474d6d6a4",
-                    "0163064fe5e55678",
+                    "2d1c2afbfe91ab67",
+                    "7678de6ff838d97c",
                 ],
                 param_examples: &[
                     ParamExample {

@@ -13,51 +13,27 @@
 //! - input objects are closed (`additionalProperties: false`), so a misspelt argument is
 //!   refused instead of ignored (a free-form object, written without `fields`, is the one
 //!   exception: it takes any keys by definition);
-//! - every input property's description carries its example and, where a keyword alone is
-//!   easy to miss, its rule in words (`One of: open, pending, closed.`, `1-200 characters.`).
+//! - every input property's description carries its example, and each rule is said once: as
+//!   a keyword where the profile keeps it, in words where it does not ([`profile`]).
 //!
-//! [`Profile`] picks between the schema most clients take (MCP, Anthropic, the per-tool
-//! files) and OpenAI's strict structured-outputs subset. The facts are the same in both; only
-//! where they are written differs: a keyword the strict subset does not support (`default`,
-//! `minLength`, `maxLength`, `format: uri`) is dropped and its fact moves into the words.
+//! [`Profile`] picks the dialect: the schema most clients take (MCP, Anthropic's non-strict
+//! tools, the per-tool files), OpenAI's and Anthropic's strict subsets, or Gemini's function
+//! declarations. The facts are the same in all of them; only where they are written differs.
 //!
 //! Output schemas describe what comes back and are not closed: a client that validates
 //! results (the Python SDK does) keeps working when a later server version adds a field, and
 //! the keyword would cost tokens on every object for no benefit to the model.
 
-use crate::model::describe::{
-    Counted, bound_words, count_words, enum_words, json_number, map_words, null_words,
-    requirement_sentence,
-};
+mod profile;
+mod words;
+
+pub use profile::{Profile, Rule};
+
+use crate::model::describe::{json_number, null_words};
 use crate::model::values::compose_example;
-use crate::model::{Content, Field, Kind, Origin, StringRules, Tool, Type};
-use crate::spec::format::Format;
+use crate::model::{Content, Field, Kind, Origin, Tool, Type};
 use serde_json::{Map, Value, json};
-
-/// Which dialect of JSON Schema to write.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Profile {
-    /// What MCP `tools/list`, Anthropic's `input_schema` and the per-tool files carry:
-    /// optional means absent from `required`; every keyword the spec implies is present.
-    Standard,
-    /// OpenAI's `strict: true` subset: every property is listed in `required`, optional ones
-    /// accept `null` (which the runtime reads as "omitted"), and unsupported keywords are
-    /// replaced by words in the description.
-    OpenAiStrict,
-}
-
-/// Formats OpenAI strict mode accepts in `format`; others (`uri`) move into the words.
-const OPENAI_FORMATS: &[&str] = &[
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "uuid",
-];
+use words::{capitalize, compact, default_words, join, rule_words, sentence};
 
 /// The schema of a tool's arguments: the spec's parameters, then the implied ones.
 ///
@@ -123,7 +99,7 @@ pub fn strict_blockers(fields: &[Field]) -> Vec<String> {
 fn input_object(fields: &[Field], open: bool, profile: Profile) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("type".into(), json!("object"));
-    let strict = profile == Profile::OpenAiStrict;
+    let strict = profile.requires_every_property();
     if !fields.is_empty() || (strict && !open) {
         let props: Map<String, Value> = fields
             .iter()
@@ -139,7 +115,7 @@ fn input_object(fields: &[Field], open: bool, profile: Profile) -> Map<String, V
             m.insert("required".into(), Value::Array(required));
         }
     }
-    if !open || !fields.is_empty() {
+    if profile.closes_objects() && (!open || !fields.is_empty()) {
         m.insert("additionalProperties".into(), json!(false));
     }
     m
@@ -188,17 +164,39 @@ fn input_property(f: &Field, profile: Profile) -> Value {
             values.push(Value::Null);
         }
     }
-    let default = match profile {
-        Profile::Standard => f.default.clone(),
-        Profile::OpenAiStrict => None,
-    };
-    Value::Object(assemble(body, input_description(f, profile), default))
+    let description = input_description(f, profile);
+    // Gemini takes `anyOf` only alone in its schema: a union's own description goes into
+    // each variant's, and its default into the words.
+    if profile == Profile::Gemini && !body.contains_key("type") {
+        if let Some(Value::Array(variants)) = body.get_mut("anyOf") {
+            let default = f.default.as_ref().map(|d| format!("Default: {}.", compact(d)));
+            let lead = join(&[description, default.unwrap_or_default()]);
+            for v in variants.iter_mut().filter_map(Value::as_object_mut) {
+                let own = v.remove("description");
+                let own = own.as_ref().and_then(Value::as_str).unwrap_or_default();
+                let text = join(&[lead.clone(), own.to_string()]);
+                *v = assemble(std::mem::take(v), text, None);
+            }
+        }
+        return Value::Object(body);
+    }
+    let default = f.default.clone().filter(|_| profile.keeps(Rule::Default));
+    Value::Object(assemble(body, description, default))
 }
 
 fn output_property(f: &Field) -> Value {
     let mut body = type_body(&f.ty, Direction::Output);
     if f.nullable {
         body = or_null(body, Profile::Standard);
+    }
+    // An undo call's arguments are the undo tool's own parameters, described in its input
+    // schema: here their types and rules are enough to check the call.
+    if f.origin == Origin::Undo
+        && let Some(Value::Object(props)) = body.get_mut("properties")
+    {
+        for p in props.values_mut().filter_map(Value::as_object_mut) {
+            p.remove("description");
+        }
     }
     // Keywords carry a named type's rules here; its words are for choosing inputs.
     let mut parts = vec![sentence(&f.description)];
@@ -215,6 +213,21 @@ fn output_property(f: &Field) -> Value {
 /// demands (`["string", "null"]`, with `null` among an enum's values), elsewhere `anyOf`
 /// with `{"type": "null"}`, the form every client takes (several refuse type lists).
 fn or_null(mut body: Map<String, Value>, profile: Profile) -> Map<String, Value> {
+    if profile == Profile::Gemini {
+        // One `type` per schema, and `anyOf` alone: each variant says it takes null.
+        let union = !body.contains_key("type");
+        match body.get_mut("anyOf") {
+            Some(Value::Array(variants)) if union => {
+                for v in variants.iter_mut().filter_map(Value::as_object_mut) {
+                    v.insert("nullable".into(), json!(true));
+                }
+            }
+            _ => {
+                body.insert("nullable".into(), json!(true));
+            }
+        }
+        return body;
+    }
     // A union takes `null` as one more variant.
     if !body.contains_key("type")
         && let Some(Value::Array(variants)) = body.get_mut("anyOf")
@@ -286,10 +299,21 @@ enum Direction {
     Output,
 }
 
+impl Direction {
+    /// The profile whose keywords this direction writes: outputs are read by clients that
+    /// validate results, in the standard dialect.
+    fn profile(self) -> Profile {
+        match self {
+            Direction::Input(p) => p,
+            Direction::Output => Profile::Standard,
+        }
+    }
+}
+
 /// The keywords of a type without its description: `type` first, then its rules, then the
 /// schemas of its items or fields.
 fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
-    let strict = dir == Direction::Input(Profile::OpenAiStrict);
+    let keeps = |rule| dir.profile().keeps(rule);
     let mut m = Map::new();
     if let Kind::Union { variants, tag } = &ty.kind {
         let schemas: Vec<Value> = variants
@@ -318,15 +342,13 @@ fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
             if let Some(values) = &rules.enum_values {
                 m.insert("enum".into(), json!(values));
             }
-            if let Some(f) = rules.format
-                && (!strict || OPENAI_FORMATS.contains(&f.as_str()))
-            {
+            if let Some(f) = rules.format.filter(|f| keeps(Rule::Format(*f))) {
                 m.insert("format".into(), json!(f.as_str()));
             }
-            if let Some(p) = &rules.pattern {
+            if let Some(p) = rules.pattern.as_ref().filter(|_| keeps(Rule::Pattern)) {
                 m.insert("pattern".into(), json!(p));
             }
-            if !strict {
+            if keeps(Rule::Length) {
                 if let Some(n) = rules.min_length {
                     m.insert("minLength".into(), json!(n));
                 }
@@ -335,7 +357,7 @@ fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
                 }
             }
         }
-        Kind::Integer { minimum, maximum } => {
+        Kind::Integer { minimum, maximum } if keeps(Rule::Bounds) => {
             if let Some(n) = minimum {
                 m.insert("minimum".into(), json!(n));
             }
@@ -343,7 +365,7 @@ fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
                 m.insert("maximum".into(), json!(n));
             }
         }
-        Kind::Number { minimum, maximum } => {
+        Kind::Number { minimum, maximum } if keeps(Rule::Bounds) => {
             if let Some(n) = minimum {
                 m.insert("minimum".into(), number(*n));
             }
@@ -351,16 +373,16 @@ fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
                 m.insert("maximum".into(), number(*n));
             }
         }
-        Kind::Boolean => {}
+        Kind::Integer { .. } | Kind::Number { .. } | Kind::Boolean => {}
         Kind::Array {
             items,
             min_items,
             max_items,
         } => {
-            if let Some(n) = min_items {
+            if let Some(n) = min_items.filter(|n| keeps(Rule::MinItems(*n))) {
                 m.insert("minItems".into(), json!(n));
             }
-            if let Some(n) = max_items {
+            if let Some(n) = max_items.filter(|_| keeps(Rule::MaxItems)) {
                 m.insert("maxItems".into(), json!(n));
             }
             // A named item type's description has no property to live in: the items schema
@@ -378,11 +400,11 @@ fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
             keys,
             max_entries,
         } => {
-            if let Some(n) = max_entries {
+            if let Some(n) = max_entries.filter(|_| keeps(Rule::MapKeys)) {
                 m.insert("maxProperties".into(), json!(n));
             }
             let key_rules = type_body(&Type::of(Kind::String(keys.clone())), dir);
-            if key_rules.len() > 1 {
+            if key_rules.len() > 1 && keeps(Rule::MapKeys) {
                 let mut names: Map<String, Value> = key_rules;
                 names.remove("type");
                 m.insert("propertyNames".into(), Value::Object(names));
@@ -426,19 +448,13 @@ fn variant_schema(v: &Field, tag: Option<&str>, dir: Direction) -> Map<String, V
             required.extend(rest);
         }
         body.insert("required".into(), Value::Array(required));
-        if matches!(dir, Direction::Input(_)) {
+        if matches!(dir, Direction::Input(p) if p.closes_objects()) {
             body.insert("additionalProperties".into(), json!(false));
         }
     }
     let mut parts = vec![sentence(&v.description)];
-    if matches!(dir, Direction::Input(_)) {
-        parts.extend(rule_words(
-            &v.ty,
-            match dir {
-                Direction::Input(p) => p,
-                Direction::Output => Profile::Standard,
-            },
-        ));
+    if let Direction::Input(p) = dir {
+        parts.extend(rule_words(&v.ty, p));
     }
     assemble(body, join(&parts), None)
 }
@@ -448,30 +464,21 @@ fn number(n: f64) -> Value {
     json_number(n).map_or(Value::Null, Value::Number)
 }
 
-/// The description of an input property: what it means, then its rules in words, then its
-/// example, each said once.
+/// The description of an input property: what it means, then the words for its rules the
+/// profile does not state as keywords, then its example, each said once.
 ///
-/// Implied parameters (`limit`, `cursor`, ...) keep the description the model composed for
-/// them, which already states their rules and defaults; they get words only for a keyword
-/// the OpenAI profile drops, and no example: `cursor` and `preview_id` are server-issued
-/// tokens, and an example would invite the model to invent one.
+/// Implied parameters (`limit`, `cursor`, ...) get no example: `cursor` and `preview_id` are
+/// server-issued tokens, and an example would invite the model to invent one.
 fn input_description(f: &Field, profile: Profile) -> String {
     let mut parts = vec![sentence(&f.description)];
     push_type_description(&mut parts, f);
-    let strict = profile == Profile::OpenAiStrict;
-    if f.origin == Origin::Spec {
-        parts.extend(rule_words(&f.ty, profile));
-        if f.nullable {
-            parts.push(sentence(&capitalize(&null_words(f))));
-        }
-        if strict && let Some(d) = &f.default {
-            parts.push(format!("Default: {}.", compact(d)));
-        }
-        if shows_example(f) {
-            parts.push(format!("Example: {}.", compact(&f.example)));
-        }
-    } else if strict {
-        parts.extend(dropped_words(&f.ty));
+    parts.extend(rule_words(&f.ty, profile));
+    if f.nullable {
+        parts.push(sentence(&capitalize(&null_words(f))));
+    }
+    parts.extend(default_words(f.default.as_ref(), profile));
+    if f.origin == Origin::Spec && shows_example(f) {
+        parts.push(format!("Example: {}.", compact(&f.example)));
     }
     join(&parts)
 }
@@ -503,139 +510,6 @@ fn shows_example(f: &Field) -> bool {
     let composed_list =
         matches!(f.ty.kind, Kind::Array { .. }) && f.example == compose_example(&f.ty);
     !of_fields && !composed_list && f.default.as_ref() != Some(&f.example)
-}
-
-/// Rules in words for the facts a keyword alone makes easy to miss: allowed values, lengths,
-/// bounds and item counts, in both profiles; for the OpenAI profile also formats it does not
-/// support.
-fn rule_words(ty: &Type, profile: Profile) -> Vec<String> {
-    let strict = profile == Profile::OpenAiStrict;
-    match &ty.kind {
-        Kind::Array {
-            items,
-            min_items,
-            max_items,
-        } => {
-            let mut out = Vec::new();
-            if let Some(c) = count_words(*min_items, *max_items, Counted::Items) {
-                out.push(sentence(&capitalize(&c)));
-            }
-            if !matches!(items.kind, Kind::Object { .. } | Kind::Array { .. }) {
-                let each = scalar_phrases(items, strict);
-                if !each.is_empty() {
-                    out.push(format!("Each item: {}.", each.join(", ")));
-                }
-            }
-            out
-        }
-        Kind::Map {
-            values,
-            keys,
-            max_entries,
-        } => {
-            let mut out: Vec<String> = map_words(keys, *max_entries)
-                .into_iter()
-                .map(|w| sentence(&capitalize(&w)))
-                .collect();
-            if !matches!(values.kind, Kind::Object { .. } | Kind::Array { .. }) {
-                let each = scalar_phrases(values, strict);
-                if !each.is_empty() {
-                    out.push(format!("Each value: {}.", each.join(", ")));
-                }
-            }
-            out
-        }
-        Kind::Object { requires, .. } => requires.iter().map(requirement_sentence).collect(),
-        Kind::Union { .. } => Vec::new(),
-        _ => scalar_phrases(ty, strict)
-            .into_iter()
-            .map(|p| sentence(&capitalize(&p)))
-            .collect(),
-    }
-}
-
-/// The words for a scalar's rules, lower-case phrases (`one of: open, closed`,
-/// `1-200 characters`, `0 to 100`, `URI format`).
-fn scalar_phrases(ty: &Type, strict: bool) -> Vec<String> {
-    let mut out = Vec::new();
-    match &ty.kind {
-        Kind::String(
-            rules @ StringRules {
-                enum_values,
-                min_length,
-                max_length,
-                format,
-                ..
-            },
-        ) => {
-            if enum_values.is_some() {
-                out.push(format!("one of: {}", enum_words(rules, str::to_owned)));
-            }
-            if let Some(c) = count_words(*min_length, *max_length, Counted::Characters) {
-                out.push(c);
-            }
-            if strict && let Some(f) = format.filter(|f| !OPENAI_FORMATS.contains(&f.as_str())) {
-                out.push(format_words(f));
-            }
-        }
-        Kind::Integer { minimum, maximum } => {
-            out.extend(bound_words(*minimum, *maximum));
-        }
-        Kind::Number { minimum, maximum } => out.extend(bound_words(
-            minimum.and_then(json_number),
-            maximum.and_then(json_number),
-        )),
-        _ => {}
-    }
-    out
-}
-
-/// Words for the keywords the OpenAI profile drops from an implied parameter.
-fn dropped_words(ty: &Type) -> Vec<String> {
-    match &ty.kind {
-        Kind::String(r) => count_words(r.min_length, r.max_length, Counted::Characters)
-            .map(|c| vec![sentence(&capitalize(&c))])
-            .unwrap_or_default(),
-        _ => Vec::new(),
-    }
-}
-
-fn format_words(f: Format) -> String {
-    match f {
-        Format::Uri => "an absolute URI".into(),
-        other => format!("{} format", other.as_str()),
-    }
-}
-
-/// Compact JSON of a value, as an example or default is shown in words.
-fn compact(v: &Value) -> String {
-    serde_json::to_string(v).unwrap_or_default()
-}
-
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
-}
-
-fn sentence(s: &str) -> String {
-    let s = s.trim();
-    if s.is_empty() || s.ends_with(['.', '!', '?']) {
-        s.to_string()
-    } else {
-        format!("{s}.")
-    }
-}
-
-fn join(parts: &[String]) -> String {
-    parts
-        .iter()
-        .filter(|p| !p.is_empty())
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 #[cfg(test)]

@@ -1,0 +1,177 @@
+//! What the model reads from our ports of four real MCP servers, against the originals'
+//! own definitions.
+//!
+//! `tests/corpus/originals/<port>.tools.json` is the `tools/list` result of each original
+//! server (captured by `scripts/capture-originals`); `tests/corpus/<port>.md` maps its tools
+//! onto the port's (the first and third cells of each table row). For each port this counts
+//! `o200k_base` tokens of compact JSON:
+//!
+//! - the provider lists (what the model sees: name, description, input schema, and the
+//!   fields each provider adds) against the originals' name, description and input schema;
+//! - the MCP `tools/list` against the originals' whole tool objects;
+//!
+//! and holds the provider lists to at most 1.5x and the MCP list to at most 2x, with at
+//! least the originals' facts (bounds, patterns, enums, defaults, formats). Print the table
+//! the README shows with `cargo test --features tokens --test it originals:: -- --nocapture`.
+
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use toolspec::stats::count_tokens;
+
+use crate::common::root;
+
+/// The ports, by file stem.
+const PORTS: [&str; 4] = ["slack", "calendar", "supabase", "puppeteer"];
+/// The provider list files, as `generate` writes them.
+const PROVIDERS: [(&str, &str); 2] = [
+    ("Anthropic", "tools.anthropic.json"),
+    ("OpenAI", "tools.openai.json"),
+    //GEM("Gemini", "tools.gemini.json"),
+];
+/// Issue 15's bounds: provider lists, and the MCP list, against the originals.
+const MAX_PROVIDER_RATIO: f64 = 1.5;
+const MAX_MCP_RATIO: f64 = 2.0;
+
+/// `(original tool names, port tool name)` of each row of a mapping file's table.
+fn mapping(port: &str) -> Vec<(Vec<String>, String)> {
+    let text = std::fs::read_to_string(root().join(format!("tests/corpus/{port}.md")))
+        .expect("mapping file");
+    let ticked = |cell: &str| -> Vec<String> {
+        cell.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    };
+    text.lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|row| {
+            let cells: Vec<&str> = row.split('|').collect();
+            let port_tool = ticked(cells[3]);
+            assert_eq!(port_tool.len(), 1, "one port tool per row: {row}");
+            (ticked(cells[1]), port_tool[0].clone())
+        })
+        .collect()
+}
+
+fn read_json(path: &str) -> Value {
+    let text = std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn tokens(v: &Value) -> usize {
+    count_tokens(&v.to_string())
+}
+
+/// Facts a schema states as keywords (the same ones `schemas_vs_schemars` counts, examples
+/// aside: the originals have none to count).
+fn facts(v: &Value) -> usize {
+    const KEYWORDS: &[&str] = &[
+        "enum",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "minItems",
+        "maxItems",
+        "default",
+    ];
+    match v {
+        Value::Object(m) => m
+            .iter()
+            .map(|(k, child)| usize::from(KEYWORDS.contains(&k.as_str())) + facts(child))
+            .sum(),
+        Value::Array(list) => list.iter().map(facts).sum(),
+        _ => 0,
+    }
+}
+
+/// One port's figures.
+struct Figures {
+    tools: usize,
+    original_view: usize,
+    original_mcp: usize,
+    providers: Vec<(&'static str, usize)>,
+    mcp: usize,
+}
+
+fn measure(port: &str) -> Figures {
+    let rows = mapping(port);
+    let originals = read_json(&format!("tests/corpus/originals/{port}.tools.json"));
+    let generated = format!("tests/corpus/generated/{port}");
+    let ours = read_json(&format!("{generated}/tools.mcp.json"));
+
+    let names: BTreeSet<String> = rows.iter().flat_map(|(o, _)| o.iter().cloned()).collect();
+    let original_tools: Vec<&Value> = originals["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter(|t| names.contains(t["name"].as_str().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        original_tools.len(),
+        names.len(),
+        "{port}: every original tool the mapping names is in the captured list"
+    );
+    let ported: BTreeSet<&str> = rows.iter().map(|(_, p)| p.as_str()).collect();
+    let ours_names: BTreeSet<&str> = ours["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(ported, ours_names, "{port}: the mapping covers every tool of the port");
+
+    let view: Vec<Value> = original_tools
+        .iter()
+        .map(|t| json!({"name": t["name"], "description": t["description"], "inputSchema": t["inputSchema"]}))
+        .collect();
+    let original_facts = facts(&Value::Array(view.clone()));
+    let mut providers = Vec::new();
+    for (provider, file) in PROVIDERS {
+        let list = read_json(&format!("{generated}/{file}"));
+        assert!(
+            facts(&list) >= original_facts,
+            "{port}: the {provider} list states fewer facts as keywords ({}) than the original ({original_facts})",
+            facts(&list)
+        );
+        providers.push((provider, tokens(&list)));
+    }
+    Figures {
+        tools: ours_names.len(),
+        original_view: tokens(&Value::Array(view)),
+        original_mcp: tokens(&json!({ "tools": original_tools })),
+        providers,
+        mcp: tokens(&ours),
+    }
+}
+
+#[test]
+fn ports_cost_at_most_their_bounds_against_the_originals() {
+    let mut failures = Vec::new();
+    println!(
+        "| port | tools | original (name, description, input) | Anthropic | OpenAI | Gemini | original tools/list | MCP tools/list |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for port in PORTS {
+        let f = measure(port);
+        let ratio = |ours: usize, theirs: usize| ours as f64 / theirs as f64;
+        let mut row = format!("| {port} | {} | {} |", f.tools, f.original_view);
+        for (provider, n) in &f.providers {
+            let r = ratio(*n, f.original_view);
+            row.push_str(&format!(" {n} ({r:.2}x) |"));
+            if r > MAX_PROVIDER_RATIO {
+                failures.push(format!("{port} {provider}: {r:.2}x > {MAX_PROVIDER_RATIO}x"));
+            }
+        }
+        let r = ratio(f.mcp, f.original_mcp);
+        row.push_str(&format!(" {} | {} ({r:.2}x) |", f.original_mcp, f.mcp));
+        if r > MAX_MCP_RATIO {
+            failures.push(format!("{port} MCP: {r:.2}x > {MAX_MCP_RATIO}x"));
+        }
+        println!("{row}");
+    }
+    assert!(failures.is_empty(), "over the bounds: {failures:?}");
+}
