@@ -8,6 +8,7 @@
 //! <service>/tools.mcp.json               the MCP tools/list result: {"tools": [...]}
 //! <service>/tools.anthropic.json         the Messages API `tools` array
 //! <service>/tools.openai.json            the Chat Completions `tools` array, strict
+//! <service>/tools.gemini.json            the generateContent `tools` array (function declarations)
 //! ```
 //!
 //! The entries themselves, and whether a toolset fits each provider's limits, are the plan's
@@ -22,14 +23,15 @@
 use crate::diagnostics::Diagnostics;
 use crate::emit::GeneratedFile;
 use crate::model::{Model, ToolSet};
-use crate::plan::providers::{Prepared, anthropic, mcp, openai};
+use crate::plan::providers::{Prepared, anthropic, gemini, mcp, openai};
 use serde::Serialize;
 
 /// The schema files and provider lists of every toolset, and warnings.
 ///
 /// A problem MCP itself would refuse (a tool name it cannot carry) is an error: nothing is
 /// written. A provider's own limit (more than 128 tools or a description over 1,024
-/// characters for OpenAI, Anthropic's name rules) only costs that provider's list: it is not
+/// characters for OpenAI, Anthropic's and Gemini's name rules, a declaration outside
+/// Gemini's schema subset) only costs that provider's list: it is not
 /// written for that toolset, each reason is a warning at its place in the spec, and every
 /// other file is.
 pub fn emit(model: &Model) -> Result<(Vec<GeneratedFile>, Diagnostics), Diagnostics> {
@@ -42,6 +44,7 @@ pub fn emit(model: &Model) -> Result<(Vec<GeneratedFile>, Diagnostics), Diagnost
         let skip = Lists {
             anthropic: refused(anthropic::check(ts), "tools.anthropic.json", &mut warnings),
             openai: refused(openai::check(ts), "tools.openai.json", &mut warnings),
+            gemini: refused(gemini::check(ts), "tools.gemini.json", &mut warnings),
         };
         lists.push((ts, skip));
     }
@@ -63,6 +66,8 @@ pub struct Lists {
     pub anthropic: bool,
     /// `tools.openai.json` is not written.
     pub openai: bool,
+    /// `tools.gemini.json` is not written.
+    pub gemini: bool,
 }
 
 /// Whether `found` refuses the list `file`; its problems become warnings that say so.
@@ -103,12 +108,7 @@ pub fn toolset_files(ts: &ToolSet, skip: Lists) -> Vec<GeneratedFile> {
     if !skip.anthropic {
         files.push(GeneratedFile::new(
             format!("{service}/tools.anthropic.json"),
-            pretty(
-                &tools
-                    .iter()
-                    .map(anthropic::AnthropicTool::from)
-                    .collect::<Vec<_>>(),
-            ),
+            pretty(&anthropic::tools(&tools)),
         ));
     }
     if !skip.openai {
@@ -120,6 +120,12 @@ pub fn toolset_files(ts: &ToolSet, skip: Lists) -> Vec<GeneratedFile> {
                     .map(openai::OpenAiTool::from)
                     .collect::<Vec<_>>(),
             ),
+        ));
+    }
+    if !skip.gemini {
+        files.push(GeneratedFile::new(
+            format!("{service}/tools.gemini.json"),
+            pretty(&gemini::tools(&tools)),
         ));
     }
     files

@@ -198,7 +198,8 @@ pub fn replayed_output(span: Span) -> Field {
     field(
         "replayed",
         span,
-        "true: the stored result of an earlier call with this idempotency_key; nothing ran again.".into(),
+        "true: the stored result of an earlier call with this idempotency_key; nothing ran again."
+            .into(),
         Type::of(Kind::Boolean),
         false,
         json!(false),
@@ -234,7 +235,10 @@ pub fn preview_output(span: Span, ttl: Duration, fields: &[Field]) -> Field {
         field(
             "expires_at",
             span,
-            format!("When preview_id expires ({} after the preview).", format_duration(ttl)),
+            format!(
+                "When preview_id expires ({} after the preview).",
+                format_duration(ttl)
+            ),
             Type::of(Kind::String(StringRules {
                 format: Some(Format::DateTime),
                 ..StringRules::default()

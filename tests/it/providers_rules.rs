@@ -5,7 +5,7 @@
 //! Run: `cargo test --features tokens --test it providers_rules::`.
 
 use regex::Regex;
-use serde_json::Value;
+use serde_json::{Value, json};
 use toolspec::emit::{self, Kind, Options};
 use toolspec::model::describe::tool_description;
 use toolspec::model::{Kind as TyKind, Model, Origin, Tier, ToolSet};
@@ -284,12 +284,15 @@ fn anthropic_tools() {
                 .filter(|e| e.error.is_none())
                 .map(|e| &e.arguments)
                 .collect();
-            let expected: &[&str] = if successes.is_empty() {
-                &["name", "description", "input_schema"]
-            } else {
-                &["name", "description", "input_schema", "input_examples"]
-            };
-            assert_eq!(keys, expected, "{at}: non-strict tool, no other keys");
+            let strict = t["strict"] == true;
+            let mut expected = vec!["name", "description", "input_schema"];
+            if strict {
+                expected.push("strict");
+            }
+            if !successes.is_empty() {
+                expected.push("input_examples");
+            }
+            assert_eq!(keys, expected, "{at}: no other keys");
             // The spec's successful calls, in order, as the agent passes them.
             if !successes.is_empty() {
                 let examples: Vec<&serde_json::Value> =
@@ -298,13 +301,117 @@ fn anthropic_tools() {
             }
             assert!(name_re.is_match(t["name"].as_str().unwrap()), "{at}: name");
             assert_eq!(t["description"], tool_description(tool).as_str(), "{at}");
-            assert_standard_input(&t["input_schema"], &at);
+            if !strict {
+                assert_standard_input(&t["input_schema"], &at);
+                assert_eq!(
+                    t["input_schema"], m["inputSchema"],
+                    "{at}: same schema as MCP"
+                );
+                continue;
+            }
+            // Strict: the MCP schema's structure, without the keywords strict mode drops
+            // (their rules are in the words), every object closed.
+            assert_anthropic_strict(&t["input_schema"], &at);
+            let dropped = [
+                "minimum",
+                "maximum",
+                "minLength",
+                "maxLength",
+                "pattern",
+                "maxItems",
+                "default",
+            ];
             assert_eq!(
-                t["input_schema"], m["inputSchema"],
-                "{at}: same schema as MCP"
+                bare(&t["input_schema"], &[]),
+                bare(&m["inputSchema"], &dropped),
+                "{at}: the MCP schema, lowered"
             );
         }
     }
+}
+
+/// Keywords Anthropic's strict mode keeps.
+fn assert_anthropic_strict(schema: &Value, at: &str) {
+    const KEPT: &[&str] = &[
+        "type",
+        "description",
+        "enum",
+        "anyOf",
+        "properties",
+        "required",
+        "items",
+        "additionalProperties",
+        "minItems",
+        "format",
+    ];
+    let Some(m) = schema.as_object() else { return };
+    for (k, v) in m {
+        assert!(KEPT.contains(&k.as_str()), "{at}: `{k}` in a strict schema");
+        if k == "minItems" {
+            assert!(v.as_u64().is_some_and(|n| n <= 1), "{at}: minItems {v}");
+        }
+    }
+    if m.get("type") == Some(&json!("object")) {
+        assert_eq!(
+            m.get("additionalProperties"),
+            Some(&json!(false)),
+            "{at}: closed"
+        );
+    }
+    for (name, p) in m
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        assert_anthropic_strict(p, &format!("{at}.{name}"));
+    }
+    if let Some(items) = m.get("items") {
+        assert_anthropic_strict(items, &format!("{at}[]"));
+    }
+    for v in m
+        .get("anyOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        assert_anthropic_strict(v, &format!("{at}|"));
+    }
+}
+
+/// `schema` without descriptions and without the keywords `drop` names (and a `minItems`
+/// above one, which strict mode also drops), at every depth.
+fn bare(schema: &Value, drop: &[&str]) -> Value {
+    let Some(m) = schema.as_object() else {
+        return schema.clone();
+    };
+    let mut out = serde_json::Map::new();
+    for (k, v) in m {
+        let high_min = k == "minItems" && v.as_u64().is_some_and(|n| n > 1);
+        if k == "description" || drop.contains(&k.as_str()) || (!drop.is_empty() && high_min) {
+            continue;
+        }
+        let v = match k.as_str() {
+            "properties" => Value::Object(
+                v.as_object()
+                    .unwrap()
+                    .iter()
+                    .map(|(n, p)| (n.clone(), bare(p, drop)))
+                    .collect(),
+            ),
+            "items" => bare(v, drop),
+            "anyOf" => Value::Array(
+                v.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| bare(x, drop))
+                    .collect(),
+            ),
+            _ => v.clone(),
+        };
+        out.insert(k.clone(), v);
+    }
+    Value::Object(out)
 }
 
 #[test]

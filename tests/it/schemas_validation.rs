@@ -71,6 +71,12 @@ fn all_schemas(files: &BTreeMap<String, Value>) -> Vec<(String, Value)> {
                     t["function"]["parameters"].clone(),
                 ));
             }
+        } else if path.ends_with("tools.gemini.json") {
+            for d in gemini_declarations(v) {
+                if let Some(schema) = gemini_schema(d) {
+                    out.push((format!("{path} {}", d["name"]), schema));
+                }
+            }
         }
     }
     out
@@ -407,4 +413,148 @@ fn input_schemas_refuse_unknown_and_mistyped_arguments() {
             }
         }
     }
+}
+
+/// The function declarations of a `tools.gemini.json`.
+fn gemini_declarations(list: &Value) -> &Vec<Value> {
+    list[0]["functionDeclarations"]
+        .as_array()
+        .expect("functionDeclarations")
+}
+
+/// A declaration's arguments as JSON Schema 2020-12: `parametersJsonSchema` as it is, or
+/// `parameters` with each `nullable: true` read as OpenAPI 3.0 defines it (the value may
+/// also be `null`); `None` for a tool without parameters.
+fn gemini_schema(declaration: &Value) -> Option<Value> {
+    fn lift(v: &Value) -> Value {
+        match v {
+            Value::Object(m) => {
+                let mut out: Map<String, Value> = m
+                    .iter()
+                    .filter(|(k, _)| k.as_str() != "nullable")
+                    .map(|(k, x)| {
+                        // Property names are data, not schemas: only their values are lifted.
+                        let x = if k == "properties" {
+                            Value::Object(
+                                x.as_object()
+                                    .into_iter()
+                                    .flatten()
+                                    .map(|(n, p)| (n.clone(), lift(p)))
+                                    .collect(),
+                            )
+                        } else {
+                            lift(x)
+                        };
+                        (k.clone(), x)
+                    })
+                    .collect();
+                if m.get("nullable") == Some(&json!(true)) {
+                    out = Map::from_iter([(
+                        "anyOf".to_string(),
+                        json!([Value::Object(out), {"type": "null"}]),
+                    )]);
+                }
+                Value::Object(out)
+            }
+            Value::Array(list) => Value::Array(list.iter().map(lift).collect()),
+            other => other.clone(),
+        }
+    }
+    declaration
+        .get("parametersJsonSchema")
+        .cloned()
+        .or_else(|| declaration.get("parameters").map(lift))
+}
+
+/// One refused declaration makes Gemini fail every request: each one of every spec, port and
+/// adversarial spec is held to the subset, and only a tool whose keys are data (a map, a
+/// free-form object) leaves it for `parametersJsonSchema`.
+#[test]
+fn gemini_declarations_are_in_the_subset() {
+    let mut checked = 0;
+    let mut json_schema = 0;
+    for model in models() {
+        let files = generated(&model);
+        for ts in &model.toolsets {
+            let list = &files[&format!("{}/tools.gemini.json", ts.service)];
+            assert_eq!(
+                list.as_array().map(Vec::len),
+                Some(1),
+                "one tool of declarations"
+            );
+            let declarations = gemini_declarations(list);
+            assert_eq!(declarations.len(), ts.tools.len(), "{}", ts.service);
+            for (d, tool) in declarations.iter().zip(&ts.tools) {
+                assert_eq!(d["name"], tool.name.text.as_str());
+                let problems = toolspec::plan::providers::gemini::problems(d);
+                assert!(problems.is_empty(), "{}: {problems:?}\n{d:#}", tool.name);
+                let open = !toolspec::plan::schema::open_objects(&tool.params).is_empty();
+                assert_eq!(
+                    d.get("parametersJsonSchema").is_some(),
+                    open,
+                    "{}: JSON Schema only for keys that are data",
+                    tool.name
+                );
+                assert_eq!(
+                    d.get("parameters").is_none(),
+                    open || tool.params.is_empty()
+                );
+                json_schema += usize::from(open);
+                checked += 1;
+            }
+        }
+    }
+    assert!(
+        checked > 40 && json_schema > 0,
+        "{checked} declarations, {json_schema} as JSON Schema"
+    );
+}
+
+/// Gemini's parameters carry the same rules as the standard schema: every success example
+/// passes them, and every example the spec expects to be refused for a rule a schema can
+/// state (a type, a bound, a pattern, an enum, a missing argument) fails them.
+#[test]
+fn examples_behave_against_the_gemini_parameters() {
+    let mut checked = 0;
+    for model in models() {
+        let files = generated(&model);
+        for ts in &model.toolsets {
+            let list = &files[&format!("{}/tools.gemini.json", ts.service)];
+            for (d, tool) in gemini_declarations(list).iter().zip(&ts.tools) {
+                let Some(schema) = gemini_schema(d) else {
+                    continue;
+                };
+                let standard = &files[&format!("{}/schemas/{}.input.json", ts.service, tool.name)];
+                for ex in &tool.examples {
+                    let here = errors(&schema, &ex.arguments);
+                    if ex.error.is_none() {
+                        assert!(here.is_empty(), "{} `{}`: {here:?}", tool.name, ex.title);
+                    } else if !errors(standard, &ex.arguments).is_empty()
+                        && !unknown_argument(&ex.arguments, &tool.params)
+                        && ex
+                            .error
+                            .as_ref()
+                            .is_some_and(|e| e.text != "invalid_format")
+                    {
+                        // Gemini's objects are not closed, so an unknown argument passes;
+                        // its only string format is date-time, the others are in words.
+                        assert!(
+                            !here.is_empty(),
+                            "{} `{}`: refused by the standard schema, passed by Gemini's",
+                            tool.name,
+                            ex.title
+                        );
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 40, "{checked} examples checked");
+}
+
+/// Whether `args` has a top-level key no parameter has.
+fn unknown_argument(args: &Value, params: &[Field]) -> bool {
+    args.as_object()
+        .is_some_and(|m| m.keys().any(|k| !params.iter().any(|p| &p.name == k)))
 }

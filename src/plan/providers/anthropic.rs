@@ -1,10 +1,17 @@
-//! Anthropic Messages API tool definitions: `{"name", "description", "input_schema"}`.
+//! Anthropic Messages API tool definitions: `{"name", "description", "input_schema",
+//! "strict", "input_examples"}`.
 //!
-//! These are non-strict tools. Anthropic's `strict: true` mode refuses numeric bounds and
-//! string lengths and caps a request at 20 strict tools and 24 optional parameters; the spec
-//! format has no switch for it, and dropping those rules would lose facts the standard schema
-//! carries, so the standard profile is used as it is. The input schema is the same one MCP
-//! clients receive.
+//! A tool is sent with `strict: true` (grammar-constrained: Anthropic guarantees the call
+//! matches the schema) when strict mode can describe it and the list stays within strict
+//! mode's per-request limits ([`MAX_STRICT_TOOLS`], [`MAX_STRICT_OPTIONAL`],
+//! [`MAX_STRICT_UNIONS`]), taken in spec order. Its schema is then the Anthropic strict
+//! profile ([`Profile::AnthropicStrict`]): what strict mode does not keep (numeric bounds,
+//! lengths, patterns, item counts above one, defaults) is said in each property's
+//! description instead, the way Anthropic's SDK lowers such schemas. A tool whose keys are
+//! data (a map or a free-form object: strict mode closes every object) or one past the
+//! limits is sent without `strict`, with the standard schema MCP clients receive. The
+//! limits are per request: a request carrying several toolsets' lists must keep their
+//! strict tools within them together.
 //!
 //! `input_examples` are the spec's example calls that succeed, exactly as an agent passes
 //! them (Anthropic reports tool-use accuracy on complex parameters rising from 72% to 90%
@@ -13,11 +20,18 @@
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::model::{Tool, ToolSet};
 use crate::plan::providers::Prepared;
+use crate::plan::schema::{self, Profile};
 use serde::Serialize;
 use serde_json::Value;
 
 /// Longest tool name Anthropic allows.
 pub const MAX_NAME: usize = 64;
+/// Most strict tools in one request.
+pub const MAX_STRICT_TOOLS: usize = 20;
+/// Most optional parameters, at any depth, across the strict tools of one request.
+pub const MAX_STRICT_OPTIONAL: usize = 24;
+/// Most parameters with a union type (`anyOf`), across the strict tools of one request.
+pub const MAX_STRICT_UNIONS: usize = 16;
 
 /// One entry of the Messages API `tools` array.
 #[derive(Debug, Serialize)]
@@ -26,19 +40,24 @@ pub struct AnthropicTool<'a> {
     pub name: &'a str,
     /// The description agents read.
     pub description: &'a str,
-    /// Arguments schema (standard profile, as MCP).
-    pub input_schema: &'a Value,
+    /// Arguments schema: the Anthropic strict profile when `strict`, else the standard one.
+    pub input_schema: Value,
+    /// Whether Anthropic constrains the call to `input_schema`; left out when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub strict: bool,
     /// The spec's successful example calls, left out when there are none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub input_examples: Vec<&'a Value>,
 }
 
-impl<'a> From<&'a Prepared<'a>> for AnthropicTool<'a> {
-    fn from(p: &'a Prepared<'a>) -> Self {
+impl<'a> AnthropicTool<'a> {
+    /// The entry of `p`, strict or not as the list's plan decided.
+    fn new(p: &'a Prepared<'a>, strict: Option<Value>) -> Self {
         AnthropicTool {
             name: &p.tool.name.text,
             description: &p.description,
-            input_schema: &p.input,
+            strict: strict.is_some(),
+            input_schema: strict.unwrap_or_else(|| p.input.clone()),
             input_examples: p
                 .tool
                 .examples
@@ -50,10 +69,87 @@ impl<'a> From<&'a Prepared<'a>> for AnthropicTool<'a> {
     }
 }
 
-/// One tool's definition for the Messages API `tools` array, as a JSON value.
+/// The Messages API `tools` array for `prepared`, in order: strict for each tool strict
+/// mode can describe, while the list stays within its limits.
+pub fn tools<'a>(prepared: &'a [Prepared<'a>]) -> Vec<AnthropicTool<'a>> {
+    let mut budget = StrictBudget::default();
+    prepared
+        .iter()
+        .map(|p| AnthropicTool::new(p, budget.take(p.tool)))
+        .collect()
+}
+
+/// One tool's definition for the Messages API `tools` array, as a JSON value (strict when
+/// it would be strict in a list of its own).
 pub fn tool(t: &Tool) -> Value {
     let p = Prepared::new(t);
-    serde_json::to_value(AnthropicTool::from(&p)).unwrap_or(Value::Null)
+    let strict = StrictBudget::default().take(t);
+    serde_json::to_value(AnthropicTool::new(&p, strict)).unwrap_or(Value::Null)
+}
+
+/// What is left of strict mode's per-request limits.
+#[derive(Debug, Default)]
+struct StrictBudget {
+    tools: usize,
+    optional: usize,
+    unions: usize,
+}
+
+impl StrictBudget {
+    /// The strict schema of `t` if strict mode can describe it and it fits what is left of
+    /// the limits (then it is counted), else `None`.
+    fn take(&mut self, t: &Tool) -> Option<Value> {
+        if !schema::open_objects(&t.params).is_empty() {
+            return None;
+        }
+        let s = schema::input_schema(t, Profile::AnthropicStrict);
+        let (optional, unions) = (optional_count(&s), union_count(&s));
+        let fits = self.tools < MAX_STRICT_TOOLS
+            && self.optional + optional <= MAX_STRICT_OPTIONAL
+            && self.unions + unions <= MAX_STRICT_UNIONS;
+        fits.then(|| {
+            self.tools += 1;
+            self.optional += optional;
+            self.unions += unions;
+            s
+        })
+    }
+}
+
+/// Properties absent from their object's `required`, at every depth.
+fn optional_count(schema: &Value) -> usize {
+    let here = match (schema.get("properties"), schema.get("required")) {
+        (Some(Value::Object(props)), required) => {
+            let required = required.and_then(Value::as_array);
+            props
+                .keys()
+                .filter(|k| !required.is_some_and(|r| r.iter().any(|n| n == k.as_str())))
+                .count()
+        }
+        _ => 0,
+    };
+    here + children(schema).map(optional_count).sum::<usize>()
+}
+
+/// Schemas with an `anyOf`, at every depth.
+fn union_count(schema: &Value) -> usize {
+    usize::from(schema.get("anyOf").is_some()) + children(schema).map(union_count).sum::<usize>()
+}
+
+/// The schemas directly inside `schema`: its properties, items and branches.
+fn children(schema: &Value) -> impl Iterator<Item = &Value> {
+    let props = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|p| p.values());
+    let items = schema.get("items").into_iter();
+    let branches = schema
+        .get("anyOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
+    props.chain(items).chain(branches)
 }
 
 /// Names Anthropic refuses: `^[a-zA-Z0-9_-]{1,64}$`.

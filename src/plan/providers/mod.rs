@@ -1,11 +1,12 @@
-//! Each tool as every provider reads it: the MCP `tools/list` entry, Anthropic's tool and
-//! OpenAI's strict function, built once from a tool's [`Prepared`] parts, and whether a
+//! Each tool as every provider reads it: the MCP `tools/list` entry, Anthropic's tool,
+//! OpenAI's strict function and Gemini's function declaration, built once from a tool's [`Prepared`] parts, and whether a
 //! toolset fits each provider's limits.
 //!
 //! `emit::providers` writes these as files; `stats` counts their tokens. Both read them here,
 //! so what is written and what is counted cannot differ.
 
 pub mod anthropic;
+pub mod gemini;
 pub mod mcp;
 pub mod openai;
 

@@ -63,37 +63,61 @@ pub fn output_schema(tool: &Tool) -> Value {
 
 /// Why OpenAI strict mode cannot describe these parameters, one reason per field that
 /// prevents it (empty when strict mode can): a free-form object or a map (strict mode
-/// closes every object), and an optional nullable field (strict mode sends `null` for
-/// every field left out, so "clear it" and "keep it" would read alike).
+/// closes every object: [`open_objects`]), and an optional nullable field (strict mode sends
+/// `null` for every field left out, so "clear it" and "keep it" would read alike).
 pub fn strict_blockers(fields: &[Field]) -> Vec<String> {
-    fn ty_blocks(ty: &Type, path: &str, out: &mut Vec<String>) {
+    let mut out = open_objects(fields);
+    walk_fields(fields, "", &mut |f, path| {
+        if f.nullable && !f.required {
+            out.push(format!("`{path}` is cleared by null"));
+        }
+    });
+    out
+}
+
+/// The parameters whose keys are data, one reason each: a free-form object (it takes any
+/// keys) or a map. A schema dialect whose objects list every property they take (OpenAI and
+/// Anthropic strict, Gemini's declarations) cannot describe them.
+pub fn open_objects(fields: &[Field]) -> Vec<String> {
+    let mut out = Vec::new();
+    walk_fields(fields, "", &mut |f, path| {
+        let mut ty = &f.ty;
+        while let Kind::Array { items, .. } = &ty.kind {
+            ty = items;
+        }
         match &ty.kind {
-            Kind::Object { fields, open, .. } => {
-                if *open && fields.is_empty() {
-                    out.push(format!("`{path}` takes any keys"));
-                }
-                walk(fields, &format!("{path}."), out);
+            Kind::Object { fields, open, .. } if *open && fields.is_empty() => {
+                out.push(format!("`{path}` takes any keys"));
             }
-            Kind::Map { values, .. } => {
-                out.push(format!("`{path}` is a map, whose keys are data"));
-                ty_blocks(values, path, out);
+            Kind::Map { .. } => out.push(format!("`{path}` is a map, whose keys are data")),
+            _ => {}
+        }
+    });
+    out
+}
+
+/// Calls `visit` with every field and its dotted path, nested fields (of objects, list
+/// items, map values and union variants) after their parent.
+fn walk_fields(fields: &[Field], prefix: &str, visit: &mut dyn FnMut(&Field, &str)) {
+    fn nested<'a>(ty: &'a Type, out: &mut Vec<&'a [Field]>) {
+        match &ty.kind {
+            Kind::Object { fields, .. } => out.push(fields),
+            Kind::Array { items: inner, .. } | Kind::Map { values: inner, .. } => {
+                nested(inner, out)
             }
-            Kind::Array { items, .. } => ty_blocks(items, path, out),
+            Kind::Union { variants, .. } => variants.iter().for_each(|v| nested(&v.ty, out)),
             _ => {}
         }
     }
-    fn walk(fields: &[Field], prefix: &str, out: &mut Vec<String>) {
-        for f in fields {
-            let path = format!("{prefix}{}", f.name);
-            if f.nullable && !f.required {
-                out.push(format!("`{path}` is cleared by null"));
-            }
-            ty_blocks(&f.ty, &path, out);
+    for f in fields {
+        let path = format!("{prefix}{}", f.name);
+        visit(f, &path);
+        let mut inner = Vec::new();
+        nested(&f.ty, &mut inner);
+        for fields in inner {
+            walk_fields(fields, &format!("{path}."), visit);
         }
     }
-    let mut out = Vec::new();
-    walk(fields, "", &mut out);
-    out
 }
 
 fn input_object(fields: &[Field], open: bool, profile: Profile) -> Map<String, Value> {
@@ -169,7 +193,10 @@ fn input_property(f: &Field, profile: Profile) -> Value {
     // each variant's, and its default into the words.
     if profile == Profile::Gemini && !body.contains_key("type") {
         if let Some(Value::Array(variants)) = body.get_mut("anyOf") {
-            let default = f.default.as_ref().map(|d| format!("Default: {}.", compact(d)));
+            let default = f
+                .default
+                .as_ref()
+                .map(|d| format!("Default: {}.", compact(d)));
             let lead = join(&[description, default.unwrap_or_default()]);
             for v in variants.iter_mut().filter_map(Value::as_object_mut) {
                 let own = v.remove("description");

@@ -109,9 +109,14 @@ mod tests {
         assert!(!OpenAiStrict.keeps(Rule::Length) && OpenAiStrict.keeps(Rule::Pattern));
         assert!(!OpenAiStrict.keeps(Rule::Format(Format::Uri)));
         assert!(AnthropicStrict.keeps(Rule::Format(Format::Uri)));
-        assert!(AnthropicStrict.keeps(Rule::MinItems(1)) && !AnthropicStrict.keeps(Rule::MinItems(2)));
+        assert!(
+            AnthropicStrict.keeps(Rule::MinItems(1)) && !AnthropicStrict.keeps(Rule::MinItems(2))
+        );
         assert!(!AnthropicStrict.keeps(Rule::Bounds) && !AnthropicStrict.keeps(Rule::Pattern));
-        assert!(Gemini.keeps(Rule::Format(Format::DateTime)) && !Gemini.keeps(Rule::Format(Format::Email)));
+        assert!(
+            Gemini.keeps(Rule::Format(Format::DateTime))
+                && !Gemini.keeps(Rule::Format(Format::Email))
+        );
         assert!(Gemini.keeps(Rule::Default) && !Gemini.keeps(Rule::MapKeys));
     }
 }
