@@ -3,7 +3,7 @@
 //! One spec file describes a toolset: its tools, their parameters and results, their errors,
 //! and the promises each tool makes to an agent (paging, idempotency, a preview before an
 //! irreversible change, the undo call of a reversible one). toolspec checks the spec, then
-//! writes from it the JSON Schemas and the MCP, Anthropic and OpenAI tool lists, a Rust server
+//! writes from it the JSON Schemas and the MCP, Anthropic, OpenAI and Gemini tool lists, a Rust server
 //! layer that enforces every promise, docs for a docs site, and a gauntlet of tests that holds
 //! your implementation to the spec. You write the spec and one trait implementation.
 //!

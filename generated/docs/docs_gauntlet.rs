@@ -25,8 +25,8 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "f7c56321934bbbc9",
-                    "078fff277df21eba",
-                    "3a557a27afbf910c",
+                    "3810068b8aacb4f8",
+                    "68e75b257e659fba",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -95,7 +95,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "255786987945b5d5",
                     "faa82792ca860c41",
-                    "51d635bfc46df9e9",
+                    "aec95efd002008d3",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -123,11 +123,11 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "2d569d93178319f0",
-                    "56bf562c8f46fc77",
+                    "03d014c85def2e62",
                     "c2dbfd0ce937375b",
                     "70ba8d69c504a9fc",
                     "1be50cf798dcd70a",
-                    "12b420b0f9923a54",
+                    "d1f13850deba7bfe",
                     "f94647c7f29dfd29",
                 ],
                 param_examples: &[
@@ -182,11 +182,11 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "f62b4400d254b23a",
-                    "081f2231f571e8b5",
+                    "dae0b3c0244c1d0c",
                     "c2dbfd0ce937375b",
                     "e3b0c44298fc1c14",
                     "04897784bae4d6c6",
-                    "27d5d0eeca120559",
+                    "92f2364a44efdd0a",
                     "f94647c7f29dfd29",
                 ],
                 param_examples: &[
@@ -223,11 +223,11 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "f86210d3c4d102cc",
-                    "05f8437af4ee5a39",
+                    "8b36838dadd3fff2",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "279000e469034242",
-                    "aa8a282bcca8b6b5",
+                    "bced05fb8c47660e",
                     "a45391fe0fc996f3",
                 ],
                 param_examples: &[

@@ -26,7 +26,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "a86f3717cea70375",
                     "be7d60a3270d605f",
-                    "2250c4ca5e737018",
+                    "530d4639f376c687",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -64,8 +64,8 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "56b46cae056943f9",
-                    "a2ee11aa5f31bc00",
-                    "75dd3493625293b0",
+                    "739d2d1e11f2b3eb",
+                    "1947c09a75517375",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -129,11 +129,11 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "96f9c0593a575879",
-                    "541f5d17844ab770",
+                    "38b8d9427a460058",
                     "f9b8b9503c40ebc1",
                     "f71612ebe1827016",
                     "e84ce9d93c9d4a4e",
-                    "b1713c26d7c3fc12",
+                    "e5a850917d3925aa",
                     "c25282897797a09a",
                 ],
                 param_examples: &[
@@ -195,12 +195,12 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "4919713c6816e0f0",
-                    "89628be01c452f4d",
+                    "09717e16ea777c62",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "6fcc854ed73309eb",
-                    "a9760a72886bee63",
-                    "4f6e7745a5be0f68",
+                    "4e0f9ec1a2f99b78",
+                    "e1b05236a7102f50",
                 ],
                 param_examples: &[
                     ParamExample {

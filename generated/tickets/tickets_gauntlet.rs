@@ -25,8 +25,8 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "cc67c339498e0f3f",
-                    "6955cd7cff90716e",
-                    "9fdfe10efd2dbc25",
+                    "5e5e6b4673e3d583",
+                    "8a8683671deca41d",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -137,11 +137,11 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "0f3ee46ab5220990",
-                    "0b0339ba1d2b9551",
+                    "1fde63350f729a25",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "dc269afdff7abbbb",
-                    "4f85c100c9c9fa37",
+                    "145bbecccf8c3903",
                     "c241c6dc8d35a40c",
                 ],
                 param_examples: &[
@@ -195,11 +195,11 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "dcd33808f983d765",
-                    "70cc14b96d6bc3a1",
+                    "c32912b77a208963",
                     "c2dbfd0ce937375b",
                     "b49116cde5223918",
                     "8d4eadb9b87251c4",
-                    "edfab4b0a60548ca",
+                    "29b67e0796a04bd7",
                     "352cf88af6d2aff0",
                 ],
                 param_examples: &[

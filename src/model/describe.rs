@@ -44,6 +44,10 @@ fn content_sentence(tool: &Tool) -> Option<String> {
     let moved: Vec<String> = tool
         .spec_output()
         .filter_map(|f| match f.ty.kind {
+            // `image (image)` would say one word twice.
+            crate::model::Kind::Content(c) if c.moves() && f.name == c.as_str() => {
+                Some(f.name.clone())
+            }
             crate::model::Kind::Content(c) if c.moves() => {
                 Some(format!("{} ({})", f.name, c.as_str()))
             }
@@ -83,19 +87,24 @@ fn preview_steps(p: &crate::model::Preview) -> String {
     if p.approval == Approval::Host {
         return approval_explained(p.approval).to_string();
     }
-    format!(
-        "Without preview_id it only previews (applied: false); show the preview to the user, then repeat the call with its preview_id to apply it once. {}",
-        approval_explained(p.approval)
-    )
+    // How to apply is the preview_id parameter's to say; this says who decides.
+    let steps = "A call without preview_id only previews it: show the preview to the user and apply it only once they agree.";
+    match p.approval {
+        Approval::HostOrPreview => format!(
+            "{steps} A client with MCP elicitation asks the user in the call instead; a no is approval_declined (do not retry)."
+        ),
+        // The steps already say the user agrees first; that is all "preview" adds.
+        _ => steps.to_string(),
+    }
 }
 
 fn tier_sentence(tool: &Tool) -> String {
     match tool.tier {
         Tier::ReadOnly => "Read-only.".to_string(),
         Tier::Reversible => match &tool.preview {
-            None => "Reversible: the result's undo is the exact call that reverts it.".to_string(),
+            None => "Reversible: the result's undo is the call that reverts it.".to_string(),
             Some(p) => format!(
-                "Reversible: the applied result's undo is the exact call that reverts it. {}",
+                "Reversible: the applied result's undo is the call that reverts it. {}",
                 preview_steps(p)
             ),
         },
@@ -104,29 +113,29 @@ fn tier_sentence(tool: &Tool) -> String {
                 format!("Irreversible. {}", approval_explained(p.approval))
             }
             Some(p) => format!("Irreversible: {}", lower_first(&preview_steps(p))),
-            None => match &tool.low_risk {
-                Some(why) => format!(
-                    "Irreversible, low risk, one call without a preview: {}",
-                    sentence(&lower_first(&why.text))
-                ),
-                None => "Irreversible.".to_string(),
-            },
+            // Why no preview is needed is for the people who review the spec (docs, check);
+            // the agent needs what the call does.
+            None if tool.low_risk.is_some() => {
+                "Irreversible, in one call without a preview.".to_string()
+            }
+            None => "Irreversible.".to_string(),
         },
     }
 }
 
-/// Who approves an irreversible change, in the words every output uses: the tool
-/// descriptions, the docs' safety section and `toolspec check`.
+/// Who approves an irreversible change, in the words the docs' safety section and
+/// `toolspec check` use (a `host` approval's tool description says it in these words too;
+/// the other descriptions fold it into their preview steps, addressed to the agent).
 pub fn approval_explained(approval: Approval) -> &'static str {
     match approval {
         Approval::HostOrPreview => {
-            "A client with MCP elicitation asks the user in the call and applies only on a yes (a no: approval_declined, do not retry); elsewhere the preview catches mistakes but is not the user's approval."
+            "A client with MCP elicitation asks the user in the call; elsewhere the agent shows the preview, which is not the user's approval. A no is approval_declined (do not retry)."
         }
         Approval::Host => {
-            "The user approves it through the client (MCP elicitation) and it is made in that call only on a yes (a no: approval_declined, do not retry); a client that cannot ask gets approval_unavailable."
+            "The user approves it through the client (MCP elicitation), in the call; a no is approval_declined (do not retry), and a client that cannot ask gets approval_unavailable."
         }
         Approval::Preview => {
-            "The preview catches mistakes but is not the user's approval: apply only what the user agreed to."
+            "The preview is not the user's approval: apply it only once they agree."
         }
     }
 }

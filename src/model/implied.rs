@@ -80,7 +80,7 @@ pub fn cursor_param(span: Span) -> Field {
     field(
         "cursor",
         span,
-        "For the next page: the last page's next_cursor, with the same query. Omit at first."
+        "The last page's next_cursor, for the next page of the same query; omit at first."
             .to_string(),
         Type::of(Kind::String(StringRules {
             min_length: Some(1),
@@ -123,7 +123,7 @@ pub fn response_format_param(span: Span, default: Verbosity, detailed_only: &[St
 /// out (`key_optional`).
 pub fn idempotency_key_param(span: Span, ttl: Duration, required: bool) -> Field {
     let mut description = format!(
-        "A new key per change. Reuse it only to retry the same call: within {} that returns the first result (replayed: true) and runs nothing again.",
+        "New per change; reuse only to retry the same call, which then returns the first result (replayed: true) for {}.",
         format_duration(ttl)
     );
     if !required {
@@ -150,7 +150,7 @@ pub fn preview_id_param(span: Span, ttl: Duration) -> Field {
         "preview_id",
         span,
         format!(
-            "Omit to preview. To apply, the preview's preview_id (valid {}), with the same arguments.",
+            "Omit to preview; to apply, pass the preview's preview_id (valid {}) with the same arguments.",
             format_duration(ttl)
         ),
         Type::of(Kind::String(StringRules {
@@ -339,9 +339,9 @@ pub fn undo_output(span: Span, tool: &str, arguments: Vec<Field>) -> Field {
 pub fn truncated_output(span: Span, cuts_text: bool) -> Field {
     // A tool with text outputs may have its text cut too, counted in characters.
     let (what, unit) = if cuts_text {
-        ("list or text", "Items (characters, for a text)")
+        ("list or text", "items (characters, for a text)")
     } else {
-        ("list", "Items")
+        ("list", "items")
     };
     let count = || {
         Type::of(Kind::Integer {
@@ -362,7 +362,7 @@ pub fn truncated_output(span: Span, cuts_text: bool) -> Field {
         field(
             "kept",
             span,
-            format!("{unit} kept."),
+            format!("{} kept.", capitalize_first(unit)),
             count(),
             true,
             json!(12),
@@ -371,7 +371,7 @@ pub fn truncated_output(span: Span, cuts_text: bool) -> Field {
         field(
             "total",
             span,
-            format!("{unit} before the cut."),
+            format!("{} before the cut.", capitalize_first(unit)),
             count(),
             true,
             json!(20),
@@ -400,7 +400,7 @@ pub fn truncated_output(span: Span, cuts_text: bool) -> Field {
         field(
             "budget_tokens",
             span,
-            "The budget, in estimated tokens.".into(),
+            "The size budget, in estimated tokens.".into(),
             count(),
             true,
             json!(5000),
@@ -427,10 +427,21 @@ pub fn truncated_output(span: Span, cuts_text: bool) -> Field {
     field(
         "truncated",
         span,
-        "Present only when the result was cut to fit the size budget.".into(),
+        // The schemas say the whole note in this one sentence (`plan::schema` leaves its
+        // fields' descriptions, which the docs show, out of them).
+        format!(
+            "Present only when the result was cut to fit the size budget (budget_tokens): per cut {what}, its JSON Pointer path and the {unit} kept of total; message says how to ask for less."
+        ),
         ty,
         false,
         example,
         Origin::Budget,
     )
+}
+
+fn capitalize_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }

@@ -13,6 +13,12 @@
 //! - **MCP JSON**: the `o200k_base` tokens of the tool's compact MCP definition (what goes
 //!   over the wire). Hosts render definitions in their own way and Claude's tokenizer is not
 //!   public, so take it as an estimate for other models.
+//! - **Per provider**: the `o200k_base` tokens of the compact entry each provider receives,
+//!   as `generate` writes it: Anthropic's tool (its strict schema and `input_examples`
+//!   included), OpenAI's function and Gemini's declaration, nested parameters and all. A
+//!   toolset's totals are those of the whole list files; a tool's own figure is its entry
+//!   as it would be in a list of its own (Anthropic's strict limits are per request, so in a
+//!   long list a late tool may go without `strict`).
 //!
 //! The MCP count is split into the tool's description, its parameters' and outputs' words
 //! (names, descriptions, enum values) and the rest, the schema keywords and JSON syntax.
@@ -24,7 +30,7 @@ pub mod report;
 
 use crate::model::describe::tool_description;
 use crate::model::{Tool, ToolSet};
-use crate::plan::providers::{mcp, openai};
+use crate::plan::providers::{Prepared, anthropic, gemini, mcp, openai};
 use serde::Serialize;
 use serde_json::Value;
 #[cfg(feature = "tokens")]
@@ -63,6 +69,12 @@ pub struct ToolCost {
     pub openai_estimate: usize,
     /// Tokens of the compact MCP definition JSON.
     pub mcp_tokens: usize,
+    /// Tokens of the compact Anthropic tool entry.
+    pub anthropic_tokens: usize,
+    /// Tokens of the compact OpenAI function entry.
+    pub openai_tokens: usize,
+    /// Tokens of the compact Gemini function declaration.
+    pub gemini_tokens: usize,
     /// Of `mcp_tokens`: the tool's description.
     pub description_tokens: usize,
     /// Of `mcp_tokens`: names, descriptions and enum values of parameters and output fields.
@@ -84,6 +96,12 @@ pub struct ToolSetCost {
     pub openai_estimate: usize,
     /// Tokens of the compact `tools/list` result.
     pub mcp_tokens: usize,
+    /// Tokens of the compact Anthropic `tools` array.
+    pub anthropic_tokens: usize,
+    /// Tokens of the compact OpenAI `tools` array.
+    pub openai_tokens: usize,
+    /// Tokens of the compact Gemini `tools` array.
+    pub gemini_tokens: usize,
 }
 
 /// The token cost of one tool's definition.
@@ -98,10 +116,14 @@ pub fn tool_cost(tool: &Tool) -> ToolCost {
         }
     }
     let parameter_tokens = words.min(mcp_tokens.saturating_sub(description_tokens));
+    let openai_entry = openai::tool(tool);
     ToolCost {
         name: tool.name.text.clone(),
-        openai_estimate: openai_function_estimate(&openai::tool(tool)),
+        openai_estimate: openai_function_estimate(&openai_entry),
         mcp_tokens,
+        anthropic_tokens: count_tokens(&compact(&anthropic::tool(tool))),
+        openai_tokens: count_tokens(&compact(&openai_entry)),
+        gemini_tokens: count_tokens(&compact(&gemini::tool(tool))),
         description_tokens,
         parameter_tokens,
         schema_tokens: mcp_tokens - description_tokens.min(mcp_tokens) - parameter_tokens,
@@ -112,13 +134,46 @@ pub fn tool_cost(tool: &Tool) -> ToolCost {
 pub fn toolset_cost(ts: &ToolSet) -> ToolSetCost {
     let mut tools: Vec<ToolCost> = ts.tools.iter().map(tool_cost).collect();
     tools.sort_by(|a, b| b.mcp_tokens.cmp(&a.mcp_tokens).then(a.name.cmp(&b.name)));
-    let functions: Vec<Value> = ts.tools.iter().map(openai::tool).collect();
+    let lists = lists_cost(ts);
     ToolSetCost {
         service: ts.service.text.clone(),
         path: ts.path.clone(),
         tools,
-        openai_estimate: openai_estimate(&functions),
+        openai_estimate: lists.openai_estimate,
+        mcp_tokens: lists.mcp_tokens,
+        anthropic_tokens: lists.anthropic_tokens,
+        openai_tokens: lists.openai_tokens,
+        gemini_tokens: lists.gemini_tokens,
+    }
+}
+
+/// What each provider's whole list of a toolset costs: the totals of [`ToolSetCost`]
+/// without the per-tool figures (the docs' index shows these).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ListCost {
+    /// Tokens of the compact `tools/list` result.
+    pub mcp_tokens: usize,
+    /// Tokens of the compact Anthropic `tools` array.
+    pub anthropic_tokens: usize,
+    /// Tokens of the compact OpenAI `tools` array.
+    pub openai_tokens: usize,
+    /// OpenAI's estimate for the OpenAI list.
+    pub openai_estimate: usize,
+    /// Tokens of the compact Gemini `tools` array.
+    pub gemini_tokens: usize,
+}
+
+/// The cost of each provider's whole list of `ts`, as `generate` writes it.
+pub fn lists_cost(ts: &ToolSet) -> ListCost {
+    let functions: Vec<Value> = ts.tools.iter().map(openai::tool).collect();
+    let prepared: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
+    let anthropic_list = serde_json::to_value(anthropic::tools(&prepared)).unwrap_or_default();
+    ListCost {
         mcp_tokens: count_tokens(&compact(&mcp::tools_list(ts))),
+        anthropic_tokens: count_tokens(&compact(&anthropic_list)),
+        openai_estimate: openai_estimate(&functions),
+        openai_tokens: count_tokens(&compact(&Value::Array(functions))),
+        gemini_tokens: count_tokens(&compact(&gemini::tools(&prepared))),
     }
 }
 

@@ -4,9 +4,20 @@ use crate::stats::{ENCODING, ToolSetCost};
 use serde_json::json;
 use std::fmt::Write as _;
 
-/// A table per toolset, most expensive tool first, with the share of each tool's MCP tokens
-/// that is its description, its parameters' words and schema keywords.
+/// A table per toolset, most expensive tool first: what each provider receives side by side
+/// (MCP, Anthropic, OpenAI with its published estimate, Gemini), then the share of each
+/// tool's MCP tokens that is its description, its parameters' words and schema keywords.
 pub fn human(sets: &[ToolSetCost]) -> String {
+    const HEAD: [&str; 8] = [
+        "MCP",
+        "Anthropic",
+        "OpenAI",
+        "OpenAI est",
+        "Gemini",
+        "description",
+        "parameters",
+        "schema",
+    ];
     let mut out = String::new();
     for (i, ts) in sets.iter().enumerate() {
         if i > 0 {
@@ -27,41 +38,54 @@ pub fn human(sets: &[ToolSetCost]) -> String {
             .chain([12])
             .max()
             .unwrap_or(12);
-        let _ = writeln!(
-            out,
-            "  {:<width$}  {:>10}  {:>8}  {:>11}  {:>10}  {:>6}",
-            "tool", "OpenAI est", "MCP JSON", "description", "parameters", "schema"
-        );
+        let row = |out: &mut String, name: &str, cells: [String; 8]| {
+            let _ = write!(out, "  {name:<width$}");
+            for (cell, head) in cells.iter().zip(HEAD) {
+                let _ = write!(out, "  {cell:>w$}", w = head.len().max(5));
+            }
+            out.push('\n');
+        };
+        row(&mut out, "tool", HEAD.map(str::to_string));
         for t in &ts.tools {
-            let _ = writeln!(
-                out,
-                "  {:<width$}  {:>10}  {:>8}  {:>11}  {:>10}  {:>6}",
-                t.name,
-                t.openai_estimate,
-                t.mcp_tokens,
-                pct(t.description_tokens, t.mcp_tokens),
-                pct(t.parameter_tokens, t.mcp_tokens),
-                pct(t.schema_tokens, t.mcp_tokens),
+            row(
+                &mut out,
+                &t.name,
+                [
+                    t.mcp_tokens.to_string(),
+                    t.anthropic_tokens.to_string(),
+                    t.openai_tokens.to_string(),
+                    t.openai_estimate.to_string(),
+                    t.gemini_tokens.to_string(),
+                    pct(t.description_tokens, t.mcp_tokens),
+                    pct(t.parameter_tokens, t.mcp_tokens),
+                    pct(t.schema_tokens, t.mcp_tokens),
+                ],
             );
         }
         let sum = |f: fn(&crate::stats::ToolCost) -> usize| ts.tools.iter().map(f).sum::<usize>();
         let tool_total = sum(|t| t.mcp_tokens);
-        let _ = writeln!(
-            out,
-            "  {:<width$}  {:>10}  {:>8}  {:>11}  {:>10}  {:>6}",
+        row(
+            &mut out,
             "whole list",
-            ts.openai_estimate,
-            ts.mcp_tokens,
-            pct(sum(|t| t.description_tokens), tool_total),
-            pct(sum(|t| t.parameter_tokens), tool_total),
-            pct(sum(|t| t.schema_tokens), tool_total),
+            [
+                ts.mcp_tokens.to_string(),
+                ts.anthropic_tokens.to_string(),
+                ts.openai_tokens.to_string(),
+                ts.openai_estimate.to_string(),
+                ts.gemini_tokens.to_string(),
+                pct(sum(|t| t.description_tokens), tool_total),
+                pct(sum(|t| t.parameter_tokens), tool_total),
+                pct(sum(|t| t.schema_tokens), tool_total),
+            ],
         );
     }
     let _ = writeln!(
         out,
-        "\nTokens of {ENCODING}. OpenAI est: OpenAI's published estimate for function definitions \
-         (tools.openai.json; the whole list adds 12). MCP JSON: the compact tools/list definition \
-         (other models' tokenizers differ: an estimate). Shares split MCP JSON approximately."
+        "\nTokens of {ENCODING}, of the compact JSON each provider receives: the MCP tools/list \
+         definition, the Anthropic, OpenAI and Gemini entries as tools.*.json hold them (whole \
+         list: the whole file). OpenAI est: OpenAI's published estimate for function \
+         definitions (the whole list adds 12). Other models' tokenizers differ: an estimate. \
+         The last three columns split MCP approximately."
     );
     out
 }

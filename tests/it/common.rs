@@ -49,3 +49,37 @@ pub fn load_clean(paths: &[PathBuf]) -> Model {
     assert!(!diags.has_errors(), "{}", diags.render(&sources));
     model
 }
+
+/// Facts a schema states: its rule keywords (`enum`, bounds, lengths, `pattern`, `format`,
+/// item counts, `default`) at every depth, and, with `examples`, each description that
+/// shows an example (`Example: ...`).
+pub fn schema_facts(v: &serde_json::Value, examples: bool) -> usize {
+    use serde_json::Value;
+    const KEYWORDS: &[&str] = &[
+        "enum",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "minItems",
+        "maxItems",
+        "default",
+    ];
+    match v {
+        Value::Object(m) => m
+            .iter()
+            .map(|(k, child)| {
+                let example = examples
+                    && k == "description"
+                    && child.as_str().is_some_and(|d| d.contains("Example:"));
+                usize::from(KEYWORDS.contains(&k.as_str()))
+                    + usize::from(example)
+                    + schema_facts(child, examples)
+            })
+            .sum(),
+        Value::Array(list) => list.iter().map(|x| schema_facts(x, examples)).sum(),
+        _ => 0,
+    }
+}

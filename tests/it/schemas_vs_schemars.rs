@@ -235,33 +235,7 @@ fn common_way(model: &toolspec::model::Model) -> Value {
 
 /// Facts a schema states: constraint keywords, defaults, and examples in descriptions.
 fn facts(v: &Value) -> usize {
-    const KEYWORDS: &[&str] = &[
-        "enum",
-        "minimum",
-        "maximum",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "format",
-        "minItems",
-        "maxItems",
-        "default",
-    ];
-    match v {
-        Value::Object(m) => m
-            .iter()
-            .map(|(k, child)| {
-                let own = usize::from(KEYWORDS.contains(&k.as_str()))
-                    + usize::from(
-                        k == "description"
-                            && child.as_str().is_some_and(|d| d.contains("Example:")),
-                    );
-                own + facts(child)
-            })
-            .sum(),
-        Value::Array(list) => list.iter().map(facts).sum(),
-        _ => 0,
-    }
+    common::schema_facts(v, true)
 }
 
 #[test]

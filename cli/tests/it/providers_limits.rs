@@ -166,7 +166,7 @@ fn a_description_of_exactly_the_limit_passes() {
     let text = spec_yaml(&[tool_yaml("big_edge", &summary)]);
     let (files, warnings) = generate(&text).expect("exports");
     assert!(warnings.is_empty(), "{warnings:?}");
-    assert_eq!(files.len(), 5, "{files:?}");
+    assert_eq!(files.len(), 6, "{files:?}");
 }
 
 #[test]
@@ -181,8 +181,8 @@ fn more_than_128_tools_is_located_at_the_first_one_over() {
     assert!(w.message.contains("130 tools"), "{}", w.message);
     assert_eq!(
         files.len(),
-        130 * 2 + 2,
-        "every tool's schemas, MCP's and Anthropic's lists"
+        130 * 2 + 3,
+        "every tool's schemas, MCP's, Anthropic's and Gemini's lists"
     );
 
     let (code, stderr, wrote) = run_binary("many-tools", &text);

@@ -71,6 +71,24 @@ fn json_report_matches_the_library_and_is_sorted() {
             sum + 12,
             "12 once per list"
         );
+        // Each provider's total is what its checked-in list file costs, compacted: what
+        // `generate` writes is what is counted.
+        for (key, file) in [
+            ("mcp_tokens", "tools.mcp.json"),
+            ("anthropic_tokens", "tools.anthropic.json"),
+            ("openai_tokens", "tools.openai.json"),
+            ("gemini_tokens", "tools.gemini.json"),
+        ] {
+            let path = root().join("generated").join(&ts.service.text).join(file);
+            let list: Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            assert_eq!(
+                set[key].as_u64().unwrap() as usize,
+                toolspec::stats::count_tokens(&list.to_string()),
+                "{}: {key}",
+                ts.service
+            );
+        }
         assert!(
             set["mcp_tokens"].as_u64().unwrap() as usize
                 >= tools
@@ -85,10 +103,59 @@ fn json_report_matches_the_library_and_is_sorted() {
 fn human_report_is_a_table_per_toolset() {
     let (code, out, err) = stats(&[]);
     assert_eq!(code, 0, "{err}");
-    assert!(
-        out.contains("OpenAI est") && out.contains("MCP JSON") && out.contains("whole list"),
-        "{out}"
+    let header = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("tool "))
+        .unwrap_or_default();
+    let columns: Vec<&str> = header
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert_eq!(
+        columns,
+        [
+            "tool",
+            "MCP",
+            "Anthropic",
+            "OpenAI",
+            "OpenAI est",
+            "Gemini",
+            "description",
+            "parameters",
+            "schema"
+        ],
+        "the providers side by side: {out}"
     );
+    // The whole-list row of tickets carries the JSON report's totals, in header order.
+    let (_, json, _) = stats(&["--format", "json"]);
+    let v: Value = serde_json::from_str(&json).unwrap();
+    let tickets = v["toolsets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["service"] == "tickets")
+        .unwrap();
+    let expected: Vec<String> = [
+        "mcp_tokens",
+        "anthropic_tokens",
+        "openai_tokens",
+        "openai_estimate",
+        "gemini_tokens",
+    ]
+    .iter()
+    .map(|k| tickets[*k].to_string())
+    .collect();
+    let section = out.split("tickets (").nth(1).expect("tickets section");
+    let whole: Vec<&str> = section
+        .lines()
+        .find(|l| l.trim_start().starts_with("whole list"))
+        .unwrap()
+        .split_whitespace()
+        .skip(2)
+        .take(5)
+        .collect();
+    assert_eq!(whole, expected, "{out}");
     assert!(
         out.contains("tickets (") && out.contains("tickets_search"),
         "{out}"

@@ -34,6 +34,8 @@ pub struct ToolsetCtx {
     pub tools: Vec<ToolSummary>,
     /// The whole error catalog: spec codes, then built-in ones.
     pub errors: Vec<ErrorRow>,
+    /// What each provider's list of these tools costs in context.
+    pub cost: crate::stats::ListCost,
 }
 
 /// The toolset's defaults, as the runtime applies them.
@@ -273,6 +275,7 @@ pub fn toolset(model: &Model, ts: &ToolSet) -> ToolsetCtx {
         overrides: ts.tools.iter().filter_map(|t| overrides(ts, t)).collect(),
         tools: ts.tools.iter().map(|t| summary(model, ts, t)).collect(),
         errors: catalog_rows(ts),
+        cost: crate::stats::lists_cost(ts),
     }
 }
 

@@ -40,7 +40,8 @@ pub struct AnthropicTool<'a> {
     pub name: &'a str,
     /// The description agents read.
     pub description: &'a str,
-    /// Arguments schema: the Anthropic strict profile when `strict`, else the standard one.
+    /// Arguments schema: the Anthropic strict profile when `strict`, else the standard one;
+    /// without the `Example:` words of parameters `input_examples` shows.
     pub input_schema: Value,
     /// Whether Anthropic constrains the call to `input_schema`; left out when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -52,21 +53,31 @@ pub struct AnthropicTool<'a> {
 
 impl<'a> AnthropicTool<'a> {
     /// The entry of `p`, strict or not as the list's plan decided.
-    fn new(p: &'a Prepared<'a>, strict: Option<Value>) -> Self {
+    fn new(p: &'a Prepared<'a>, strict: bool) -> Self {
+        let calls = example_calls(p.tool);
+        let profile = if strict {
+            Profile::AnthropicStrict
+        } else {
+            Profile::Standard
+        };
         AnthropicTool {
             name: &p.tool.name.text,
             description: &p.description,
-            strict: strict.is_some(),
-            input_schema: strict.unwrap_or_else(|| p.input.clone()),
-            input_examples: p
-                .tool
-                .examples
-                .iter()
-                .filter(|e| e.error.is_none())
-                .map(|e| &e.arguments)
-                .collect(),
+            strict,
+            // The calls show each parameter they pass: its `Example:` words would repeat it.
+            input_schema: schema::input_schema_beside_calls(p.tool, profile, &calls),
+            input_examples: calls,
         }
     }
+}
+
+/// The spec's example calls that succeed, as an agent passes them.
+fn example_calls(t: &Tool) -> Vec<&Value> {
+    t.examples
+        .iter()
+        .filter(|e| e.error.is_none())
+        .map(|e| &e.arguments)
+        .collect()
 }
 
 /// The Messages API `tools` array for `prepared`, in order: strict for each tool strict
@@ -96,23 +107,23 @@ struct StrictBudget {
 }
 
 impl StrictBudget {
-    /// The strict schema of `t` if strict mode can describe it and it fits what is left of
-    /// the limits (then it is counted), else `None`.
-    fn take(&mut self, t: &Tool) -> Option<Value> {
+    /// Whether `t` goes strict: strict mode can describe it and it fits what is left of the
+    /// limits (then it is counted).
+    fn take(&mut self, t: &Tool) -> bool {
         if !schema::open_objects(&t.params).is_empty() {
-            return None;
+            return false;
         }
         let s = schema::input_schema(t, Profile::AnthropicStrict);
         let (optional, unions) = (optional_count(&s), union_count(&s));
         let fits = self.tools < MAX_STRICT_TOOLS
             && self.optional + optional <= MAX_STRICT_OPTIONAL
             && self.unions + unions <= MAX_STRICT_UNIONS;
-        fits.then(|| {
+        if fits {
             self.tools += 1;
             self.optional += optional;
             self.unions += unions;
-            s
-        })
+        }
+        fits
     }
 }
 

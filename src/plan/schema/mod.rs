@@ -14,7 +14,7 @@
 //!   refused instead of ignored (a free-form object, written without `fields`, is the one
 //!   exception: it takes any keys by definition);
 //! - every input property's description carries its example, and each rule is said once: as
-//!   a keyword where the profile keeps it, in words where it does not ([`profile`]).
+//!   a keyword where the profile keeps it, in words where it does not ([`Profile::keeps`]).
 //!
 //! [`Profile`] picks the dialect: the schema most clients take (MCP, Anthropic's non-strict
 //! tools, the per-tool files), OpenAI's and Anthropic's strict subsets, or Gemini's function
@@ -41,6 +41,27 @@ use words::{capitalize, compact, default_words, join, rule_words, sentence};
 /// empty `properties` and `required`, which OpenAI strict mode expects).
 pub fn input_schema(tool: &Tool, profile: Profile) -> Value {
     Value::Object(input_object(&tool.params, false, profile))
+}
+
+/// [`input_schema`] for a list that shows whole example calls beside the schema
+/// (Anthropic's `input_examples`): a top-level parameter that one of `calls` passes gets
+/// no `Example:` words, since the calls show it. Not for [`Profile::Gemini`], whose unions
+/// keep their words in their variants.
+pub fn input_schema_beside_calls(tool: &Tool, profile: Profile, calls: &[&Value]) -> Value {
+    let mut schema = input_object(&tool.params, false, profile);
+    if let Some(Value::Object(props)) = schema.get_mut("properties") {
+        for f in &tool.params {
+            let shown = calls.iter().any(|c| c.get(&f.name).is_some());
+            if let (true, Some(Value::Object(p))) = (shown, props.get_mut(&f.name)) {
+                let words = description_words(f, profile, false);
+                match words.is_empty() {
+                    true => p.remove("description"),
+                    false => p.insert("description".into(), Value::String(words)),
+                };
+            }
+        }
+    }
+    Value::Object(schema)
 }
 
 /// The schema of a tool's successful structured result.
@@ -217,12 +238,11 @@ fn output_property(f: &Field) -> Value {
         body = or_null(body, Profile::Standard);
     }
     // An undo call's arguments are the undo tool's own parameters, described in its input
-    // schema: here their types and rules are enough to check the call.
-    if f.origin == Origin::Undo
-        && let Some(Value::Object(props)) = body.get_mut("properties")
-    {
-        for p in props.values_mut().filter_map(Value::as_object_mut) {
-            p.remove("description");
+    // schema, and the `truncated` note is said in its own one sentence: below them, types
+    // and rules are enough to check the result.
+    if matches!(f.origin, Origin::Undo | Origin::Budget) {
+        for nested in body.values_mut() {
+            drop_descriptions(nested);
         }
     }
     // Keywords carry a named type's rules here; its words are for choosing inputs.
@@ -234,6 +254,30 @@ fn output_property(f: &Field) -> Value {
         parts.push(sentence(&capitalize(&null_words(f))));
     }
     Value::Object(assemble(body, join(&parts), None))
+}
+
+/// `schema` (or the schemas inside `properties`, `items` or a list) without descriptions,
+/// at every depth; property names are left as they are, even `description`.
+fn drop_descriptions(schema: &mut Value) {
+    match schema {
+        Value::Object(m) => {
+            if m.get("description").is_some_and(Value::is_string) {
+                m.remove("description");
+            }
+            for (k, v) in m.iter_mut() {
+                if k == "properties" {
+                    v.as_object_mut()
+                        .into_iter()
+                        .flat_map(|p| p.values_mut())
+                        .for_each(drop_descriptions);
+                } else {
+                    drop_descriptions(v);
+                }
+            }
+        }
+        Value::Array(list) => list.iter_mut().for_each(drop_descriptions),
+        _ => {}
+    }
 }
 
 /// A type's keywords that also take `null`: in OpenAI strict mode the type list it
@@ -497,6 +541,11 @@ fn number(n: f64) -> Value {
 /// Implied parameters (`limit`, `cursor`, ...) get no example: `cursor` and `preview_id` are
 /// server-issued tokens, and an example would invite the model to invent one.
 fn input_description(f: &Field, profile: Profile) -> String {
+    description_words(f, profile, true)
+}
+
+/// [`input_description`], with or without the example.
+fn description_words(f: &Field, profile: Profile, with_example: bool) -> String {
     let mut parts = vec![sentence(&f.description)];
     push_type_description(&mut parts, f);
     parts.extend(rule_words(&f.ty, profile));
@@ -504,7 +553,7 @@ fn input_description(f: &Field, profile: Profile) -> String {
         parts.push(sentence(&capitalize(&null_words(f))));
     }
     parts.extend(default_words(f.default.as_ref(), profile));
-    if f.origin == Origin::Spec && shows_example(f) {
+    if with_example && f.origin == Origin::Spec && shows_example(f) {
         parts.push(format!("Example: {}.", compact(&f.example)));
     }
     join(&parts)

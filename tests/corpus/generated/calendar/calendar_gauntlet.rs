@@ -26,7 +26,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
                     "cd1a463c46d62641",
-                    "94026d0d41cdb714",
+                    "faab98fd1f5c1eb4",
                 ],
                 param_examples: &[
                 ],
@@ -54,8 +54,8 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "6892d0241bb73a9e",
-                    "bba1dda04a62678d",
-                    "45edea217ca0b6d9",
+                    "62b7d4761f75294e",
+                    "a52b0c76c1c71258",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -111,8 +111,8 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "9ce507de965ec7f8",
-                    "8c3da577240c122c",
-                    "fd8c8d48031014e4",
+                    "a1299b32eb525705",
+                    "32f7a9bd48c7c5d7",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -185,12 +185,12 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "5651faee9626295e",
-                    "1a4abde187e69ac4",
+                    "720dc18964252e79",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "5b15f94f1282bf13",
-                    "623d1a743628cf5f",
-                    "5ea857c361426248",
+                    "a565656d5875f10b",
+                    "cf14ef2decc020c6",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -279,12 +279,12 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "e9c9f56430201342",
-                    "04e8143b8fa07cef",
+                    "8e3a94d319ce8bb8",
                     "f2d2b63d7b6ab320",
                     "e3b0c44298fc1c14",
                     "42263a52cf36cabc",
-                    "c88d5e363ed72b9c",
-                    "97d0796c6b81fda9",
+                    "3fa8ae977423fe3f",
+                    "6f754d486cfd35ca",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -391,11 +391,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "26bb981a2d0624ac",
-                    "1a69aa2b8f5137f9",
+                    "3298fcb275784586",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "86c0478df8ddf75c",
-                    "99996265ec2693c4",
+                    "ac129adfc9dbaa74",
                     "5864dbd949b30fe0",
                 ],
                 param_examples: &[
@@ -457,8 +457,8 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "d05d126138ffd183",
-                    "4a0336bac8390fc6",
-                    "8735cbfb453de52e",
+                    "b17b03bad9e774c0",
+                    "1e9c9cfe34999edf",
                 ],
                 param_examples: &[
                     ParamExample {

@@ -21,11 +21,11 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "b377cbd3a1f0a42d",
-                    "855573caf96dcd90",
+                    "3e6ec5a813776196",
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "30ba251c6ef01f63",
-                    "56ef97077a7fe99c",
+                    "e02a6bdd004277db",
                     "84fc8be4936f3329",
                 ],
                 param_examples: &[
@@ -72,7 +72,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "2be02ed10fabfbf3",
-                    "b70ee397bcdc1954",
+                    "07b1213ff3d9ae07",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "c1db7dd8ef06eb87",
@@ -123,11 +123,11 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "d621be8bc9fa6124",
-                    "eb7c414ffcd2c673",
+                    "31096dff80ddbd85",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "350a3e879b02428c",
-                    "e684af7f73c71a80",
+                    "ec6b97e6e161b718",
                     "c9d89f7aba1107db",
                 ],
                 param_examples: &[
@@ -176,11 +176,11 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "6b8b2afa3dba639b",
-                    "32222a6d914dce6d",
+                    "75bcd0f59ea702b7",
                     "493a7aab0d1d29e3",
                     "e3b0c44298fc1c14",
                     "15bc5689bbc98069",
-                    "35872b6ff5f95f40",
+                    "0894f31e890fc755",
                     "bf1a256023260b16",
                 ],
                 param_examples: &[
@@ -217,11 +217,11 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "aef4076f194a6de6",
-                    "4504edbf97902ee1",
+                    "a140c66d343a5c14",
                     "493a7aab0d1d29e3",
                     "e3b0c44298fc1c14",
                     "ccf6b197d9fe3c86",
-                    "ad9b0effa6654cd9",
+                    "18b8e4ffdf3bf90d",
                     "17feec28c7cbadcd",
                 ],
                 param_examples: &[
@@ -291,12 +291,12 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "9c90cb6e8c27beb0",
-                    "d7ba37cd07c9e66f",
+                    "b6edeb2dd34f8d02",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "aec4f5dab75a1590",
-                    "30330ae6c76de13a",
-                    "c7399b7598459d59",
+                    "8072e70d8948cb7c",
+                    "e2911a5c98437457",
                 ],
                 param_examples: &[
                     ParamExample {

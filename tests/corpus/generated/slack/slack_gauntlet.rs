@@ -25,8 +25,8 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "649c187d840a97ce",
-                    "e31ef6bbc2cf8768",
-                    "41e607fc3ae7d4b6",
+                    "05f13fe079cd73d4",
+                    "c8bea9c6f2873080",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -63,11 +63,11 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "c1d45df1016d4f77",
-                    "7a3e0fcedca938d1",
+                    "9711cc19629d71df",
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "80717c85d507c154",
-                    "2d305f442a65f1cc",
+                    "d316419179e06859",
                     "bed75814bd3c00e8",
                 ],
                 param_examples: &[
@@ -110,11 +110,11 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "360fc454c41d8b71",
-                    "47789f7c29640492",
+                    "a65c9bf30cb5f966",
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "f68753eefe6e4ac3",
-                    "6775adb0a135aca9",
+                    "aebe66ae42d7dc6d",
                     "0450f6e46fee35b4",
                 ],
                 param_examples: &[
@@ -161,11 +161,11 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "4ae871ebc4c33d19",
-                    "38363604e44d9931",
+                    "72c601c180848843",
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "aee6a4c6608a29f1",
-                    "cee103c4179adeb5",
+                    "2cc581f7b1f208ed",
                     "dca3d811756ee78f",
                 ],
                 param_examples: &[
@@ -216,8 +216,8 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "da6ce736f56a16bd",
-                    "9e77d26bc2a11726",
-                    "9413e1b16b2d7fa2",
+                    "9038eb43e994f1c1",
+                    "415bfa0f9c93474d",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -262,8 +262,8 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "d90649fb321ff5c8",
-                    "0e07ce0c1bd98c3d",
-                    "a4916c7d23992140",
+                    "cd08c7df011fb1c0",
+                    "1b56fe5ce97a7956",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -299,8 +299,8 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "649c187d840a97ce",
-                    "e31ef6bbc2cf8768",
-                    "bbcf2e435ce2f4b2",
+                    "05f13fe079cd73d4",
+                    "e779a8ac16dfdcec",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -341,7 +341,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "c69496ca4d8d4065",
-                    "56411f4197be0d23",
+                    "a6b332013812514d",
                     "ff0a0c7c0e12c744",
                 ],
                 param_examples: &[

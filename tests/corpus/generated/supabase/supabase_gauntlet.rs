@@ -26,7 +26,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
                     "cd1a463c46d62641",
-                    "b8e8faae58769da7",
+                    "22848eec5cd37c14",
                 ],
                 param_examples: &[
                 ],
@@ -54,7 +54,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "ffe69a5a79a01036",
-                    "6954818616536798",
+                    "77594bb6cb054529",
                     "bcfe798dcb218083",
                 ],
                 param_examples: &[
@@ -89,11 +89,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "c52af048cebf3e0a",
-                    "c0df668431c6b938",
+                    "21cdf096d50c7146",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "81e49e553176b728",
-                    "2bfe5d1d76a79294",
+                    "cd072af38c0dac3e",
                     "2e1d064152a13272",
                 ],
                 param_examples: &[
@@ -151,11 +151,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "daa4219fa94622b4",
-                    "ee0f83c53e26c1d4",
+                    "8e2b0a2afd240561",
                     "c2dbfd0ce937375b",
                     "e3b0c44298fc1c14",
                     "ffa8f775e5578966",
-                    "22b72f44353aaa10",
+                    "9b1c72f494c65c73",
                     "70cf861a01834e3d",
                 ],
                 param_examples: &[
@@ -194,11 +194,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "d09e3d0998961f5a",
-                    "40f3e52256e9d821",
+                    "9c62c7cfdfdbc155",
                     "c2dbfd0ce937375b",
                     "e3b0c44298fc1c14",
                     "6a89d5f5c60b8c96",
-                    "bd1e7798654e9eca",
+                    "4eb7501977b9048b",
                     "0f74f5810edc8897",
                 ],
                 param_examples: &[
@@ -235,8 +235,8 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "8a9029bdd68baa32",
-                    "febf57384e491473",
-                    "01f33da5df34fe58",
+                    "e975b62cf00cf1ec",
+                    "47be47fbdc6afe17",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -274,11 +274,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "03e1d44c2f3927c6",
-                    "5c2385cf0057ee1a",
+                    "ead1194488292741",
                     "3bef894711fcdb35",
                     "e3b0c44298fc1c14",
                     "5432f9df34ba803c",
-                    "7f9bf2cf4f866b15",
+                    "bbd18ea0c1d4a526",
                     "a1971ebc119d50d9",
                 ],
                 param_examples: &[
@@ -335,12 +335,12 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "7eed34b4bd911844",
-                    "badf5e63ef18dff0",
+                    "5b9f54449772ea24",
                     "3bef894711fcdb35",
                     "e3b0c44298fc1c14",
                     "b4b24b88eba5ee30",
-                    "be23033c82b99448",
-                    "11a5903bc33a6adc",
+                    "b116e0dad3d4ec8e",
+                    "b546abe64fc0b0ec",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -396,8 +396,8 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "bad903e9c4d762b1",
-                    "4194177104016a4c",
-                    "d44370a5526991ae",
+                    "b1a22382f00e121f",
+                    "d41005aaaf46713d",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -433,8 +433,8 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "1441b77b8d9882cc",
-                    "032261b47317bc13",
-                    "0ca50bdc466a407e",
+                    "c01652e0bca5f2ad",
+                    "b80a4989f55a849f",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -470,8 +470,8 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "8a9029bdd68baa32",
-                    "2d1c2afbfe91ab67",
-                    "7678de6ff838d97c",
+                    "7dc57e1054def491",
+                    "19fc96071c0398b8",
                 ],
                 param_examples: &[
                     ParamExample {
