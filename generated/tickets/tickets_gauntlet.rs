@@ -97,7 +97,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "68af048781e52213",
                     "8f7893136c4baa4d",
-                    "551e85c4991db578",
+                    "8f660ad8cf5dbdaf",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -142,7 +142,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "dc269afdff7abbbb",
                     "145bbecccf8c3903",
-                    "c241c6dc8d35a40c",
+                    "7f806c2b5c5aa672",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -200,7 +200,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "b49116cde5223918",
                     "8d4eadb9b87251c4",
                     "29b67e0796a04bd7",
-                    "352cf88af6d2aff0",
+                    "efa3fa091442f0e0",
                 ],
                 param_examples: &[
                     ParamExample {

@@ -253,6 +253,16 @@ pub fn page_of(tool: &str) -> String {
     format!("{tool}.md")
 }
 
+/// The rows of a tool's output fields. A tool without `response_format` always sends its
+/// detailed-only fields: no row of it says "detailed only".
+fn output_rows(tool: &Tool) -> Vec<FieldRow> {
+    let mut out = rows(&tool.output);
+    if tool.response_format.is_none() {
+        out.iter_mut().for_each(|r| r.detailed_only = false);
+    }
+    out
+}
+
 /// The toolset view shared by every page of `ts`.
 pub fn toolset(model: &Model, ts: &ToolSet) -> ToolsetCtx {
     let d = &ts.defaults;
@@ -294,7 +304,7 @@ pub fn tool_page(
             returns: tool.returns.text.clone(),
             description: tool_description(tool),
             params: rows(&tool.params),
-            output: rows(&tool.output),
+            output: output_rows(tool),
             errors: tool_error_rows(ts, tool),
             safety: safety(model, ts, tool),
             paging: tool.paging.as_ref().map(|p| PagingCtx {

@@ -66,20 +66,32 @@ pub fn input_schema_beside_calls(tool: &Tool, profile: Profile, calls: &[&Value]
 
 /// The schema of a tool's successful structured result.
 ///
-/// Required are the fields always present: not `detailed_only` ones (concise responses drop
-/// them) and, for tools with a preview, none of the spec's own fields, because a preview
+/// Required are the fields always present: not `detailed_only` ones on a tool with
+/// `response_format` (concise responses drop them; a tool without it always sends them)
+/// and, for tools with a preview, none of the spec's own fields, because a preview
 /// (`applied: false`) carries only the implied `applied`, `preview` and `truncated` keys, not
 /// the `undo` of a reversible tool's applied result.
 /// Implied fields keep the `required` the model gives them.
 pub fn output_schema(tool: &Tool) -> Value {
     let previews = tool.preview.is_some();
+    let concise = Concise(tool.response_format.is_some());
     // A preview carries neither the spec's fields nor the undo call of the applied change.
     let required = |f: &Field| {
-        f.required
-            && !f.detailed_only
-            && !(previews && matches!(f.origin, Origin::Spec | Origin::Undo))
+        concise.always_sent(f) && !(previews && matches!(f.origin, Origin::Spec | Origin::Undo))
     };
-    Value::Object(output_object(&tool.output, &required))
+    Value::Object(output_object(&tool.output, &required, concise))
+}
+
+/// Whether a tool's results come concise (it has `response_format`): only then are
+/// `detailed_only` fields left out of some results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Concise(bool);
+
+impl Concise {
+    /// Whether `f` is in every result: required, and not dropped by a concise response.
+    fn always_sent(self, f: &Field) -> bool {
+        f.required && !(self.0 && f.detailed_only)
+    }
 }
 
 /// Why OpenAI strict mode cannot describe these parameters, one reason per field that
@@ -166,7 +178,11 @@ fn input_object(fields: &[Field], open: bool, profile: Profile) -> Map<String, V
     m
 }
 
-fn output_object(fields: &[Field], required: &dyn Fn(&Field) -> bool) -> Map<String, Value> {
+fn output_object(
+    fields: &[Field],
+    required: &dyn Fn(&Field) -> bool,
+    concise: Concise,
+) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("type".into(), json!("object"));
     // Images, audio and text leave the structured result for their own content blocks.
@@ -177,7 +193,7 @@ fn output_object(fields: &[Field], required: &dyn Fn(&Field) -> bool) -> Map<Str
     }
     let props: Map<String, Value> = fields
         .iter()
-        .map(|f| (f.name.clone(), output_property(f)))
+        .map(|f| (f.name.clone(), output_property(f, concise)))
         .collect();
     m.insert("properties".into(), Value::Object(props));
     let req: Vec<Value> = fields
@@ -189,11 +205,6 @@ fn output_object(fields: &[Field], required: &dyn Fn(&Field) -> bool) -> Map<Str
         m.insert("required".into(), Value::Array(req));
     }
     m
-}
-
-/// Nested output objects: present fields are those marked required and not detailed-only.
-fn nested_output_required(f: &Field) -> bool {
-    f.required && !f.detailed_only
 }
 
 fn input_property(f: &Field, profile: Profile) -> Value {
@@ -232,8 +243,8 @@ fn input_property(f: &Field, profile: Profile) -> Value {
     Value::Object(assemble(body, description, default))
 }
 
-fn output_property(f: &Field) -> Value {
-    let mut body = type_body(&f.ty, Direction::Output);
+fn output_property(f: &Field, concise: Concise) -> Value {
+    let mut body = type_body(&f.ty, Direction::Output(concise));
     if f.nullable {
         body = or_null(body, Profile::Standard);
     }
@@ -247,7 +258,7 @@ fn output_property(f: &Field) -> Value {
     }
     // Keywords carry a named type's rules here; its words are for choosing inputs.
     let mut parts = vec![sentence(&f.description)];
-    if f.detailed_only {
+    if concise.0 && f.detailed_only {
         parts.push("Detailed responses only.".into());
     }
     if f.nullable {
@@ -367,7 +378,7 @@ fn assemble(
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Direction {
     Input(Profile),
-    Output,
+    Output(Concise),
 }
 
 impl Direction {
@@ -376,7 +387,7 @@ impl Direction {
     fn profile(self) -> Profile {
         match self {
             Direction::Input(p) => p,
-            Direction::Output => Profile::Standard,
+            Direction::Output(_) => Profile::Standard,
         }
     }
 }
@@ -491,7 +502,7 @@ fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
         Kind::Object { fields, open, .. } => {
             let obj = match dir {
                 Direction::Input(p) => input_object(fields, *open, p),
-                Direction::Output => output_object(fields, &nested_output_required),
+                Direction::Output(c) => output_object(fields, &|f| c.always_sent(f), c),
             };
             for (k, v) in obj {
                 if k != "type" {
