@@ -236,7 +236,8 @@ impl TicketsTools for Desk {
                 "ticket_id": ticket_id,
                 "subject": format!("Your support ticket {ticket_id}"),
             }),
-        )?;
+        )
+        .await?;
         Ok(TicketsCreateOutput {
             ticket: Ticket {
                 ticket_id,

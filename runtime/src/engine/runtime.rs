@@ -358,22 +358,24 @@ impl Runtime {
         // that lost either runs nothing (and on a store that checks again at commit, the
         // claim is checked again there).
         let now = self.now_ms();
-        let claimed = (|| {
+        let claimed = async {
             if let Some((key, token)) = write.lease
-                && !tx.holds(key, token)?
+                && !tx.holds(key, token).await?
             {
                 return Ok(false);
             }
             if let Some(id) = write.preview
                 && !matches!(
-                    tx.consume_preview(write.tool, id, write.fingerprint, now)?,
+                    tx.consume_preview(write.tool, id, write.fingerprint, now)
+                        .await?,
                     Consume::Applied(_)
                 )
             {
                 return Ok(false);
             }
             Ok::<_, crate::idempotency::StoreError>(true)
-        })();
+        }
+        .await;
         match claimed {
             Ok(true) => {}
             Ok(false) => {
@@ -424,15 +426,17 @@ impl Runtime {
                 };
             }
         };
-        let recorded = (|| {
+        let done = Ok(value.clone());
+        let recorded = async {
             if let Some((key, _)) = write.lease {
-                tx.complete(key, &Ok(value.clone()))?;
+                tx.complete(key, &done).await?;
             }
             if let Some(decision) = &write.approval {
-                tx.record(decision)?;
+                tx.record(decision).await?;
             }
             Ok::<_, crate::idempotency::StoreError>(())
-        })();
+        }
+        .await;
         if let Err(e) = recorded {
             drop(tx);
             return Err(self.give_up(&write, e).await);
@@ -445,7 +449,7 @@ impl Runtime {
             self.release(&write).await;
             return Err(ToolError::not_applied_as(write.tool, None));
         }
-        match tx.commit() {
+        match tx.commit().await {
             Ok(()) => {
                 for change in work.committed() {
                     change();

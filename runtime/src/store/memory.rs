@@ -307,7 +307,11 @@ struct MemoryTransaction {
 }
 
 impl Transaction for MemoryTransaction {
-    fn holds(&mut self, key: KeyRef<'_>, token: &str) -> Result<bool, StoreError> {
+    fn holds<'a>(
+        &'a mut self,
+        key: KeyRef<'a>,
+        token: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
         let held = lock(&self.state).holds(key, token);
         if held {
             self.pending.push(Pending::Fence {
@@ -315,24 +319,28 @@ impl Transaction for MemoryTransaction {
                 token: token.to_owned(),
             });
         }
-        Ok(held)
+        ready(Ok(held))
     }
 
-    fn complete(&mut self, key: KeyRef<'_>, outcome: &Outcome) -> Result<(), StoreError> {
+    fn complete<'a>(
+        &'a mut self,
+        key: KeyRef<'a>,
+        outcome: &'a Outcome,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
         self.pending.push(Pending::Complete {
             key: id(key),
             outcome: outcome.clone(),
         });
-        Ok(())
+        ready(Ok(()))
     }
 
-    fn consume_preview(
-        &mut self,
-        tool: &str,
-        id: &str,
-        fingerprint: &str,
+    fn consume_preview<'a>(
+        &'a mut self,
+        tool: &'a str,
+        id: &'a str,
+        fingerprint: &'a str,
         now_ms: i64,
-    ) -> Result<Consume, StoreError> {
+    ) -> BoxFuture<'a, Result<Consume, StoreError>> {
         let already = self
             .pending
             .iter()
@@ -344,31 +352,44 @@ impl Transaction for MemoryTransaction {
         if matches!(verdict, Consume::Applied(_)) {
             self.pending.push(Pending::Consume { id: id.to_owned() });
         }
-        Ok(verdict)
+        ready(Ok(verdict))
     }
 
-    fn record(&mut self, decision: &Decision) -> Result<(), StoreError> {
+    fn record<'a>(&'a mut self, decision: &'a Decision) -> BoxFuture<'a, Result<(), StoreError>> {
         self.pending.push(Pending::Record(decision.clone()));
-        Ok(())
+        ready(Ok(()))
     }
 
-    fn push_outbox(
-        &mut self,
-        topic: &str,
-        payload: &Value,
+    fn push_outbox<'a>(
+        &'a mut self,
+        topic: &'a str,
+        payload: &'a Value,
         _now_ms: i64,
-    ) -> Result<String, StoreError> {
-        let id = token("ob_")?;
-        self.pending.push(Pending::Outbox(OutboxMessage {
-            id: id.clone(),
-            topic: topic.to_owned(),
-            payload: payload.clone(),
-            attempts: 0,
-        }));
-        Ok(id)
+    ) -> BoxFuture<'a, Result<String, StoreError>> {
+        ready(token("ob_").map(|id| {
+            self.pending.push(Pending::Outbox(OutboxMessage {
+                id: id.clone(),
+                topic: topic.to_owned(),
+                payload: payload.clone(),
+                attempts: 0,
+            }));
+            id
+        }))
     }
 
-    fn commit(self: Box<Self>) -> Result<(), StoreError> {
+    fn commit(self: Box<Self>) -> BoxFuture<'static, Result<(), StoreError>> {
+        ready(self.commit_now())
+    }
+
+    fn backend(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+impl MemoryTransaction {
+    /// Checks the fences and preview claims again, then applies every pending record at
+    /// once, under the one lock.
+    fn commit_now(self: Box<Self>) -> Result<(), StoreError> {
         let mut state = lock(&self.state);
         for p in &self.pending {
             let ok = match p {
@@ -409,9 +430,5 @@ impl Transaction for MemoryTransaction {
             }
         }
         Ok(())
-    }
-
-    fn backend(&mut self) -> &mut dyn Any {
-        self
     }
 }

@@ -212,38 +212,46 @@ pub trait Store: Send + Sync {
 }
 
 /// One open transaction of a [`Store`]. Dropping it without [`Transaction::commit`] rolls
-/// everything in it back. Its methods are synchronous: the transaction already holds
-/// whatever lock it needs.
+/// everything in it back. Its methods are asynchronous, so that a backend on the network
+/// (PostgreSQL) can await its database; the embedded ones answer at once.
 pub trait Transaction: Send {
     /// Fencing: whether the key is still leased under `token`.
-    fn holds(&mut self, key: KeyRef<'_>, token: &str) -> Result<bool, StoreError>;
+    fn holds<'a>(
+        &'a mut self,
+        key: KeyRef<'a>,
+        token: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
 
     /// Stores the key's outcome (`done`), in this transaction.
-    fn complete(&mut self, key: KeyRef<'_>, outcome: &Outcome) -> Result<(), StoreError>;
+    fn complete<'a>(
+        &'a mut self,
+        key: KeyRef<'a>,
+        outcome: &'a Outcome,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
 
     /// Marks preview `id` used if it may still be applied (open, unexpired, made for this
     /// tool and fingerprint), in this transaction; the verdict either way.
-    fn consume_preview(
-        &mut self,
-        tool: &str,
-        id: &str,
-        fingerprint: &str,
+    fn consume_preview<'a>(
+        &'a mut self,
+        tool: &'a str,
+        id: &'a str,
+        fingerprint: &'a str,
         now_ms: i64,
-    ) -> Result<Consume, StoreError>;
+    ) -> BoxFuture<'a, Result<Consume, StoreError>>;
 
     /// Records an approval, in this transaction.
-    fn record(&mut self, decision: &Decision) -> Result<(), StoreError>;
+    fn record<'a>(&'a mut self, decision: &'a Decision) -> BoxFuture<'a, Result<(), StoreError>>;
 
     /// Writes an outbox message, in this transaction; returns its id.
-    fn push_outbox(
-        &mut self,
-        topic: &str,
-        payload: &Value,
+    fn push_outbox<'a>(
+        &'a mut self,
+        topic: &'a str,
+        payload: &'a Value,
         now_ms: i64,
-    ) -> Result<String, StoreError>;
+    ) -> BoxFuture<'a, Result<String, StoreError>>;
 
     /// Commits.
-    fn commit(self: Box<Self>) -> Result<(), StoreError>;
+    fn commit(self: Box<Self>) -> BoxFuture<'static, Result<(), StoreError>>;
 
     /// The backend's own transaction, for [`Work`]'s typed accessors.
     fn backend(&mut self) -> &mut dyn Any;

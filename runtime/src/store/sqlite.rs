@@ -7,7 +7,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::{Value, json};
 use tokio::sync::OwnedMutexGuard;
 
-use super::{Decision, KeyRef, OutboxMessage, Reservation, Store, Transaction, Verdict, token};
+use super::{
+    Decision, KeyRef, OutboxMessage, Reservation, Store, Transaction, Verdict, ready, token,
+};
 use crate::engine::BoxFuture;
 use crate::error::ToolError;
 use crate::idempotency::{Outcome, StoreError};
@@ -558,63 +560,75 @@ impl Drop for SqliteTransaction {
 }
 
 impl Transaction for SqliteTransaction {
-    fn holds(&mut self, key: KeyRef<'_>, token: &str) -> Result<bool, StoreError> {
-        holds(&self.conn, key, token)
+    fn holds<'a>(
+        &'a mut self,
+        key: KeyRef<'a>,
+        token: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        ready(holds(&self.conn, key, token))
     }
 
-    fn complete(&mut self, key: KeyRef<'_>, outcome: &Outcome) -> Result<(), StoreError> {
-        store_outcome(&self.conn, key, outcome)
+    fn complete<'a>(
+        &'a mut self,
+        key: KeyRef<'a>,
+        outcome: &'a Outcome,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        ready(store_outcome(&self.conn, key, outcome))
     }
 
-    fn consume_preview(
-        &mut self,
-        tool: &str,
-        id: &str,
-        fingerprint: &str,
+    fn consume_preview<'a>(
+        &'a mut self,
+        tool: &'a str,
+        id: &'a str,
+        fingerprint: &'a str,
         now_ms: i64,
-    ) -> Result<Consume, StoreError> {
-        let verdict = judge_preview(&self.conn, tool, id, fingerprint, now_ms)?;
-        if matches!(verdict, Consume::Applied(_)) {
+    ) -> BoxFuture<'a, Result<Consume, StoreError>> {
+        ready((|| {
+            let verdict = judge_preview(&self.conn, tool, id, fingerprint, now_ms)?;
+            if matches!(verdict, Consume::Applied(_)) {
+                self.conn
+                    .execute(
+                        "UPDATE toolspec_previews SET state = 'used', used_at = ?2 WHERE id = ?1",
+                        params![id, now_ms],
+                    )
+                    .map_err(sql)?;
+            }
+            Ok(verdict)
+        })())
+    }
+
+    fn record<'a>(&'a mut self, decision: &'a Decision) -> BoxFuture<'a, Result<(), StoreError>> {
+        ready(record(&self.conn, decision))
+    }
+
+    fn push_outbox<'a>(
+        &'a mut self,
+        topic: &'a str,
+        payload: &'a Value,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<String, StoreError>> {
+        ready((|| {
+            let id = token("ob_")?;
             self.conn
                 .execute(
-                    "UPDATE toolspec_previews SET state = 'used', used_at = ?2 WHERE id = ?1",
-                    params![id, now_ms],
+                    "INSERT INTO toolspec_outbox (id, topic, payload, created_at)
+                     VALUES (?1, ?2, ?3, ?4)",
+                    params![id, topic, payload.to_string(), now_ms],
                 )
                 .map_err(sql)?;
-        }
-        Ok(verdict)
+            Ok(id)
+        })())
     }
 
-    fn record(&mut self, decision: &Decision) -> Result<(), StoreError> {
-        record(&self.conn, decision)
-    }
-
-    fn push_outbox(
-        &mut self,
-        topic: &str,
-        payload: &Value,
-        now_ms: i64,
-    ) -> Result<String, StoreError> {
-        let id = token("ob_")?;
-        self.conn
-            .execute(
-                "INSERT INTO toolspec_outbox (id, topic, payload, created_at)
-                 VALUES (?1, ?2, ?3, ?4)",
-                params![id, topic, payload.to_string(), now_ms],
-            )
-            .map_err(sql)?;
-        Ok(id)
-    }
-
-    fn commit(mut self: Box<Self>) -> Result<(), StoreError> {
-        match self.conn.execute_batch("COMMIT") {
+    fn commit(mut self: Box<Self>) -> BoxFuture<'static, Result<(), StoreError>> {
+        ready(match self.conn.execute_batch("COMMIT") {
             Ok(()) => {
                 self.open = false;
                 Ok(())
             }
             // Dropping rolls back what the failed commit left open.
             Err(e) => Err(sql(e)),
-        }
+        })
     }
 
     fn backend(&mut self) -> &mut dyn Any {

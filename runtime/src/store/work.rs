@@ -37,7 +37,7 @@ use crate::error::ToolError;
 pub struct Work {
     /// The transaction until the runtime takes it back to commit; shared, so the method can
     /// own its handle (and keep no borrow across its `.await`s).
-    tx: Arc<Mutex<Option<Box<dyn Transaction>>>>,
+    tx: Arc<Mutex<Slot>>,
     /// What runs once the transaction committed ([`Work::on_commit`]).
     after: Arc<Mutex<Vec<AfterCommit>>>,
     now_ms: i64,
@@ -54,7 +54,7 @@ impl std::fmt::Debug for Work {
 impl Work {
     pub(crate) fn new(tx: Box<dyn Transaction>, now_ms: i64) -> Self {
         Self {
-            tx: Arc::new(Mutex::new(Some(tx))),
+            tx: Arc::new(Mutex::new(Slot::Open(tx))),
             after: Arc::default(),
             now_ms,
         }
@@ -65,22 +65,41 @@ impl Work {
         std::mem::take(&mut *self.after.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
-    /// Takes the transaction back to commit it; later uses of any clone of this handle
-    /// fail ([`Work::with`]).
+    /// Takes the transaction back to commit it, once the method's own uses of it ended;
+    /// later uses of any clone of this handle fail. `None` when it is gone: used after
+    /// the call, or still out with a use that never finished (its future was dropped).
     pub(crate) fn finish(&self) -> Option<Box<dyn Transaction>> {
-        self.tx.lock().unwrap_or_else(|p| p.into_inner()).take()
+        match std::mem::replace(&mut *self.slot(), Slot::Ended) {
+            Slot::Open(tx) => Some(tx),
+            Slot::Busy | Slot::Ended => None,
+        }
     }
 
-    fn with<T>(
-        &self,
-        f: impl FnOnce(&mut dyn Transaction) -> Result<T, ToolError>,
-    ) -> Result<T, ToolError> {
-        let mut slot = self.tx.lock().unwrap_or_else(|p| p.into_inner());
-        match slot.as_mut() {
-            Some(tx) => f(tx.as_mut()),
-            None => Err(ToolError::internal(
-                "a unit of work was used after its call ended (a handle kept past the method)",
-            )),
+    fn slot(&self) -> std::sync::MutexGuard<'_, Slot> {
+        self.tx.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Takes the transaction out for one asynchronous use (no lock is held across its
+    /// `.await`s); [`Work::put_back`] returns it.
+    fn take(&self) -> Result<Box<dyn Transaction>, ToolError> {
+        let mut slot = self.slot();
+        match std::mem::replace(&mut *slot, Slot::Busy) {
+            Slot::Open(tx) => Ok(tx),
+            other => {
+                let error = match other {
+                    Slot::Busy => in_use(),
+                    _ => ended(),
+                };
+                *slot = other;
+                Err(error)
+            }
+        }
+    }
+
+    fn put_back(&self, tx: Box<dyn Transaction>) {
+        let mut slot = self.slot();
+        if matches!(*slot, Slot::Busy) {
+            *slot = Slot::Open(tx);
         }
     }
 
@@ -98,18 +117,22 @@ impl Work {
         &self,
         f: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<T>,
     ) -> Result<T, ToolError> {
-        self.with(|tx| {
-            match tx
-                .backend()
-                .downcast_mut::<super::sqlite::SqliteTransaction>()
-            {
-                Some(tx) => f(tx.connection()).map_err(ToolError::internal),
-                None => Err(ToolError::internal(
-                    "Work::sqlite called on a unit of work that is not a SQLite transaction \
-                     (build the runtime with Runtime::sqlite)",
-                )),
-            }
-        })
+        let mut slot = self.slot();
+        let tx = match &mut *slot {
+            Slot::Open(tx) => tx,
+            Slot::Busy => return Err(in_use()),
+            Slot::Ended => return Err(ended()),
+        };
+        match tx
+            .backend()
+            .downcast_mut::<super::sqlite::SqliteTransaction>()
+        {
+            Some(tx) => f(tx.connection()).map_err(ToolError::internal),
+            None => Err(ToolError::internal(
+                "Work::sqlite called on a unit of work that is not a SQLite transaction \
+                 (build the runtime with Runtime::sqlite)",
+            )),
+        }
     }
 
     /// Runs `change` once the unit of work committed, and never if it does not: for state
@@ -128,11 +151,34 @@ impl Work {
     /// Queues `payload` for a system outside the store, under `topic` (`email`,
     /// `charge`...), in this transaction; returns the message id, which is also the
     /// receiver's idempotency key. Nothing is sent unless the unit of work commits.
-    pub fn outbox(&self, topic: &str, payload: Value) -> Result<String, ToolError> {
-        let now = self.now_ms;
-        self.with(|tx| {
-            tx.push_outbox(topic, &payload, now)
-                .map_err(ToolError::from)
-        })
+    pub async fn outbox(&self, topic: &str, payload: Value) -> Result<String, ToolError> {
+        let mut tx = self.take()?;
+        let id = tx.push_outbox(topic, &payload, self.now_ms).await;
+        self.put_back(tx);
+        id.map_err(ToolError::from)
     }
+}
+
+/// Where the transaction of a [`Work`] is.
+enum Slot {
+    /// Ready for the method's next use.
+    Open(Box<dyn Transaction>),
+    /// Out with one asynchronous use.
+    Busy,
+    /// Taken back by the runtime at the end of the call.
+    Ended,
+}
+
+/// The error of a second use while one is still running.
+fn in_use() -> ToolError {
+    ToolError::internal(
+        "the unit of work is in use by another task of the same call; use it from one task at a time",
+    )
+}
+
+/// The error of a handle used after its call ended.
+fn ended() -> ToolError {
+    ToolError::internal(
+        "a unit of work was used after its call ended (a handle kept past the method)",
+    )
 }

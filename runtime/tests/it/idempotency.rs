@@ -328,7 +328,8 @@ async fn the_outbox_delivers_committed_messages_until_delivered_and_never_uncomm
         let (rt, _clock, _dir) = runtime(kind);
         // A write that fails: its message must never leave.
         rt.idempotent("orders_place", Some("o1"), "fp", DAY, |work| async move {
-            work.outbox("email", json!({"to": "lost@example.com"}))?;
+            work.outbox("email", json!({"to": "lost@example.com"}))
+                .await?;
             Err::<Value, _>(ToolError::internal("backend down"))
         })
         .await
@@ -337,7 +338,7 @@ async fn the_outbox_delivers_committed_messages_until_delivered_and_never_uncomm
         let kept = Arc::new(std::sync::Mutex::new(None));
         let keep = kept.clone();
         rt.idempotent("orders_place", Some("o2"), "fp", DAY, |work| async move {
-            work.outbox("email", json!({"to": "a@example.com"}))?;
+            work.outbox("email", json!({"to": "a@example.com"})).await?;
             *keep.lock().unwrap() = Some(work);
             Ok(json!({"order_id": "O-2"}))
         })
@@ -347,6 +348,7 @@ async fn the_outbox_delivers_committed_messages_until_delivered_and_never_uncomm
         let late = kept.lock().unwrap().take().expect("the handle");
         let e = late
             .outbox("email", json!({"to": "late@example.com"}))
+            .await
             .expect_err("ended");
         assert_eq!(e.code, "internal_error", "{kind:?}");
 

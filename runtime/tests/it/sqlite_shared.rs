@@ -48,9 +48,11 @@ fn a_unit_of_work_commits_the_apps_write_with_the_keys_outcome_or_neither() {
         // Rolled back: dropped without commit.
         let t = token(store.lease(KEY, "fp", 0, 86_400_000, 1_000).await.unwrap());
         let mut tx = store.begin().await.unwrap();
-        assert!(tx.holds(KEY, &t).unwrap());
-        tx.complete(KEY, &Ok(json!({"id": 1}))).unwrap();
-        tx.push_outbox("email", &json!({"to": "a@b.c"}), 0).unwrap();
+        assert!(tx.holds(KEY, &t).await.unwrap());
+        tx.complete(KEY, &Ok(json!({"id": 1}))).await.unwrap();
+        tx.push_outbox("email", &json!({"to": "a@b.c"}), 0)
+            .await
+            .unwrap();
         drop(tx);
         assert_eq!(
             store.peek(KEY, "fp", 10).await.unwrap(),
@@ -62,9 +64,12 @@ fn a_unit_of_work_commits_the_apps_write_with_the_keys_outcome_or_neither() {
 
         // Committed: the outcome and the outbox message together.
         let mut tx = store.begin().await.unwrap();
-        tx.complete(KEY, &Ok(json!({"id": 1}))).unwrap();
-        let id = tx.push_outbox("email", &json!({"to": "a@b.c"}), 0).unwrap();
-        tx.commit().unwrap();
+        tx.complete(KEY, &Ok(json!({"id": 1}))).await.unwrap();
+        let id = tx
+            .push_outbox("email", &json!({"to": "a@b.c"}), 0)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
         assert_eq!(
             store.peek(KEY, "fp", 10).await.unwrap(),
             Reservation::Replay(Ok(json!({"id": 1})))
@@ -103,7 +108,7 @@ fn a_lapsed_lease_is_taken_over_and_the_old_holder_is_fenced_off() {
         assert_ne!(first, second);
         // The first holder wakes up: its commit must not count.
         let mut late = a.begin().await.unwrap();
-        assert!(!late.holds(KEY, &first).unwrap());
+        assert!(!late.holds(KEY, &first).await.unwrap());
         drop(late);
         assert!(!a.complete(KEY, &first, &Ok(json!(1))).await.unwrap());
         // Only the current holder's release or outcome counts.
@@ -141,7 +146,7 @@ fn a_preview_is_used_only_by_a_committed_unit_of_work() {
         store.insert_preview(&preview, 0).await.unwrap();
         let mut tx = store.begin().await.unwrap();
         assert!(matches!(
-            tx.consume_preview("t", "pv_1", "fp", 10).unwrap(),
+            tx.consume_preview("t", "pv_1", "fp", 10).await.unwrap(),
             Consume::Applied(_)
         ));
         drop(tx);
@@ -151,10 +156,10 @@ fn a_preview_is_used_only_by_a_committed_unit_of_work() {
         ));
         let mut tx = store.begin().await.unwrap();
         assert!(matches!(
-            tx.consume_preview("t", "pv_1", "fp", 10).unwrap(),
+            tx.consume_preview("t", "pv_1", "fp", 10).await.unwrap(),
             Consume::Applied(_)
         ));
-        tx.commit().unwrap();
+        tx.commit().await.unwrap();
         assert_eq!(
             store.check_preview("t", "pv_1", "fp", 10).await.unwrap(),
             Consume::Used
