@@ -366,19 +366,18 @@ impl Transaction for MemoryTransaction {
         payload: &'a Value,
         _now_ms: i64,
     ) -> BoxFuture<'a, Result<String, StoreError>> {
-        ready(token("ob_").map(|id| {
+        ready(token("ob_").inspect(|id| {
             self.pending.push(Pending::Outbox(OutboxMessage {
                 id: id.clone(),
                 topic: topic.to_owned(),
                 payload: payload.clone(),
                 attempts: 0,
             }));
-            id
         }))
     }
 
     fn commit(self: Box<Self>) -> BoxFuture<'static, Result<(), StoreError>> {
-        ready(self.commit_now())
+        ready((*self).commit_now())
     }
 
     fn backend(&mut self) -> &mut dyn Any {
@@ -389,7 +388,7 @@ impl Transaction for MemoryTransaction {
 impl MemoryTransaction {
     /// Checks the fences and preview claims again, then applies every pending record at
     /// once, under the one lock.
-    fn commit_now(self: Box<Self>) -> Result<(), StoreError> {
+    fn commit_now(self) -> Result<(), StoreError> {
         let mut state = lock(&self.state);
         for p in &self.pending {
             let ok = match p {
