@@ -383,6 +383,10 @@ impl Transaction for MemoryTransaction {
     fn backend(&mut self) -> &mut dyn Any {
         self
     }
+
+    fn backend_ref(&self) -> &dyn Any {
+        self
+    }
 }
 
 impl MemoryTransaction {

@@ -18,13 +18,21 @@
 //! its effect committed.
 
 mod memory;
+#[cfg(feature = "postgres")]
+mod postgres;
+#[cfg(any(feature = "sqlite", feature = "postgres"))]
+mod rows;
 #[cfg(feature = "sqlite")]
 mod sqlite;
 mod work;
 
 pub use memory::MemoryStore;
+#[cfg(feature = "postgres")]
+pub use postgres::{PostgresStore, PostgresTransaction};
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
+#[cfg(feature = "postgres")]
+pub use work::PostgresWork;
 pub use work::Work;
 
 use std::any::Any;
@@ -255,6 +263,9 @@ pub trait Transaction: Send {
 
     /// The backend's own transaction, for [`Work`]'s typed accessors.
     fn backend(&mut self) -> &mut dyn Any;
+
+    /// The backend's own transaction, shared.
+    fn backend_ref(&self) -> &dyn Any;
 }
 
 /// A fresh fencing token or outbox id: `prefix` + 64 random bits in hex.

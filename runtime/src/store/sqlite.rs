@@ -4,14 +4,12 @@
 use std::any::Any;
 
 use rusqlite::{Connection, OptionalExtension, params};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::OwnedMutexGuard;
 
-use super::{
-    Decision, KeyRef, OutboxMessage, Reservation, Store, Transaction, Verdict, ready, token,
-};
+use super::rows::{KeyRow, classify, outcome_to_text, verdict};
+use super::{Decision, KeyRef, OutboxMessage, Reservation, Store, Transaction, ready, token};
 use crate::engine::BoxFuture;
-use crate::error::ToolError;
 use crate::idempotency::{Outcome, StoreError};
 use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, PreviewState, StoredPreview, judge};
 use crate::sqlite::{Database, sql};
@@ -127,13 +125,6 @@ fn immediate<T>(
     Ok(value)
 }
 
-struct KeyRow {
-    fingerprint: String,
-    state: String,
-    result: Option<String>,
-    lease_until: i64,
-}
-
 fn read_key(conn: &Connection, key: KeyRef<'_>, now_ms: i64) -> Result<Option<KeyRow>, StoreError> {
     conn.query_row(
         "SELECT fingerprint, state, result, lease_until FROM toolspec_idempotency
@@ -150,24 +141,6 @@ fn read_key(conn: &Connection, key: KeyRef<'_>, now_ms: i64) -> Result<Option<Ke
     )
     .optional()
     .map_err(sql)
-}
-
-/// What a live row answers; `None` when it is an in-progress row whose lease lapsed.
-fn classify(
-    row: KeyRow,
-    fingerprint: &str,
-    now_ms: i64,
-) -> Result<Option<Reservation>, StoreError> {
-    if row.fingerprint != fingerprint {
-        return Ok(Some(Reservation::Mismatch));
-    }
-    match (row.state.as_str(), row.result) {
-        ("done", Some(text)) => Ok(Some(Reservation::Replay(outcome_from_text(&text)?))),
-        _ if row.lease_until > now_ms => Ok(Some(Reservation::InProgress {
-            lease_until_ms: row.lease_until,
-        })),
-        _ => Ok(None),
-    }
 }
 
 fn holds(conn: &Connection, key: KeyRef<'_>, token: &str) -> Result<bool, StoreError> {
@@ -247,14 +220,6 @@ fn record(conn: &Connection, d: &Decision) -> Result<(), StoreError> {
     )
     .map_err(sql)?;
     Ok(())
-}
-
-fn verdict(word: &str) -> Verdict {
-    match word {
-        "approved" => Verdict::Approved,
-        "declined" => Verdict::Declined,
-        _ => Verdict::Cancelled,
-    }
 }
 
 impl Store for SqliteStore {
@@ -634,28 +599,8 @@ impl Transaction for SqliteTransaction {
     fn backend(&mut self) -> &mut dyn Any {
         self
     }
-}
 
-/// Outcome to stored JSON text: `{"ok": value}` or `{"error": ToolError}`.
-fn outcome_to_text(outcome: &Outcome) -> String {
-    match outcome {
-        Ok(v) => json!({ "ok": v }).to_string(),
-        Err(e) => json!({ "error": e }).to_string(),
-    }
-}
-
-/// Stored JSON text back to an outcome.
-fn outcome_from_text(text: &str) -> Result<Outcome, StoreError> {
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| StoreError(format!("stored outcome: {e}")))?;
-    if let Some(ok) = value.get("ok") {
-        return Ok(Ok(ok.clone()));
-    }
-    match value
-        .get("error")
-        .map(|e| serde_json::from_value::<ToolError>(e.clone()))
-    {
-        Some(Ok(err)) => Ok(Err(err)),
-        _ => Err(StoreError("stored outcome has neither ok nor error".into())),
+    fn backend_ref(&self) -> &dyn Any {
+        self
     }
 }

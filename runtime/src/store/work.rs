@@ -135,6 +135,32 @@ impl Work {
         }
     }
 
+    /// The PostgreSQL connection inside the transaction (feature `postgres`): run the
+    /// method's own SQL on it, and it commits with the call's records. While the returned
+    /// handle lives, the unit of work is the method's alone; drop it before the method
+    /// returns. An error when the runtime's store is not a
+    /// [`crate::store::PostgresStore`].
+    ///
+    /// ```ignore
+    /// let db = work.postgres()?;
+    /// let row = db.query_one("INSERT INTO tickets (title) VALUES ($1) RETURNING num", &[&title]).await?;
+    /// ```
+    #[cfg(feature = "postgres")]
+    pub fn postgres(&self) -> Result<PostgresWork<'_>, ToolError> {
+        let tx = self.take()?;
+        if !tx.backend_ref().is::<super::PostgresTransaction>() {
+            self.put_back(tx);
+            return Err(ToolError::internal(
+                "Work::postgres called on a unit of work that is not a PostgreSQL transaction \
+                 (build the runtime on a PostgresStore)",
+            ));
+        }
+        Ok(PostgresWork {
+            work: self,
+            tx: Some(tx),
+        })
+    }
+
     /// Runs `change` once the unit of work committed, and never if it does not: for state
     /// the store's transaction cannot hold, such as an app that keeps its data in process
     /// memory (with [`crate::store::MemoryStore`], which commits the runtime's records in
@@ -156,6 +182,40 @@ impl Work {
         let id = tx.push_outbox(topic, &payload, self.now_ms).await;
         self.put_back(tx);
         id.map_err(ToolError::from)
+    }
+}
+
+/// The PostgreSQL connection of a unit of work ([`Work::postgres`]); it dereferences to
+/// a `tokio_postgres::Client` inside the call's transaction.
+#[cfg(feature = "postgres")]
+pub struct PostgresWork<'a> {
+    work: &'a Work,
+    tx: Option<Box<dyn Transaction>>,
+}
+
+#[cfg(feature = "postgres")]
+impl std::ops::Deref for PostgresWork<'_> {
+    type Target = tokio_postgres::Client;
+
+    fn deref(&self) -> &tokio_postgres::Client {
+        match self
+            .tx
+            .as_ref()
+            .and_then(|t| t.backend_ref().downcast_ref::<super::PostgresTransaction>())
+        {
+            Some(tx) => tx.client(),
+            // `Work::postgres` checked the type, and only `drop` takes the transaction.
+            None => unreachable!("PostgresWork holds a PostgreSQL transaction"),
+        }
+    }
+}
+
+#[cfg(feature = "postgres")]
+impl Drop for PostgresWork<'_> {
+    fn drop(&mut self) {
+        if let Some(tx) = self.tx.take() {
+            self.work.put_back(tx);
+        }
     }
 }
 

@@ -59,14 +59,51 @@ pub enum Kind {
     Memory,
     #[cfg(feature = "sqlite")]
     Sqlite,
+    /// The server `TOOLSPEC_POSTGRES_URL` names (`scripts/with-postgres` starts one), each
+    /// runtime in a schema of its own.
+    #[cfg(feature = "postgres")]
+    Postgres,
 }
 
 pub fn kinds() -> Vec<Kind> {
-    vec![
+    #[allow(unused_mut)]
+    let mut out = vec![
         Kind::Memory,
         #[cfg(feature = "sqlite")]
         Kind::Sqlite,
-    ]
+    ];
+    #[cfg(feature = "postgres")]
+    if postgres_url().is_some() {
+        out.push(Kind::Postgres);
+    }
+    out
+}
+
+/// The PostgreSQL server the tests may use. `scripts/test` starts one and sets
+/// `TOOLSPEC_REQUIRE_POSTGRES=1`, so that there a missing server fails the run instead of
+/// skipping the PostgreSQL cases.
+pub fn postgres_url() -> Option<String> {
+    let url = std::env::var("TOOLSPEC_POSTGRES_URL")
+        .ok()
+        .filter(|u| !u.is_empty());
+    if url.is_none() && std::env::var("TOOLSPEC_REQUIRE_POSTGRES").is_ok_and(|v| v == "1") {
+        panic!(
+            "TOOLSPEC_REQUIRE_POSTGRES=1 but TOOLSPEC_POSTGRES_URL is not set (run under scripts/with-postgres)"
+        );
+    }
+    url
+}
+
+/// A schema name no other runtime of this test run uses.
+#[cfg(feature = "postgres")]
+pub fn fresh_schema() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "t_{}_{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst)
+    )
 }
 
 /// A runtime of `kind` with a manual clock at a fixed instant (2025-01-31T09:30:00Z).
@@ -90,6 +127,16 @@ pub fn runtime(kind: Kind) -> (Runtime, Arc<ManualClock>, Option<TempDir>) {
                 .expect("stores")
                 .with_clock(clock.clone());
             (rt, clock, Some(dir))
+        }
+        #[cfg(feature = "postgres")]
+        Kind::Postgres => {
+            use toolspec_runtime::cursor::CursorKey;
+            let url = postgres_url().expect("kinds() lists Postgres only with a URL");
+            let store = toolspec_runtime::store::PostgresStore::new(&url, Some(&fresh_schema()))
+                .expect("store");
+            let key = CursorKey::from_bytes(b"test key, 32 bytes long.........");
+            let rt = Runtime::new(key, Arc::new(store)).with_clock(clock.clone());
+            (rt, clock, None)
         }
     }
 }

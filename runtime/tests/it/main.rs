@@ -12,6 +12,8 @@ mod errors;
 mod idempotency;
 mod mcp_adapter;
 mod mcp_http;
+#[cfg(feature = "postgres")]
+mod postgres_replicas;
 mod preview;
 mod shape;
 mod sqlite_shared;

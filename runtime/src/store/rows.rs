@@ -1,0 +1,68 @@
+//! The records as both SQL backends store them: a key's row and what it answers, outcomes
+//! as JSON text, verdicts as words. One form, so a row written by one backend reads the same
+//! way in the other.
+
+use serde_json::{Value, json};
+
+use super::{Reservation, Verdict};
+use crate::error::ToolError;
+use crate::idempotency::{Outcome, StoreError};
+
+/// A live idempotency key's row.
+pub(crate) struct KeyRow {
+    pub(crate) fingerprint: String,
+    pub(crate) state: String,
+    pub(crate) result: Option<String>,
+    pub(crate) lease_until: i64,
+}
+
+/// What a live row answers; `None` when it is an in-progress row whose lease lapsed.
+pub(crate) fn classify(
+    row: KeyRow,
+    fingerprint: &str,
+    now_ms: i64,
+) -> Result<Option<Reservation>, StoreError> {
+    if row.fingerprint != fingerprint {
+        return Ok(Some(Reservation::Mismatch));
+    }
+    match (row.state.as_str(), row.result) {
+        ("done", Some(text)) => Ok(Some(Reservation::Replay(outcome_from_text(&text)?))),
+        _ if row.lease_until > now_ms => Ok(Some(Reservation::InProgress {
+            lease_until_ms: row.lease_until,
+        })),
+        _ => Ok(None),
+    }
+}
+
+/// A stored verdict word back to its [`Verdict`].
+pub(crate) fn verdict(word: &str) -> Verdict {
+    match word {
+        "approved" => Verdict::Approved,
+        "declined" => Verdict::Declined,
+        _ => Verdict::Cancelled,
+    }
+}
+
+/// Outcome to stored JSON text: `{"ok": value}` or `{"error": ToolError}`.
+pub(crate) fn outcome_to_text(outcome: &Outcome) -> String {
+    match outcome {
+        Ok(v) => json!({ "ok": v }).to_string(),
+        Err(e) => json!({ "error": e }).to_string(),
+    }
+}
+
+/// Stored JSON text back to an outcome.
+pub(crate) fn outcome_from_text(text: &str) -> Result<Outcome, StoreError> {
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| StoreError(format!("stored outcome: {e}")))?;
+    if let Some(ok) = value.get("ok") {
+        return Ok(Ok(ok.clone()));
+    }
+    match value
+        .get("error")
+        .map(|e| serde_json::from_value::<ToolError>(e.clone()))
+    {
+        Some(Ok(err)) => Ok(Err(err)),
+        _ => Err(StoreError("stored outcome has neither ok nor error".into())),
+    }
+}
