@@ -11,6 +11,8 @@
 //! | [`Work`] | a write method's unit of work: its effects commit with the call's records |
 //! | [`Runtime`], [`CursorKey`] | what the generated server is built around: stores, cursor signing |
 //! | [`Database`], [`SqliteStore`] | (feature `sqlite`) your SQLite file, shared with the runtime's records |
+//! | [`PostgresStore`] | (feature `postgres`) your PostgreSQL database, shared with the runtime's records by every replica |
+//! | [`Store`] | what a runtime keeps its records in, for a fixture that moves a runtime onto yours |
 //! | [`McpServer`], [`serve_stdio`], [`serve_http`], [`HttpServer`], [`HttpGuard`], [`StdioGuard`] | (feature `mcp`) serving the toolset |
 
 pub use crate::ToolError;
@@ -21,6 +23,8 @@ pub use crate::engine::{Page, Runtime, Window};
 pub use crate::mcp::{HttpGuard, HttpServer, McpServer, StdioGuard, serve_http, serve_stdio};
 #[cfg(feature = "sqlite")]
 pub use crate::sqlite::Database;
+#[cfg(feature = "postgres")]
+pub use crate::store::PostgresStore;
 #[cfg(feature = "sqlite")]
 pub use crate::store::SqliteStore;
-pub use crate::store::Work;
+pub use crate::store::{Store, Work};

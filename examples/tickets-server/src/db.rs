@@ -1,4 +1,4 @@
-//! Tickets in SQLite, behind the generated `TicketsTools` trait.
+//! Tickets in SQLite or PostgreSQL, behind the generated `TicketsTools` trait.
 
 use crate::tickets::{
     Ticket, TicketStatus, TicketsCreateInput, TicketsCreateOutput, TicketsCreatePreview,
@@ -12,25 +12,55 @@ use std::sync::Arc;
 use std::time::Duration;
 use toolspec_runtime::prelude::*;
 
-/// The ticket desk: reads tickets from the shared SQLite database, and writes them through
-/// each call's unit of work, so a ticket and the call's records commit together.
+/// The ticket desk: reads tickets from the database the runtime keeps its records in, and
+/// writes them through each call's unit of work, so a ticket and the call's records commit
+/// together.
 pub struct Desk {
-    db: Database,
+    tables: Tables,
 }
 
-/// Opens (or creates) the database at `path` and returns the server, ready to serve, with
-/// idempotency keys leased for `lease`. With `demo`, seeds the 23 tickets of the seed
-/// article if they are not there yet.
-pub fn open(
-    path: &Path,
+/// Where the tickets are.
+enum Tables {
+    /// One SQLite file, shared by the servers of one machine.
+    Sqlite(Database),
+    /// A PostgreSQL database, shared by replicas anywhere.
+    Postgres(PostgresStore),
+}
+
+/// Opens (or creates) the database `db` names and returns the server, ready to serve, with
+/// idempotency keys leased for `lease`: a `postgres://` (or `postgresql://`) URL selects
+/// PostgreSQL, anything else is a SQLite file path. With `demo`, seeds the 23 tickets of
+/// the seed article if they are not there yet.
+pub async fn open(
+    db: &str,
     demo: bool,
     lease: Duration,
 ) -> Result<TicketsServer<Desk>, Box<dyn std::error::Error>> {
-    let desk = Desk::open(path, demo)?;
-    let key = cursor_secret(&*desk.db.try_lock()?)?;
+    if is_postgres(db) {
+        let store = PostgresStore::connect(db).await?;
+        crate::pg::create_tables(&store, demo).await?;
+        let key = store.cursor_key().await?;
+        let runtime = Runtime::new(key, Arc::new(store.clone())).with_lease(lease);
+        return Ok(TicketsServer::new(
+            Desk {
+                tables: Tables::Postgres(store),
+            },
+            runtime,
+        ));
+    }
+    let desk = Desk::open(Path::new(db), demo)?;
+    let Tables::Sqlite(sqlite) = &desk.tables else {
+        unreachable!("Desk::open opens SQLite")
+    };
+    let key = cursor_secret(&*sqlite.try_lock()?)?;
     let runtime =
-        Runtime::sqlite(desk.db.clone(), CursorKey::from_bytes(key.as_bytes()))?.with_lease(lease);
+        Runtime::sqlite(sqlite.clone(), CursorKey::from_bytes(key.as_bytes()))?.with_lease(lease);
     Ok(TicketsServer::new(desk, runtime))
+}
+
+/// Whether `db` names a PostgreSQL database rather than a SQLite file.
+pub fn is_postgres(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
 }
 
 impl Desk {
@@ -72,12 +102,29 @@ impl Desk {
                 }
             }
         }
-        Ok(Desk { db })
+        Ok(Desk {
+            tables: Tables::Sqlite(db),
+        })
+    }
+
+    /// The desk on a PostgreSQL store (its tables made, and with `demo` seeded): for a
+    /// server built around another runtime, as the gauntlet's fixture does.
+    pub async fn on_postgres(
+        store: PostgresStore,
+        demo: bool,
+    ) -> Result<Desk, Box<dyn std::error::Error>> {
+        crate::pg::create_tables(&store, demo).await?;
+        Ok(Desk {
+            tables: Tables::Postgres(store),
+        })
     }
 
     /// The runtime's records in this desk's database, so units of work are its transactions.
-    pub fn store(&self) -> Result<Arc<SqliteStore>, Box<dyn std::error::Error>> {
-        Ok(Arc::new(SqliteStore::new(self.db.clone())?))
+    pub fn store(&self) -> Result<Arc<dyn Store>, Box<dyn std::error::Error>> {
+        Ok(match &self.tables {
+            Tables::Sqlite(db) => Arc::new(SqliteStore::new(db.clone())?),
+            Tables::Postgres(store) => Arc::new(store.clone()),
+        })
     }
 }
 
@@ -104,11 +151,11 @@ fn cursor_secret(c: &rusqlite::Connection) -> rusqlite::Result<String> {
     Ok(fresh)
 }
 
-fn internal(e: impl std::fmt::Display) -> ToolError {
+pub(crate) fn internal(e: impl std::fmt::Display) -> ToolError {
     ToolError::internal(e.to_string())
 }
 
-fn status_of(s: &str) -> TicketStatus {
+pub(crate) fn status_of(s: &str) -> TicketStatus {
     match s {
         "pending" => TicketStatus::Pending,
         "closed" => TicketStatus::Closed,
@@ -127,7 +174,7 @@ fn row_to_ticket(r: &rusqlite::Row<'_>) -> rusqlite::Result<Ticket> {
     })
 }
 
-fn ticket_num(id: &str) -> Option<i64> {
+pub(crate) fn ticket_num(id: &str) -> Option<i64> {
     id.strip_prefix("T-")?.parse().ok()
 }
 
@@ -139,7 +186,13 @@ impl Desk {
             })
         };
         let num = ticket_num(id).ok_or_else(not_found)?;
-        let c = self.db.lock().await;
+        let db = match &self.tables {
+            Tables::Sqlite(db) => db,
+            Tables::Postgres(store) => {
+                return crate::pg::get(store, num).await?.ok_or_else(not_found);
+            }
+        };
+        let c = db.lock().await;
         c.query_row(
             "SELECT num, title, status, customer_email FROM tickets WHERE num = ?1",
             [num],
@@ -162,15 +215,19 @@ impl TicketsTools for Desk {
             .split_whitespace()
             .map(str::to_lowercase)
             .collect();
-        let c = self.db.lock().await;
-        let mut stmt = c
-            .prepare("SELECT num, title, status, customer_email FROM tickets ORDER BY num")
-            .map_err(internal)?;
-        let all = stmt
-            .query_map([], row_to_ticket)
-            .map_err(internal)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(internal)?;
+        let all = match &self.tables {
+            Tables::Sqlite(db) => {
+                let c = db.lock().await;
+                let mut stmt = c
+                    .prepare("SELECT num, title, status, customer_email FROM tickets ORDER BY num")
+                    .map_err(internal)?;
+                stmt.query_map([], row_to_ticket)
+                    .map_err(internal)?
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(internal)?
+            }
+            Tables::Postgres(store) => crate::pg::all(store).await?,
+        };
         let hits: Vec<Ticket> = all
             .into_iter()
             .filter(|t| {
@@ -216,7 +273,11 @@ impl TicketsTools for Desk {
     ) -> Result<TicketsCreateOutput, ToolError> {
         // The number, the ticket and the email to send commit together with the call's
         // idempotency record and the preview's consumption, or none of them does.
-        let num: i64 = work.sqlite(|c| {
+        let num: i64 = match &self.tables {
+            Tables::Postgres(_) => {
+                crate::pg::insert(&work, &input.title, &input.customer_email).await?
+            }
+            Tables::Sqlite(_) => work.sqlite(|c| {
             let num: i64 = c.query_row(
                 "UPDATE counters SET next = next + 1 WHERE name = 'tickets' RETURNING next - 1",
                 [],
@@ -227,7 +288,8 @@ impl TicketsTools for Desk {
                 params![num, input.title, input.customer_email],
             )?;
             Ok(num)
-        })?;
+        })?,
+        };
         let ticket_id = format!("T-{num}");
         work.outbox(
             "email",
@@ -261,22 +323,25 @@ impl TicketsTools for Desk {
         let num = ticket_num(&input.ticket_id).ok_or_else(not_found)?;
         // Read and write in one transaction: `previous_status`, and so the undo call, is
         // the status this change really replaced, whatever runs beside it.
-        let found = work.sqlite(|c| {
-            let found = c
-                .query_row(
-                    "SELECT num, title, status, customer_email FROM tickets WHERE num = ?1",
-                    [num],
-                    row_to_ticket,
-                )
-                .optional()?;
-            if found.is_some() {
-                c.execute(
-                    "UPDATE tickets SET status = ?1 WHERE num = ?2",
-                    params![input.status.as_str(), num],
-                )?;
-            }
-            Ok(found)
-        })?;
+        let found = match &self.tables {
+            Tables::Postgres(_) => crate::pg::set_status(&work, num, input.status.as_str()).await?,
+            Tables::Sqlite(_) => work.sqlite(|c| {
+                let found = c
+                    .query_row(
+                        "SELECT num, title, status, customer_email FROM tickets WHERE num = ?1",
+                        [num],
+                        row_to_ticket,
+                    )
+                    .optional()?;
+                if found.is_some() {
+                    c.execute(
+                        "UPDATE tickets SET status = ?1 WHERE num = ?2",
+                        params![input.status.as_str(), num],
+                    )?;
+                }
+                Ok(found)
+            })?,
+        };
         let mut ticket = found.ok_or_else(not_found)?;
         let previous_status = ticket.status;
         ticket.status = input.status;

@@ -1,4 +1,4 @@
-//! The tickets toolset of `specs/tickets.yaml`, implemented on SQLite.
+//! The tickets toolset of `specs/tickets.yaml`, implemented on SQLite or PostgreSQL.
 //!
 //! Everything an agent is promised (validation, paging, idempotency, previews, undo calls,
 //! response shaping) comes from the generated [`tickets`] module and the runtime; this crate
@@ -15,6 +15,7 @@ pub mod tickets {
 
 mod db;
 mod mail;
+mod pg;
 
-pub use db::{Desk, open};
+pub use db::{Desk, is_postgres, open};
 pub use mail::deliver_emails;

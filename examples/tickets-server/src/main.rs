@@ -1,5 +1,5 @@
-//! `tickets-server --db PATH [--demo] [--http ADDR] [--lease SECS] [--mailbox FILE]`: serve
-//! the tickets toolset over MCP.
+//! `tickets-server --db PATH|URL [--demo] [--http ADDR] [--lease SECS] [--mailbox FILE]`:
+//! serve the tickets toolset over MCP.
 //!
 //! Over stdio by default (what desktop hosts start), or streamable HTTP at `http://ADDR/mcp`
 //! with `--http`. Logs go to standard error, never standard output.
@@ -11,10 +11,12 @@ use std::time::Duration;
 use toolspec_runtime::prelude::{McpServer, serve_http, serve_stdio};
 
 const USAGE: &str =
-    "usage: tickets-server --db PATH [--demo] [--http ADDR] [--lease SECS] [--mailbox FILE]
+    "usage: tickets-server --db PATH|URL [--demo] [--http ADDR] [--lease SECS] [--mailbox FILE]
 
   --db PATH       SQLite file for tickets, idempotency keys, previews, approvals and the
-                  email outbox (created if absent; several servers may share it)
+                  email outbox (created if absent; servers on one machine may share it)
+  --db URL        postgres://USER@HOST:PORT/DB: the same in PostgreSQL, shared by replicas
+                  on any machine (tables created if absent)
   --demo          seed the 23 demo tickets T-1000..T-1022 if they are not there yet
   --http ADDR     serve streamable HTTP at http://ADDR/mcp instead of stdio
   --lease SECS    how long a call holds its idempotency key before a retry may take it
@@ -22,7 +24,7 @@ const USAGE: &str =
   --mailbox FILE  append each customer email to FILE as a JSON line instead of logging it";
 
 struct Args {
-    db: PathBuf,
+    db: String,
     demo: bool,
     http: Option<String>,
     lease: Duration,
@@ -34,7 +36,12 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut lease = toolspec_runtime::engine::DEFAULT_LEASE;
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--db" => db = Some(PathBuf::from(args.next().ok_or("--db needs a path")?)),
+            "--db" => {
+                db = Some(
+                    args.next()
+                        .ok_or("--db needs a file path or a postgres:// URL")?,
+                )
+            }
             "--demo" => demo = true,
             "--http" => {
                 http = Some(
@@ -60,12 +67,26 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         }
     }
     Ok(Args {
-        db: db.ok_or("--db PATH is required")?,
+        db: db.ok_or("--db PATH or --db postgres://... is required")?,
         demo,
         http,
         lease,
         mailbox,
     })
+}
+
+/// `db` as it may be printed: a URL's password left out.
+fn shown(db: &str) -> String {
+    match (tickets_server::is_postgres(db), db.split_once('@')) {
+        (true, Some((user, host))) => match user.split_once("://") {
+            Some((scheme, name)) => {
+                let name = name.split(':').next().unwrap_or_default();
+                format!("{scheme}://{name}@{host}")
+            }
+            None => db.to_string(),
+        },
+        _ => db.to_string(),
+    }
 }
 
 #[tokio::main]
@@ -80,10 +101,10 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let server = match tickets_server::open(&args.db, args.demo, args.lease) {
+    let server = match tickets_server::open(&args.db, args.demo, args.lease).await {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: cannot open {}: {e}", args.db.display());
+            eprintln!("error: cannot open {}: {e}", shown(&args.db));
             return ExitCode::from(1);
         }
     };

@@ -188,13 +188,14 @@ impl PostgresStore {
         Ok(crate::cursor::CursorKey::from_bytes(key.as_bytes()))
     }
 
-    /// The pool, for the app's own queries outside a unit of work (reads).
+    /// The pool itself (its size and status); [`Self::client`] is the way to a connection.
     pub fn pool(&self) -> &Pool {
         &self.pool
     }
 
-    /// A pooled connection, once the tables exist.
-    async fn client(&self) -> Result<Object, StoreError> {
+    /// A pooled connection for the app's own queries outside a unit of work (reads, its
+    /// own tables), once the runtime's schema and tables exist.
+    pub async fn client(&self) -> Result<Object, StoreError> {
         self.ready().await?;
         self.pool.get().await.map_err(pg)
     }

@@ -29,8 +29,7 @@ async fn replicas() -> Option<(Vec<Runtime>, PostgresStore)> {
     // The shared cursor key: the first replica to ask makes it, the others read it.
     let key = admin.cursor_key().await.expect("cursor key");
     admin
-        .pool()
-        .get()
+        .client()
         .await
         .expect("connection")
         .batch_execute("CREATE TABLE effects (id BIGSERIAL PRIMARY KEY, k TEXT NOT NULL)")
@@ -69,7 +68,7 @@ async fn place(rt: &Runtime, key: &str) -> Result<Value, ToolError> {
 }
 
 async fn effects(admin: &PostgresStore, key: &str) -> i64 {
-    let client = admin.pool().get().await.expect("connection");
+    let client = admin.client().await.expect("connection");
     client
         .query_one("SELECT COUNT(*) FROM effects WHERE k = $1", &[&key])
         .await

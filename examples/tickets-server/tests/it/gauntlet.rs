@@ -23,3 +23,48 @@ fn fixture(runtime: Runtime) -> TicketsServer<Desk> {
 }
 
 tickets_gauntlet!(fixture);
+
+/// The same gauntlet on PostgreSQL: the desk's tables and the runtime's records in a fresh
+/// schema of the server `TOOLSPEC_POSTGRES_URL` names (scripts/test starts one and requires
+/// it). Without a server, and without `TOOLSPEC_REQUIRE_POSTGRES=1`, these run on SQLite.
+mod on_postgres {
+    use super::*;
+    use toolspec_runtime::store::PostgresStore;
+
+    async fn fixture(runtime: Runtime) -> TicketsServer<Desk> {
+        let url = std::env::var("TOOLSPEC_POSTGRES_URL")
+            .ok()
+            .filter(|u| !u.is_empty());
+        let Some(url) = url else {
+            assert!(
+                std::env::var("TOOLSPEC_REQUIRE_POSTGRES").as_deref() != Ok("1"),
+                "TOOLSPEC_REQUIRE_POSTGRES=1 but TOOLSPEC_POSTGRES_URL is not set"
+            );
+            return super::fixture(runtime);
+        };
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let schema = format!(
+            "g_{}_{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::SeqCst)
+        );
+        let store = PostgresStore::new(&url, Some(&schema)).expect("store");
+        let desk = Desk::on_postgres(store, true)
+            .await
+            .expect("the demo tables are made");
+        let store = desk.store().expect("the runtime's records");
+        TicketsServer::new(desk, runtime.with_store(store))
+    }
+
+    /// PostgreSQL's connections need a tokio reactor: one runtime per check.
+    fn on_tokio(f: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + '_>>) {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a tokio runtime")
+            .block_on(f)
+    }
+
+    tickets_gauntlet!(async fixture, executor = on_tokio);
+}
