@@ -34,7 +34,7 @@ fn seed() -> u64 {
         })
 }
 
-fn preview_id(answer: &Answer) -> String {
+pub(crate) fn preview_id(answer: &Answer) -> String {
     match answer {
         Answer::Ok(v) if v["applied"] == false => v["preview"]["preview_id"]
             .as_str()
@@ -44,7 +44,7 @@ fn preview_id(answer: &Answer) -> String {
     }
 }
 
-fn apply_args(i: usize, preview: &str) -> Value {
+pub(crate) fn apply_args(i: usize, preview: &str) -> Value {
     let mut args = create_args(i);
     args["preview_id"] = json!(preview);
     args
@@ -52,7 +52,7 @@ fn apply_args(i: usize, preview: &str) -> Value {
 
 /// Judges one answer to an apply of key `i`: a ticket id when it says the change was made.
 /// Anything that is neither a truthful success nor a retryable "not yet" fails the test.
-fn judge(i: usize, a: &Answer, told: &mut HashMap<usize, String>) -> Option<String> {
+pub(crate) fn judge(i: usize, a: &Answer, told: &mut HashMap<usize, String>) -> Option<String> {
     match a {
         Answer::Ok(v) => {
             assert_eq!(v["applied"], true, "key {i}: {v}");

@@ -1,8 +1,10 @@
 //! The tickets server's integration tests, in one crate (one binary to link): the gauntlet
 //! generated from `specs/tickets.yaml` (`cargo test -p tickets-server --test it gauntlet::`)
-//! and the failure tests that drive the release binary (`--test it failures::`).
+//! the failure tests that drive the release binary (`--test it failures::`), and the same
+//! with three replicas on PostgreSQL (`--test it replicas::`, beside `scripts/with-postgres`).
 
 mod support;
 
 mod failures;
 mod gauntlet;
+mod replicas;
