@@ -8,10 +8,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
-use toolspec_runtime::prelude::{McpServer, serve_http, serve_stdio};
+use toolspec_runtime::mcp::rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+use toolspec_runtime::mcp::serve_http_with;
+use toolspec_runtime::prelude::{McpServer, serve_stdio};
 
 const USAGE: &str =
-    "usage: tickets-server --db PATH|URL [--demo] [--http ADDR] [--lease SECS] [--mailbox FILE]
+    "usage: tickets-server --db PATH|URL [--demo] [--http ADDR [--stateless]] [--lease SECS] [--mailbox FILE]
 
   --db PATH       SQLite file for tickets, idempotency keys, previews, approvals and the
                   email outbox (created if absent; servers on one machine may share it)
@@ -19,6 +21,9 @@ const USAGE: &str =
                   on any machine (tables created if absent)
   --demo          seed the 23 demo tickets T-1000..T-1022 if they are not there yet
   --http ADDR     serve streamable HTTP at http://ADDR/mcp instead of stdio
+  --stateless     keep no HTTP sessions, so any replica behind a load balancer can answer
+                  any request (2026-07-28 requests never have one; for older clients this
+                  gives up server-to-client requests: approvals fall back to the preview)
   --lease SECS    how long a call holds its idempotency key before a retry may take it
                   over (default 30)
   --mailbox FILE  append each customer email to FILE as a JSON line instead of logging it";
@@ -27,12 +32,14 @@ struct Args {
     db: String,
     demo: bool,
     http: Option<String>,
+    stateless: bool,
     lease: Duration,
     mailbox: Option<PathBuf>,
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let (mut db, mut demo, mut http, mut mailbox) = (None, false, None, None);
+    let mut stateless = false;
     let mut lease = toolspec_runtime::engine::DEFAULT_LEASE;
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -43,6 +50,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
                 )
             }
             "--demo" => demo = true,
+            "--stateless" => stateless = true,
             "--http" => {
                 http = Some(
                     args.next()
@@ -66,10 +74,14 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
+    if stateless && http.is_none() {
+        return Err("--stateless is for --http (stdio has no sessions)".into());
+    }
     Ok(Args {
         db: db.ok_or("--db PATH or --db postgres://... is required")?,
         demo,
         http,
+        stateless,
         lease,
         mailbox,
     })
@@ -125,8 +137,12 @@ async fn main() -> ExitCode {
     };
     let result = match &args.http {
         Some(addr) => {
-            eprintln!("tickets-server: serving MCP at http://{addr}/mcp");
-            serve_http(mcp, addr.as_str()).await
+            let mode = if args.stateless { " (stateless)" } else { "" };
+            eprintln!("tickets-server: serving MCP at http://{addr}/mcp{mode}");
+            let config = StreamableHttpServerConfig::default()
+                .with_legacy_session_mode(!args.stateless)
+                .with_json_response(args.stateless);
+            serve_http_with(mcp, addr.as_str(), config).await
         }
         None => serve_stdio(mcp).await,
     };

@@ -47,7 +47,21 @@ pub async fn serve_stdio_guarded(server: McpServer, guard: StdioGuard) -> io::Re
 /// and use [`HttpServer::bind_with`]). Prints nothing: announce the URL yourself if you
 /// want it in your logs ([`HttpServer::url`] has it when you bind with [`HttpServer`]).
 pub async fn serve_http(server: McpServer, addr: impl ToSocketAddrs) -> io::Result<()> {
-    let http = HttpServer::bind(server, addr).await?;
+    serve_http_with(server, addr, StreamableHttpServerConfig::default()).await
+}
+
+/// [`serve_http`] with your configuration: for example
+/// `StreamableHttpServerConfig::default().with_legacy_session_mode(false)` to keep no
+/// sessions, so that behind a load balancer any replica can answer any request (requests
+/// of the 2026-07-28 protocol never have sessions; this makes older clients' requests
+/// stateless too, at the cost of what needs a session: a server-to-client request such
+/// as an elicitation, which then falls back to the preview step).
+pub async fn serve_http_with(
+    server: McpServer,
+    addr: impl ToSocketAddrs,
+    config: StreamableHttpServerConfig,
+) -> io::Result<()> {
+    let http = HttpServer::bind_with(server, addr, config).await?;
     let stop = http.stop.clone();
     tokio::spawn(async move {
         // Without a signal handler the server simply keeps running.

@@ -300,3 +300,137 @@ fn concurrent_status_changes_across_replicas_report_what_each_replaced() {
     *degree.entry(db.status(1001)).or_default() += 1;
     assert!(degree.values().all(|d| *d == 0), "lost updates: {degree:?}");
 }
+
+/// A replica serving stateless HTTP on a free loopback port; killed on drop.
+struct HttpReplica {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl HttpReplica {
+    fn start(url: &str, args: &[&str]) -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let addr = format!("127.0.0.1:{port}");
+        let child = std::process::Command::new(support::binary())
+            .args(["--db", url, "--http", &addr, "--stateless"])
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start the server");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while std::net::TcpStream::connect(&addr).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "the replica never listened on {addr}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        HttpReplica { child, addr }
+    }
+
+    /// POSTs one JSON-RPC message to `/mcp` with no session; the response's headers
+    /// (lower-cased) and its JSON body.
+    fn post(&self, message: &serde_json::Value) -> (String, serde_json::Value) {
+        use std::io::{Read, Write};
+        let body = message.to_string();
+        let mut stream = std::net::TcpStream::connect(&self.addr).expect("connect");
+        write!(
+            stream,
+            "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n\
+             Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        )
+        .expect("send");
+        let mut response = String::new();
+        stream.read_to_string(&mut response).expect("read");
+        let (head, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
+        assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+        (
+            head.to_lowercase(),
+            serde_json::from_str(body).expect("a JSON body"),
+        )
+    }
+
+    fn call(&self, id: u64, tool: &str, arguments: serde_json::Value) -> serde_json::Value {
+        let (_, body) = self.post(&json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments}
+        }));
+        body["result"].clone()
+    }
+}
+
+impl Drop for HttpReplica {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Behind a load balancer no request may need the replica that saw the last one: with
+/// `--stateless` no session is handed out, and a call sent to another replica than the
+/// initialize, a preview made on one and applied on another, and a cursor from one used on
+/// another all work.
+#[test]
+fn stateless_http_lets_any_replica_answer_any_request() {
+    let Some((url, db)) = database("stateless") else {
+        return;
+    };
+    let a = HttpReplica::start(&url, &["--demo"]);
+    let b = HttpReplica::start(&url, &[]);
+    let (head, init) = a.post(&json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "balancer-test", "version": "1"}}
+    }));
+    assert!(
+        init["result"]["serverInfo"]["name"] == "tickets-server",
+        "{init}"
+    );
+    assert!(
+        !head.contains("mcp-session-id"),
+        "no session is handed out: {head}"
+    );
+
+    let page = b.call(2, "tickets_search", json!({"query": "login", "limit": 5}));
+    assert_eq!(page["isError"], false, "{page}");
+    let cursor = page["structuredContent"]["next_cursor"]
+        .as_str()
+        .expect("a next page");
+    let next = a.call(
+        3,
+        "tickets_search",
+        json!({"query": "login", "limit": 5, "cursor": cursor}),
+    );
+    assert_eq!(
+        next["structuredContent"]["tickets"]
+            .as_array()
+            .map(Vec::len),
+        Some(5),
+        "{next}"
+    );
+
+    let create =
+        json!({"title": "balanced", "customer_email": "lb@example.com", "idempotency_key": "lb-1"});
+    let preview = a.call(4, "tickets_create", create.clone());
+    let id = preview["structuredContent"]["preview"]["preview_id"]
+        .as_str()
+        .expect("a preview")
+        .to_owned();
+    let mut apply = create;
+    apply["preview_id"] = json!(id);
+    let applied = b.call(5, "tickets_create", apply.clone());
+    assert_eq!(applied["structuredContent"]["applied"], true, "{applied}");
+    let again = a.call(6, "tickets_create", apply);
+    assert_eq!(again["structuredContent"]["replayed"], true, "{again}");
+    assert_eq!(
+        db.count("SELECT COUNT(*) FROM tickets WHERE title = $1", "balanced"),
+        1
+    );
+}
