@@ -73,6 +73,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     default_limit: 10,
                     max_limit: 25,
                     total: true,
+                    keyset: false,
                 }),
                 response_format: Some(ResponseFormatFacts {
                     default: "concise",

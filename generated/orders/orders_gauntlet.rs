@@ -112,6 +112,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     default_limit: 10,
                     max_limit: 50,
                     total: true,
+                    keyset: false,
                 }),
                 response_format: Some(ResponseFormatFacts {
                     default: "concise",

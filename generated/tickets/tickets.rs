@@ -195,8 +195,8 @@ impl ::core::convert::From<TicketsError> for ::toolspec_runtime::ToolError {
 /// when the call fails, and may happen twice if the process dies before the commit.
 pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     /// Search support tickets by free text, optionally filtered by status. Returns matching tickets
-    /// (id, title, status), best match first, with the total count. Use when the user asks about
-    /// past or current customer issues. Not for order status or delivery questions: call orders_get
+    /// (id, title, status), oldest first, with the total count. Use when the user asks about past
+    /// or current customer issues. Not for order status or delivery questions: call orders_get
     /// instead. Read-only.
     ///
     /// Paged: return at most `window.limit` items starting after `window.offset` of them,
@@ -518,7 +518,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "tickets_search",
         title: "Search tickets",
-        description: "Search support tickets by free text, optionally filtered by status. Returns matching tickets (id, title, status), best match first, with the total count. Use when the user asks about past or current customer issues. Not for order status or delivery questions: call orders_get instead. Read-only.",
+        description: "Search support tickets by free text, optionally filtered by status. Returns matching tickets (id, title, status), oldest first, with the total count. Use when the user asks about past or current customer issues. Not for order status or delivery questions: call orders_get instead. Read-only.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"description\":\"Words to match in ticket titles. Example: \\\"login loop\\\".\",\"minLength\":1,\"maxLength\":200},\"status\":{\"type\":\"string\",\"description\":\"Only tickets with this status; omit for all. Where a ticket is in its life. Example: \\\"open\\\".\",\"enum\":[\"open\",\"pending\",\"closed\"]},\"limit\":{\"type\":\"integer\",\"description\":\"Items per page.\",\"minimum\":1,\"maximum\":50,\"default\":10},\"cursor\":{\"type\":\"string\",\"description\":\"The last page's next_cursor, for the next page of the same query; omit at first.\",\"minLength\":1,\"maxLength\":512},\"response_format\":{\"type\":\"string\",\"description\":\"How much to return: concise leaves out tickets.customer_email.\",\"enum\":[\"concise\",\"detailed\"],\"default\":\"concise\"}},\"required\":[\"query\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"tickets\":{\"type\":\"array\",\"description\":\"This page of matching tickets.\",\"items\":{\"type\":\"object\",\"description\":\"A support ticket.\",\"properties\":{\"ticket_id\":{\"type\":\"string\",\"description\":\"The ticket's id.\",\"pattern\":\"^T-[0-9]+$\",\"maxLength\":20},\"title\":{\"type\":\"string\",\"description\":\"One-line title the customer or agent gave the ticket.\",\"maxLength\":120},\"status\":{\"type\":\"string\",\"description\":\"Current status.\",\"enum\":[\"open\",\"pending\",\"closed\"]},\"customer_email\":{\"type\":\"string\",\"description\":\"Email of the customer who raised it. Detailed responses only.\",\"format\":\"email\"}},\"required\":[\"ticket_id\",\"title\",\"status\"]}},\"total\":{\"type\":\"integer\",\"description\":\"How many items match the whole query, across all pages.\",\"minimum\":0},\"next_cursor\":{\"type\":\"string\",\"description\":\"Pass as cursor for the next page; absent on the last page.\"},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"tickets\",\"total\"]}",
         annotations: ::toolspec_runtime::engine::Annotations {
@@ -585,6 +585,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
 static SERVE: [glue::Serve; 4] = [
     glue::Serve::new("tickets_search")
         .paged("tickets", 10)
+        .keyset(&["ticket_id"])
         .response_format(
             ::toolspec_runtime::shape::ResponseFormat::Concise,
             &["tickets/*/customer_email"],

@@ -21,7 +21,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "c4198f76ebe047a5",
-                    "f6825de1cd82dc21",
+                    "b0e735f6328f0ea4",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "cc67c339498e0f3f",
@@ -75,6 +75,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     default_limit: 10,
                     max_limit: 50,
                     total: true,
+                    keyset: true,
                 }),
                 response_format: Some(ResponseFormatFacts {
                     default: "concise",

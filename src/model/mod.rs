@@ -272,6 +272,8 @@ pub struct Paging {
     /// Whether the result carries `total` (the backend counts every match); `false`: the
     /// method only says whether more items follow.
     pub total: bool,
+    /// The items' sort key fields for keyset paging; empty for offset paging.
+    pub keyset: Vec<Text>,
     /// Where paging was declared.
     pub span: Span,
 }

@@ -436,6 +436,14 @@ pub struct Paging {
     /// `Page::more(result, has_more)`. Default `true`.
     #[serde(default)]
     pub total: Option<Sp<bool>>,
+    /// Page by position instead of offset: the item fields (top-level fields of the items,
+    /// scalars, unique together) that are each item's sort key, in the order the method
+    /// returns items (`[ticket_id]`, `[created_at, id]`). The next cursor carries the last
+    /// returned item's key and the method gets it as `Window::after`, so a walk neither
+    /// skips nor repeats items while others insert or delete. Without it, cursors carry an
+    /// offset, for a backend that can only skip.
+    #[serde(default)]
+    pub keyset: Option<Vec<Sp<String>>>,
 }
 
 /// Response format settings of a tool.

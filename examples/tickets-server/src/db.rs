@@ -237,12 +237,19 @@ impl TicketsTools for Desk {
             })
             .collect();
         let total = hits.len() as u64;
-        let tickets = hits
+        // Keyset paging (the spec's `keyset: [ticket_id]`): the page starts after the last
+        // ticket the agent was given, by number, whatever was opened or closed since.
+        let after = window
+            .after()
+            .and_then(|key| key.first())
+            .and_then(|id| id.as_str())
+            .and_then(ticket_num);
+        let mut rest = hits
             .into_iter()
-            .skip(window.skip())
-            .take(window.take())
-            .collect();
-        Ok(Page::new(TicketsSearchOutput { tickets }, total))
+            .filter(|t| after.is_none_or(|a| ticket_num(&t.ticket_id).is_some_and(|n| n > a)));
+        let tickets: Vec<Ticket> = rest.by_ref().take(window.take()).collect();
+        let more = rest.next().is_some();
+        Ok(Page::new(TicketsSearchOutput { tickets }, total).with_more(more))
     }
 
     async fn tickets_get(&self, input: TicketsGetInput) -> Result<TicketsGetOutput, ToolError> {

@@ -90,12 +90,21 @@ use crate::shape::{self, ResponseFormat, ShapeSpec};
 use crate::store::Work;
 
 /// The slice of results a paged tool's method is asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+///
+/// An offset tool (the default) returns the `limit` items after the first `offset` ones. A
+/// keyset tool (`paging: {keyset: [...]}`) returns the `limit` items that sort after
+/// [`Window::after`], the sort key of the last item the agent was given, so that a walk
+/// neither skips nor repeats items while others insert or delete; `offset` then only counts
+/// the items returned before, for `total`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Window {
     /// How many matching items come before this page (0 for the first page).
     pub offset: u64,
     /// The most items to return (the call's `limit`, or the tool's default).
     pub limit: u64,
+    /// Keyset tools: the values of the sort key fields (in the spec's order) of the last item
+    /// of the previous page; `None` on the first page, and always for offset tools.
+    pub after: Option<Vec<Value>>,
 }
 
 impl Window {
@@ -107,6 +116,11 @@ impl Window {
     /// `limit` as a `usize`, for `iter().take(..)`.
     pub fn take(&self) -> usize {
         usize::try_from(self.limit).unwrap_or(usize::MAX)
+    }
+
+    /// Keyset tools: the sort key the page starts after ([`Window::after`]).
+    pub fn after(&self) -> Option<&[Value]> {
+        self.after.as_deref()
     }
 }
 
@@ -122,6 +136,10 @@ pub struct Page<T> {
     pub total: u64,
     /// Set by [`Page::more`]: whether items follow this page; `None`: `total` says it.
     pub has_more: Option<bool>,
+    /// Set by [`Page::with_more`], for keyset paging with a `total`: whether items sort
+    /// after this page. `None`: a full page is taken to have more (the walk may end on an
+    /// empty page, but never skips one).
+    pub more_after: Option<bool>,
 }
 
 impl<T> Page<T> {
@@ -131,7 +149,15 @@ impl<T> Page<T> {
             result,
             total,
             has_more: None,
+            more_after: None,
         }
+    }
+
+    /// Keyset paging: says whether items sort after this page (fetch `limit + 1` and look),
+    /// so that the last page carries no `next_cursor`. With offsets, `total` says it.
+    pub fn with_more(mut self, more: bool) -> Self {
+        self.more_after = Some(more);
+        self
     }
 
     /// A page of `result` from a backend that knows only whether items follow it (fetch
@@ -141,6 +167,7 @@ impl<T> Page<T> {
             result,
             total: 0,
             has_more: Some(has_more),
+            more_after: None,
         }
     }
 }
@@ -172,6 +199,9 @@ pub struct Serve {
     pub default_limit: u64,
     /// Paged tools: whether results carry `total` (see [`Serve::without_total`]).
     pub total: bool,
+    /// Keyset tools: the item fields whose values are each item's sort key (see
+    /// [`Serve::keyset`]); empty for offset paging.
+    pub keyset: &'static [&'static str],
     /// Output fields that reach the client as content blocks (see [`crate::content`]).
     pub content: &'static [(&'static str, ContentKind)],
     /// How long idempotency keys are remembered.
@@ -200,6 +230,7 @@ impl Serve {
             items: None,
             default_limit: 20,
             total: true,
+            keyset: &[],
             content: &[],
             idempotency_ttl: Duration::from_secs(24 * 3600),
             preview_ttl: Duration::from_secs(600),
@@ -234,6 +265,15 @@ impl Serve {
     /// budget and no list is left to cut (see [`crate::shape`]).
     pub const fn cut_texts(mut self, fields: &'static [&'static str]) -> Self {
         self.shape.texts = fields;
+        self
+    }
+
+    /// Pages by position rather than offset: each item's `fields` (top-level fields of the
+    /// items, unique together, the order the method returns items in) are its sort key, the
+    /// next cursor carries the last returned item's, and the method is handed it as
+    /// [`Window::after`].
+    pub const fn keyset(mut self, fields: &'static [&'static str]) -> Self {
+        self.keyset = fields;
         self
     }
 
@@ -421,18 +461,30 @@ where
         .and_then(Value::as_u64)
         .unwrap_or(serve.default_limit);
     let mut fp = None;
-    let offset = match str_arg(args, "cursor") {
-        None => 0,
+    let (offset, after) = match str_arg(args, "cursor") {
+        None => (0, None),
         Some(cursor) => {
             let f = fingerprint(args);
-            let offset = rt.cursor_offset(serve.tool, &f, Some(cursor))?;
+            let found = if serve.keyset.is_empty() {
+                (rt.cursor_offset(serve.tool, &f, Some(cursor))?, None)
+            } else {
+                let (offset, position) = rt.cursor_position(serve.tool, &f, cursor)?;
+                (offset, Some(position))
+            };
             fp = Some(f);
-            offset
+            found
         }
     };
-    let page = run(input, Window { offset, limit }).await?;
+    let window = Window {
+        offset,
+        limit,
+        after,
+    };
+    let page = run(input, window).await?;
     let mut result = output(&page.result)?;
+    let mut given = 0;
     if let Some(Value::Array(list)) = result.get_mut(items) {
+        given = list.len() as u64;
         list.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
     }
     shape_result(serve, args, &mut result);
@@ -443,9 +495,14 @@ where
     // Runtime::page issues a cursor exactly when this holds; otherwise it ignores the
     // fingerprint, so an empty one saves hashing the arguments.
     let more = returned > 0
-        && match page.has_more {
-            Some(more) => more,
-            None => offset.saturating_add(returned) < page.total,
+        && match (page.has_more, serve.keyset.is_empty()) {
+            (Some(more), _) => more || returned < given,
+            (None, true) => offset.saturating_add(returned) < page.total,
+            // By position, offset and total do not tell: items added or removed before the
+            // position count in `total`, not in what is left. A full page may have more
+            // after it (at worst the next page is empty); fewer items than asked for, all
+            // kept, were the last.
+            (None, false) => page.more_after.unwrap_or(given >= limit) || returned < given,
         };
     // A tool declared without a total never shows one, even from `Page::new`.
     let has_more = if serve.total {
@@ -458,6 +515,11 @@ where
         (None, true) => fingerprint(args),
         (None, false) => String::new(),
     };
+    if !serve.keyset.is_empty() {
+        let total = has_more.is_none().then_some(page.total);
+        rt.page_after(serve, &fp, &mut result, offset, total, more)?;
+        return Ok(result);
+    }
     match has_more {
         None => rt.page(serve.tool, &fp, &mut result, items, offset, page.total),
         Some(_) => rt.page_until(serve.tool, &fp, &mut result, items, offset, more),

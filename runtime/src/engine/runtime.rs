@@ -208,6 +208,75 @@ impl Runtime {
         }
     }
 
+    /// The offset and position a keyset cursor of `tool` for the query `fingerprint` carries
+    /// (see [`crate::cursor`]).
+    pub fn cursor_position(
+        &self,
+        tool: &str,
+        fingerprint: &str,
+        cursor: &str,
+    ) -> Result<(u64, Vec<Value>), ToolError> {
+        self.cursor_key.decode_after(tool, fingerprint, cursor)
+    }
+
+    /// Adds keyset paging to a page's result: `total` when known, and, when `more` items
+    /// follow a non-empty page, a `next_cursor` carrying the sort key of the last item
+    /// actually present (after the budget cut, so cut items come on the next page). An
+    /// error when that item lacks one of the key fields, or its key is too long for a
+    /// cursor: the method broke its keyset promise, and the agent could not go on.
+    pub fn page_after(
+        &self,
+        serve: &crate::engine::glue::Serve,
+        fingerprint: &str,
+        result: &mut Value,
+        offset: u64,
+        total: Option<u64>,
+        more: bool,
+    ) -> Result<(), ToolError> {
+        let items_field = serve.items.unwrap_or_default();
+        let returned = returned(result, items_field);
+        let position = match result
+            .get(items_field)
+            .and_then(Value::as_array)
+            .and_then(|items| items.last())
+        {
+            Some(last) if more => Some::<Vec<Value>>(
+                serve
+                    .keyset
+                    .iter()
+                    .map(|field| {
+                        last.get(*field).cloned().ok_or_else(|| {
+                            ToolError::internal(format!(
+                                "{}: an item has no `{field}`, its sort key field",
+                                serve.tool
+                            ))
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+            _ => None,
+        };
+        let Value::Object(map) = result else {
+            return Ok(());
+        };
+        if let Some(total) = total {
+            map.insert("total".into(), total.into());
+        }
+        match position {
+            Some(position) => {
+                let next = offset.saturating_add(returned);
+                let cursor =
+                    self.cursor_key
+                        .encode_after(serve.tool, fingerprint, next, &position)?;
+                map.insert("next_cursor".into(), cursor.into());
+            }
+            None => {
+                map.remove("next_cursor");
+            }
+        }
+        Ok(())
+    }
+
     /// Adds paging to a page's result: `total`, and `next_cursor` when items remain.
     ///
     /// `items_field` is the top-level key of the page's array. The next page starts after the

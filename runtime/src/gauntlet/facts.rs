@@ -228,6 +228,8 @@ pub struct PagingFacts {
     pub max_limit: u64,
     /// Whether pages carry `total` (`false`: the backend only knows whether more follow).
     pub total: bool,
+    /// Whether pages are cut by position (`keyset`) rather than offset.
+    pub keyset: bool,
 }
 
 /// A tool's response formats.

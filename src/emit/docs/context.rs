@@ -226,6 +226,10 @@ pub struct PagingCtx {
     pub default_limit: u32,
     /// Largest `limit`.
     pub max_limit: u32,
+    /// Whether results carry `total`.
+    pub total: bool,
+    /// Keyset paging's sort key fields; empty for offset paging.
+    pub keyset: Vec<String>,
 }
 
 /// Response formats.
@@ -311,6 +315,8 @@ pub fn tool_page(
                 items: p.items.text.clone(),
                 default_limit: p.default_limit,
                 max_limit: p.max_limit,
+                total: p.total,
+                keyset: p.keyset.iter().map(|k| k.text.clone()).collect(),
             }),
             response_format: tool.response_format.map(|v| ResponseFormatCtx {
                 default: v.as_str(),

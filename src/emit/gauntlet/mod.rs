@@ -197,6 +197,7 @@ struct PagingCtx {
     default_limit: u32,
     max_limit: u32,
     total: bool,
+    keyset: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -273,6 +274,7 @@ fn tool_context(model: &Model, t: &Tool) -> ToolCtx {
             default_limit: p.default_limit,
             max_limit: p.max_limit,
             total: p.total,
+            keyset: !p.keyset.is_empty(),
         }),
         response_format: t.response_format.map(|v| FormatCtx {
             default: v.as_str().into(),

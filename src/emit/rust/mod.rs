@@ -176,6 +176,8 @@ struct ToolCtx {
     items: Option<String>,
     default_limit: u32,
     counts_total: bool,
+    /// Keyset paging: the items' sort key fields (wire names); empty for offset paging.
+    keyset: Vec<String>,
     /// Output fields sent as content blocks, with their `ContentKind` variant.
     content: Vec<ContentCtx>,
     /// Text outputs cut to the budget.
@@ -446,6 +448,11 @@ fn tool_context(
         items: t.paging.as_ref().map(|p| p.items.text.clone()),
         default_limit: t.paging.as_ref().map_or(0, |p| p.default_limit),
         counts_total: t.paging.as_ref().is_none_or(|p| p.total),
+        keyset: t
+            .paging
+            .iter()
+            .flat_map(|p| p.keyset.iter().map(|k| k.text.clone()))
+            .collect(),
         content: content_fields(t)
             .map(|(f, c)| ContentCtx {
                 field: f.name.clone(),

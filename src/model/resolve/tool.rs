@@ -89,11 +89,14 @@ pub(super) fn resolve_tool(
                 );
             }
         }
+        let keyset: Vec<Text> = p.keyset.iter().flatten().map(|k| text(file, k)).collect();
+        check_keyset(fr, p, &output, &keyset);
         Paging {
             items: text(file, &p.items),
             default_limit: d,
             max_limit: m,
             total: p.total.as_ref().is_none_or(|t| t.value),
+            keyset,
             span,
         }
     });
@@ -566,4 +569,100 @@ fn holds_list(ty: &Type) -> bool {
         Kind::Object { fields, open, .. } => *open && fields.is_empty(),
         _ => false,
     })
+}
+
+/// `keyset` names top-level scalar fields of the paged items that every item has: each
+/// item's sort key is read from them to make the next cursor.
+fn check_keyset(fr: &mut FieldResolver, p: &raw::Paging, output: &[Field], keyset: &[Text]) {
+    if p.keyset.as_ref().is_some_and(Vec::is_empty) {
+        fr.diags.push(
+            Diagnostic::error(
+                "invalid-keyset",
+                fr.span(p.items.pos),
+                "`keyset` lists no field",
+            )
+            .label("paging without a sort key")
+            .help("name the item fields that sort the pages (`keyset: [id]`), or remove `keyset` to page by offset"),
+        );
+        return;
+    }
+    let item_fields = output
+        .iter()
+        .find(|f| f.name == p.items.value)
+        .and_then(|f| match &f.ty.kind {
+            Kind::Array { items, .. } => match &items.kind {
+                Kind::Object { fields, .. } => Some(fields.as_slice()),
+                _ => None,
+            },
+            _ => None,
+        });
+    let Some(item_fields) = item_fields else {
+        if let Some(first) = keyset.first() {
+            fr.diags.push(
+                Diagnostic::error(
+                    "invalid-keyset",
+                    first.span,
+                    format!(
+                        "`keyset` needs the items of `{}` to be objects",
+                        p.items.value
+                    ),
+                )
+                .label("no item fields to sort by")
+                .help(
+                    "make the items objects with an id field, or remove `keyset` to page by offset",
+                ),
+            );
+        }
+        return;
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    for k in keyset {
+        if !seen.insert(k.text.as_str()) {
+            fr.diags.push(
+                Diagnostic::error(
+                    "invalid-keyset",
+                    k.span,
+                    format!("`{}` is listed twice", k.text),
+                )
+                .label("listed before")
+                .help("name each sort key field once"),
+            );
+            continue;
+        }
+        let problem = match item_fields.iter().find(|f| f.name == k.text) {
+            None => Some(format!(
+                "no item field `{}`; the items have: {}",
+                k.text,
+                item_fields
+                    .iter()
+                    .map(|f| f.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            Some(f) if !f.required || f.nullable || f.detailed_only => Some(format!(
+                "`{}` is not in every item (optional, nullable or detailed-only)",
+                k.text
+            )),
+            Some(f)
+                if !matches!(
+                    f.ty.kind,
+                    Kind::String(_) | Kind::Integer { .. } | Kind::Number { .. }
+                ) =>
+            {
+                Some(format!(
+                    "`{}` is {}, not a string or a number",
+                    k.text,
+                    f.ty.json_type()
+                ))
+            }
+            Some(_) => None,
+        };
+        if let Some(message) = problem {
+            fr.diags.push(
+                Diagnostic::error("invalid-keyset", k.span, message)
+                    .label("not a sort key field")
+                    .help("name required string or number fields of the items that sort them, like their id"),
+            );
+        }
+    }
 }

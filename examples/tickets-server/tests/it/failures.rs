@@ -320,3 +320,83 @@ fn concurrent_status_changes_report_the_status_each_really_replaced() {
     *degree.entry(last).or_default() += 1;
     assert!(degree.values().all(|d| *d == 0), "lost updates: {degree:?}");
 }
+
+/// Walks every page of the open "walk" tickets on `walker` while `writer` opens new ones and
+/// closes others between pages; every ticket open for the whole walk must come exactly once,
+/// and no ticket twice. Returns how many pages the walk took.
+pub(crate) fn walk_while_others_write(walker: &Server, writer: &Server) -> usize {
+    const START: usize = 30;
+    let open = |i: usize| {
+        let args = json!({"title": format!("walk ticket {i}"), "customer_email": "w@example.com", "idempotency_key": format!("walk-{i}")});
+        let preview = preview_id(&writer.call_wait("tickets_create", args.clone()));
+        let mut apply = args;
+        apply["preview_id"] = json!(preview);
+        match writer.call_wait("tickets_create", apply) {
+            Answer::Ok(v) => v["ticket"]["ticket_id"].as_str().unwrap().to_owned(),
+            other => panic!("create failed: {other:?}"),
+        }
+    };
+    let close = |id: &str, n: usize| match writer.call_wait(
+        "tickets_update_status",
+        json!({"ticket_id": id, "status": "closed", "idempotency_key": format!("close-{n}")}),
+    ) {
+        Answer::Ok(_) => {}
+        other => panic!("close failed: {other:?}"),
+    };
+    let ids: Vec<String> = (0..START).map(open).collect();
+    let query = json!({"query": "walk", "status": "open", "limit": 4});
+    let mut seen: Vec<String> = Vec::new();
+    let mut closed: HashSet<String> = HashSet::new();
+    let mut cursor: Option<String> = None;
+    let mut pages = 0;
+    loop {
+        let mut args = query.clone();
+        if let Some(c) = &cursor {
+            args["cursor"] = json!(c);
+        }
+        let page = match walker.call_wait("tickets_search", args) {
+            Answer::Ok(v) => v,
+            other => panic!("page {pages}: {other:?}"),
+        };
+        pages += 1;
+        for t in page["tickets"].as_array().unwrap() {
+            seen.push(t["ticket_id"].as_str().unwrap().to_owned());
+        }
+        // Between pages: one ticket already seen is closed (with offsets, every later
+        // page would shift back and skip one), one not seen yet is closed, one is opened.
+        let k = pages;
+        if let Some(done) = seen.get(k) {
+            close(done, 2 * k);
+            closed.insert(done.clone());
+        }
+        if let Some(ahead) = ids.get(START - k) {
+            close(ahead, 2 * k + 1);
+            closed.insert(ahead.clone());
+        }
+        open(START + k);
+        match page["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_owned()),
+            None => break,
+        }
+        assert!(pages < 100, "the walk never ends");
+    }
+    let unique: HashSet<&String> = seen.iter().collect();
+    assert_eq!(unique.len(), seen.len(), "a ticket came twice: {seen:?}");
+    for id in ids.iter().filter(|id| !closed.contains(*id)) {
+        assert!(
+            seen.contains(id),
+            "{id} was open for the whole walk but never came: {seen:?}"
+        );
+    }
+    pages
+}
+
+#[test]
+fn a_walk_over_the_pages_sees_every_lasting_ticket_once_while_others_write() {
+    let dir = Scratch::new("walk");
+    let db = dir.join("tickets.db");
+    let walker = Server::start(&db, &[]);
+    let writer = Server::start(&db, &[]);
+    let pages = walk_while_others_write(&walker, &writer);
+    assert!(pages > 5, "{pages} pages");
+}

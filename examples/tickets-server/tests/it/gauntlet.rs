@@ -57,12 +57,18 @@ mod on_postgres {
         TicketsServer::new(desk, runtime.with_store(store))
     }
 
-    /// PostgreSQL's connections need a tokio reactor: one runtime per check.
+    /// PostgreSQL's connections live on the tokio runtime that opened them: every call of
+    /// every check runs on one runtime, which outlives the pools.
     fn on_tokio(f: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + '_>>) {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a tokio runtime")
+        static RUNTIME: std::sync::OnceLock<tokio::runtime::Runtime> = std::sync::OnceLock::new();
+        RUNTIME
+            .get_or_init(|| {
+                tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(2)
+                    .enable_all()
+                    .build()
+                    .expect("a tokio runtime")
+            })
             .block_on(f)
     }
 

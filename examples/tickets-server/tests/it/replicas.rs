@@ -434,3 +434,14 @@ fn stateless_http_lets_any_replica_answer_any_request() {
         1
     );
 }
+
+#[test]
+fn a_walk_over_the_pages_on_one_replica_sees_every_lasting_ticket_once_while_another_writes() {
+    let Some((url, _db)) = database("walk") else {
+        return;
+    };
+    let walker = start(&url, &[]);
+    let writer = start(&url, &[]);
+    let pages = crate::failures::walk_while_others_write(&walker, &writer);
+    assert!(pages > 5, "{pages} pages");
+}

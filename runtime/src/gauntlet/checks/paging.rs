@@ -39,8 +39,16 @@ fn total_of(page: &Value) -> Option<u64> {
     page.get("total").and_then(Value::as_u64)
 }
 
-const WALK_FIX: &str = "return the `window.limit` items that follow the first `window.offset` matches, \
-                        in a stable order, and the number of all matches as the page's total";
+/// How to page right, for the tool's kind of paging.
+fn walk_fix(paging: &PagingFacts) -> &'static str {
+    if paging.keyset {
+        "return the `window.limit` items that sort after `window.after()` (from the first when it \
+         is None), in the keyset's order, with the number of all matches as the page's total"
+    } else {
+        "return the `window.limit` items that follow the first `window.offset` matches, in a \
+         stable order, and the number of all matches as the page's total"
+    }
+}
 
 /// Walks every page of `query` at `limit`; the items in order, and the total.
 fn walk(
@@ -65,7 +73,7 @@ fn walk(
                 .call(tool, &shown_args)
                 .got(got)
                 .expected(expected)
-                .fix(WALK_FIX)
+                .fix(walk_fix(&paging))
         };
         let this_total = match total_of(&page) {
             Some(t) if paging.total => t,
@@ -154,7 +162,7 @@ fn walk(
                 seen.len()
             ))
             .expected("as many items as total, each once")
-            .fix(WALK_FIX));
+            .fix(walk_fix(&paging)));
     }
     Ok((seen, total))
 }
@@ -186,7 +194,7 @@ pub(crate) fn walk_every_item_once(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
                     paging.max_limit
                 ))
                 .expected("the same items whatever the page size")
-                .fix(WALK_FIX));
+                .fix(walk_fix(&paging)));
         }
     }
     Ok(())

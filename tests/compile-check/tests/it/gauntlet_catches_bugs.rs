@@ -172,10 +172,10 @@ fn a_failure_says_which_promise_broke_and_how_to_fix_it() {
         failure.to_string(),
         "gauntlet check tickets_search::pagination_walks_every_item_once failed
   promise:  walking every page of a tickets_search query returns each matching item exactly once, as many as total says
-  call:     tickets_search {\"cursor\":\"AQAAAAAAAAAFJ98zUaDP1VY2rQZ5qWh6VU2HBby61Snd\",\"limit\":5,\"query\":\"login\",\"status\":\"open\"}
+  call:     tickets_search {\"cursor\":\"AgAAAAAAAAAFJ98zUaDP1VYAClsiVC0xMDA3Il1uM3fG9x6mzn8QqovlvLQc\",\"limit\":5,\"query\":\"login\",\"status\":\"open\"}
   got:      page 2 repeats an item already seen as item 5: {\"status\":\"open\",\"ticket_id\":\"T-1007\",\"title\":\"login loop case 7\"}
   expected: every item on exactly one page
-  fix:      return the `window.limit` items that follow the first `window.offset` matches, in a stable order, and the number of all matches as the page's total"
+  fix:      return the `window.limit` items that sort after `window.after()` (from the first when it is None), in the keyset's order, with the number of all matches as the page's total"
     );
 }
 

@@ -66,16 +66,26 @@ impl TicketsTools for Desk {
             .filter(|t| t.title.to_lowercase().contains(&query))
             .filter(|t| input.status.is_none_or(|s| t.status == s))
             .collect();
-        let page = hits
+        // Keyset paging (`keyset: [ticket_id]`): the page starts after the last ticket given.
+        let start = match window
+            .after()
+            .and_then(|k| k.first())
+            .and_then(|v| v.as_str())
+        {
+            Some(last) => hits
+                .iter()
+                .position(|t| t.ticket_id.as_str() == last)
+                .map_or(hits.len(), |i| i + 1),
+            None => 0,
+        };
+        let page: Vec<Ticket> = hits
             .iter()
-            .skip(window.skip())
+            .skip(start)
             .take(window.take())
             .map(|t| (*t).clone())
             .collect();
-        Ok(Page::new(
-            TicketsSearchOutput { tickets: page },
-            hits.len() as u64,
-        ))
+        let more = start + page.len() < hits.len();
+        Ok(Page::new(TicketsSearchOutput { tickets: page }, hits.len() as u64).with_more(more))
     }
 
     async fn tickets_get(&self, input: TicketsGetInput) -> Result<TicketsGetOutput, ToolError> {

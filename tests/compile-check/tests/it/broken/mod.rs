@@ -154,17 +154,20 @@ impl TicketsTools for Desk {
         } else {
             window.take()
         };
-        let page = hits
+        let page: Vec<Ticket> = hits
             .iter()
             .skip(skip)
             .take(take)
             .map(|t| (*t).clone())
             .collect();
+        let more = skip + page.len() < hits.len();
         let mut total = hits.len() as u64;
         if self.has(Bug::WrongTotal) {
             total += 1;
         }
-        Ok(Page::new(TicketsSearchOutput { tickets: page }, total))
+        // Pages by the offset the runtime still passes beside the keyset position, which is
+        // where the injected bugs act.
+        Ok(Page::new(TicketsSearchOutput { tickets: page }, total).with_more(more))
     }
 
     async fn tickets_get(&self, input: TicketsGetInput) -> Result<TicketsGetOutput, ToolError> {
