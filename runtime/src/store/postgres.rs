@@ -339,6 +339,13 @@ impl Store for PostgresStore {
     ) -> BoxFuture<'a, Result<Reservation, StoreError>> {
         Box::pin(async move {
             let mut client = self.client().await?;
+            // Done, live or mismatched keys answer from one read (see the SQLite store);
+            // only a free or lapsed key takes the locked transaction.
+            if let Some(row) = read_key(&**client, key, now_ms).await?
+                && let Some(answer) = classify(row, fingerprint, now_ms)?
+            {
+                return Ok(answer);
+            }
             let tx = client.transaction().await.map_err(pg)?;
             tx.execute(LOCK_KEY, &[&key.tool, &key.key])
                 .await

@@ -126,19 +126,21 @@ fn immediate<T>(
 }
 
 fn read_key(conn: &Connection, key: KeyRef<'_>, now_ms: i64) -> Result<Option<KeyRow>, StoreError> {
-    conn.query_row(
+    // Every keyed call starts here, a replay ends here: the statement is compiled once per
+    // connection.
+    conn.prepare_cached(
         "SELECT fingerprint, state, result, lease_until FROM toolspec_idempotency
          WHERE tool = ?1 AND key = ?2 AND expires_at > ?3",
-        params![key.tool, key.key, now_ms],
-        |r| {
-            Ok(KeyRow {
-                fingerprint: r.get(0)?,
-                state: r.get(1)?,
-                result: r.get(2)?,
-                lease_until: r.get(3)?,
-            })
-        },
     )
+    .map_err(sql)?
+    .query_row(params![key.tool, key.key, now_ms], |r| {
+        Ok(KeyRow {
+            fingerprint: r.get(0)?,
+            state: r.get(1)?,
+            result: r.get(2)?,
+            lease_until: r.get(3)?,
+        })
+    })
     .optional()
     .map_err(sql)
 }
@@ -233,6 +235,15 @@ impl Store for SqliteStore {
     ) -> BoxFuture<'a, Result<Reservation, StoreError>> {
         Box::pin(async move {
             let mut conn = self.db.lock().await;
+            // A key that is done, held by a live lease or held for other arguments answers
+            // from one read: those states change only by expiry, the lease's end or the
+            // holder's commit, and the answer is true when it is read. Only a free or lapsed
+            // key takes the write transaction.
+            if let Some(row) = read_key(&conn, key, now_ms)?
+                && let Some(answer) = classify(row, fingerprint, now_ms)?
+            {
+                return Ok(answer);
+            }
             immediate(&mut conn, |tx| {
                 tx.execute(
                     "DELETE FROM toolspec_idempotency WHERE expires_at <= ?1",
