@@ -89,6 +89,9 @@
 //!   generator depends on this crate with `default-features = false`.
 //! - `sqlite`: the runtime's records in the app's own SQLite file, and units of work that
 //!   are its transactions ([`store::SqliteStore`], [`sqlite::Database`]).
+//! - `postgres`: the same records in a PostgreSQL database shared by every replica of a
+//!   server, through a connection pool, and units of work that are PostgreSQL transactions
+//!   (`store::PostgresStore`; adds tokio-postgres, deadpool-postgres and tokio).
 //! - `mcp`: the MCP adapter (module `mcp`): serves any [`engine::Toolset`] over stdio or
 //!   streamable HTTP with rmcp (adds tokio, rmcp and axum).
 //! - `gauntlet`: module `gauntlet`, the checks that hold an implementation to its spec

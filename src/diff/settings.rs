@@ -234,6 +234,33 @@ pub(super) fn compare_settings(o: &Tool, n: &Tool, out: &mut Changes) {
             why,
         );
     }
+    if let (Some(a), Some(b)) = (&o.paging, &n.paging) {
+        let key = |p: &crate::model::Paging| -> Vec<String> {
+            p.keyset.iter().map(|k| k.text.clone()).collect()
+        };
+        if key(a) != key(b) {
+            let how = |k: &[String]| {
+                if k.is_empty() {
+                    "by offset".to_string()
+                } else {
+                    format!("by position ({})", k.join(", "))
+                }
+            };
+            out.push(
+                "paging-keyset-changed",
+                Some(Party::Callers),
+                Some(name),
+                format!("{name}.paging.keyset"),
+                (Side::New, b.span),
+                format!(
+                    "pages of `{name}` were cut {}, now {}",
+                    how(&key(a)),
+                    how(&key(b))
+                ),
+                "a next_cursor the old server issued is refused (invalid_cursor): an agent in the middle of a walk starts it again",
+            );
+        }
+    }
     compare_requires(o, n, out);
     match (&o.low_risk, &n.low_risk) {
         (None, Some(r)) => out.push(

@@ -159,9 +159,18 @@ fn a_replica_killed_mid_apply_leaves_one_ticket_per_key_after_retries_through_th
     let Some((url, db)) = database("killed") else {
         return;
     };
-    let args = ["--lease", "1"];
-    let doomed = start(&url, &args);
-    let others = [start(&url, &args), start(&url, &args)];
+    // Each replica delivers the email outbox to a mailbox file of its own.
+    let dir = support::Scratch::new("killed-mail");
+    let mailboxes: Vec<String> = (0..3)
+        .map(|n| {
+            dir.join(&format!("mailbox-{n}.jsonl"))
+                .display()
+                .to_string()
+        })
+        .collect();
+    let args = |n: usize| ["--lease", "1", "--mailbox", mailboxes[n].as_str()];
+    let doomed = start(&url, &args(0));
+    let others = [start(&url, &args(1)), start(&url, &args(2))];
     let previews: Vec<String> = (0..KEYS)
         .map(|i| preview_id(&others[i % 2].call_wait("tickets_create", create_args(i))))
         .collect();
@@ -223,6 +232,38 @@ fn a_replica_killed_mid_apply_leaves_one_ticket_per_key_after_retries_through_th
         assert_eq!(n, 1, "key {i} has {n} tickets");
         let num = db.count("SELECT num FROM tickets WHERE title = $1", &title);
         assert_eq!(told[&i], format!("T-{num}"), "key {i}");
+    }
+    // Every ticket's email left the outbox (through whichever replica), at least once and
+    // always under one message id, the receiver's idempotency key.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let mut emails: HashMap<String, HashSet<String>> = HashMap::new();
+        for mailbox in &mailboxes {
+            for line in std::fs::read_to_string(mailbox).unwrap_or_default().lines() {
+                let v: serde_json::Value = serde_json::from_str(line).expect("a mailbox line");
+                emails
+                    .entry(v["ticket_id"].as_str().unwrap_or_default().to_owned())
+                    .or_default()
+                    .insert(v["id"].as_str().unwrap_or_default().to_owned());
+            }
+        }
+        for (ticket, ids) in &emails {
+            assert_eq!(
+                ids.len(),
+                1,
+                "{ticket}: emails under {} message ids",
+                ids.len()
+            );
+            assert!(
+                told.values().any(|t| t == ticket),
+                "an email for {ticket}, no agent's ticket"
+            );
+        }
+        if told.values().all(|t| emails.contains_key(t)) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "emails still undelivered");
+        std::thread::sleep(Duration::from_millis(200));
     }
 }
 
