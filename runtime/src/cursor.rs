@@ -83,7 +83,7 @@ impl CursorKey {
         raw.extend_from_slice(&offset.to_be_bytes());
         raw.extend_from_slice(&tag(tool));
         raw.extend_from_slice(&tag(fingerprint));
-        let mac = self.mac(version, tool, fingerprint, offset);
+        let mac = self.mac(version, offset, &[tool.as_bytes(), fingerprint.as_bytes()]);
         raw.extend_from_slice(&mac);
         URL_SAFE_NO_PAD.encode(raw)
     }
@@ -97,23 +97,9 @@ impl CursorKey {
         if raw.len() != LEN {
             return Err(malformed());
         }
-        let mut offset_bytes = [0u8; 8];
-        offset_bytes.copy_from_slice(&raw[1..9]);
-        let offset = u64::from_be_bytes(offset_bytes);
-        if raw[9..13] != tag(tool) {
-            return Err(ToolError::invalid_cursor(
-                "other_tool",
-                &format!("This cursor was issued by another tool, not {tool}."),
-            ));
-        }
-        if raw[13..17] != tag(fingerprint) {
-            return Err(ToolError::invalid_cursor(
-                "other_query",
-                "This cursor was issued for a different query: the arguments other than \
-                 `cursor`, `limit` and `response_format` must stay the same between pages.",
-            ));
-        }
-        let expected = self.mac(raw[0], tool, fingerprint, offset);
+        let offset = offset_of(&raw);
+        check_tags(&raw, tool, fingerprint)?;
+        let expected = self.mac(raw[0], offset, &[tool.as_bytes(), fingerprint.as_bytes()]);
         check_mac(&expected, &raw[17..])?;
         Ok(offset)
     }
@@ -142,7 +128,11 @@ impl CursorKey {
         raw.extend_from_slice(&tag(fingerprint));
         raw.extend_from_slice(&(pos.len() as u16).to_be_bytes());
         raw.extend_from_slice(&pos);
-        raw.extend_from_slice(&self.keyset_mac(tool, fingerprint, offset, &pos));
+        raw.extend_from_slice(&self.mac(
+            KEYSET_CURSOR_VERSION,
+            offset,
+            &[tool.as_bytes(), fingerprint.as_bytes(), &pos],
+        ));
         Ok(URL_SAFE_NO_PAD.encode(raw))
     }
 
@@ -163,25 +153,15 @@ impl CursorKey {
         if raw.len() != KEYSET_FIXED + pos_len || pos_len > MAX_POSITION {
             return Err(malformed());
         }
-        let mut offset_bytes = [0u8; 8];
-        offset_bytes.copy_from_slice(&raw[1..9]);
-        let offset = u64::from_be_bytes(offset_bytes);
-        if raw[9..13] != tag(tool) {
-            return Err(ToolError::invalid_cursor(
-                "other_tool",
-                &format!("This cursor was issued by another tool, not {tool}."),
-            ));
-        }
-        if raw[13..17] != tag(fingerprint) {
-            return Err(ToolError::invalid_cursor(
-                "other_query",
-                "This cursor was issued for a different query: the arguments other than \
-                 `cursor`, `limit` and `response_format` must stay the same between pages.",
-            ));
-        }
+        let offset = offset_of(&raw);
+        check_tags(&raw, tool, fingerprint)?;
         let pos = &raw[19..19 + pos_len];
         check_mac(
-            &self.keyset_mac(tool, fingerprint, offset, pos),
+            &self.mac(
+                KEYSET_CURSOR_VERSION,
+                offset,
+                &[tool.as_bytes(), fingerprint.as_bytes(), pos],
+            ),
             &raw[19 + pos_len..],
         )?;
         // Signed by this key, so it is the JSON this server wrote.
@@ -189,23 +169,10 @@ impl CursorKey {
         Ok((offset, position))
     }
 
-    fn keyset_mac(&self, tool: &str, fingerprint: &str, offset: u64, position: &[u8]) -> [u8; 16] {
-        let mut out = [0u8; 16];
-        let Ok(mut mac) = <Hmac<Sha256> as KeyInit>::new_from_slice(&self.bytes) else {
-            return out;
-        };
-        mac.update(&[KEYSET_CURSOR_VERSION]);
-        mac.update(&offset.to_be_bytes());
-        for part in [tool.as_bytes(), fingerprint.as_bytes(), position] {
-            mac.update(&(part.len() as u64).to_be_bytes());
-            mac.update(part);
-        }
-        let full = mac.finalize().into_bytes();
-        out.copy_from_slice(&full[..16]);
-        out
-    }
-
-    fn mac(&self, version: u8, tool: &str, fingerprint: &str, offset: u64) -> [u8; 16] {
+    /// The MAC of a cursor: HMAC-SHA256 over the version, the offset and each of `parts`
+    /// (the tool, the fingerprint and, in a keyset cursor, the position), length-prefixed so
+    /// that ("ab", "c") and ("a", "bc") sign differently; truncated to 128 bits.
+    fn mac(&self, version: u8, offset: u64, parts: &[&[u8]]) -> [u8; 16] {
         let mut out = [0u8; 16];
         // HMAC takes keys of any length, so this never fails; the fallback keeps it panic-free.
         let Ok(mut mac) = <Hmac<Sha256> as KeyInit>::new_from_slice(&self.bytes) else {
@@ -213,15 +180,40 @@ impl CursorKey {
         };
         mac.update(&[version]);
         mac.update(&offset.to_be_bytes());
-        // Length-prefixed so ("ab","c") and ("a","bc") sign differently.
-        for part in [tool, fingerprint] {
+        for part in parts {
             mac.update(&(part.len() as u64).to_be_bytes());
-            mac.update(part.as_bytes());
+            mac.update(part);
         }
         let full = mac.finalize().into_bytes();
         out.copy_from_slice(&full[..16]);
         out
     }
+}
+
+/// The offset both versions carry in bytes 1..9.
+fn offset_of(raw: &[u8]) -> u64 {
+    let mut bytes = [0u8; 8];
+    bytes.copy_from_slice(&raw[1..9]);
+    u64::from_be_bytes(bytes)
+}
+
+/// Whether the tags of `raw` (bytes 9..17 in both versions) name `tool` and `fingerprint`:
+/// they let the refusal say why, before the MAC is checked.
+fn check_tags(raw: &[u8], tool: &str, fingerprint: &str) -> Result<(), ToolError> {
+    if raw[9..13] != tag(tool) {
+        return Err(ToolError::invalid_cursor(
+            "other_tool",
+            &format!("This cursor was issued by another tool, not {tool}."),
+        ));
+    }
+    if raw[13..17] != tag(fingerprint) {
+        return Err(ToolError::invalid_cursor(
+            "other_query",
+            "This cursor was issued for a different query: the arguments other than \
+             `cursor`, `limit` and `response_format` must stay the same between pages.",
+        ));
+    }
+    Ok(())
 }
 
 /// A cursor's bytes, if it is base64 of a cursor of `version`.

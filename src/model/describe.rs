@@ -140,12 +140,23 @@ pub fn approval_explained(approval: Approval) -> &'static str {
     }
 }
 
-fn sentence(s: &str) -> String {
+/// `s` trimmed and ended with a full stop unless it already ends a sentence; empty stays
+/// empty (a missing part adds nothing).
+pub fn sentence(s: &str) -> String {
     let s = s.trim();
-    if s.ends_with(['.', '!', '?']) {
+    if s.is_empty() || s.ends_with(['.', '!', '?']) {
         s.to_string()
     } else {
         format!("{s}.")
+    }
+}
+
+/// `s` with its first letter upper-case (`up to 5 items` becomes `Up to 5 items`).
+pub fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
     }
 }
 

@@ -7,6 +7,7 @@
 //! gauntlet all describe and enforce the same limits. Names are the runtime's conventions.
 
 use crate::diagnostics::Span;
+use crate::model::describe::capitalize;
 use crate::model::values::compose_example;
 use crate::model::{Duration, Field, Kind, Origin, StringRules, Type, format_duration};
 use crate::spec::format::{Format, Verbosity};
@@ -362,7 +363,7 @@ pub fn truncated_output(span: Span, cuts_text: bool) -> Field {
         field(
             "kept",
             span,
-            format!("{} kept.", capitalize_first(unit)),
+            format!("{} kept.", capitalize(unit)),
             count(),
             true,
             json!(12),
@@ -371,7 +372,7 @@ pub fn truncated_output(span: Span, cuts_text: bool) -> Field {
         field(
             "total",
             span,
-            format!("{} before the cut.", capitalize_first(unit)),
+            format!("{} before the cut.", capitalize(unit)),
             count(),
             true,
             json!(20),
@@ -437,11 +438,4 @@ pub fn truncated_output(span: Span, cuts_text: bool) -> Field {
         example,
         Origin::Budget,
     )
-}
-
-fn capitalize_first(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
 }

@@ -28,7 +28,6 @@
 
 pub mod report;
 
-use crate::model::describe::tool_description;
 use crate::model::{Tool, ToolSet};
 use crate::plan::providers::{Prepared, anthropic, gemini, mcp, openai};
 use serde::Serialize;
@@ -106,9 +105,15 @@ pub struct ToolSetCost {
 
 /// The token cost of one tool's definition.
 pub fn tool_cost(tool: &Tool) -> ToolCost {
-    let def = mcp::tool(tool);
+    prepared_cost(&Prepared::new(tool))
+}
+
+/// [`tool_cost`] of a tool whose description and schemas are already made: every provider's
+/// entry is built from the one [`Prepared`].
+fn prepared_cost(p: &Prepared) -> ToolCost {
+    let def = serde_json::to_value(mcp::McpTool::from(p)).unwrap_or_default();
     let mcp_tokens = count_tokens(&compact(&def));
-    let description_tokens = count_tokens(&tool_description(tool));
+    let description_tokens = count_tokens(&p.description);
     let mut words = 0;
     for key in ["inputSchema", "outputSchema"] {
         if let Some(s) = def.get(key) {
@@ -116,14 +121,14 @@ pub fn tool_cost(tool: &Tool) -> ToolCost {
         }
     }
     let parameter_tokens = words.min(mcp_tokens.saturating_sub(description_tokens));
-    let openai_entry = openai::tool(tool);
+    let openai_entry = serde_json::to_value(openai::OpenAiTool::from(p)).unwrap_or_default();
     ToolCost {
-        name: tool.name.text.clone(),
+        name: p.tool.name.text.clone(),
         openai_estimate: openai_function_estimate(&openai_entry),
         mcp_tokens,
-        anthropic_tokens: count_tokens(&compact(&anthropic::tool(tool))),
+        anthropic_tokens: count_tokens(&compact(&anthropic::alone(p))),
         openai_tokens: count_tokens(&compact(&openai_entry)),
-        gemini_tokens: count_tokens(&compact(&gemini::tool(tool))),
+        gemini_tokens: count_tokens(&compact(&gemini::Declaration::from(p))),
         description_tokens,
         parameter_tokens,
         schema_tokens: mcp_tokens - description_tokens.min(mcp_tokens) - parameter_tokens,
@@ -132,9 +137,10 @@ pub fn tool_cost(tool: &Tool) -> ToolCost {
 
 /// The token cost of a toolset's definitions, tools sorted most expensive first.
 pub fn toolset_cost(ts: &ToolSet) -> ToolSetCost {
-    let mut tools: Vec<ToolCost> = ts.tools.iter().map(tool_cost).collect();
+    let prepared: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
+    let mut tools: Vec<ToolCost> = prepared.iter().map(prepared_cost).collect();
     tools.sort_by(|a, b| b.mcp_tokens.cmp(&a.mcp_tokens).then(a.name.cmp(&b.name)));
-    let lists = lists_cost(ts);
+    let lists = prepared_lists_cost(&prepared);
     ToolSetCost {
         service: ts.service.text.clone(),
         path: ts.path.clone(),
@@ -165,15 +171,24 @@ pub struct ListCost {
 
 /// The cost of each provider's whole list of `ts`, as `generate` writes it.
 pub fn lists_cost(ts: &ToolSet) -> ListCost {
-    let functions: Vec<Value> = ts.tools.iter().map(openai::tool).collect();
     let prepared: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
-    let anthropic_list = serde_json::to_value(anthropic::tools(&prepared)).unwrap_or_default();
+    prepared_lists_cost(&prepared)
+}
+
+fn prepared_lists_cost(prepared: &[Prepared]) -> ListCost {
+    let functions: Vec<Value> = prepared
+        .iter()
+        .map(|p| serde_json::to_value(openai::OpenAiTool::from(p)).unwrap_or_default())
+        .collect();
+    let mcp_list = mcp::ToolsList {
+        tools: prepared.iter().map(mcp::McpTool::from).collect(),
+    };
     ListCost {
-        mcp_tokens: count_tokens(&compact(&mcp::tools_list(ts))),
-        anthropic_tokens: count_tokens(&compact(&anthropic_list)),
+        mcp_tokens: count_tokens(&compact(&mcp_list)),
+        anthropic_tokens: count_tokens(&compact(&anthropic::tools(prepared))),
         openai_estimate: openai_estimate(&functions),
         openai_tokens: count_tokens(&compact(&Value::Array(functions))),
-        gemini_tokens: count_tokens(&compact(&gemini::tools(&prepared))),
+        gemini_tokens: count_tokens(&compact(&gemini::tools(prepared))),
     }
 }
 
@@ -298,7 +313,8 @@ fn python_repr(v: &Value) -> String {
     }
 }
 
-fn compact(v: &Value) -> String {
+/// Compact JSON of an entry or a list, as every count takes it.
+fn compact<T: Serialize + ?Sized>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }
 

@@ -29,11 +29,11 @@ use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
 use serde_json::Value;
 use tokio_postgres::NoTls;
 
-use super::rows::{KeyRow, classify, outcome_to_text, verdict};
+use super::rows::{KeyRow, classify, outcome_to_text, preview_row, verdict};
 use super::{Decision, KeyRef, OutboxMessage, Reservation, Store, Transaction, token};
 use crate::engine::BoxFuture;
 use crate::idempotency::{Outcome, StoreError};
-use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, PreviewState, StoredPreview, judge};
+use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, StoredPreview, judge};
 
 /// The tables, as SQLite's, in PostgreSQL's types (times are Unix milliseconds).
 const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS toolspec_idempotency (
@@ -265,22 +265,14 @@ async fn judge_preview(
         .await
         .map_err(pg)?;
     let found = match row {
-        Some(r) => {
-            let text: String = r.get(2);
-            let preview: Value = serde_json::from_str(&text)
-                .map_err(|e| StoreError(format!("stored preview: {e}")))?;
-            let state: String = r.get(4);
-            Some((
-                StoredPreview {
-                    id: id.to_owned(),
-                    tool: r.get(0),
-                    fingerprint: r.get(1),
-                    preview,
-                    expires_at_ms: r.get(3),
-                },
-                PreviewState::parse(&state),
-            ))
-        }
+        Some(r) => Some(preview_row(
+            id,
+            r.get(0),
+            r.get(1),
+            r.get(2),
+            r.get(3),
+            r.get(4),
+        )?),
         None => None,
     };
     Ok(judge(
@@ -768,5 +760,25 @@ impl Transaction for PostgresTransaction {
 
     fn backend_ref(&self) -> &dyn Any {
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The schema name goes into SQL unquoted, so only plain identifiers pass; nothing
+    /// connects to check it.
+    #[test]
+    fn only_plain_schema_names_are_taken() {
+        let url = "postgres://u@127.0.0.1:1/db";
+        for ok in ["t_1", "_x", "app"] {
+            assert!(PostgresStore::new(url, Some(ok)).is_ok(), "{ok}");
+        }
+        for bad in ["", "App", "1st", "a-b", "a;drop table x", &"a".repeat(64)] {
+            let e = PostgresStore::new(url, Some(bad)).expect_err(bad);
+            assert!(e.0.contains("lower-case letters"), "{bad}: {e:?}");
+        }
+        assert!(PostgresStore::new("not a url", None).is_err());
     }
 }

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use super::{Reservation, Verdict};
 use crate::error::ToolError;
 use crate::idempotency::{Outcome, StoreError};
+use crate::preview::{PreviewState, StoredPreview};
 
 /// A live idempotency key's row.
 pub(crate) struct KeyRow {
@@ -65,4 +66,28 @@ pub(crate) fn outcome_from_text(text: &str) -> Result<Outcome, StoreError> {
         Some(Ok(err)) => Ok(Err(err)),
         _ => Err(StoreError("stored outcome has neither ok nor error".into())),
     }
+}
+
+/// A preview row's columns (`tool, fingerprint, preview, expires_at, state`) as the preview
+/// and its state.
+pub(crate) fn preview_row(
+    id: &str,
+    tool: String,
+    fingerprint: String,
+    text: &str,
+    expires_at_ms: i64,
+    state: &str,
+) -> Result<(StoredPreview, PreviewState), StoreError> {
+    let preview: Value =
+        serde_json::from_str(text).map_err(|e| StoreError(format!("stored preview: {e}")))?;
+    Ok((
+        StoredPreview {
+            id: id.to_owned(),
+            tool,
+            fingerprint,
+            preview,
+            expires_at_ms,
+        },
+        PreviewState::parse(state),
+    ))
 }

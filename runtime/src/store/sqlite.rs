@@ -7,11 +7,11 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 use tokio::sync::OwnedMutexGuard;
 
-use super::rows::{KeyRow, classify, outcome_to_text, verdict};
+use super::rows::{KeyRow, classify, outcome_to_text, preview_row, verdict};
 use super::{Decision, KeyRef, OutboxMessage, Reservation, Store, Transaction, ready, token};
 use crate::engine::BoxFuture;
 use crate::idempotency::{Outcome, StoreError};
-use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, PreviewState, StoredPreview, judge};
+use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, StoredPreview, judge};
 use crate::sqlite::{Database, sql};
 
 const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS toolspec_idempotency (
@@ -182,19 +182,8 @@ fn judge_preview(
         .optional()
         .map_err(sql)?;
     let found = match row {
-        Some((stored_tool, stored_fp, text, expires_at_ms, state)) => {
-            let preview: Value = serde_json::from_str(&text)
-                .map_err(|e| StoreError(format!("stored preview: {e}")))?;
-            Some((
-                StoredPreview {
-                    id: id.to_owned(),
-                    tool: stored_tool,
-                    fingerprint: stored_fp,
-                    preview,
-                    expires_at_ms,
-                },
-                PreviewState::parse(&state),
-            ))
+        Some((tool, fp, text, expires_at_ms, state)) => {
+            Some(preview_row(id, tool, fp, &text, expires_at_ms, &state)?)
         }
         None => None,
     };

@@ -52,20 +52,21 @@ pub struct AnthropicTool<'a> {
 }
 
 impl<'a> AnthropicTool<'a> {
-    /// The entry of `p`, strict or not as the list's plan decided.
-    fn new(p: &'a Prepared<'a>, strict: bool) -> Self {
+    /// The entry of `p`: strict if strict mode can describe it and `budget` has room for it
+    /// (which it then takes).
+    fn new(p: &'a Prepared<'a>, budget: &mut StrictBudget) -> Self {
         let calls = example_calls(p.tool);
-        let profile = if strict {
-            Profile::AnthropicStrict
-        } else {
-            Profile::Standard
-        };
+        // The calls show each parameter they pass: its `Example:` words would repeat it.
+        let beside_calls = |profile| schema::input_schema_beside_calls(p.tool, profile, &calls);
+        let strict = schema::open_objects(&p.tool.params)
+            .is_empty()
+            .then(|| beside_calls(Profile::AnthropicStrict))
+            .filter(|s| budget.take(s));
         AnthropicTool {
             name: &p.tool.name.text,
             description: &p.description,
-            strict,
-            // The calls show each parameter they pass: its `Example:` words would repeat it.
-            input_schema: schema::input_schema_beside_calls(p.tool, profile, &calls),
+            strict: strict.is_some(),
+            input_schema: strict.unwrap_or_else(|| beside_calls(Profile::Standard)),
             input_examples: calls,
         }
     }
@@ -86,16 +87,20 @@ pub fn tools<'a>(prepared: &'a [Prepared<'a>]) -> Vec<AnthropicTool<'a>> {
     let mut budget = StrictBudget::default();
     prepared
         .iter()
-        .map(|p| AnthropicTool::new(p, budget.take(p.tool)))
+        .map(|p| AnthropicTool::new(p, &mut budget))
         .collect()
+}
+
+/// The entry of `p` as it would be in a list of its own (strict when it can be).
+pub fn alone<'a>(p: &'a Prepared<'a>) -> AnthropicTool<'a> {
+    AnthropicTool::new(p, &mut StrictBudget::default())
 }
 
 /// One tool's definition for the Messages API `tools` array, as a JSON value (strict when
 /// it would be strict in a list of its own).
 pub fn tool(t: &Tool) -> Value {
     let p = Prepared::new(t);
-    let strict = StrictBudget::default().take(t);
-    serde_json::to_value(AnthropicTool::new(&p, strict)).unwrap_or(Value::Null)
+    serde_json::to_value(alone(&p)).unwrap_or(Value::Null)
 }
 
 /// What is left of strict mode's per-request limits.
@@ -107,14 +112,10 @@ struct StrictBudget {
 }
 
 impl StrictBudget {
-    /// Whether `t` goes strict: strict mode can describe it and it fits what is left of the
-    /// limits (then it is counted).
-    fn take(&mut self, t: &Tool) -> bool {
-        if !schema::open_objects(&t.params).is_empty() {
-            return false;
-        }
-        let s = schema::input_schema(t, Profile::AnthropicStrict);
-        let (optional, unions) = (optional_count(&s), union_count(&s));
+    /// Whether a tool with strict input schema `s` fits what is left of the limits (then it
+    /// is counted).
+    fn take(&mut self, s: &Value) -> bool {
+        let (optional, unions) = (optional_count(s), union_count(s));
         let fits = self.tools < MAX_STRICT_TOOLS
             && self.optional + optional <= MAX_STRICT_OPTIONAL
             && self.unions + unions <= MAX_STRICT_UNIONS;

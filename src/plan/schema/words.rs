@@ -8,6 +8,7 @@ use super::profile::{Profile, Rule};
 use crate::model::describe::{
     Counted, bound_words, count_words, enum_words, json_number, map_words, requirement_sentence,
 };
+pub(super) use crate::model::describe::{capitalize, sentence};
 use crate::model::{Kind, StringRules, Type};
 use crate::spec::format::Format;
 use serde_json::Value;
@@ -131,23 +132,6 @@ fn format_words(f: Format) -> String {
 /// Compact JSON of a value, as an example or default is shown in words.
 pub(super) fn compact(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_default()
-}
-
-pub(super) fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
-}
-
-pub(super) fn sentence(s: &str) -> String {
-    let s = s.trim();
-    if s.is_empty() || s.ends_with(['.', '!', '?']) {
-        s.to_string()
-    } else {
-        format!("{s}.")
-    }
 }
 
 pub(super) fn join(parts: &[String]) -> String {
