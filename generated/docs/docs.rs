@@ -424,7 +424,7 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
             ::toolspec_runtime::ToolError,
         >,
     > {
-        let (index, alias) = match glue::route(&DEFINITIONS, name) {
+        let (index, _) = match glue::route(&DEFINITIONS, name) {
             ::core::result::Result::Ok(found) => found,
             ::core::result::Result::Err(error) => return glue::refused(error),
         };
@@ -432,7 +432,7 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
         match index {
             0 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[0], &SERVE[0], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[0], arguments)?;
                         glue::paged(
@@ -448,7 +448,7 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
             }
             1 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[1], &SERVE[1], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[1], arguments)?;
                         glue::read(
@@ -464,7 +464,7 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
             }
             2 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[2], &SERVE[2], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[2], arguments)?;
                         glue::reversible(
@@ -480,7 +480,7 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
             }
             3 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[3], &SERVE[3], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[3], arguments)?;
                         glue::reversible(
@@ -496,7 +496,7 @@ impl<T: DocsTools> ::toolspec_runtime::engine::Toolset for DocsServer<T> {
             }
             4 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[4], &SERVE[4], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[4], arguments)?;
                         glue::gated(

@@ -515,7 +515,7 @@ impl<T: OrdersTools> ::toolspec_runtime::engine::Toolset for OrdersServer<T> {
             ::toolspec_runtime::ToolError,
         >,
     > {
-        let (index, alias) = match glue::route(&DEFINITIONS, name) {
+        let (index, _) = match glue::route(&DEFINITIONS, name) {
             ::core::result::Result::Ok(found) => found,
             ::core::result::Result::Err(error) => return glue::refused(error),
         };
@@ -523,7 +523,7 @@ impl<T: OrdersTools> ::toolspec_runtime::engine::Toolset for OrdersServer<T> {
         match index {
             0 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[0], &SERVE[0], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[0], arguments)?;
                         glue::read(
@@ -539,7 +539,7 @@ impl<T: OrdersTools> ::toolspec_runtime::engine::Toolset for OrdersServer<T> {
             }
             1 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[1], &SERVE[1], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[1], arguments)?;
                         glue::paged(
@@ -555,7 +555,7 @@ impl<T: OrdersTools> ::toolspec_runtime::engine::Toolset for OrdersServer<T> {
             }
             2 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[2], &SERVE[2], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[2], arguments)?;
                         glue::gated(
@@ -575,7 +575,7 @@ impl<T: OrdersTools> ::toolspec_runtime::engine::Toolset for OrdersServer<T> {
             }
             3 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[3], &SERVE[3], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[3], arguments)?;
                         glue::gated(

@@ -333,7 +333,7 @@ impl<T: TicketsTools> ::toolspec_runtime::engine::Toolset for TicketsServer<T> {
             ::toolspec_runtime::ToolError,
         >,
     > {
-        let (index, alias) = match glue::route(&DEFINITIONS, name) {
+        let (index, _) = match glue::route(&DEFINITIONS, name) {
             ::core::result::Result::Ok(found) => found,
             ::core::result::Result::Err(error) => return glue::refused(error),
         };
@@ -341,7 +341,7 @@ impl<T: TicketsTools> ::toolspec_runtime::engine::Toolset for TicketsServer<T> {
         match index {
             0 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[0], &SERVE[0], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[0], arguments)?;
                         glue::paged(
@@ -357,7 +357,7 @@ impl<T: TicketsTools> ::toolspec_runtime::engine::Toolset for TicketsServer<T> {
             }
             1 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[1], &SERVE[1], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[1], arguments)?;
                         glue::read(
@@ -373,7 +373,7 @@ impl<T: TicketsTools> ::toolspec_runtime::engine::Toolset for TicketsServer<T> {
             }
             2 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[2], &SERVE[2], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[2], arguments)?;
                         glue::gated(
@@ -393,7 +393,7 @@ impl<T: TicketsTools> ::toolspec_runtime::engine::Toolset for TicketsServer<T> {
             }
             3 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[3], &SERVE[3], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[3], arguments)?;
                         glue::reversible(

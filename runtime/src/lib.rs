@@ -96,6 +96,8 @@
 //!   streamable HTTP with rmcp (adds tokio, rmcp and axum).
 //! - `gauntlet`: module `gauntlet`, the checks that hold an implementation to its spec
 //!   (what generated `<service>_gauntlet.rs` test files run; adds jsonschema).
+//! - `metrics` (default): every call recorded with the `metrics` facade and a `tracing`
+//!   span (module `telemetry`; adds metrics, tracing, quanta and rtrb).
 
 // One audited call to the C allocator (`mcp::memory`); everything else is safe code.
 #![deny(unsafe_code)]
@@ -122,6 +124,8 @@ pub mod shape;
 #[cfg(feature = "sqlite")]
 pub mod sqlite;
 pub mod store;
+#[cfg(feature = "metrics")]
+pub mod telemetry;
 pub mod validate;
 
 pub use error::ToolError;

@@ -128,23 +128,73 @@ pub fn estimate_tokens(value: &Value) -> usize {
     tokens(json_len(value))
 }
 
-/// Bytes of `value` as compact JSON, counted without building the string: this runs on
-/// every result of a tool with a token budget.
+/// Bytes of `value` as compact JSON (exactly what `serde_json::to_vec` writes), counted
+/// by a walk that writes nothing: this runs on every result of a tool with a token budget,
+/// and on every result the metrics count.
 pub fn json_len(value: &Value) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
+    match value {
+        Value::Null => 4,
+        Value::Bool(true) => 4,
+        Value::Bool(false) => 5,
+        Value::Number(n) => number_len(n),
+        Value::String(s) => string_len(s),
+        Value::Array(items) => {
+            2 + items.len().saturating_sub(1) + items.iter().map(json_len).sum::<usize>()
         }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
+        Value::Object(map) => {
+            2 + map.len().saturating_sub(1)
+                + map
+                    .iter()
+                    .map(|(k, v)| string_len(k) + 1 + json_len(v))
+                    .sum::<usize>()
         }
     }
-    let mut count = Count(0);
-    // Writing a `Value` to a sink that never fails cannot fail.
-    let _ = serde_json::to_writer(&mut count, value);
-    count.0
+}
+
+/// A string's JSON length: quotes, bytes, and what serde_json's escapes add (`\"`, `\\`
+/// and the short control escapes one byte, other control characters `\u00XX` five).
+fn string_len(s: &str) -> usize {
+    let escapes: usize = s
+        .bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 1,
+            0..=0x1f => 5,
+            _ => 0,
+        })
+        .sum();
+    2 + s.len() + escapes
+}
+
+fn number_len(n: &serde_json::Number) -> usize {
+    fn digits(mut n: u64) -> usize {
+        let mut len = 1;
+        while n >= 10 {
+            n /= 10;
+            len += 1;
+        }
+        len
+    }
+    if let Some(u) = n.as_u64() {
+        digits(u)
+    } else if let Some(i) = n.as_i64() {
+        1 + digits(i.unsigned_abs())
+    } else {
+        // Floats are rare in results: let serde_json format this one.
+        struct Count(usize);
+        impl std::io::Write for Count {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.0 += bytes.len();
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut count = Count(0);
+        // Writing a number to a sink that never fails cannot fail.
+        let _ = serde_json::to_writer(&mut count, n);
+        count.0
+    }
 }
 
 fn tokens(bytes: usize) -> usize {
@@ -314,4 +364,40 @@ fn note(cuts: &[Cut], budget: usize, spec: &ShapeSpec) -> Value {
         asks.join(", or ")
     );
     json!({ "cuts": cuts, "budget_tokens": budget, "message": message })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json_len;
+    use serde_json::json;
+
+    #[test]
+    fn json_len_is_what_serde_json_writes() {
+        let values = [
+            json!(null),
+            json!(true),
+            json!(false),
+            json!(0),
+            json!(9),
+            json!(10),
+            json!(u64::MAX),
+            json!(i64::MIN),
+            json!(-1),
+            json!(1.5),
+            json!(-0.000_001_25),
+            json!(1e300),
+            json!(""),
+            json!("plain"),
+            json!(
+                "quote \" backslash \\ newline \n tab \t cr \r bell \u{7} nul \u{0} esc \u{1b} del \u{7f}"
+            ),
+            json!("\u{8}\u{c} é ✓ 😀 \u{2028}"),
+            json!([]),
+            json!([1, [2, [3, []]], {}]),
+            json!({"a": {"b\n": [null, true, "x"]}, "": 0, "k\"": -3.25}),
+        ];
+        for v in values {
+            assert_eq!(json_len(&v), serde_json::to_vec(&v).unwrap().len(), "{v}");
+        }
+    }
 }

@@ -422,7 +422,7 @@ impl<T: HostileTools> ::toolspec_runtime::engine::Toolset for HostileServer<T> {
             ::toolspec_runtime::ToolError,
         >,
     > {
-        let (index, alias) = match glue::route(&DEFINITIONS, name) {
+        let (index, _) = match glue::route(&DEFINITIONS, name) {
             ::core::result::Result::Ok(found) => found,
             ::core::result::Result::Err(error) => return glue::refused(error),
         };
@@ -430,7 +430,7 @@ impl<T: HostileTools> ::toolspec_runtime::engine::Toolset for HostileServer<T> {
         match index {
             0 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[0], &SERVE[0], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[0], arguments)?;
                         glue::paged(
@@ -446,7 +446,7 @@ impl<T: HostileTools> ::toolspec_runtime::engine::Toolset for HostileServer<T> {
             }
             1 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[1], &SERVE[1], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[1], arguments)?;
                         glue::read(
@@ -462,7 +462,7 @@ impl<T: HostileTools> ::toolspec_runtime::engine::Toolset for HostileServer<T> {
             }
             2 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[2], &SERVE[2], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[2], arguments)?;
                         glue::reversible(
@@ -478,7 +478,7 @@ impl<T: HostileTools> ::toolspec_runtime::engine::Toolset for HostileServer<T> {
             }
             3 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[3], &SERVE[3], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[3], arguments)?;
                         glue::gated(

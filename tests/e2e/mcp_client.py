@@ -147,15 +147,17 @@ async def connect_stdio(
     env: dict[str, str] | None = None,
     cwd: str | None = None,
     elicitation_callback: Any = None,
+    errlog: Any = None,
 ) -> AsyncIterator[Connection]:
     """Starts `command args...` as a stdio MCP server and yields an initialized connection
     (the 2025-11-25 session protocol). With `elicitation_callback`, the client declares the
     elicitation capability and answers the server's `elicitation/create` requests with it.
     The server's stderr (its call log) goes to this process's stderr, so pytest shows it on
-    failure. The server is stopped when the block ends."""
+    failure; `errlog` (an open file) takes it instead. The server is stopped when the block
+    ends."""
     params = StdioServerParameters(command=command, args=list(args), env=env, cwd=cwd)
     async with (
-        stdio_client(params) as (read, write),
+        stdio_client(params, errlog=errlog or sys.stderr) as (read, write),
         _session(read, write, elicitation_callback) as conn,
     ):
         yield conn

@@ -15,7 +15,9 @@ pub mod tickets {
 
 mod db;
 mod mail;
+mod metrics;
 mod pg;
 
 pub use db::{Desk, is_postgres, open};
 pub use mail::deliver_emails;
+pub use metrics::{METRICS_PATH, Metrics, purge_expired};

@@ -1,19 +1,21 @@
-//! `tickets-server --db PATH|URL [--demo] [--http ADDR] [--lease SECS] [--mailbox FILE]`:
-//! serve the tickets toolset over MCP.
+//! `tickets-server --db PATH|URL [--demo] [--http ADDR] [--metrics ADDR] [--lease SECS]
+//! [--mailbox FILE]`: serve the tickets toolset over MCP.
 //!
 //! Over stdio by default (what desktop hosts start), or streamable HTTP at `http://ADDR/mcp`
-//! with `--http`. Logs go to standard error, never standard output.
+//! with `--http`, with Prometheus metrics at `/metrics` beside it (or at `--metrics ADDR`).
+//! Logs go to standard error, never standard output.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 use toolspec_runtime::mcp::rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
-use toolspec_runtime::mcp::serve_http_with;
+use toolspec_runtime::mcp::serve_http_beside;
 use toolspec_runtime::prelude::{McpServer, serve_stdio};
 
 const USAGE: &str =
-    "usage: tickets-server --db PATH|URL [--demo] [--http ADDR [--stateless]] [--lease SECS] [--mailbox FILE]
+    "usage: tickets-server --db PATH|URL [--demo] [--http ADDR [--stateless]] [--metrics ADDR]
+                      [--lease SECS] [--mailbox FILE]
 
   --db PATH       SQLite file for tickets, idempotency keys, previews, approvals and the
                   email outbox (created if absent; servers on one machine may share it)
@@ -24,6 +26,8 @@ const USAGE: &str =
   --stateless     keep no HTTP sessions, so any replica behind a load balancer can answer
                   any request (2026-07-28 requests never have one; for older clients this
                   gives up server-to-client requests: approvals fall back to the preview)
+  --metrics ADDR  serve Prometheus metrics at http://ADDR/metrics (with --http they are also
+                  at http://ADDR/metrics of the MCP address)
   --lease SECS    how long a call holds its idempotency key before a retry may take it
                   over (default 30)
   --mailbox FILE  append each customer email to FILE as a JSON line instead of logging it";
@@ -33,6 +37,7 @@ struct Args {
     demo: bool,
     http: Option<String>,
     stateless: bool,
+    metrics: Option<String>,
     lease: Duration,
     mailbox: Option<PathBuf>,
 }
@@ -40,6 +45,7 @@ struct Args {
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let (mut db, mut demo, mut http, mut mailbox) = (None, false, None, None);
     let mut stateless = false;
+    let mut metrics = None;
     let mut lease = toolspec_runtime::engine::DEFAULT_LEASE;
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -51,6 +57,12 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             }
             "--demo" => demo = true,
             "--stateless" => stateless = true,
+            "--metrics" => {
+                metrics = Some(
+                    args.next()
+                        .ok_or("--metrics needs an address like 127.0.0.1:9464")?,
+                )
+            }
             "--http" => {
                 http = Some(
                     args.next()
@@ -82,6 +94,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         demo,
         http,
         stateless,
+        metrics,
         lease,
         mailbox,
     })
@@ -113,6 +126,31 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Warnings (a deprecated tool name called, once per name) on standard error.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_max_level(tracing_subscriber::filter::LevelFilter::WARN)
+        .init();
+    // Before the first call, so that every call is counted.
+    let metrics = match tickets_server::Metrics::install() {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if let Some(addr) = &args.metrics {
+        let listener = metrics.clone();
+        let addr = addr.clone();
+        eprintln!("tickets-server: serving metrics at http://{addr}/metrics");
+        tokio::spawn(async move {
+            if let Err(e) = listener.serve(&addr).await {
+                eprintln!("error: metrics at {addr}: {e}");
+                std::process::exit(1);
+            }
+        });
+    }
     let server = match tickets_server::open(&args.db, args.demo, args.lease).await {
         Ok(s) => s,
         Err(e) => {
@@ -120,6 +158,10 @@ async fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    tokio::spawn(tickets_server::purge_expired(
+        server.runtime().clone(),
+        Duration::from_secs(60),
+    ));
     tokio::spawn(tickets_server::deliver_emails(
         server.runtime().clone(),
         args.mailbox.clone(),
@@ -142,7 +184,7 @@ async fn main() -> ExitCode {
             let config = StreamableHttpServerConfig::default()
                 .with_legacy_session_mode(!args.stateless)
                 .with_json_response(args.stateless);
-            serve_http_with(mcp, addr.as_str(), config).await
+            serve_http_beside(mcp, addr.as_str(), config, metrics.router()).await
         }
         None => serve_stdio(mcp).await,
     };

@@ -331,20 +331,91 @@ pub fn route(
     super::locate_tool(definitions, name).ok_or_else(|| unknown_tool(definitions, name))
 }
 
+/// One call the dispatcher serves: the tool, the name the client used, and (with feature
+/// `metrics`) when it started and the response format it asked for, so that [`answer`] can
+/// record it ([`crate::telemetry`]).
+///
+/// Made before the arguments move into the serving future: it reads only
+/// `response_format` from them, never keeps them.
+#[derive(Debug, Clone, Copy)]
+pub struct Call {
+    #[cfg_attr(not(feature = "metrics"), allow(dead_code))]
+    serve: &'static Serve,
+    /// The tool's name or the deprecated alias the client used.
+    #[cfg_attr(not(feature = "metrics"), allow(dead_code))]
+    called_as: &'static str,
+    /// The canonical name, when `called_as` is a deprecated alias.
+    alias: Option<&'static str>,
+    /// The cycle-counter reading at the start and the format served, when recording.
+    #[cfg(feature = "metrics")]
+    recording: Option<(u64, ResponseFormat)>,
+}
+
+impl Call {
+    /// Starts serving `called` (the tool's name or one of its deprecated aliases, as
+    /// [`route`] found it) with `arguments`.
+    pub fn new(
+        rt: &Runtime,
+        definition: &'static ToolDefinition,
+        serve: &'static Serve,
+        called: &str,
+        arguments: &Value,
+    ) -> Self {
+        let alias = definition
+            .deprecated_aliases
+            .iter()
+            .find(|a| called != definition.name && **a == called);
+        let called_as = alias.copied().unwrap_or(definition.name);
+        let alias = alias.map(|_| definition.name);
+        #[cfg(feature = "metrics")]
+        let recording = rt.metrics.then(|| {
+            if let Some(tool) = alias {
+                crate::telemetry::deprecated_alias(called_as, tool);
+            }
+            let format = if serve.shape.takes_response_format {
+                ResponseFormat::from_arguments(arguments, serve.response_format)
+            } else {
+                ResponseFormat::Detailed
+            };
+            (crate::telemetry::now(), format)
+        });
+        #[cfg(not(feature = "metrics"))]
+        let _ = (rt, arguments);
+        Self {
+            serve,
+            called_as,
+            alias,
+            #[cfg(feature = "metrics")]
+            recording,
+        }
+    }
+}
+
 /// Boxes one tool's serving future as the dispatcher's answer, marking a call that came
-/// through a deprecated alias.
+/// through a deprecated alias and, with feature `metrics`, recording the call (a
+/// `tool_call` span around it, then one sample: see [`crate::telemetry`]).
 ///
 /// The dispatcher boxes each tool's future on its own arm instead of one future over all
 /// arms: a boxed `async` block is as large as its largest arm (an irreversible tool's is
 /// kilobytes), and every call would pay to allocate and move that much.
-pub fn answer<'a, F>(
-    alias: Option<&'static str>,
-    serving: F,
-) -> BoxFuture<'a, Result<CallOutput, ToolError>>
+pub fn answer<'a, F>(call: Call, serving: F) -> BoxFuture<'a, Result<CallOutput, ToolError>>
 where
     F: Future<Output = Result<Value, ToolError>> + Send + 'a,
 {
-    Box::pin(async move { Ok(CallOutput::new(serving.await?).via_alias(alias)) })
+    // Two futures boxed apart, not one with a branch: the serving future (kilobytes for a
+    // write) is then moved once, not into a second state machine inside the first.
+    #[cfg(feature = "metrics")]
+    if let Some((started, format)) = call.recording {
+        return Box::pin(super::observe::observed(
+            call.serve,
+            call.called_as,
+            call.alias,
+            started,
+            format,
+            serving,
+        ));
+    }
+    Box::pin(async move { Ok(CallOutput::new(serving.await?).via_alias(call.alias)) })
 }
 
 /// The dispatcher's answer to a call it refuses before serving it (an unknown tool).

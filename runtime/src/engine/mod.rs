@@ -8,6 +8,8 @@ mod extras;
 mod gate;
 #[doc(hidden)]
 pub mod glue;
+#[cfg(feature = "metrics")]
+mod observe;
 mod runtime;
 
 pub use approval::{APPROVAL_PENDING, ApprovalRequest, Confirmation, Host, HostAnswer, for_person};

@@ -27,6 +27,8 @@ pub struct Runtime {
     pub(super) store: Arc<dyn Store>,
     pub(super) clock: Arc<dyn Clock>,
     pub(super) lease: Duration,
+    /// Whether calls are recorded (feature `metrics`; see [`Runtime::with_metrics`]).
+    pub(super) metrics: bool,
     /// Commits the gauntlet makes fail (feature `gauntlet`), to hold failed calls to "nothing
     /// happened".
     #[cfg(feature = "gauntlet")]
@@ -72,6 +74,7 @@ impl Runtime {
             store,
             clock: Arc::new(SystemClock),
             lease: DEFAULT_LEASE,
+            metrics: true,
             #[cfg(feature = "gauntlet")]
             failing_commits: Arc::default(),
             #[cfg(feature = "gauntlet")]
@@ -100,6 +103,15 @@ impl Runtime {
     /// slowest write.
     pub fn with_lease(mut self, lease: Duration) -> Self {
         self.lease = lease;
+        self
+    }
+
+    /// Whether the generated layer records this runtime's calls (default: yes, with feature
+    /// `metrics`; see [`crate::telemetry`]). Without a recorder installed, recording costs
+    /// little; turn it off to measure a call without it, or for a server whose calls
+    /// should not appear in the process's metrics.
+    pub fn with_metrics(mut self, record: bool) -> Self {
+        self.metrics = record;
         self
     }
 
@@ -192,6 +204,22 @@ impl Runtime {
             delivered += usize::from(ok);
         }
         Ok(delivered)
+    }
+
+    /// Forgets expired idempotency keys and long-expired previews (see
+    /// [`Store::purge_expired`]), and counts the previews that went unused in
+    /// `tool_previews_total{outcome="unused"}` (feature `metrics`). Call it on a timer, in
+    /// one task per process; replicas sharing a store may all run it, and each row is
+    /// forgotten, and counted, by one of them.
+    pub async fn purge_expired(&self) -> Result<crate::store::Purged, ToolError> {
+        let purged = self.store.purge_expired(self.now_ms()).await?;
+        #[cfg(feature = "metrics")]
+        if self.metrics {
+            for (tool, count) in &purged.unused_previews {
+                crate::telemetry::unused_previews(tool, *count);
+            }
+        }
+        Ok(purged)
     }
 
     /// The offset a call's `cursor` points at: 0 without a cursor, else the decoded offset,

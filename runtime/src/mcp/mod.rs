@@ -70,8 +70,8 @@ pub use guard::HttpGuard;
 pub use handler::{LIST_TTL, McpServer};
 pub use log::{CallLogger, CallOutcome, CallRecord, stderr_logger};
 pub use serve::{
-    HTTP_PATH, HttpServer, guarded_router, http_router, serve_http, serve_http_with, serve_stdio,
-    serve_stdio_guarded,
+    HTTP_PATH, HttpServer, guarded_router, http_router, serve_http, serve_http_beside,
+    serve_http_with, serve_stdio, serve_stdio_guarded,
 };
 pub use stdio::StdioGuard;
 

@@ -61,7 +61,19 @@ pub async fn serve_http_with(
     addr: impl ToSocketAddrs,
     config: StreamableHttpServerConfig,
 ) -> io::Result<()> {
-    let http = HttpServer::bind_with(server, addr, config).await?;
+    serve_http_beside(server, addr, config, axum::Router::new()).await
+}
+
+/// [`serve_http_with`], with `beside` served on the same port next to [`HTTP_PATH`] (for
+/// example a Prometheus `GET /metrics`), behind the same guard.
+pub async fn serve_http_beside(
+    server: McpServer,
+    addr: impl ToSocketAddrs,
+    config: StreamableHttpServerConfig,
+    beside: axum::Router,
+) -> io::Result<()> {
+    let guard = HttpGuard::with_limits(server.toolset().limits());
+    let http = HttpServer::bind_beside(server, addr, config, guard, beside).await?;
     let stop = http.stop.clone();
     tokio::spawn(async move {
         // Without a signal handler the server simply keeps running.
@@ -86,10 +98,19 @@ pub fn guarded_router(
     config: StreamableHttpServerConfig,
     guard: HttpGuard,
 ) -> axum::Router {
+    guarded_router_beside(server, config, guard, axum::Router::new())
+}
+
+fn guarded_router_beside(
+    server: McpServer,
+    config: StreamableHttpServerConfig,
+    guard: HttpGuard,
+    beside: axum::Router,
+) -> axum::Router {
     let service: StreamableHttpService<McpServer, LocalSessionManager> =
         StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
     let inflight = super::inflight::Inflight::new(guard);
-    axum::Router::new()
+    beside
         .nest_service(HTTP_PATH, service)
         .layer(axum::middleware::from_fn(move |request, next| {
             super::guard::guard(inflight.clone(), request, next)
@@ -184,12 +205,24 @@ impl HttpServer {
         config: StreamableHttpServerConfig,
         guard: HttpGuard,
     ) -> io::Result<Self> {
+        Self::bind_beside(server, addr, config, guard, axum::Router::new()).await
+    }
+
+    /// Like [`HttpServer::bind_guarded`], with the routes of `beside` served next to
+    /// [`HTTP_PATH`] behind the same guard (a `GET /metrics`, a health check).
+    pub async fn bind_beside(
+        server: McpServer,
+        addr: impl ToSocketAddrs,
+        config: StreamableHttpServerConfig,
+        guard: HttpGuard,
+        beside: axum::Router,
+    ) -> io::Result<Self> {
         let listener = TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
         // The same token ends the sessions' streams (open SSE responses would otherwise hold
         // a graceful shutdown forever) and the accept loop.
         let stop = config.cancellation_token.clone();
-        let router = guarded_router(server, config, guard.clone());
+        let router = guarded_router_beside(server, config, guard.clone(), beside);
         let until = stop.clone();
         let task = tokio::spawn(async move { accept_loop(listener, router, &guard, until).await });
         Ok(Self { addr, stop, task })

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use serde_json::Value;
 
 use super::{
-    Decision, KeyRef, OutboxMessage, Reservation, Store, Transaction, Verdict, ready, token,
+    Decision, KeyRef, OutboxMessage, Purged, Reservation, Store, Transaction, Verdict, ready, token,
 };
 use crate::engine::BoxFuture;
 use crate::idempotency::{Outcome, StoreError};
@@ -269,15 +269,23 @@ impl Store for MemoryStore {
         ready(Ok(()))
     }
 
-    fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<usize, StoreError>> {
+    fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<Purged, StoreError>> {
         let mut state = lock(&self.state);
-        let before = state.keys.len() + state.previews.len();
+        let keys = state.keys.len();
         state.keys.retain(|_, row| row.expires_at > now_ms);
+        let mut purged = Purged {
+            keys: keys - state.keys.len(),
+            ..Purged::default()
+        };
         let horizon = now_ms.saturating_sub(KEEP_AFTER_EXPIRY_MS);
-        state
-            .previews
-            .retain(|_, r| r.preview.expires_at_ms > horizon);
-        ready(Ok(before - state.keys.len() - state.previews.len()))
+        state.previews.retain(|_, r| {
+            let keep = r.preview.expires_at_ms > horizon;
+            if !keep {
+                purged.preview(&r.preview.tool, r.state == PreviewState::Open);
+            }
+            keep
+        });
+        ready(Ok(purged))
     }
 }
 

@@ -215,8 +215,35 @@ pub trait Store: Send + Sync {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<(), StoreError>>;
 
-    /// Forgets expired keys and long-expired previews; returns how many rows went.
-    fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<usize, StoreError>>;
+    /// Forgets expired keys and long-expired previews; says what went.
+    fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<Purged, StoreError>>;
+}
+
+/// What one [`Store::purge_expired`] forgot.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Purged {
+    /// Idempotency keys past their TTL.
+    pub keys: usize,
+    /// Previews long past their expiry, whatever became of them.
+    pub previews: usize,
+    /// Of those previews, per tool, how many were never applied nor declined: the agent
+    /// asked for them and nothing followed.
+    pub unused_previews: std::collections::BTreeMap<String, u64>,
+}
+
+impl Purged {
+    /// Rows forgotten in all: keys and previews.
+    pub fn rows(&self) -> usize {
+        self.keys + self.previews
+    }
+
+    /// Counts one purged preview of `tool`, unused when `open`.
+    pub(crate) fn preview(&mut self, tool: &str, open: bool) {
+        self.previews += 1;
+        if open {
+            *self.unused_previews.entry(tool.to_owned()).or_default() += 1;
+        }
+    }
 }
 
 /// One open transaction of a [`Store`]. Dropping it without [`Transaction::commit`] rolls

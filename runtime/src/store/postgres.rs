@@ -30,7 +30,7 @@ use serde_json::Value;
 use tokio_postgres::NoTls;
 
 use super::rows::{KeyRow, classify, outcome_to_text, preview_row, verdict};
-use super::{Decision, KeyRef, OutboxMessage, Reservation, Store, Transaction, token};
+use super::{Decision, KeyRef, OutboxMessage, Purged, Reservation, Store, Transaction, token};
 use crate::engine::BoxFuture;
 use crate::idempotency::{Outcome, StoreError};
 use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, StoredPreview, judge};
@@ -584,7 +584,7 @@ impl Store for PostgresStore {
         })
     }
 
-    fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<usize, StoreError>> {
+    fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<Purged, StoreError>> {
         Box::pin(async move {
             let client = self.client().await?;
             let keys = client
@@ -594,14 +594,22 @@ impl Store for PostgresStore {
                 )
                 .await
                 .map_err(pg)?;
-            let previews = client
-                .execute(
-                    "DELETE FROM toolspec_previews WHERE expires_at <= $1",
+            let mut purged = Purged {
+                keys: usize::try_from(keys).unwrap_or(usize::MAX),
+                ..Purged::default()
+            };
+            let gone = client
+                .query(
+                    "DELETE FROM toolspec_previews WHERE expires_at <= $1
+                     RETURNING tool, state = 'open'",
                     &[&now_ms.saturating_sub(KEEP_AFTER_EXPIRY_MS)],
                 )
                 .await
                 .map_err(pg)?;
-            Ok(usize::try_from(keys + previews).unwrap_or(usize::MAX))
+            for row in gone {
+                purged.preview(row.get(0), row.get(1));
+            }
+            Ok(purged)
         })
     }
 }

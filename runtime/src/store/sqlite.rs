@@ -8,7 +8,9 @@ use serde_json::Value;
 use tokio::sync::OwnedMutexGuard;
 
 use super::rows::{KeyRow, classify, outcome_to_text, preview_row, verdict};
-use super::{Decision, KeyRef, OutboxMessage, Reservation, Store, Transaction, ready, token};
+use super::{
+    Decision, KeyRef, OutboxMessage, Purged, Reservation, Store, Transaction, ready, token,
+};
 use crate::engine::BoxFuture;
 use crate::idempotency::{Outcome, StoreError};
 use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, StoredPreview, judge};
@@ -477,7 +479,7 @@ impl Store for SqliteStore {
         })
     }
 
-    fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<usize, StoreError>> {
+    fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<Purged, StoreError>> {
         Box::pin(async move {
             let mut conn = self.db.lock().await;
             immediate(&mut conn, |tx| {
@@ -487,13 +489,24 @@ impl Store for SqliteStore {
                         params![now_ms],
                     )
                     .map_err(sql)?;
-                let previews = tx
-                    .execute(
-                        "DELETE FROM toolspec_previews WHERE expires_at <= ?1",
-                        params![now_ms.saturating_sub(KEEP_AFTER_EXPIRY_MS)],
+                let mut purged = Purged {
+                    keys,
+                    ..Purged::default()
+                };
+                let mut gone = tx
+                    .prepare(
+                        "DELETE FROM toolspec_previews WHERE expires_at <= ?1
+                         RETURNING tool, state = 'open'",
                     )
                     .map_err(sql)?;
-                Ok(keys + previews)
+                let mut rows = gone
+                    .query(params![now_ms.saturating_sub(KEEP_AFTER_EXPIRY_MS)])
+                    .map_err(sql)?;
+                while let Some(row) = rows.next().map_err(sql)? {
+                    let tool: String = row.get(0).map_err(sql)?;
+                    purged.preview(&tool, row.get(1).map_err(sql)?);
+                }
+                Ok(purged)
             })
         })
     }

@@ -17,4 +17,6 @@ mod postgres_replicas;
 mod preview;
 mod shape;
 mod sqlite_shared;
+#[cfg(feature = "metrics")]
+mod telemetry;
 mod validation;

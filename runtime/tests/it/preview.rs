@@ -261,10 +261,54 @@ async fn previews_without_summary_get_one_and_stores_purge() {
         );
         clock.advance_ms(600_000 + toolspec_runtime::preview::KEEP_AFTER_EXPIRY_MS);
         assert_eq!(
-            rt.store().purge_expired(rt.now_ms()).await.expect("purge"),
+            rt.store()
+                .purge_expired(rt.now_ms())
+                .await
+                .expect("purge")
+                .rows(),
             1,
             "{kind:?}"
         );
+    }
+}
+
+#[tokio::test]
+async fn a_purge_counts_the_previews_nothing_followed() {
+    for kind in kinds() {
+        let (rt, clock, _dir) = runtime(kind);
+        let preview = |fp: &'static str| {
+            let rt = rt.clone();
+            async move {
+                let p = rt
+                    .gated(
+                        gate(fp, None, None),
+                        || async { Ok(json!({})) },
+                        |_, _| async { Ok(json!({})) },
+                    )
+                    .await
+                    .expect("preview");
+                p["preview"]["preview_id"].as_str().expect("id").to_owned()
+            }
+        };
+        let _left = preview("fp-left").await;
+        let _also_left = preview("fp-also-left").await;
+        let used = preview("fp-used").await;
+        rt.gated(
+            gate("fp-used", Some(&used), None),
+            || async { Ok(json!({})) },
+            |_, _| async { Ok(json!({})) },
+        )
+        .await
+        .expect("applied");
+        clock.advance_ms(600_000 + toolspec_runtime::preview::KEEP_AFTER_EXPIRY_MS);
+        let purged = rt.purge_expired().await.expect("purge");
+        assert_eq!(purged.previews, 3, "{kind:?}");
+        assert_eq!(
+            purged.unused_previews,
+            std::collections::BTreeMap::from([(TOOL.to_owned(), 2)]),
+            "{kind:?}: the applied one was used"
+        );
+        assert_eq!(rt.purge_expired().await.expect("again").rows(), 0);
     }
 }
 

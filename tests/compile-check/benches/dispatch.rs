@@ -8,6 +8,10 @@
 //! and, to show where the rest goes, the generated layer's input half alone: routing,
 //! validation (the fast path a valid call takes), defaults, and the typed input.
 //!
+//! Then the cost of recording each call's metrics ([`toolspec_runtime::telemetry`]): the
+//! same dispatch with a Prometheus recorder installed, against a runtime that records
+//! nothing (`Runtime::with_metrics(false)`); the bound is 5%.
+//!
 //! The method is trivial (an empty page) so the numbers are the dispatch's own cost. Every
 //! variant starts from the same owned `serde_json::Value`, as the MCP adapter hands it over.
 //! The ratios are printed after the run:
@@ -27,7 +31,7 @@ use serde_json::{Value, json};
 use toolspec_compile_check::tickets::*;
 use toolspec_runtime::ToolError;
 use toolspec_runtime::engine::glue::{self, Page, Window};
-use toolspec_runtime::engine::{CallContext, Toolset};
+use toolspec_runtime::engine::{CallContext, Runtime, Toolset};
 
 /// Answers every search with an empty page; the other tools are never called.
 struct Empty;
@@ -135,6 +139,10 @@ fn median(mut xs: Vec<f64>) -> f64 {
 /// during the run (a shared VM does) moves all of them alike instead of skewing the ratio.
 fn ratios() {
     let server = TicketsServer::in_memory(Empty).expect("runtime");
+    let unrecorded = TicketsServer::new(
+        Empty,
+        Runtime::in_memory().expect("runtime").with_metrics(false),
+    );
     let ctx = CallContext::new();
     let args = args();
     let schema: Value = serde_json::from_str(DEFINITIONS[0].input_schema).expect("schema");
@@ -156,8 +164,12 @@ fn ratios() {
     let mut generated = || {
         black_box(now(server.call("tickets_search", black_box(args.clone()), &ctx)).ok());
     };
-    let (mut ns, mut vs_serde, mut vs_schema) = ([vec![], vec![], vec![], vec![]], vec![], vec![]);
-    let mut input_vs_serde = vec![];
+    let mut generated_unrecorded = || {
+        black_box(now(unrecorded.call("tickets_search", black_box(args.clone()), &ctx)).ok());
+    };
+    let (mut ns, mut vs_serde, mut vs_schema) =
+        ([vec![], vec![], vec![], vec![], vec![]], vec![], vec![]);
+    let (mut input_vs_serde, mut recorded_vs_not) = (vec![], vec![]);
     for _ in 0..15 {
         let n = 20_000;
         let round = [
@@ -165,6 +177,7 @@ fn ratios() {
             per_call(n, &mut schema_then_serde),
             per_call(n, &mut input_half),
             per_call(n, &mut generated),
+            per_call(n, &mut generated_unrecorded),
         ];
         for (all, x) in ns.iter_mut().zip(round) {
             all.push(x);
@@ -172,13 +185,15 @@ fn ratios() {
         input_vs_serde.push(round[2] / round[0]);
         vs_serde.push(round[3] / round[0]);
         vs_schema.push(round[3] / round[1]);
+        recorded_vs_not.push(round[3] / round[4]);
     }
-    let [serde, schema_then_serde, input_half, generated] = ns.map(median);
+    let [serde, schema_then_serde, input_half, generated, unrecorded] = ns.map(median);
     println!("\ntickets_search, ns per call (median of 15 rounds of 20000, variants interleaved):");
     println!("  serde_json deserialize          {serde:>8.0}");
     println!("  jsonschema + deserialize        {schema_then_serde:>8.0}");
     println!("  generated input half            {input_half:>8.0}");
-    println!("  generated dispatch              {generated:>8.0}");
+    println!("  generated dispatch              {generated:>8.0}   (metrics recorded, Prometheus)");
+    println!("  generated dispatch, no metrics  {unrecorded:>8.0}");
     println!(
         "  dispatch / serde = {:.2}x, dispatch / (jsonschema + serde) = {:.2}x (medians of per-round ratios)",
         median(vs_serde),
@@ -187,6 +202,10 @@ fn ratios() {
     println!(
         "  input half (route, validate, defaults, typed input) / serde = {:.2}x",
         median(input_vs_serde)
+    );
+    println!(
+        "  recording metrics: dispatch with / without = {:.3}x",
+        median(recorded_vs_not)
     );
 }
 
@@ -199,6 +218,28 @@ criterion_group! {
 }
 
 fn main() {
+    // A real exporter, so that recording costs what it costs in a server: histograms with
+    // buckets, and scraped (rendered) every 100 ms.
+    let mut builder = metrics_exporter_prometheus::PrometheusBuilder::new();
+    for m in toolspec_runtime::telemetry::METRICS {
+        if !m.buckets.is_empty() {
+            builder = builder
+                .set_buckets_for_metric(
+                    metrics_exporter_prometheus::Matcher::Full(m.name.into()),
+                    m.buckets,
+                )
+                .expect("buckets");
+        }
+    }
+    let prometheus = builder.install_recorder().expect("the only recorder");
+    toolspec_runtime::telemetry::describe();
+    std::thread::spawn(move || {
+        loop {
+            std::thread::sleep(Duration::from_millis(100));
+            toolspec_runtime::telemetry::flush();
+            black_box(prometheus.render());
+        }
+    });
     benches();
     Criterion::default().configure_from_args().final_summary();
     ratios();

@@ -1003,7 +1003,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
             ::toolspec_runtime::ToolError,
         >,
     > {
-        let (index, alias) = match glue::route(&DEFINITIONS, name) {
+        let (index, _) = match glue::route(&DEFINITIONS, name) {
             ::core::result::Result::Ok(found) => found,
             ::core::result::Result::Err(error) => return glue::refused(error),
         };
@@ -1011,7 +1011,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
         match index {
             0 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[0], &SERVE[0], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[0], arguments)?;
                         glue::read(
@@ -1027,7 +1027,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
             }
             1 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[1], &SERVE[1], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[1], arguments)?;
                         glue::read(
@@ -1043,7 +1043,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
             }
             2 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[2], &SERVE[2], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[2], arguments)?;
                         glue::read(
@@ -1059,7 +1059,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
             }
             3 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[3], &SERVE[3], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[3], arguments)?;
                         glue::read(
@@ -1075,7 +1075,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
             }
             4 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[4], &SERVE[4], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[4], arguments)?;
                         glue::gated(
@@ -1095,7 +1095,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
             }
             5 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[5], &SERVE[5], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[5], arguments)?;
                         glue::gated(
@@ -1115,7 +1115,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
             }
             6 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[6], &SERVE[6], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[6], arguments)?;
                         glue::gated(
@@ -1135,7 +1135,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
             }
             7 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[7], &SERVE[7], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[7], arguments)?;
                         glue::read(
@@ -1151,7 +1151,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
             }
             8 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[8], &SERVE[8], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[8], arguments)?;
                         glue::read(

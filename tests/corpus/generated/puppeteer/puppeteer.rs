@@ -448,7 +448,7 @@ impl<T: PuppeteerTools> ::toolspec_runtime::engine::Toolset for PuppeteerServer<
             ::toolspec_runtime::ToolError,
         >,
     > {
-        let (index, alias) = match glue::route(&DEFINITIONS, name) {
+        let (index, _) = match glue::route(&DEFINITIONS, name) {
             ::core::result::Result::Ok(found) => found,
             ::core::result::Result::Err(error) => return glue::refused(error),
         };
@@ -456,7 +456,7 @@ impl<T: PuppeteerTools> ::toolspec_runtime::engine::Toolset for PuppeteerServer<
         match index {
             0 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[0], &SERVE[0], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[0], arguments)?;
                         glue::reversible(
@@ -472,7 +472,7 @@ impl<T: PuppeteerTools> ::toolspec_runtime::engine::Toolset for PuppeteerServer<
             }
             1 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[1], &SERVE[1], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[1], arguments)?;
                         glue::read(
@@ -488,7 +488,7 @@ impl<T: PuppeteerTools> ::toolspec_runtime::engine::Toolset for PuppeteerServer<
             }
             2 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[2], &SERVE[2], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[2], arguments)?;
                         glue::gated(
@@ -508,7 +508,7 @@ impl<T: PuppeteerTools> ::toolspec_runtime::engine::Toolset for PuppeteerServer<
             }
             3 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[3], &SERVE[3], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[3], arguments)?;
                         glue::reversible(
@@ -524,7 +524,7 @@ impl<T: PuppeteerTools> ::toolspec_runtime::engine::Toolset for PuppeteerServer<
             }
             4 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[4], &SERVE[4], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[4], arguments)?;
                         glue::reversible(
@@ -540,7 +540,7 @@ impl<T: PuppeteerTools> ::toolspec_runtime::engine::Toolset for PuppeteerServer<
             }
             5 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[5], &SERVE[5], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[5], arguments)?;
                         glue::read(
@@ -556,7 +556,7 @@ impl<T: PuppeteerTools> ::toolspec_runtime::engine::Toolset for PuppeteerServer<
             }
             6 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[6], &SERVE[6], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[6], arguments)?;
                         glue::gated(

@@ -483,7 +483,7 @@ impl<T: SlackTools> ::toolspec_runtime::engine::Toolset for SlackServer<T> {
             ::toolspec_runtime::ToolError,
         >,
     > {
-        let (index, alias) = match glue::route(&DEFINITIONS, name) {
+        let (index, _) = match glue::route(&DEFINITIONS, name) {
             ::core::result::Result::Ok(found) => found,
             ::core::result::Result::Err(error) => return glue::refused(error),
         };
@@ -491,7 +491,7 @@ impl<T: SlackTools> ::toolspec_runtime::engine::Toolset for SlackServer<T> {
         match index {
             0 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[0], &SERVE[0], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[0], arguments)?;
                         glue::paged(
@@ -507,7 +507,7 @@ impl<T: SlackTools> ::toolspec_runtime::engine::Toolset for SlackServer<T> {
             }
             1 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[1], &SERVE[1], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[1], arguments)?;
                         glue::reversible(
@@ -523,7 +523,7 @@ impl<T: SlackTools> ::toolspec_runtime::engine::Toolset for SlackServer<T> {
             }
             2 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[2], &SERVE[2], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[2], arguments)?;
                         glue::reversible(
@@ -539,7 +539,7 @@ impl<T: SlackTools> ::toolspec_runtime::engine::Toolset for SlackServer<T> {
             }
             3 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[3], &SERVE[3], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[3], arguments)?;
                         glue::reversible(
@@ -555,7 +555,7 @@ impl<T: SlackTools> ::toolspec_runtime::engine::Toolset for SlackServer<T> {
             }
             4 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[4], &SERVE[4], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[4], arguments)?;
                         glue::paged(
@@ -573,7 +573,7 @@ impl<T: SlackTools> ::toolspec_runtime::engine::Toolset for SlackServer<T> {
             }
             5 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[5], &SERVE[5], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[5], arguments)?;
                         glue::read(
@@ -589,7 +589,7 @@ impl<T: SlackTools> ::toolspec_runtime::engine::Toolset for SlackServer<T> {
             }
             6 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[6], &SERVE[6], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[6], arguments)?;
                         glue::paged(
@@ -605,7 +605,7 @@ impl<T: SlackTools> ::toolspec_runtime::engine::Toolset for SlackServer<T> {
             }
             7 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[7], &SERVE[7], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[7], arguments)?;
                         glue::read(

@@ -947,7 +947,7 @@ impl<T: SupabaseTools> ::toolspec_runtime::engine::Toolset for SupabaseServer<T>
             ::toolspec_runtime::ToolError,
         >,
     > {
-        let (index, alias) = match glue::route(&DEFINITIONS, name) {
+        let (index, _) = match glue::route(&DEFINITIONS, name) {
             ::core::result::Result::Ok(found) => found,
             ::core::result::Result::Err(error) => return glue::refused(error),
         };
@@ -955,7 +955,7 @@ impl<T: SupabaseTools> ::toolspec_runtime::engine::Toolset for SupabaseServer<T>
         match index {
             0 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[0], &SERVE[0], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[0], arguments)?;
                         glue::read(
@@ -971,7 +971,7 @@ impl<T: SupabaseTools> ::toolspec_runtime::engine::Toolset for SupabaseServer<T>
             }
             1 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[1], &SERVE[1], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[1], arguments)?;
                         glue::read(
@@ -987,7 +987,7 @@ impl<T: SupabaseTools> ::toolspec_runtime::engine::Toolset for SupabaseServer<T>
             }
             2 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[2], &SERVE[2], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[2], arguments)?;
                         glue::gated(
@@ -1007,7 +1007,7 @@ impl<T: SupabaseTools> ::toolspec_runtime::engine::Toolset for SupabaseServer<T>
             }
             3 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[3], &SERVE[3], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[3], arguments)?;
                         glue::reversible(
@@ -1023,7 +1023,7 @@ impl<T: SupabaseTools> ::toolspec_runtime::engine::Toolset for SupabaseServer<T>
             }
             4 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[4], &SERVE[4], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[4], arguments)?;
                         glue::reversible(
@@ -1039,7 +1039,7 @@ impl<T: SupabaseTools> ::toolspec_runtime::engine::Toolset for SupabaseServer<T>
             }
             5 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[5], &SERVE[5], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[5], arguments)?;
                         glue::read(
@@ -1055,7 +1055,7 @@ impl<T: SupabaseTools> ::toolspec_runtime::engine::Toolset for SupabaseServer<T>
             }
             6 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[6], &SERVE[6], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[6], arguments)?;
                         glue::gated(
@@ -1075,7 +1075,7 @@ impl<T: SupabaseTools> ::toolspec_runtime::engine::Toolset for SupabaseServer<T>
             }
             7 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[7], &SERVE[7], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[7], arguments)?;
                         glue::gated(
@@ -1095,7 +1095,7 @@ impl<T: SupabaseTools> ::toolspec_runtime::engine::Toolset for SupabaseServer<T>
             }
             8 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[8], &SERVE[8], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[8], arguments)?;
                         glue::read(
@@ -1111,7 +1111,7 @@ impl<T: SupabaseTools> ::toolspec_runtime::engine::Toolset for SupabaseServer<T>
             }
             9 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[9], &SERVE[9], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[9], arguments)?;
                         glue::read(
@@ -1127,7 +1127,7 @@ impl<T: SupabaseTools> ::toolspec_runtime::engine::Toolset for SupabaseServer<T>
             }
             10 => {
                 glue::answer(
-                    alias,
+                    glue::Call::new(rt, &DEFINITIONS[10], &SERVE[10], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[10], arguments)?;
                         glue::read(

@@ -1,0 +1,111 @@
+//! Per-thread rings of call samples, and the thread that empties them into the recorder.
+//!
+//! Each thread that records gets a single-producer ring (`rtrb`): a push is a write and a
+//! release store, no lock and no shared cache line. The rings' consumer ends sit in one
+//! list, emptied by a background thread (at once again while there is traffic, every
+//! [`IDLE`] when there is none) and on demand by [`super::flush`]. The mutex on that list
+//! (which also guards the recorder's cached handles) is the only lock; a call takes it only
+//! to register its thread, or when its ring is full: it then empties the rings itself, so
+//! a recorder that cannot keep up slows the calls down rather than losing samples.
+
+use std::cell::RefCell;
+use std::sync::{Mutex, MutexGuard, Once, OnceLock};
+use std::time::Duration;
+
+use rtrb::{Consumer, Producer, PushError, RingBuffer};
+
+use super::CallSample;
+use super::sink;
+
+/// Samples one thread may have waiting; a full ring records in line.
+const CAPACITY: usize = 4096;
+/// How long the background thread sleeps after finding the rings empty.
+const IDLE: Duration = Duration::from_millis(20);
+/// How long it sleeps after finding samples: short enough that a busy thread's ring
+/// (a million calls a second) never fills.
+const BUSY: Duration = Duration::from_millis(1);
+
+thread_local! {
+    static PRODUCER: RefCell<Option<Producer<CallSample>>> = const { RefCell::new(None) };
+}
+
+/// The rings' consumer ends, and the recorder's handles, behind the one lock.
+struct Drain {
+    consumers: Vec<Consumer<CallSample>>,
+    sink: sink::Sink,
+}
+
+static DRAIN: Mutex<Drain> = Mutex::new(Drain {
+    consumers: Vec::new(),
+    sink: sink::Sink::new(),
+});
+static DRAINER: Once = Once::new();
+
+/// The cycle counter durations are read from (calibrated once, on first use).
+pub(super) fn clock() -> &'static quanta::Clock {
+    static CLOCK: OnceLock<quanta::Clock> = OnceLock::new();
+    CLOCK.get_or_init(quanta::Clock::new)
+}
+
+fn state() -> MutexGuard<'static, Drain> {
+    DRAIN.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Puts `sample` on this thread's ring (made on first use). When the ring is full, empties
+/// every ring first; a thread being torn down records the sample directly.
+pub(super) fn push(sample: CallSample) {
+    let mut left = Some(sample);
+    // Err: the thread is being torn down; `left` still holds the sample then.
+    let _ = PRODUCER.try_with(|cell| {
+        let mut producer = cell.borrow_mut();
+        let producer = producer.get_or_insert_with(register);
+        let Some(sample) = left.take() else { return };
+        if let Err(PushError::Full(sample)) = producer.push(sample) {
+            drain();
+            left = producer.push(sample).err().map(|PushError::Full(s)| s);
+        }
+    });
+    if let Some(sample) = left {
+        state().sink.record(&sample);
+    }
+}
+
+/// A new ring for this thread, its consumer listed for draining.
+fn register() -> Producer<CallSample> {
+    let (producer, consumer) = RingBuffer::new(CAPACITY);
+    state().consumers.push(consumer);
+    DRAINER.call_once(|| {
+        let started = std::thread::Builder::new()
+            .name("toolspec-metrics".into())
+            .spawn(|| {
+                loop {
+                    let found = drain();
+                    std::thread::sleep(if found > 0 { BUSY } else { IDLE });
+                }
+            });
+        if let Err(e) = started {
+            // Without the thread, samples still reach the recorder at each flush, and a
+            // full ring records in line.
+            crate::error::log_incident(&format!("starting the metrics thread: {e}"));
+        }
+    });
+    producer
+}
+
+/// Records every waiting sample and returns how many there were; forgets the rings of
+/// threads that have ended.
+pub(super) fn drain() -> usize {
+    let mut state = state();
+    let Drain { consumers, sink } = &mut *state;
+    let mut found = 0;
+    consumers.retain_mut(|consumer| {
+        // Read before popping: a ring abandoned now has all its samples in it already.
+        let ended = consumer.is_abandoned();
+        while let Ok(sample) = consumer.pop() {
+            sink.record(&sample);
+            found += 1;
+        }
+        !ended
+    });
+    found
+}

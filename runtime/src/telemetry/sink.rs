@@ -1,0 +1,137 @@
+//! The one place samples meet the `metrics` facade: each [`super::Metric`] recorded by its
+//! constant's name and labels.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use metrics::{Counter, Histogram, Unit, counter, describe_counter, describe_histogram, histogram};
+
+use super::{
+    CALLS, CallSample, DURATION, Kind, METRICS, Metric, PAGE_ITEMS, PREVIEWS, REPLAYS,
+    RESPONSE_TOKENS, RETRIES, SEARCH_EMPTY, TRUNCATIONS, code_label,
+};
+use crate::shape::ResponseFormat;
+
+/// The recorder's handles, so that a sample costs the recorder's increments, not a
+/// registration (a label set built and looked up) for each metric.
+pub(super) struct Sink {
+    /// By the address and length of the tool's name and of the name it was called by: both
+    /// are compiled-in strings, so these name one string for the life of the process.
+    tools: Option<HashMap<[usize; 4], ToolHandles>>,
+}
+
+/// One tool's handles, each registered when first needed (a tool that never truncates
+/// shows no truncation series).
+struct ToolHandles {
+    ok: Counter,
+    errors: HashMap<Cow<'static, str>, Counter>,
+    /// By format: concise, detailed.
+    duration: [Option<Histogram>; 2],
+    tokens: [Option<Histogram>; 2],
+    page_items: Option<Histogram>,
+    /// Search empty, truncations, replays, retries: [`EVENTS`]' order.
+    events: [Option<Counter>; 4],
+    /// Applied, declined, expired.
+    previews: [Option<Counter>; 3],
+}
+
+/// The per-tool event counters, in [`ToolHandles::events`]' order.
+const EVENTS: [&Metric; 4] = [&SEARCH_EMPTY, &TRUNCATIONS, &REPLAYS, &RETRIES];
+
+impl Sink {
+    pub(super) const fn new() -> Self {
+        Self { tools: None }
+    }
+
+    /// Records one call's sample into the installed recorder.
+    pub(super) fn record(&mut self, s: &CallSample) {
+        let (tool, called_as) = (s.tool, s.called_as);
+        let key = [
+            tool.as_ptr() as usize,
+            tool.len(),
+            called_as.as_ptr() as usize,
+            called_as.len(),
+        ];
+        let handles = self.tools.get_or_insert_with(HashMap::new).entry(key).or_insert_with(|| {
+            ToolHandles {
+                ok: counter!(CALLS.name, "tool" => tool, "called_as" => called_as, "result" => "ok"),
+                errors: HashMap::new(),
+                duration: [None, None],
+                tokens: [None, None],
+                page_items: None,
+                events: [None, None, None, None],
+                previews: [None, None, None],
+            }
+        });
+        match &s.error {
+            None => handles.ok.increment(1),
+            Some(code) => {
+                let code = code_label(code);
+                handles
+                    .errors
+                    .entry(code.clone())
+                    .or_insert_with(|| {
+                        counter!(CALLS.name, "tool" => tool, "called_as" => called_as, "result" => code)
+                    })
+                    .increment(1);
+            }
+        }
+        let (format, slot) = match s.format {
+            ResponseFormat::Concise => ("concise", 0),
+            ResponseFormat::Detailed => ("detailed", 1),
+        };
+        let seconds = super::ring::clock().delta(s.started, s.ended).as_secs_f64();
+        handles.duration[slot]
+            .get_or_insert_with(|| histogram!(DURATION.name, "tool" => tool, "format" => format))
+            .record(seconds);
+        if let Some(tokens) = s.tokens {
+            handles.tokens[slot]
+                .get_or_insert_with(
+                    || histogram!(RESPONSE_TOKENS.name, "tool" => tool, "format" => format),
+                )
+                .record(tokens as f64);
+        }
+        if let Some(items) = s.items {
+            handles
+                .page_items
+                .get_or_insert_with(|| histogram!(PAGE_ITEMS.name, "tool" => tool))
+                .record(items as f64);
+        }
+        let happened = [s.items == Some(0), s.truncated, s.replayed, s.retried];
+        for (i, metric) in EVENTS.iter().enumerate() {
+            if happened[i] {
+                let name = metric.name;
+                handles.events[i]
+                    .get_or_insert_with(|| counter!(name, "tool" => tool))
+                    .increment(1);
+            }
+        }
+        if let Some(outcome) = s.preview {
+            let label = outcome.label();
+            handles.previews[outcome as usize]
+                .get_or_insert_with(|| counter!(PREVIEWS.name, "tool" => tool, "outcome" => label))
+                .increment(1);
+        }
+    }
+}
+
+/// `count` previews of `tool` purged unused.
+pub(super) fn unused_previews(tool: &str, count: u64) {
+    counter!(PREVIEWS.name, "tool" => tool.to_owned(), "outcome" => "unused").increment(count);
+}
+
+pub(super) fn describe() {
+    for m in METRICS {
+        let unit = match m.unit {
+            "seconds" => Some(Unit::Seconds),
+            "calls" | "previews" | "items" | "tokens" => Some(Unit::Count),
+            _ => None,
+        };
+        match (m.kind, unit) {
+            (Kind::Counter, Some(unit)) => describe_counter!(m.name, unit, m.help),
+            (Kind::Counter, None) => describe_counter!(m.name, m.help),
+            (Kind::Histogram, Some(unit)) => describe_histogram!(m.name, unit, m.help),
+            (Kind::Histogram, None) => describe_histogram!(m.name, m.help),
+        }
+    }
+}
