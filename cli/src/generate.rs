@@ -1,4 +1,5 @@
-//! `toolspec generate`: write (or check) every output kind for the specs.
+//! `toolspec generate`: write (or check) every output kind for the specs; `toolspec docs`:
+//! the one docs book of all of them.
 
 use super::Outcome;
 use std::path::{Path, PathBuf};
@@ -12,6 +13,32 @@ pub fn run(
     check: bool,
     options: &Options,
 ) -> Outcome {
+    let kinds = if kinds.is_empty() { Kind::ALL } else { kinds };
+    emit(specs, out, check, "generate", |model| {
+        toolspec::emit::generate(model, kinds, options)
+    })
+}
+
+/// `toolspec docs`: one mdBook of every spec's tools under `out`.
+pub fn docs(specs: &[PathBuf], out: &Path, check: bool, options: &Options) -> Outcome {
+    emit(specs, out, check, "docs", |model| {
+        toolspec::emit::docs::book(model, options).map(|files| toolspec::emit::Generated {
+            files,
+            warnings: Default::default(),
+        })
+    })
+}
+
+/// Loads the specs, makes the files, and writes them under `out` (or checks them).
+fn emit(
+    specs: &[PathBuf],
+    out: &Path,
+    check: bool,
+    command: &str,
+    make: impl FnOnce(
+        &toolspec::model::Model,
+    ) -> Result<toolspec::emit::Generated, toolspec::diagnostics::Diagnostics>,
+) -> Outcome {
     let Some(toolspec::Loaded {
         model,
         sources,
@@ -24,8 +51,7 @@ pub fn run(
         eprint!("{}", diags.render(&sources));
         return Outcome::Failed;
     }
-    let kinds = if kinds.is_empty() { Kind::ALL } else { kinds };
-    let files = match toolspec::emit::generate(&model, kinds, options) {
+    let files = match make(&model) {
         Ok(generated) => {
             // What was left out, and why: a warning does not fail the run.
             if !generated.warnings.is_empty() {
@@ -68,7 +94,7 @@ pub fn run(
             Outcome::Clean
         } else {
             eprintln!(
-                "{} of {} generated files are missing or stale; run `toolspec generate` without --check",
+                "{} of {} generated files are missing or stale; run `toolspec {command}` without --check",
                 changed.len(),
                 report.len()
             );

@@ -74,6 +74,22 @@ enum Command {
     },
     /// Print the JSON Schema of the spec format, for editors and validators.
     Schema,
+    /// Write one docs book (mdBook) of every spec's tools: a home page, per toolset its
+    /// index, tool pages and errors, and one error-code reference, cross-linked.
+    Docs {
+        /// Spec files, resolved together (a tool naming another toolset's links to it).
+        #[arg(required = true)]
+        specs: Vec<PathBuf>,
+        /// Output directory: `mdbook build DIR` makes the site.
+        #[arg(long)]
+        out: PathBuf,
+        /// Write nothing; list missing or stale files and exit 1 if there are any.
+        #[arg(long)]
+        check: bool,
+        /// Directory of templates overriding the embedded ones.
+        #[arg(long)]
+        templates: Option<PathBuf>,
+    },
     /// Generate outputs for specs into a directory (`DIR/<service>/...`).
     Generate {
         /// Spec files, resolved together.
@@ -182,6 +198,12 @@ fn main() -> ExitCode {
             let emit: Vec<Kind> = emit.into_iter().map(|k| k.0).collect();
             generate::run(&specs, &out, &emit, check, &options)
         }
+        Command::Docs {
+            specs,
+            out,
+            check,
+            templates,
+        } => generate::docs(&specs, &out, check, &toolspec::emit::Options { templates }),
         Command::Lint { specs, format, set } => lint::run(&specs, format, set.map(|s| s.0)),
         Command::Rules { id } => rules::run(id.as_deref()),
         Command::Diff {

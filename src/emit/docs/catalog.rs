@@ -6,6 +6,7 @@
 //! always. Built-in codes take `when` and the recovery from the runtime's catalog, so the
 //! docs say what the runtime does.
 
+use super::context::ToolsetCtx;
 use super::fields::{FieldRow, rows};
 use crate::model::{Approval, ErrorCode, Field, Kind, Requirement, Tool, ToolSet, Type};
 use serde::Serialize;
@@ -214,6 +215,72 @@ impl Rules {
                 self.ty(values);
             }
             Kind::Object { fields, .. } => self.fields(fields),
+        }
+    }
+}
+
+/// The combined book's own pages: every toolset, and every error code across them.
+#[derive(Debug, Clone, Serialize)]
+pub struct Home {
+    /// Every toolset, in the order the specs were given.
+    pub toolsets: Vec<ToolsetCtx>,
+    /// How many tools in all.
+    pub tool_count: usize,
+    /// Every code of every toolset, each once: spec codes first, then built-in ones, each
+    /// group sorted by code.
+    pub codes: Vec<CodeEntry>,
+}
+
+/// One error code across the toolsets of a book.
+#[derive(Debug, Clone, Serialize)]
+pub struct CodeEntry {
+    /// snake_case code; the heading id of its entry in every `errors.md`.
+    pub code: String,
+    /// Whether the runtime defines it (then it means the same everywhere).
+    pub builtin: bool,
+    /// Each toolset that has it, with its own meaning of it.
+    pub uses: Vec<CodeUse>,
+}
+
+/// What one toolset's catalog says of a code.
+#[derive(Debug, Clone, Serialize)]
+pub struct CodeUse {
+    /// The toolset's service (its folder in the book).
+    pub service: String,
+    /// The toolset's title.
+    pub title: String,
+    /// The catalog entry.
+    pub row: ErrorRow,
+}
+
+impl Home {
+    /// The home of a book of `toolsets`.
+    pub fn new(toolsets: Vec<ToolsetCtx>) -> Self {
+        let mut codes: std::collections::BTreeMap<(bool, String), Vec<CodeUse>> =
+            std::collections::BTreeMap::new();
+        for ts in &toolsets {
+            for row in &ts.errors {
+                codes
+                    .entry((row.builtin, row.code.clone()))
+                    .or_default()
+                    .push(CodeUse {
+                        service: ts.service.clone(),
+                        title: ts.title.clone(),
+                        row: row.clone(),
+                    });
+            }
+        }
+        Self {
+            tool_count: toolsets.iter().map(|t| t.tools.len()).sum(),
+            toolsets,
+            codes: codes
+                .into_iter()
+                .map(|((builtin, code), uses)| CodeEntry {
+                    code,
+                    builtin,
+                    uses,
+                })
+                .collect(),
         }
     }
 }

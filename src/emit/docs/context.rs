@@ -268,7 +268,7 @@ fn output_rows(tool: &Tool) -> Vec<FieldRow> {
 }
 
 /// The toolset view shared by every page of `ts`.
-pub fn toolset(model: &Model, ts: &ToolSet) -> ToolsetCtx {
+pub fn toolset(model: &Model, ts: &ToolSet, combined: bool) -> ToolsetCtx {
     let d = &ts.defaults;
     ToolsetCtx {
         service: ts.service.text.clone(),
@@ -287,7 +287,11 @@ pub fn toolset(model: &Model, ts: &ToolSet) -> ToolsetCtx {
             max_depth: d.max_depth,
         },
         overrides: ts.tools.iter().filter_map(|t| overrides(ts, t)).collect(),
-        tools: ts.tools.iter().map(|t| summary(model, ts, t)).collect(),
+        tools: ts
+            .tools
+            .iter()
+            .map(|t| summary(model, ts, t, combined))
+            .collect(),
         errors: catalog_rows(ts),
         cost: crate::stats::lists_cost(ts),
     }
@@ -299,18 +303,19 @@ pub fn tool_page(
     ts: &ToolSet,
     toolset: &minijinja::Value,
     tool: &Tool,
+    combined: bool,
 ) -> (ToolPage, Vec<Diagnostic>) {
     let (examples, diags) = Examples::new(model, ts, tool).build();
     let page = ToolPage {
         toolset: toolset.clone(),
         tool: ToolCtx {
-            summary: summary(model, ts, tool),
+            summary: summary(model, ts, tool, combined),
             returns: tool.returns.text.clone(),
             description: tool_description(tool),
             params: rows(&tool.params),
             output: output_rows(tool),
             errors: tool_error_rows(ts, tool),
-            safety: safety(model, ts, tool),
+            safety: safety(model, ts, tool, combined),
             paging: tool.paging.as_ref().map(|p| PagingCtx {
                 items: p.items.text.clone(),
                 default_limit: p.default_limit,
@@ -342,22 +347,25 @@ pub fn tool_page(
     (page, diags)
 }
 
-fn link(model: &Model, ts: &ToolSet, name: &str) -> LinkCtx {
+/// A tool named on a page of `ts`: a link to its page when it has one in the same book
+/// (in a combined book, a tool of another toolset is one folder over).
+fn link(model: &Model, ts: &ToolSet, name: &str, combined: bool) -> LinkCtx {
     let other = model
         .tool(name)
         .map(|(owner, _)| owner.service.text.clone())
         .filter(|s| *s != ts.service.text);
     LinkCtx {
         tool: name.to_string(),
-        page: match other {
+        page: match &other {
             None if ts.tool(name).is_some() => Some(page_of(name)),
+            Some(service) if combined => Some(format!("../{service}/{}", page_of(name))),
             _ => None,
         },
         service: other,
     }
 }
 
-fn summary(model: &Model, ts: &ToolSet, tool: &Tool) -> ToolSummary {
+fn summary(model: &Model, ts: &ToolSet, tool: &Tool, combined: bool) -> ToolSummary {
     let name = tool.name.text.as_str();
     ToolSummary {
         name: name.to_string(),
@@ -371,20 +379,23 @@ fn summary(model: &Model, ts: &ToolSet, tool: &Tool) -> ToolSummary {
             .iter()
             .map(|nf| NotForCtx {
                 when: nf.when.text.clone(),
-                instead: link(model, ts, &nf.use_tool.text),
+                instead: link(model, ts, &nf.use_tool.text, combined),
             })
             .collect(),
-        undone_by: tool.undo.as_ref().map(|u| link(model, ts, &u.tool.text)),
+        undone_by: tool
+            .undo
+            .as_ref()
+            .map(|u| link(model, ts, &u.tool.text, combined)),
         undoes: model
             .tools()
             .filter(|(_, t)| t.undo.as_ref().is_some_and(|u| u.tool.text == name))
-            .map(|(_, t)| link(model, ts, &t.name.text))
+            .map(|(_, t)| link(model, ts, &t.name.text, combined))
             .collect(),
         aliases: tool.aliases.iter().map(|a| a.text.clone()).collect(),
     }
 }
 
-fn safety(model: &Model, ts: &ToolSet, tool: &Tool) -> SafetyCtx {
+fn safety(model: &Model, ts: &ToolSet, tool: &Tool, combined: bool) -> SafetyCtx {
     SafetyCtx {
         tier: tool.tier.as_str(),
         open_world: tool.open_world,
@@ -400,7 +411,7 @@ fn safety(model: &Model, ts: &ToolSet, tool: &Tool) -> SafetyCtx {
             approval_explained: crate::model::describe::approval_explained(p.approval),
         }),
         undo: tool.undo.as_ref().map(|u| UndoCtx {
-            tool: link(model, ts, &u.tool.text),
+            tool: link(model, ts, &u.tool.text, combined),
             arguments: u
                 .arguments
                 .iter()

@@ -12,6 +12,15 @@
 //! - `errors.md`: the whole error catalog;
 //! - `SUMMARY.md` and `book.toml`, so `mdbook build` makes a site of the folder as it is.
 //!
+//! `toolspec docs SPEC... --out DIR` writes one book for every toolset instead ([`book`]):
+//! a home page listing the toolsets, per toolset `<service>/index.md`, its tool pages and
+//! `<service>/errors.md`, and one `errors.md` of every code across them; a tool named on a
+//! page links to its page, in whichever toolset it is.
+//!
+//! Pages are laid out to fit the width of a page: parameters, output fields and errors are
+//! one list item each (no wide tables), the description the agent reads comes first, then
+//! the safety section.
+//!
 //! Pages are rendered from minijinja templates (`templates/docs/`, embedded in the binary);
 //! `--templates DIR` overrides any of them by file name. Spec text reaches a page only
 //! through the escaping filters of [`filters`]. Every JSON block of a page follows an HTML
@@ -38,6 +47,23 @@ use templates::Renderer;
 /// Keeps a site build (`mdbook build` writes `book/` next to `book.toml`) out of git.
 const GITIGNORE: &str = "/book/\n";
 
+/// What a toolset's own pages are rendered with.
+#[derive(Serialize)]
+struct SetPage<'a> {
+    toolset: &'a context::ToolsetCtx,
+}
+
+/// Every page of the combined book of all of `model`'s toolsets (`toolspec docs`), or the
+/// problems that keep them from being true.
+pub fn book(model: &Model, options: &Options) -> Result<Vec<GeneratedFile>, Diagnostics> {
+    let book = Book::new(options);
+    let mut parts = crate::emit::parallel::map(&model.toolsets, |ts| book.book_toolset(model, ts));
+    parts.push(book.book_home(model));
+    let mut files = book.finish(parts)?;
+    files.sort();
+    Ok(files)
+}
+
 /// The docs emitter with its templates loaded: renders one toolset at a time, so toolsets
 /// can be rendered on several threads and [`Book::finish`]ed together into the docs of every
 /// toolset, or the problems that keep them from being true: a spec example the server would
@@ -57,33 +83,78 @@ impl Book {
         }
     }
 
-    /// Every page of one toolset: `<service>/docs/...`.
+    /// Every page of one toolset, as a book of its own: `<service>/docs/...`.
     pub(crate) fn toolset(&self, model: &Model, ts: &ToolSet) -> Pages {
-        let mut out: Pages = (Vec::new(), Vec::new());
         let dir = format!("{}/docs", ts.service.text);
-        let set = context::toolset(model, ts);
-        #[derive(Serialize)]
-        struct SetPage<'a> {
-            toolset: &'a context::ToolsetCtx,
+        let mut out = self.toolset_pages(model, ts, &dir, false);
+        for (template, file) in [
+            ("SUMMARY.md.jinja", "SUMMARY.md"),
+            ("book.toml.jinja", "book.toml"),
+            ("book.css.jinja", "toolspec.css"),
+        ] {
+            let set = context::toolset(model, ts, false);
+            self.render(
+                &mut out,
+                ts,
+                template,
+                &SetPage { toolset: &set },
+                format!("{dir}/{file}"),
+            );
         }
+        out.0
+            .push(GeneratedFile::new(format!("{dir}/.gitignore"), GITIGNORE));
+        out
+    }
+
+    /// One toolset's pages in the combined book: `<service>/...`.
+    pub(crate) fn book_toolset(&self, model: &Model, ts: &ToolSet) -> Pages {
+        self.toolset_pages(model, ts, &ts.service.text, true)
+    }
+
+    /// The pages of the combined book that span its toolsets: `book.toml`, `SUMMARY.md`,
+    /// the home page, the error-code reference and the stylesheet.
+    pub(crate) fn book_home(&self, model: &Model) -> Pages {
+        let mut out: Pages = (Vec::new(), Vec::new());
+        let Some(first) = model.toolsets.first() else {
+            return out;
+        };
+        let toolsets: Vec<context::ToolsetCtx> = model
+            .toolsets
+            .iter()
+            .map(|ts| context::toolset(model, ts, true))
+            .collect();
+        let home = catalog::Home::new(toolsets);
+        for (template, file) in [
+            ("book-index.md.jinja", "index.md"),
+            ("book-errors.md.jinja", "errors.md"),
+            ("book-SUMMARY.md.jinja", "SUMMARY.md"),
+            ("book-book.toml.jinja", "book.toml"),
+            ("book.css.jinja", "toolspec.css"),
+        ] {
+            self.render(&mut out, first, template, &home, file.to_string());
+        }
+        out.0.push(GeneratedFile::new(".gitignore", GITIGNORE));
+        out
+    }
+
+    /// The index, error catalog and tool pages of one toolset, under `dir`.
+    fn toolset_pages(&self, model: &Model, ts: &ToolSet, dir: &str, combined: bool) -> Pages {
+        let mut out: Pages = (Vec::new(), Vec::new());
+        let set = context::toolset(model, ts, combined);
         let page = SetPage { toolset: &set };
         let shared = minijinja::Value::from(minijinja::value::Serde(&set));
         for (template, file) in [
             ("index.md.jinja", "index.md"),
             ("errors.md.jinja", "errors.md"),
-            ("SUMMARY.md.jinja", "SUMMARY.md"),
-            ("book.toml.jinja", "book.toml"),
         ] {
             self.render(&mut out, ts, template, &page, format!("{dir}/{file}"));
         }
         for tool in &ts.tools {
-            let (page, problems) = context::tool_page(model, ts, &shared, tool);
+            let (page, problems) = context::tool_page(model, ts, &shared, tool, combined);
             out.1.extend(problems);
             let path = format!("{dir}/{}", context::page_of(&tool.name.text));
             self.render(&mut out, ts, "tool.md.jinja", &page, path);
         }
-        out.0
-            .push(GeneratedFile::new(format!("{dir}/.gitignore"), GITIGNORE));
         out
     }
 

@@ -39,6 +39,26 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../templates/docs/book.toml.jinja"),
     ),
     (
+        "book-index.md.jinja",
+        include_str!("../../../templates/docs/book-index.md.jinja"),
+    ),
+    (
+        "book-errors.md.jinja",
+        include_str!("../../../templates/docs/book-errors.md.jinja"),
+    ),
+    (
+        "book-SUMMARY.md.jinja",
+        include_str!("../../../templates/docs/book-SUMMARY.md.jinja"),
+    ),
+    (
+        "book-book.toml.jinja",
+        include_str!("../../../templates/docs/book-book.toml.jinja"),
+    ),
+    (
+        "book.css.jinja",
+        include_str!("../../../templates/docs/book.css.jinja"),
+    ),
+    (
         "macros.jinja",
         include_str!("../../../templates/docs/macros.jinja"),
     ),
