@@ -45,10 +45,18 @@ pub enum ResponseFormat {
 impl ResponseFormat {
     /// Reads `response_format` from validated arguments, or `default` when absent.
     pub fn from_arguments(arguments: &Value, default: ResponseFormat) -> Self {
-        match arguments.get("response_format").and_then(Value::as_str) {
-            Some("detailed") => ResponseFormat::Detailed,
-            Some("concise") => ResponseFormat::Concise,
-            _ => default,
+        let named = arguments.get("response_format").and_then(Value::as_str);
+        [ResponseFormat::Concise, ResponseFormat::Detailed]
+            .into_iter()
+            .find(|f| Some(f.as_str()) == named)
+            .unwrap_or(default)
+    }
+
+    /// The format's name, as `response_format` and the metrics' `format` label spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResponseFormat::Concise => "concise",
+            ResponseFormat::Detailed => "detailed",
         }
     }
 }

@@ -297,6 +297,16 @@ impl Serve {
         self
     }
 
+    /// The format a call with these arguments is served in: its `response_format`, else the
+    /// default (`Detailed` for a tool without the parameter).
+    pub fn format(&self, args: &Value) -> ResponseFormat {
+        if self.shape.takes_response_format {
+            ResponseFormat::from_arguments(args, self.response_format)
+        } else {
+            ResponseFormat::Detailed
+        }
+    }
+
     /// Cuts results to about `tokens` estimated tokens (see [`crate::shape`]).
     pub const fn budget(mut self, tokens: Option<usize>) -> Self {
         self.shape.token_budget = tokens;
@@ -368,17 +378,13 @@ impl Call {
         let called_as = alias.copied().unwrap_or(definition.name);
         let alias = alias.map(|_| definition.name);
         #[cfg(feature = "metrics")]
-        let recording = rt.metrics.then(|| {
-            if let Some(tool) = alias {
-                crate::telemetry::deprecated_alias(called_as, tool);
-            }
-            let format = if serve.shape.takes_response_format {
-                ResponseFormat::from_arguments(arguments, serve.response_format)
-            } else {
-                ResponseFormat::Detailed
-            };
-            (crate::telemetry::now(), format)
-        });
+        if let Some(tool) = alias {
+            crate::telemetry::deprecated_alias(called_as, tool);
+        }
+        #[cfg(feature = "metrics")]
+        let recording = rt
+            .metrics
+            .then(|| (crate::telemetry::now(), serve.format(arguments)));
         #[cfg(not(feature = "metrics"))]
         let _ = (rt, arguments);
         Self {
@@ -474,8 +480,7 @@ pub fn output<O: Serialize>(result: &O) -> Result<Value, ToolError> {
 
 /// Applies `response_format` and the token budget to a result.
 pub fn shape_result(serve: &Serve, args: &Value, result: &mut Value) {
-    let format = ResponseFormat::from_arguments(args, serve.response_format);
-    shape::apply(result, &serve.shape, format);
+    shape::apply(result, &serve.shape, serve.format(args));
     if !serve.content.is_empty() {
         crate::content::extract(result, serve.content);
     }

@@ -29,11 +29,7 @@ where
         "tool_call",
         tool = serve.tool,
         called_as,
-        format = if format == ResponseFormat::Concise {
-            "concise"
-        } else {
-            "detailed"
-        },
+        format = format.as_str(),
         result = tracing::field::Empty,
     );
     // Without a subscriber the span is disabled, and entering it on every poll would still

@@ -109,3 +109,59 @@ pub(super) fn drain() -> usize {
     });
     found
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::ResponseFormat;
+    use metrics_util::debugging::{DebugValue, DebuggingRecorder};
+
+    fn sample(tool: &'static str) -> CallSample {
+        let now = clock().raw();
+        CallSample {
+            tool,
+            called_as: tool,
+            error: None,
+            format: ResponseFormat::Detailed,
+            started: now,
+            ended: now,
+            tokens: Some(3),
+            items: None,
+            truncated: false,
+            replayed: false,
+            retried: false,
+            preview: None,
+        }
+    }
+
+    /// More samples than a ring holds, from one thread: none is dropped, and a flush hands
+    /// every one to the recorder. (The only test of this crate's unit tests that installs a
+    /// recorder: the facade has one per process.)
+    #[test]
+    fn a_full_ring_loses_no_sample() {
+        let recorder = DebuggingRecorder::new();
+        let snapshotter = recorder.snapshotter();
+        recorder
+            .install()
+            .expect("the only recorder of this test binary");
+        let calls = CAPACITY + 100;
+        for _ in 0..calls {
+            push(sample("ring_test_tool"));
+        }
+        drain();
+        let counted: u64 = snapshotter
+            .snapshot()
+            .into_vec()
+            .into_iter()
+            .filter(|(key, ..)| {
+                key.key().name() == super::super::CALLS.name
+                    && key.key().labels().any(|l| l.value() == "ring_test_tool")
+            })
+            .map(|(.., value)| match value {
+                DebugValue::Counter(n) => n,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(counted, calls as u64);
+    }
+}

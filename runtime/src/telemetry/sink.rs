@@ -76,10 +76,8 @@ impl Sink {
                     .increment(1);
             }
         }
-        let (format, slot) = match s.format {
-            ResponseFormat::Concise => ("concise", 0),
-            ResponseFormat::Detailed => ("detailed", 1),
-        };
+        let format = s.format.as_str();
+        let slot = usize::from(s.format == ResponseFormat::Detailed);
         let seconds = super::ring::clock().delta(s.started, s.ended).as_secs_f64();
         handles.duration[slot]
             .get_or_insert_with(|| histogram!(DURATION.name, "tool" => tool, "format" => format))

@@ -57,8 +57,17 @@ struct SetPage<'a> {
 /// problems that keep them from being true.
 pub fn book(model: &Model, options: &Options) -> Result<Vec<GeneratedFile>, Diagnostics> {
     let book = Book::new(options);
-    let mut parts = crate::emit::parallel::map(&model.toolsets, |ts| book.book_toolset(model, ts));
-    parts.push(book.book_home(model));
+    let (mut parts, sets): (Vec<Pages>, Vec<context::ToolsetCtx>) =
+        crate::emit::parallel::map(&model.toolsets, |ts| {
+            let set = context::toolset(model, ts, true);
+            (
+                book.toolset_pages(model, ts, &set, &ts.service.text, true),
+                set,
+            )
+        })
+        .into_iter()
+        .unzip();
+    parts.push(book.book_home(model, sets));
     let mut files = book.finish(parts)?;
     files.sort();
     Ok(files)
@@ -86,13 +95,13 @@ impl Book {
     /// Every page of one toolset, as a book of its own: `<service>/docs/...`.
     pub(crate) fn toolset(&self, model: &Model, ts: &ToolSet) -> Pages {
         let dir = format!("{}/docs", ts.service.text);
-        let mut out = self.toolset_pages(model, ts, &dir, false);
+        let set = context::toolset(model, ts, false);
+        let mut out = self.toolset_pages(model, ts, &set, &dir, false);
         for (template, file) in [
             ("SUMMARY.md.jinja", "SUMMARY.md"),
             ("book.toml.jinja", "book.toml"),
             ("book.css.jinja", "toolspec.css"),
         ] {
-            let set = context::toolset(model, ts, false);
             self.render(
                 &mut out,
                 ts,
@@ -106,23 +115,13 @@ impl Book {
         out
     }
 
-    /// One toolset's pages in the combined book: `<service>/...`.
-    pub(crate) fn book_toolset(&self, model: &Model, ts: &ToolSet) -> Pages {
-        self.toolset_pages(model, ts, &ts.service.text, true)
-    }
-
     /// The pages of the combined book that span its toolsets: `book.toml`, `SUMMARY.md`,
     /// the home page, the error-code reference and the stylesheet.
-    pub(crate) fn book_home(&self, model: &Model) -> Pages {
+    fn book_home(&self, model: &Model, toolsets: Vec<context::ToolsetCtx>) -> Pages {
         let mut out: Pages = (Vec::new(), Vec::new());
         let Some(first) = model.toolsets.first() else {
             return out;
         };
-        let toolsets: Vec<context::ToolsetCtx> = model
-            .toolsets
-            .iter()
-            .map(|ts| context::toolset(model, ts, true))
-            .collect();
         let home = catalog::Home::new(toolsets);
         for (template, file) in [
             ("book-index.md.jinja", "index.md"),
@@ -137,12 +136,19 @@ impl Book {
         out
     }
 
-    /// The index, error catalog and tool pages of one toolset, under `dir`.
-    fn toolset_pages(&self, model: &Model, ts: &ToolSet, dir: &str, combined: bool) -> Pages {
+    /// The index, error catalog and tool pages of one toolset (whose context is `set`),
+    /// under `dir`; `combined`: in the book of every toolset.
+    fn toolset_pages(
+        &self,
+        model: &Model,
+        ts: &ToolSet,
+        set: &context::ToolsetCtx,
+        dir: &str,
+        combined: bool,
+    ) -> Pages {
         let mut out: Pages = (Vec::new(), Vec::new());
-        let set = context::toolset(model, ts, combined);
-        let page = SetPage { toolset: &set };
-        let shared = minijinja::Value::from(minijinja::value::Serde(&set));
+        let page = SetPage { toolset: set };
+        let shared = minijinja::Value::from(minijinja::value::Serde(set));
         for (template, file) in [
             ("index.md.jinja", "index.md"),
             ("errors.md.jinja", "errors.md"),
