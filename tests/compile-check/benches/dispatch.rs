@@ -20,7 +20,7 @@
 //! cargo bench -p toolspec-compile-check --bench dispatch
 //! ```
 //!
-//! With `DISPATCH_NO_RECORDER=1` no recorder is installed (the `metrics` facade's no-op
+//! With `DISPATCH_NO_RECORDER` set (to any value) no recorder is installed (the `metrics` facade's no-op
 //! one takes the samples), which splits recording's cost into the calling thread's own
 //! work and the exporter's.
 
@@ -222,15 +222,20 @@ criterion_group! {
 }
 
 fn main() {
-    if std::env::var_os("DISPATCH_NO_RECORDER").is_some() {
-        println!("no recorder installed: the calling thread's share of recording");
-        benches();
-        Criterion::default().configure_from_args().final_summary();
-        ratios("no recorder");
-        return;
-    }
-    // A real exporter, so that recording costs what it costs in a server: histograms with
-    // buckets, and scraped (rendered) every 100 ms.
+    let recorder = if std::env::var_os("DISPATCH_NO_RECORDER").is_some() {
+        "no recorder"
+    } else {
+        install_prometheus();
+        "Prometheus"
+    };
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    ratios(recorder);
+}
+
+/// A real exporter, so that recording costs what it costs in a server: histograms with
+/// buckets, and scraped (rendered) every 100 ms.
+fn install_prometheus() {
     let mut builder = metrics_exporter_prometheus::PrometheusBuilder::new();
     for m in toolspec_runtime::telemetry::METRICS {
         if !m.buckets.is_empty() {
@@ -251,7 +256,4 @@ fn main() {
             black_box(prometheus.render());
         }
     });
-    benches();
-    Criterion::default().configure_from_args().final_summary();
-    ratios("Prometheus");
 }
