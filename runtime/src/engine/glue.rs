@@ -351,9 +351,10 @@ pub fn route(
 pub struct Call {
     #[cfg_attr(not(feature = "metrics"), allow(dead_code))]
     serve: &'static Serve,
-    /// The tool's name or the deprecated alias the client used.
+    /// The tool's name or the deprecated alias the client used: a reference to the
+    /// definition's own field, so that the metrics can key by its address.
     #[cfg_attr(not(feature = "metrics"), allow(dead_code))]
-    called_as: &'static str,
+    called_as: &'static &'static str,
     /// The canonical name, when `called_as` is a deprecated alias.
     alias: Option<&'static str>,
     /// The cycle-counter reading at the start and the format served, when recording.
@@ -375,7 +376,7 @@ impl Call {
             .deprecated_aliases
             .iter()
             .find(|a| called != definition.name && **a == called);
-        let called_as = alias.copied().unwrap_or(definition.name);
+        let called_as = alias.unwrap_or(&definition.name);
         let alias = alias.map(|_| definition.name);
         #[cfg(feature = "metrics")]
         if let Some(tool) = alias {

@@ -16,7 +16,7 @@ use crate::telemetry::{self, CallSample, PreviewOutcome};
 /// Serves the call inside a `tool_call` span, then records its sample.
 pub(super) async fn observed<F>(
     serve: &'static Serve,
-    called_as: &'static str,
+    called_as: &'static &'static str,
     alias: Option<&'static str>,
     started: u64,
     format: ResponseFormat,
@@ -28,7 +28,7 @@ where
     let span = tracing::info_span!(
         "tool_call",
         tool = serve.tool,
-        called_as,
+        called_as = *called_as,
         format = format.as_str(),
         result = tracing::field::Empty,
     );
@@ -40,11 +40,11 @@ where
         serving.instrument(span.clone()).await
     };
     let answered = served.map(|value| CallOutput::new(value).via_alias(alias));
-    let sample = sample(serve, called_as, started, format, &answered);
+    let sample = sample(serve, called_as, format, &answered);
     if !span.is_disabled() {
-        span.record("result", sample.error.as_deref().unwrap_or("ok"));
+        span.record("result", sample.error.unwrap_or("ok"));
     }
-    telemetry::record(sample);
+    telemetry::record(sample, started);
     answered
 }
 
@@ -53,20 +53,19 @@ where
 /// cut), and the idempotency and preview refusals.
 fn sample(
     serve: &'static Serve,
-    called_as: &'static str,
-    started: u64,
+    called_as: &'static &'static str,
     format: ResponseFormat,
     answered: &Result<CallOutput, ToolError>,
 ) -> CallSample {
     let mut sample = CallSample {
-        tool: serve.tool,
+        tool: &serve.tool,
         called_as,
         error: None,
+        elapsed: 0,
+        tokens: 0,
+        items: 0,
+        paged: false,
         format,
-        started,
-        ended: started,
-        tokens: None,
-        items: None,
         truncated: false,
         replayed: false,
         retried: false,
@@ -75,12 +74,16 @@ fn sample(
     match answered {
         Ok(out) => {
             let result = &out.structured;
-            sample.tokens = Some(shape::estimate_tokens(result));
-            sample.items = serve
+            let tokens = shape::estimate_tokens(result);
+            sample.tokens = u32::try_from(tokens).unwrap_or(u32::MAX);
+            if let Some(items) = serve
                 .items
                 .and_then(|field| result.get(field))
                 .and_then(Value::as_array)
-                .map(Vec::len);
+            {
+                sample.paged = true;
+                sample.items = u32::try_from(items.len()).unwrap_or(u32::MAX);
+            }
             sample.truncated = serve.shape.token_budget.is_some()
                 && result.get("truncated").is_some_and(Value::is_object);
             sample.replayed = out.replayed;
@@ -103,7 +106,7 @@ fn sample(
                 c if c == catalog::PREVIEW_EXPIRED.code => Some(PreviewOutcome::Expired),
                 _ => None,
             };
-            sample.error = Some(e.code.clone());
+            sample.error = Some(telemetry::error_label(&e.code));
         }
     }
     sample
@@ -121,18 +124,25 @@ mod tests {
 
     fn of(serve: &'static Serve, answered: Result<Value, ToolError>) -> CallSample {
         let answered = answered.map(CallOutput::new);
-        sample(serve, serve.tool, 0, ResponseFormat::Detailed, &answered)
+        sample(serve, &serve.tool, ResponseFormat::Detailed, &answered)
     }
 
     #[test]
     fn a_page_gives_its_items_tokens_and_truncation() {
         let cut = json!({"notes": ["a", "b"], "truncated": {"cuts": []}});
         let s = of(&SEARCH, Ok(cut.clone()));
-        assert_eq!(s.items, Some(2));
-        assert_eq!(s.tokens, Some(shape::estimate_tokens(&cut)));
+        assert_eq!((s.paged, s.items), (true, 2));
+        assert_eq!(s.tokens as usize, shape::estimate_tokens(&cut));
         assert!(s.truncated && !s.replayed && !s.retried && s.error.is_none());
         let empty = of(&SEARCH, Ok(json!({"notes": []})));
-        assert_eq!((empty.items, empty.truncated), (Some(0), false));
+        assert_eq!(
+            (empty.paged, empty.items, empty.truncated),
+            (true, 0, false)
+        );
+        assert!(
+            !of(&CREATE, Ok(json!({"notes": []}))).paged,
+            "not a paged tool"
+        );
         // Only a budgeted tool's `truncated` is the runtime's note.
         assert!(!of(&CREATE, Ok(json!({"truncated": {}}))).truncated);
     }
@@ -152,8 +162,7 @@ mod tests {
             Err(ToolError::approval_declined("notes_create", "p")),
         );
         assert_eq!(declined.preview, Some(PreviewOutcome::Declined));
-        assert_eq!(declined.error.as_deref(), Some("approval_declined"));
-        assert_eq!(declined.tokens, None);
+        assert_eq!(declined.error, Some("approval_declined"));
         let expired = of(
             &CREATE,
             Err(ToolError::preview_expired(

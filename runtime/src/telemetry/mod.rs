@@ -239,36 +239,45 @@ impl PreviewOutcome {
     }
 }
 
-/// The cycle-counter reading a call starts from ([`CallSample::started`]).
+/// The cycle-counter reading a call starts from ([`CallSample::elapsed`]).
 pub(crate) fn now() -> u64 {
     ring::clock().raw()
 }
 
 /// Everything one finished call tells the metrics, as the generated layer saw it.
-#[derive(Debug, Clone)]
+///
+/// Kept to 56 bytes (a test holds it there): every call writes one onto its thread's ring,
+/// and another core reads it back, so its size is what recording costs the call (the
+/// dispatch bench measured a 112-byte sample at about 0.045 of a trivial call, a 32-byte
+/// one at nothing measurable). Names are references to the compiled-in `&'static str`
+/// fields of the tool's definition, so that the sink can key its handles by address.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct CallSample {
-    pub(crate) tool: &'static str,
+    /// The tool's canonical name.
+    pub(crate) tool: &'static &'static str,
     /// The tool's name or the deprecated alias the client used.
-    pub(crate) called_as: &'static str,
-    /// `None` for a result, else the error code.
-    pub(crate) error: Option<Cow<'static, str>>,
+    pub(crate) called_as: &'static &'static str,
+    /// `None` for a result, else the error code's label ([`error_label`]).
+    pub(crate) error: Option<&'static str>,
+    /// Cycle-counter ticks from the start of the call to its answer (see [`now`]).
+    pub(crate) elapsed: u64,
+    /// Estimated tokens of a successful result (saturating).
+    pub(crate) tokens: u32,
+    /// Paged tools: the items of a successful page (see [`CallSample::paged`]).
+    pub(crate) items: u32,
+    /// Whether `items` counts a page (a successful call of a paged tool).
+    pub(crate) paged: bool,
     pub(crate) format: ResponseFormat,
-    /// Cycle-counter readings ([`now`]) at the start and the end of the call.
-    pub(crate) started: u64,
-    pub(crate) ended: u64,
-    /// Estimated tokens of a successful result.
-    pub(crate) tokens: Option<usize>,
-    /// Paged tools: the items of a successful page.
-    pub(crate) items: Option<usize>,
     pub(crate) truncated: bool,
     pub(crate) replayed: bool,
     pub(crate) retried: bool,
     pub(crate) preview: Option<PreviewOutcome>,
 }
 
-/// Records one finished call: on this thread's ring, for the background thread.
-pub(crate) fn record(mut sample: CallSample) {
-    sample.ended = now();
+/// Records one finished call that started at `started` ([`now`]): on this thread's ring,
+/// for the background thread.
+pub(crate) fn record(mut sample: CallSample, started: u64) {
+    sample.elapsed = now().saturating_sub(started);
     ring::push(sample);
 }
 
@@ -298,18 +307,43 @@ pub(crate) fn deprecated_alias(alias: &'static str, tool: &'static str) {
 
 /// The label for an error code: the code when it is a plain identifier (every catalog and
 /// built-in code is), else `other`, so that no label can grow without bound.
-fn code_label(code: &Cow<'static, str>) -> Cow<'static, str> {
-    #![allow(clippy::ptr_arg)] // a borrowed code stays borrowed: no allocation per error
+///
+/// A compiled-in code (`Cow::Borrowed`, as the catalog's and the runtime's are) is its own
+/// label at no cost. A code made at run time is kept once for the life of the process, up
+/// to [`MAX_OWNED_CODES`] different ones; past that, it is counted as `other`.
+pub(crate) fn error_label(code: &Cow<'static, str>) -> &'static str {
+    #![allow(clippy::ptr_arg)] // whether the code is borrowed is what tells a kept one apart
     let plain = !code.is_empty()
         && code.len() <= 64
         && code
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
-    if plain {
-        code.clone()
-    } else {
-        Cow::Borrowed("other")
+    match code {
+        _ if !plain => "other",
+        Cow::Borrowed(code) => code,
+        Cow::Owned(code) => kept(code),
     }
+}
+
+/// How many different run-time error codes are kept as labels.
+const MAX_OWNED_CODES: usize = 256;
+
+/// `code` as a `&'static str`: the one kept copy, made on first sight.
+fn kept(code: &str) -> &'static str {
+    use std::collections::BTreeSet;
+    use std::sync::Mutex;
+    static KEPT: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+    let mut kept = KEPT.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(known) = kept.get(code) {
+        return known;
+    }
+    if kept.len() >= MAX_OWNED_CODES {
+        return "other";
+    }
+    // Bounded above: at most MAX_OWNED_CODES strings of at most 64 bytes, for the process.
+    let leaked: &'static str = Box::leak(code.to_owned().into_boxed_str());
+    kept.insert(leaked);
+    leaked
 }
 
 #[cfg(test)]
@@ -318,12 +352,35 @@ mod tests {
 
     #[test]
     fn codes_that_are_not_identifiers_are_other() {
-        let label = |c: &'static str| code_label(&Cow::Borrowed(c));
+        let label = |c: &'static str| error_label(&Cow::Borrowed(c));
         assert_eq!(label("not_found"), "not_found");
         assert_eq!(label("Not Found"), "other");
         assert_eq!(label(""), "other");
         let long: &'static str = Box::leak("a".repeat(65).into_boxed_str());
         assert_eq!(label(long), "other");
+    }
+
+    #[test]
+    fn run_time_codes_are_kept_once_and_bounded() {
+        let owned = |c: &str| error_label(&Cow::Owned(c.to_owned()));
+        let first = owned("made_at_run_time");
+        assert_eq!(first, "made_at_run_time");
+        assert!(std::ptr::eq(first, owned("made_at_run_time")), "one copy");
+        assert_eq!(owned("Made At Run Time"), "other");
+        for i in 0..MAX_OWNED_CODES {
+            owned(&format!("code_{i}"));
+        }
+        assert_eq!(owned("one_too_many"), "other");
+        assert_eq!(
+            owned("made_at_run_time"),
+            "made_at_run_time",
+            "kept ones stay"
+        );
+    }
+
+    #[test]
+    fn a_sample_stays_small() {
+        assert!(std::mem::size_of::<CallSample>() <= 56);
     }
 
     #[test]

@@ -17,8 +17,11 @@ use rtrb::{Consumer, Producer, PushError, RingBuffer};
 use super::CallSample;
 use super::sink;
 
-/// Samples one thread may have waiting; a full ring records in line.
-const CAPACITY: usize = 4096;
+/// Samples one thread may have waiting (8192 of 56 bytes: 448 KiB a recording thread); a
+/// full ring records in line. At 4096 a trivial call's ring filled several times a run of
+/// the dispatch bench (the background thread's 1 ms sleep can last longer on a busy VM),
+/// and each time the call recorded 4096 samples itself.
+const CAPACITY: usize = 8192;
 /// How long the background thread sleeps after finding the rings empty.
 const IDLE: Duration = Duration::from_millis(20);
 /// How long it sleeps after finding samples: short enough that a busy thread's ring
@@ -116,17 +119,18 @@ mod tests {
     use crate::shape::ResponseFormat;
     use metrics_util::debugging::{DebugValue, DebuggingRecorder};
 
-    fn sample(tool: &'static str) -> CallSample {
-        let now = clock().raw();
+    static TOOL: &str = "ring_test_tool";
+
+    fn sample() -> CallSample {
         CallSample {
-            tool,
-            called_as: tool,
+            tool: &TOOL,
+            called_as: &TOOL,
             error: None,
+            elapsed: 1,
+            tokens: 3,
+            items: 0,
+            paged: false,
             format: ResponseFormat::Detailed,
-            started: now,
-            ended: now,
-            tokens: Some(3),
-            items: None,
             truncated: false,
             replayed: false,
             retried: false,
@@ -146,7 +150,7 @@ mod tests {
             .expect("the only recorder of this test binary");
         let calls = CAPACITY + 100;
         for _ in 0..calls {
-            push(sample("ring_test_tool"));
+            push(sample());
         }
         drain();
         let counted: u64 = snapshotter

@@ -1,30 +1,30 @@
 //! The one place samples meet the `metrics` facade: each [`super::Metric`] recorded by its
 //! constant's name and labels.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use metrics::{Counter, Histogram, Unit, counter, describe_counter, describe_histogram, histogram};
 
 use super::{
     CALLS, CallSample, DURATION, Kind, METRICS, Metric, PAGE_ITEMS, PREVIEWS, REPLAYS,
-    RESPONSE_TOKENS, RETRIES, SEARCH_EMPTY, TRUNCATIONS, code_label,
+    RESPONSE_TOKENS, RETRIES, SEARCH_EMPTY, TRUNCATIONS,
 };
 use crate::shape::ResponseFormat;
 
 /// The recorder's handles, so that a sample costs the recorder's increments, not a
 /// registration (a label set built and looked up) for each metric.
 pub(super) struct Sink {
-    /// By the address and length of the tool's name and of the name it was called by: both
-    /// are compiled-in strings, so these name one string for the life of the process.
-    tools: Option<HashMap<[usize; 4], ToolHandles>>,
+    /// By the addresses of the tool's name and of the name it was called by ([`CallSample`]
+    /// holds references to the definition's `&'static str` fields): each names one
+    /// compiled-in string for the life of the process.
+    tools: Option<HashMap<[usize; 2], ToolHandles>>,
 }
 
 /// One tool's handles, each registered when first needed (a tool that never truncates
 /// shows no truncation series).
 struct ToolHandles {
     ok: Counter,
-    errors: HashMap<Cow<'static, str>, Counter>,
+    errors: HashMap<&'static str, Counter>,
     /// By format: concise, detailed.
     duration: [Option<Histogram>; 2],
     tokens: [Option<Histogram>; 2],
@@ -45,13 +45,11 @@ impl Sink {
 
     /// Records one call's sample into the installed recorder.
     pub(super) fn record(&mut self, s: &CallSample) {
-        let (tool, called_as) = (s.tool, s.called_as);
         let key = [
-            tool.as_ptr() as usize,
-            tool.len(),
-            called_as.as_ptr() as usize,
-            called_as.len(),
+            std::ptr::from_ref(s.tool) as usize,
+            std::ptr::from_ref(s.called_as) as usize,
         ];
+        let (tool, called_as) = (*s.tool, *s.called_as);
         let handles = self.tools.get_or_insert_with(HashMap::new).entry(key).or_insert_with(|| {
             ToolHandles {
                 ok: counter!(CALLS.name, "tool" => tool, "called_as" => called_as, "result" => "ok"),
@@ -63,13 +61,12 @@ impl Sink {
                 previews: [None, None, None],
             }
         });
-        match &s.error {
+        match s.error {
             None => handles.ok.increment(1),
             Some(code) => {
-                let code = code_label(code);
                 handles
                     .errors
-                    .entry(code.clone())
+                    .entry(code)
                     .or_insert_with(|| {
                         counter!(CALLS.name, "tool" => tool, "called_as" => called_as, "result" => code)
                     })
@@ -78,24 +75,24 @@ impl Sink {
         }
         let format = s.format.as_str();
         let slot = usize::from(s.format == ResponseFormat::Detailed);
-        let seconds = super::ring::clock().delta(s.started, s.ended).as_secs_f64();
+        let seconds = super::ring::clock().delta(0, s.elapsed).as_secs_f64();
         handles.duration[slot]
             .get_or_insert_with(|| histogram!(DURATION.name, "tool" => tool, "format" => format))
             .record(seconds);
-        if let Some(tokens) = s.tokens {
+        if s.error.is_none() {
             handles.tokens[slot]
                 .get_or_insert_with(
                     || histogram!(RESPONSE_TOKENS.name, "tool" => tool, "format" => format),
                 )
-                .record(tokens as f64);
+                .record(f64::from(s.tokens));
         }
-        if let Some(items) = s.items {
+        if s.paged {
             handles
                 .page_items
                 .get_or_insert_with(|| histogram!(PAGE_ITEMS.name, "tool" => tool))
-                .record(items as f64);
+                .record(f64::from(s.items));
         }
-        let happened = [s.items == Some(0), s.truncated, s.replayed, s.retried];
+        let happened = [s.paged && s.items == 0, s.truncated, s.replayed, s.retried];
         for (i, metric) in EVENTS.iter().enumerate() {
             if happened[i] {
                 let name = metric.name;
