@@ -136,6 +136,17 @@ pub fn estimate_tokens(value: &Value) -> usize {
     tokens(json_len(value))
 }
 
+/// [`estimate_tokens`], handing each top-level member of an object result to `visit` on
+/// the way: the metrics read the runtime's own keys (`truncated`, the page's items) in the
+/// same pass instead of looking each up again.
+#[cfg(feature = "metrics")]
+pub(crate) fn estimate_tokens_visiting(value: &Value, visit: impl FnMut(&str, &Value)) -> usize {
+    tokens(match value {
+        Value::Object(map) => object_len(map, visit),
+        other => json_len(other),
+    })
+}
+
 /// Bytes of `value` as compact JSON (exactly what `serde_json::to_vec` writes), counted
 /// by a walk that writes nothing: this runs on every result of a tool with a token budget,
 /// and on every result the metrics count.
@@ -149,14 +160,20 @@ pub fn json_len(value: &Value) -> usize {
         Value::Array(items) => {
             2 + items.len().saturating_sub(1) + items.iter().map(json_len).sum::<usize>()
         }
-        Value::Object(map) => {
-            2 + map.len().saturating_sub(1)
-                + map
-                    .iter()
-                    .map(|(k, v)| string_len(k) + 1 + json_len(v))
-                    .sum::<usize>()
-        }
+        Value::Object(map) => object_len(map, |_, _| {}),
     }
+}
+
+/// An object's JSON length, each member handed to `visit` as it is counted.
+fn object_len(map: &serde_json::Map<String, Value>, mut visit: impl FnMut(&str, &Value)) -> usize {
+    2 + map.len().saturating_sub(1)
+        + map
+            .iter()
+            .map(|(k, v)| {
+                visit(k, v);
+                string_len(k) + 1 + json_len(v)
+            })
+            .sum::<usize>()
 }
 
 /// A string's JSON length: quotes, bytes, and what serde_json's escapes add (`\"`, `\\`
@@ -378,6 +395,24 @@ fn note(cuts: &[Cut], budget: usize, spec: &ShapeSpec) -> Value {
 mod tests {
     use super::json_len;
     use serde_json::json;
+
+    #[cfg(feature = "metrics")]
+    #[test]
+    fn the_visiting_estimate_is_the_estimate_and_sees_each_member_once() {
+        for v in [
+            json!({"b": [1, 2], "a": {"x": "y"}, "c": null}),
+            json!([1]),
+            json!("s"),
+        ] {
+            let mut seen = Vec::new();
+            let tokens = super::estimate_tokens_visiting(&v, |k, _| seen.push(k.to_owned()));
+            assert_eq!(tokens, super::estimate_tokens(&v), "{v}");
+            let keys: Vec<String> = v
+                .as_object()
+                .map_or(vec![], |m| m.keys().cloned().collect());
+            assert_eq!(seen, keys, "{v}");
+        }
+    }
 
     #[test]
     fn json_len_is_what_serde_json_writes() {

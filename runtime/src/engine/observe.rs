@@ -73,22 +73,23 @@ fn sample(
     };
     match answered {
         Ok(out) => {
-            let result = &out.structured;
-            let tokens = shape::estimate_tokens(result);
+            let budgeted = serve.shape.token_budget.is_some();
+            let mut applied = false;
+            // One pass over the result: its size, and the keys that say what happened.
+            let tokens = shape::estimate_tokens_visiting(&out.structured, |key, value| {
+                if let (true, Value::Array(items)) = (Some(key) == serve.items, value) {
+                    sample.paged = true;
+                    sample.items = u32::try_from(items.len()).unwrap_or(u32::MAX);
+                }
+                match key {
+                    "truncated" => sample.truncated = budgeted && value.is_object(),
+                    "applied" => applied = value.as_bool() == Some(true),
+                    _ => {}
+                }
+            });
             sample.tokens = u32::try_from(tokens).unwrap_or(u32::MAX);
-            if let Some(items) = serve
-                .items
-                .and_then(|field| result.get(field))
-                .and_then(Value::as_array)
-            {
-                sample.paged = true;
-                sample.items = u32::try_from(items.len()).unwrap_or(u32::MAX);
-            }
-            sample.truncated = serve.shape.token_budget.is_some()
-                && result.get("truncated").is_some_and(Value::is_object);
             sample.replayed = out.replayed;
             sample.retried = out.replayed;
-            let applied = result.get("applied").and_then(Value::as_bool) == Some(true);
             if applied && !out.replayed {
                 sample.preview = Some(PreviewOutcome::Applied);
             }
