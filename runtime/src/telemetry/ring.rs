@@ -2,14 +2,16 @@
 //!
 //! Each thread that records gets a single-producer ring (`rtrb`): a push is a write and a
 //! release store, no lock and no shared cache line. The rings' consumer ends sit in one
-//! list, emptied by a background thread (at once again while there is traffic, every
-//! [`IDLE`] when there is none) and on demand by [`super::flush`]. The mutex on that list
+//! list, emptied by a background thread (every [`BUSY`] while there is traffic, every
+//! [`IDLE`] when there is none, and at once when a thread finds its ring half full) and
+//! on demand by [`super::flush`]. The mutex on that list
 //! (which also guards the recorder's cached handles) is the only lock; a call takes it only
 //! to register its thread, or when its ring is full: it then empties the rings itself, so
 //! a recorder that cannot keep up slows the calls down rather than losing samples.
 
 use std::cell::RefCell;
-use std::sync::{Mutex, MutexGuard, Once, OnceLock};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::thread::Thread;
 use std::time::Duration;
 
 use rtrb::{Consumer, Producer, PushError, RingBuffer};
@@ -27,9 +29,21 @@ const IDLE: Duration = Duration::from_millis(20);
 /// How long it sleeps after finding samples: short enough that a busy thread's ring
 /// (a million calls a second) never fills.
 const BUSY: Duration = Duration::from_millis(1);
+/// Every this many pushes a thread looks at its ring, and wakes the background thread
+/// when the ring is half full: a burst after a quiet spell (the thread then sleeps for
+/// [`IDLE`]) would otherwise fill the ring, and the call that finds it full records
+/// every waiting sample itself.
+const CHECK_EVERY: u32 = 512;
+
+/// One thread's end of its ring.
+struct Ring {
+    producer: Producer<CallSample>,
+    /// Pushes so far (wrapping), for [`CHECK_EVERY`].
+    pushes: u32,
+}
 
 thread_local! {
-    static PRODUCER: RefCell<Option<Producer<CallSample>>> = const { RefCell::new(None) };
+    static RING: RefCell<Option<Ring>> = const { RefCell::new(None) };
 }
 
 /// The rings' consumer ends, and the recorder's handles, behind the one lock.
@@ -42,7 +56,8 @@ static DRAIN: Mutex<Drain> = Mutex::new(Drain {
     consumers: Vec::new(),
     sink: sink::Sink::new(),
 });
-static DRAINER: Once = Once::new();
+/// The background thread, once started (`None`: it could not be).
+static DRAINER: OnceLock<Option<Thread>> = OnceLock::new();
 
 /// The cycle counter durations are read from (calibrated once, on first use).
 pub(super) fn clock() -> &'static quanta::Clock {
@@ -59,13 +74,20 @@ fn state() -> MutexGuard<'static, Drain> {
 pub(super) fn push(sample: CallSample) {
     let mut left = Some(sample);
     // Err: the thread is being torn down; `left` still holds the sample then.
-    let _ = PRODUCER.try_with(|cell| {
-        let mut producer = cell.borrow_mut();
-        let producer = producer.get_or_insert_with(register);
+    let _ = RING.try_with(|cell| {
+        let mut ring = cell.borrow_mut();
+        let ring = ring.get_or_insert_with(register);
         let Some(sample) = left.take() else { return };
-        if let Err(PushError::Full(sample)) = producer.push(sample) {
+        if let Err(PushError::Full(sample)) = ring.producer.push(sample) {
             drain();
-            left = producer.push(sample).err().map(|PushError::Full(s)| s);
+            left = ring.producer.push(sample).err().map(|PushError::Full(s)| s);
+        }
+        ring.pushes = ring.pushes.wrapping_add(1);
+        if ring.pushes % CHECK_EVERY == 0
+            && ring.producer.slots() < CAPACITY / 2
+            && let Some(Some(drainer)) = DRAINER.get()
+        {
+            drainer.unpark();
         }
     });
     if let Some(sample) = left {
@@ -74,25 +96,33 @@ pub(super) fn push(sample: CallSample) {
 }
 
 /// A new ring for this thread, its consumer listed for draining.
-fn register() -> Producer<CallSample> {
+fn register() -> Ring {
     let (producer, consumer) = RingBuffer::new(CAPACITY);
     state().consumers.push(consumer);
-    DRAINER.call_once(|| {
+    DRAINER.get_or_init(|| {
         let started = std::thread::Builder::new()
             .name("toolspec-metrics".into())
             .spawn(|| {
                 loop {
                     let found = drain();
-                    std::thread::sleep(if found > 0 { BUSY } else { IDLE });
+                    // A push that finds its ring half full cuts the sleep short.
+                    std::thread::park_timeout(if found > 0 { BUSY } else { IDLE });
                 }
             });
-        if let Err(e) = started {
-            // Without the thread, samples still reach the recorder at each flush, and a
-            // full ring records in line.
-            crate::error::log_incident(&format!("starting the metrics thread: {e}"));
+        match started {
+            Ok(handle) => Some(handle.thread().clone()),
+            Err(e) => {
+                // Without the thread, samples still reach the recorder at each flush, and
+                // a full ring records in line.
+                crate::error::log_incident(&format!("starting the metrics thread: {e}"));
+                None
+            }
         }
     });
-    producer
+    Ring {
+        producer,
+        pushes: 0,
+    }
 }
 
 /// Records every waiting sample and returns how many there were; forgets the rings of
