@@ -45,11 +45,11 @@ pub enum ResponseFormat {
 impl ResponseFormat {
     /// Reads `response_format` from validated arguments, or `default` when absent.
     pub fn from_arguments(arguments: &Value, default: ResponseFormat) -> Self {
-        let named = arguments.get("response_format").and_then(Value::as_str);
-        [ResponseFormat::Concise, ResponseFormat::Detailed]
-            .into_iter()
-            .find(|f| Some(f.as_str()) == named)
-            .unwrap_or(default)
+        match arguments.get("response_format").and_then(Value::as_str) {
+            Some(named) if named == ResponseFormat::Concise.as_str() => ResponseFormat::Concise,
+            Some(named) if named == ResponseFormat::Detailed.as_str() => ResponseFormat::Detailed,
+            _ => default,
+        }
     }
 
     /// The format's name, as `response_format` and the metrics' `format` label spell it.
