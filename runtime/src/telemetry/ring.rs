@@ -14,7 +14,7 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::thread::Thread;
 use std::time::Duration;
 
-use rtrb::{Consumer, Producer, PushError, RingBuffer};
+use rtrb::{Consumer, Producer, RingBuffer};
 
 use super::CallSample;
 use super::sink;
@@ -72,26 +72,34 @@ fn state() -> MutexGuard<'static, Drain> {
 /// Puts `sample` on this thread's ring (made on first use). When the ring is full, empties
 /// every ring first; a thread being torn down records the sample directly.
 pub(super) fn push(sample: CallSample) {
-    let mut left = Some(sample);
-    // Err: the thread is being torn down; `left` still holds the sample then.
-    let _ = RING.try_with(|cell| {
+    // Err: the thread is being torn down and its ring is gone.
+    let pushed = RING.try_with(|cell| {
         let mut ring = cell.borrow_mut();
         let ring = ring.get_or_insert_with(register);
-        let Some(sample) = left.take() else { return };
-        if let Err(PushError::Full(sample)) = ring.producer.push(sample) {
+        if ring.producer.push(sample).is_err() {
             drain();
-            left = ring.producer.push(sample).err().map(|PushError::Full(s)| s);
+            if ring.producer.push(sample).is_err() {
+                return false;
+            }
         }
         ring.pushes = ring.pushes.wrapping_add(1);
-        if ring.pushes % CHECK_EVERY == 0
-            && ring.producer.slots() < CAPACITY / 2
-            && let Some(Some(drainer)) = DRAINER.get()
-        {
-            drainer.unpark();
+        if ring.pushes % CHECK_EVERY == 0 {
+            wake_if_half_full(&ring.producer);
         }
+        true
     });
-    if let Some(sample) = left {
+    if pushed != Ok(true) {
         state().sink.record(&sample);
+    }
+}
+
+/// Wakes the background thread when `producer`'s ring is half full (see [`CHECK_EVERY`]).
+#[cold]
+fn wake_if_half_full(producer: &Producer<CallSample>) {
+    if producer.slots() < CAPACITY / 2
+        && let Some(Some(drainer)) = DRAINER.get()
+    {
+        drainer.unpark();
     }
 }
 
