@@ -178,7 +178,14 @@ fn object_len(map: &serde_json::Map<String, Value>, mut visit: impl FnMut(&str, 
 
 /// A string's JSON length: quotes, bytes, and what serde_json's escapes add (`\"`, `\\`
 /// and the short control escapes one byte, other control characters `\u00XX` five).
+///
+/// Most strings escape nothing, so eight bytes at a time are first checked for any byte
+/// that would be escaped; only a string with one is counted byte by byte. (Byte by byte
+/// alone cost about 0.8 ns a byte, most of what the metrics spent on a page of tickets.)
 fn string_len(s: &str) -> usize {
+    if needs_no_escape(s.as_bytes()) {
+        return 2 + s.len();
+    }
     let escapes: usize = s
         .bytes()
         .map(|b| match b {
@@ -188,6 +195,30 @@ fn string_len(s: &str) -> usize {
         })
         .sum();
     2 + s.len() + escapes
+}
+
+/// Whether no byte of `bytes` is a control character, `"` or `\`.
+///
+/// Per 8-byte word, with the classic bit tricks: `(x - 0x01..01 * n) & !x & 0x80..80` is
+/// non-zero exactly when some byte of `x` is below `n` (for `n` up to 0x80), and a byte
+/// equal to `c` is a zero byte of `x ^ (0x01..01 * c)`.
+fn needs_no_escape(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGHS;
+    let mut words = bytes.chunks_exact(8);
+    let mut found = 0;
+    for word in &mut words {
+        let mut eight = [0; 8];
+        eight.copy_from_slice(word);
+        let x = u64::from_le_bytes(eight);
+        found |= below(x, 0x20) | below(x ^ (ONES * 0x22), 1) | below(x ^ (ONES * 0x5c), 1);
+    }
+    found == 0
+        && words
+            .remainder()
+            .iter()
+            .all(|&b| b >= 0x20 && b != b'"' && b != b'\\')
 }
 
 fn number_len(n: &serde_json::Number) -> usize {
@@ -441,6 +472,27 @@ mod tests {
         ];
         for v in values {
             assert_eq!(json_len(&v), serde_json::to_vec(&v).unwrap().len(), "{v}");
+        }
+    }
+
+    /// Every byte that is escaped, and bytes on either side of each boundary the word-wise
+    /// check tests at, in every position of strings of one to twenty bytes.
+    #[test]
+    fn string_lengths_count_escapes_in_every_position() {
+        let specials = [
+            '"', '\\', '\n', '\u{0}', '\u{1f}', '\u{8}', '\u{20}', '\u{21}', '\u{23}',
+        ];
+        let others = ['\u{5b}', '\u{5d}', '\u{7f}', 'é', 'a'];
+        for len in 1..=20 {
+            for position in 0..len {
+                for c in specials.iter().chain(&others) {
+                    let text: String = (0..len)
+                        .map(|i| if i == position { *c } else { 'x' })
+                        .collect();
+                    let v = serde_json::Value::String(text);
+                    assert_eq!(json_len(&v), serde_json::to_vec(&v).unwrap().len(), "{v}");
+                }
+            }
         }
     }
 }
