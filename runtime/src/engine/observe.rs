@@ -77,7 +77,9 @@ fn sample(
             let mut applied = false;
             // One pass over the result: its size, and the keys that say what happened.
             let tokens = shape::estimate_tokens_visiting(&out.structured, |key, value| {
-                if let (true, Value::Array(items)) = (Some(key) == serve.items, value) {
+                if Some(key) == serve.items
+                    && let Value::Array(items) = value
+                {
                     sample.paged = true;
                     sample.items = u32::try_from(items.len()).unwrap_or(u32::MAX);
                 }

@@ -23,15 +23,17 @@
 //! **Labels are bounded.** They carry tool names, the deprecated alias a call used (both
 //! compiled in), error codes (the spec's catalog and the built-in ones), response formats
 //! and preview outcomes: never an argument value, so no label grows with traffic and none
-//! holds personal data. An error code that is not a plain identifier is counted as `other`.
+//! holds personal data. An error code that is not a plain identifier is counted as `other`,
+//! and so is any code made at run time (not compiled in) past the first 256 different ones.
 //!
 //! **The call does not wait for the recorder.** A histogram sample costs an exporter some
 //! tens of nanoseconds (Prometheus: about 33 ns each), and a trivial call through the
 //! generated layer takes about 470 ns, so recording in line would add a fifth to it. A call
 //! instead reads a cycle counter twice and puts one 56-byte sample on its thread's ring; a
 //! background thread hands the samples to the recorder (within a millisecond under load,
-//! at once when a ring is half full, 20 ms when idle), and [`flush`] does it at once: call it before rendering a scrape, so
-//! that what you read includes every call that has answered. A full ring (a recorder that
+//! at once when a ring is half full, 20 ms when idle), and [`flush`] does it at once: call
+//! it before rendering a scrape, so that what you read includes every call that has
+//! answered. A full ring (a recorder that
 //! cannot keep up) makes the call empty the rings itself: no sample is dropped. A process
 //! killed outright loses the samples not yet handed over (at most the last 20 ms).
 //! Install the recorder before the first call: the handles are taken from the recorder
@@ -246,10 +248,10 @@ pub(crate) fn now() -> u64 {
 
 /// Everything one finished call tells the metrics, as the generated layer saw it.
 ///
-/// Kept to 56 bytes (a test holds it there): every call writes one onto its thread's ring,
-/// and another core reads it back, so its size is what recording costs the call (the
-/// dispatch bench measured a 112-byte sample at about 0.045 of a trivial call, a 32-byte
-/// one at nothing measurable). Names are references to the compiled-in `&'static str`
+/// Kept to 56 bytes (a test holds it there): every call writes one onto its thread's ring
+/// and another core reads it back, so its size is much of what the push costs the call (in
+/// the dispatch bench, pushing a 112-byte sample cost about 0.045 of a trivial call, a
+/// 32-byte one nothing measurable). Names are references to the compiled-in `&'static str`
 /// fields of the tool's definition, so that the sink can key its handles by address.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CallSample {
