@@ -47,9 +47,29 @@ pub fn run(specs: &[PathBuf]) -> Outcome {
             toolspec::model::describe::approval_explained(approval)
         );
     }
+    // What a retry of each write can promise depends on where its change happens: said for
+    // every write whose change is made outside the server's store, each kind explained once.
+    let tools = || model.toolsets.iter().flat_map(|ts| &ts.tools);
+    let mut by_effect: Vec<(toolspec::model::Effect, Vec<&str>)> = Vec::new();
+    for tool in tools().filter(|t| t.effect.is_remote()) {
+        match by_effect.iter_mut().find(|(e, _)| *e == tool.effect) {
+            Some((_, names)) => names.push(&tool.name.text),
+            None => by_effect.push((tool.effect, vec![&tool.name.text])),
+        }
+    }
+    if !by_effect.is_empty() {
+        println!("writes whose change is made at a remote service:");
+    }
+    for (effect, names) in by_effect {
+        println!(
+            "  {} ({}): {}",
+            effect.as_str(),
+            names.join(", "),
+            toolspec::model::describe::effect_explained(effect)
+        );
+    }
     // A write that skips a safeguard does so for a stated reason: every one is listed, so a
     // reviewer sees them without reading the spec.
-    let tools = || model.toolsets.iter().flat_map(|ts| &ts.tools);
     let low_risk: Vec<_> = tools()
         .filter_map(|t| t.low_risk.as_ref().map(|r| (&t.name.text, &r.text)))
         .collect();

@@ -352,7 +352,9 @@ impl ::core::convert::From<OrdersError> for ::toolspec_runtime::ToolError {
 /// (`work.sqlite(..)` for SQL on the runtime's SQLite database, `work.outbox(..)` for an
 /// email or a call to another service) and it commits together with the call's idempotency
 /// record, preview and approval, or not at all. A change made any other way is not undone
-/// when the call fails, and may happen twice if the process dies before the commit.
+/// when the call fails, and may happen twice if the process dies before the commit. A tool
+/// whose spec says its change is made at a remote service (`effect: remote_...`) gets a
+/// `remote` handle instead, with the key that keeps a retry from making it twice.
 pub trait OrdersTools: ::core::marker::Send + ::core::marker::Sync {
     /// Get one order with its line items and shipment. Returns the order's status, lines, total and
     /// shipment tracking. Use when the user asks about an order's status, contents or delivery, and
@@ -407,13 +409,19 @@ pub trait OrdersTools: ::core::marker::Send + ::core::marker::Sync {
     /// call instead; a no is approval_declined (do not retry).
     ///
     /// Irreversible, second step: called only with an approved preview, made by
-    /// [`OrdersTools::preview_orders_refund`] for these very arguments; its writes
-    /// through `work` commit at most once.
+    /// [`OrdersTools::preview_orders_refund`] for these very arguments.
+    ///
+    /// Its change is made at a remote service that honours an idempotency key
+    /// (`effect: remote_keyed`): send `remote.key()` as that key. It is the same on every
+    /// retry of this call, so the service makes the change once; the agent is told a retry
+    /// never makes it twice.
+    /// Records of it kept in the runtime's store go through `remote.work()` and commit
+    /// with the call's records.
     fn orders_refund(
         &self,
         input: OrdersRefundInput,
         preview: OrdersRefundPreview,
-        work: ::toolspec_runtime::store::Work,
+        remote: ::toolspec_runtime::store::Remote,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             OrdersRefundOutput,
@@ -566,7 +574,12 @@ impl<T: OrdersTools> ::toolspec_runtime::engine::Toolset for OrdersServer<T> {
                                 &args,
                                 |input| tools.preview_orders_refund(input),
                                 |input, preview, work| {
-                                    tools.orders_refund(input, preview, work)
+                                    tools
+                                        .orders_refund(
+                                            input,
+                                            preview,
+                                            ::toolspec_runtime::store::Remote::from(work),
+                                        )
                                 },
                             )
                             .await
@@ -785,7 +798,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
         name: "orders_refund",
         title: "Refund an order",
         description: "Refund part or all of a paid order to the original payment method. Returns the refund with its id, amount and the order's new refundable balance. Use when the user approves giving money back for an order. Not for cancelling an order that has not shipped: call orders_get instead. Irreversible: a call without preview_id only previews it: show the preview to the user and apply it only once they agree. A client with MCP elicitation asks the user in the call instead; a no is approval_declined (do not retry).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"The order to refund. An order id, O- and digits. Example: \\\"O-5001\\\".\",\"pattern\":\"^O-[0-9]+$\",\"maxLength\":20},\"amount\":{\"type\":\"number\",\"description\":\"How much to refund; at most what is still refundable. An amount in the order's currency, two decimals. Example: 42.5.\",\"minimum\":0,\"maximum\":1000000},\"reason\":{\"type\":\"string\",\"description\":\"Why the money goes back. Example: \\\"damaged\\\".\",\"enum\":[\"damaged\",\"not_delivered\",\"wrong_item\",\"goodwill\"]},\"skus\":{\"type\":\"array\",\"description\":\"Lines the refund is for; omit for the whole order. Example: [\\\"SKU-RED-42\\\"].\",\"minItems\":1,\"maxItems\":50,\"items\":{\"type\":\"string\",\"maxLength\":40}},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; reuse only to retry the same call, which then returns the first result (replayed: true) for 2d.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 15m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"order_id\",\"amount\",\"reason\",\"idempotency_key\"],\"additionalProperties\":false}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"The order to refund. An order id, O- and digits. Example: \\\"O-5001\\\".\",\"pattern\":\"^O-[0-9]+$\",\"maxLength\":20},\"amount\":{\"type\":\"number\",\"description\":\"How much to refund; at most what is still refundable. An amount in the order's currency, two decimals. Example: 42.5.\",\"minimum\":0,\"maximum\":1000000},\"reason\":{\"type\":\"string\",\"description\":\"Why the money goes back. Example: \\\"damaged\\\".\",\"enum\":[\"damaged\",\"not_delivered\",\"wrong_item\",\"goodwill\"]},\"skus\":{\"type\":\"array\",\"description\":\"Lines the refund is for; omit for the whole order. Example: [\\\"SKU-RED-42\\\"].\",\"minItems\":1,\"maxItems\":50,\"items\":{\"type\":\"string\",\"maxLength\":40}},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; reuse only to retry the same call: the service gets it too, so a retry never repeats the change and returns the first result (replayed: true) for 2d.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 15m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"order_id\",\"amount\",\"reason\",\"idempotency_key\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"refund_id\":{\"type\":\"string\",\"description\":\"The refund's id.\",\"maxLength\":40},\"amount\":{\"type\":\"number\",\"description\":\"Amount refunded.\",\"minimum\":0,\"maximum\":1000000},\"refundable_after\":{\"type\":\"number\",\"description\":\"What can still be refunded on the order.\",\"minimum\":0,\"maximum\":1000000},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (15m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"amount\":{\"type\":\"number\",\"description\":\"Amount that would be refunded.\",\"minimum\":0,\"maximum\":1000000},\"refund_to\":{\"type\":\"string\",\"description\":\"Payment method that would receive it.\",\"maxLength\":80}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"amount\",\"refund_to\"]}},\"required\":[\"applied\"]}",
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
@@ -828,7 +841,8 @@ static SERVE: [glue::Serve; 4] = [
     glue::Serve::new("orders_refund")
         .budget(::core::option::Option::Some(5000))
         .idempotency(::core::time::Duration::from_secs(172800))
-        .preview(::core::time::Duration::from_secs(900)),
+        .preview(::core::time::Duration::from_secs(900))
+        .effect(::toolspec_runtime::store::Effect::RemoteKeyed),
     glue::Serve::new("orders_invoice_send")
         .budget(::core::option::Option::Some(5000))
         .idempotency(::core::time::Duration::from_secs(604800))

@@ -134,7 +134,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "f9b8b9503c40ebc1",
                     "f71612ebe1827016",
                     "e84ce9d93c9d4a4e",
-                    "e5a850917d3925aa",
+                    "84dc533ece39a28c",
                     "c25282897797a09a",
                 ],
                 param_examples: &[
@@ -697,9 +697,9 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::IdempotencyTtl,
             },
             CheckDef {
-                name: "orders_refund::writes_only_through_the_unit_of_work",
+                name: "orders_refund::a_retry_after_a_lost_outcome_does_not_repeat_the_change",
                 tool: "orders_refund",
-                check: Check::WritesOnlyThroughUnitOfWork,
+                check: Check::RemoteRetryChangesOnce,
             },
             CheckDef {
                 name: "orders_refund::a_failed_apply_leaves_the_preview_usable",
@@ -1267,8 +1267,8 @@ macro_rules! orders_gauntlet {
                     super::super::__orders_gauntlet("orders_refund::idempotency_key_is_kept_for_its_ttl");
                 }
                 #[test]
-                fn writes_only_through_the_unit_of_work() {
-                    super::super::__orders_gauntlet("orders_refund::writes_only_through_the_unit_of_work");
+                fn a_retry_after_a_lost_outcome_does_not_repeat_the_change() {
+                    super::super::__orders_gauntlet("orders_refund::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {

@@ -159,6 +159,54 @@ impl ToolError {
         )
     }
 
+    /// `internal_error` for a write whose method ran and may have made its change at a
+    /// remote service (`effect`), but whose outcome the runtime could not record (the
+    /// store failed, the commit lost its lease). Unlike [`ToolError::not_applied`], it
+    /// never says nothing changed; it says what a retry with the same key does for this
+    /// effect, and it is retryable only where that retry cannot make the change twice
+    /// (`keyed`: the call carried an idempotency key).
+    pub fn outcome_unknown(
+        tool: &str,
+        effect: crate::store::Effect,
+        keyed: bool,
+        incident: Option<&str>,
+    ) -> Self {
+        use crate::store::Effect;
+        let report = incident.map_or(String::new(), |id| {
+            format!(" If it keeps failing, report incident {id}.")
+        });
+        let start = format!(
+            "{tool} may have made the change at the remote service, but its result was not recorded."
+        );
+        let (next, retryable) = match effect {
+            Effect::RemoteKeyed if keyed => (
+                "Retry the same call with the same idempotency_key: the service gets the same \
+                 key again and does not make the change twice.",
+                true,
+            ),
+            Effect::RemoteLookup if keyed => (
+                "Retry the same call with the same idempotency_key: the retry first checks \
+                 whether the change was made, and does not make it twice.",
+                true,
+            ),
+            _ => (
+                "Check whether the change was made before calling again: a retry may make \
+                 it twice.",
+                false,
+            ),
+        };
+        let mut details = json!({ "changed": "unknown" });
+        if let Some(id) = incident {
+            details["incident"] = id.into();
+        }
+        Self::new(
+            catalog::INTERNAL_ERROR.code,
+            format!("{start} {next}{report}"),
+            retryable,
+            details,
+        )
+    }
+
     /// `approval_declined`: the person declined or dismissed the preview the host showed.
     pub fn approval_declined(tool: &str, preview_id: &str) -> Self {
         Self::builtin(

@@ -9,6 +9,7 @@
 //! | [`Window`], [`Page`] | a paged tool's method gets the window to read and returns a page |
 //! | [`Clearable`] | an optional field whose `null` clears: keep, clear or set |
 //! | [`Work`] | a write method's unit of work: its effects commit with the call's records |
+//! | [`Remote`] | a write whose change happens at a remote service (`effect: remote_keyed` or `remote_lookup`): the key to forward, whether an earlier attempt may have made it |
 //! | [`Runtime`], [`CursorKey`] | what the generated server is built around: stores, cursor signing |
 //! | [`Database`], [`SqliteStore`] | (feature `sqlite`) your SQLite file, shared with the runtime's records |
 //! | [`PostgresStore`] | (feature `postgres`) your PostgreSQL database, shared with the runtime's records by every replica |
@@ -27,4 +28,4 @@ pub use crate::sqlite::Database;
 pub use crate::store::PostgresStore;
 #[cfg(feature = "sqlite")]
 pub use crate::store::SqliteStore;
-pub use crate::store::{Store, Work};
+pub use crate::store::{Remote, Store, Work};

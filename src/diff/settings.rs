@@ -262,6 +262,7 @@ pub(super) fn compare_settings(o: &Tool, n: &Tool, out: &mut Changes) {
         }
     }
     compare_requires(o, n, out);
+    compare_effect(o, n, out);
     match (&o.low_risk, &n.low_risk) {
         (None, Some(r)) => out.push(
             "low-risk-declared",
@@ -440,4 +441,35 @@ pub(super) fn compare_catalog(o: &ToolSet, n: &ToolSet, out: &mut Changes) {
             );
         }
     }
+}
+
+/// A write's `effect` decides what a retry can do: one that protects retries less than
+/// before breaks the callers who relied on retrying.
+fn compare_effect(o: &Tool, n: &Tool, out: &mut Changes) {
+    use crate::model::Effect;
+    if o.effect == n.effect || n.tier == crate::model::Tier::ReadOnly {
+        return;
+    }
+    // How safe a retry is: the store and a forwarded key or a look-up never repeat the
+    // change; an unprotected remote change may.
+    let safe = |e: Effect| e != Effect::RemoteUnprotected;
+    let name = &n.name.text;
+    let weaker = safe(o.effect) && !safe(n.effect);
+    out.push(
+        "effect-changed",
+        weaker.then_some(Party::Callers),
+        Some(name),
+        format!("{name}.effect"),
+        (Side::New, n.effect_span),
+        format!(
+            "`{name}`'s effect is now `{}`, was `{}`",
+            n.effect.as_str(),
+            o.effect.as_str()
+        ),
+        if weaker {
+            "a retry after an error or no answer, which never made the change twice, now may"
+        } else {
+            "what a retry promises changed; the words of the tool say the new promise"
+        },
+    );
 }

@@ -8,7 +8,7 @@
 //! and OpenAI tool lists, the docs and the Rust definitions all call [`tool_description`], so
 //! they cannot say different things, and the numbers in it are the ones the runtime enforces.
 
-use crate::model::{Approval, Requirement, Tool};
+use crate::model::{Approval, Effect, Requirement, Tool};
 use crate::spec::format::Tier;
 
 /// The full description of a tool, as every output shows it.
@@ -35,7 +35,20 @@ pub fn tool_description(tool: &Tool) -> String {
     // carry them (`limit`, `cursor`, `response_format`, `idempotency_key`): every provider's
     // list shows them beside this description.
     parts.push(tier_sentence(tool));
+    parts.extend(effect_sentence(tool));
     parts.join(" ")
+}
+
+/// What a retry may do when nothing keeps it from repeating a change made at a remote
+/// service (`effect: remote_unprotected`). The other effects' retries are safe, which the
+/// `idempotency_key` parameter says where it is passed.
+fn effect_sentence(tool: &Tool) -> Option<String> {
+    (tool.effect == Effect::RemoteUnprotected).then(|| {
+        "The change is made at a remote service that cannot tell a retry from a new call: \
+         after an error or no answer, check whether it was made before calling again, since \
+         a retry may make it twice."
+            .to_string()
+    })
 }
 
 /// Where a tool's content outputs go (`The image screenshot comes as its own content
@@ -101,13 +114,26 @@ fn preview_steps(p: &crate::model::Preview) -> String {
 fn tier_sentence(tool: &Tool) -> String {
     match tool.tier {
         Tier::ReadOnly => "Read-only.".to_string(),
-        Tier::Reversible => match &tool.preview {
-            None => "Reversible: the result's undo is the call that reverts it.".to_string(),
-            Some(p) => format!(
-                "Reversible: the applied result's undo is the call that reverts it. {}",
-                preview_steps(p)
-            ),
-        },
+        Tier::Reversible => {
+            let result = if tool.preview.is_some() {
+                "the applied result's"
+            } else {
+                "the result's"
+            };
+            // An undo reverts the change at the service; what the service did with it in
+            // the meantime (a notification, a webhook) is not the toolset's to recall.
+            let reverts = if tool.effect.is_remote() {
+                "reverts it at the remote service, not what that service did with it meanwhile (notifications it sent)"
+            } else {
+                "reverts it"
+            };
+            let mut s = format!("Reversible: {result} undo is the call that {reverts}.");
+            if let Some(p) = &tool.preview {
+                s.push(' ');
+                s.push_str(&preview_steps(p));
+            }
+            s
+        }
         Tier::Irreversible => match &tool.preview {
             Some(p) if p.approval == Approval::Host => {
                 format!("Irreversible. {}", approval_explained(p.approval))
@@ -120,6 +146,26 @@ fn tier_sentence(tool: &Tool) -> String {
             }
             None => "Irreversible.".to_string(),
         },
+    }
+}
+
+/// Where a write's change happens and what a retry of it can do, in the words the docs'
+/// safety section and `toolspec check` use (the agent reads the same promise in the
+/// `idempotency_key` parameter, or in the tool's description for `remote_unprotected`).
+pub fn effect_explained(effect: Effect) -> &'static str {
+    match effect {
+        Effect::Store => {
+            "In the server's own store, committed together with the call's idempotency record: a retry never makes the change twice."
+        }
+        Effect::RemoteKeyed => {
+            "At a remote service that receives a key derived from the call's idempotency_key, the same on every retry of one call, and makes the change once per key: a retry never makes it twice, as long as the service honours the key."
+        }
+        Effect::RemoteLookup => {
+            "At a remote service the server can query: each attempt is recorded before it runs, and a retry after an unknown outcome (the server died, the answer was lost) looks the change up there instead of making it again."
+        }
+        Effect::RemoteUnprotected => {
+            "At a remote service that can neither recognise a retry nor be asked whether a change was made: at least once. After an error or no answer, a retry may make the change twice."
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use crate::diagnostics::Span;
 use crate::model::describe::capitalize;
 use crate::model::values::compose_example;
 use crate::model::{Duration, Field, Kind, Origin, StringRules, Type, format_duration};
-use crate::spec::format::{Format, Verbosity};
+use crate::spec::format::{Effect, Format, Verbosity};
 use serde_json::{Value, json};
 
 /// Parameter names the implied parameters use; the spec may not declare them itself.
@@ -121,12 +121,23 @@ pub fn response_format_param(span: Span, default: Verbosity, detailed_only: &[St
 }
 
 /// `idempotency_key`: required on idempotent writes, unless the spec says why it may be left
-/// out (`key_optional`).
-pub fn idempotency_key_param(span: Span, ttl: Duration, required: bool) -> Field {
-    let mut description = format!(
-        "New per change; reuse only to retry the same call, which then returns the first result (replayed: true) for {}.",
-        format_duration(ttl)
-    );
+/// out (`key_optional`). What a retry with it does depends on where the write's effect
+/// happens (`effect`), and the words promise only that.
+pub fn idempotency_key_param(span: Span, ttl: Duration, required: bool, effect: Effect) -> Field {
+    let ttl = format_duration(ttl);
+    let mut description = match effect {
+        // An unprotected remote write's retry may repeat its change: the tool's description
+        // says so, once (`describe::effect_sentence`); the key still replays a finished call.
+        Effect::Store | Effect::RemoteUnprotected => format!(
+            "New per change; reuse only to retry the same call, which then returns the first result (replayed: true) for {ttl}."
+        ),
+        Effect::RemoteKeyed => format!(
+            "New per change; reuse only to retry the same call: the service gets it too, so a retry never repeats the change and returns the first result (replayed: true) for {ttl}."
+        ),
+        Effect::RemoteLookup => format!(
+            "New per change; reuse only to retry the same call: a retry first checks whether the change was made, so it never repeats it, and returns the first result (replayed: true) for {ttl}."
+        ),
+    };
     if !required {
         description.push_str(" Optional: without one a retry runs again.");
     }

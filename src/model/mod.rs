@@ -15,7 +15,7 @@ pub mod shapes;
 mod types;
 pub mod values;
 
-pub use crate::spec::format::{Approval, Format, Tier, Verbosity};
+pub use crate::spec::format::{Approval, Effect, Format, Tier, Verbosity};
 pub use duration::{Duration, format_duration};
 pub use resolve::{has_service_prefix, resolve};
 pub use types::*;
@@ -122,6 +122,10 @@ pub struct Defaults {
     pub preview_ttl: Duration,
     /// Who approves irreversible changes.
     pub approval: Approval,
+    /// Where writes' effects happen, unless a tool says otherwise.
+    pub effect: Effect,
+    /// Where `defaults.effect` was written, if it was.
+    pub effect_span: Option<Span>,
     /// Largest result in estimated tokens.
     pub token_budget: u32,
     /// Largest request the server takes, in bytes.
@@ -138,6 +142,8 @@ impl Defaults {
         idempotency_ttl: Duration::from_secs(24 * 3600),
         preview_ttl: Duration::from_secs(600),
         approval: Approval::HostOrPreview,
+        effect: Effect::Store,
+        effect_span: None,
         token_budget: 5000,
         max_request_bytes: 1 << 20,
         max_depth: 64,
@@ -176,6 +182,12 @@ pub struct Tool {
     pub tier_span: Span,
     /// Whether it reaches outside the service's own data.
     pub open_world: bool,
+    /// Where a write's effect happens, which decides what a retry can promise
+    /// ([`Effect::Store`] for reads, which have none).
+    pub effect: Effect,
+    /// Where the effect was written (the tool's `effect`, else the toolset's default), or
+    /// the tier's span when it was not.
+    pub effect_span: Span,
     /// Every parameter in the order agents see them: the spec's, then the implied ones.
     pub params: Vec<Field>,
     /// Every output field: the spec's, then the implied ones.

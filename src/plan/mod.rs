@@ -15,7 +15,7 @@ pub use definition::Definition;
 
 use serde::Serialize;
 
-use crate::model::{Field, Kind, Tier, Tool};
+use crate::model::{Effect, Field, Kind, Tier, Tool};
 
 /// How the runtime serves a tool: which function of the generated dispatcher's glue runs
 /// around the user's method.
@@ -65,7 +65,7 @@ impl Serving {
 /// |---|---|---|---|
 /// | `readOnlyHint` | true | false | false |
 /// | `destructiveHint` | false | false | true (false when `low_risk`: it only adds) |
-/// | `idempotentHint` | true | with a required idempotency key | with a required idempotency key |
+/// | `idempotentHint` | true | with a required idempotency key, unless `remote_unprotected` | ← |
 /// | `openWorldHint` | the spec's `open_world` | ← | ← |
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -86,11 +86,13 @@ impl Annotations {
         Annotations {
             read_only_hint: t.tier == Tier::ReadOnly,
             destructive_hint: t.tier == Tier::Irreversible && t.low_risk.is_none(),
-            // A call without a key (`key_optional`) runs again each time it is sent.
+            // A call without a key (`key_optional`) runs again each time it is sent, and a
+            // remote change nothing protects may be made again by a retry.
             idempotent_hint: t.tier == Tier::ReadOnly
-                || t.idempotency
-                    .as_ref()
-                    .is_some_and(|i| i.key_optional.is_none()),
+                || (t.effect != Effect::RemoteUnprotected
+                    && t.idempotency
+                        .as_ref()
+                        .is_some_and(|i| i.key_optional.is_none())),
             open_world_hint: t.open_world,
         }
     }

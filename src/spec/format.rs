@@ -58,6 +58,10 @@ pub struct Defaults {
     /// Preview settings for irreversible tools. Built-in default: `ttl: 10m`.
     #[serde(default)]
     pub preview: Option<PreviewDefaults>,
+    /// Where the writes' effects happen (`store`, `remote_keyed`, `remote_lookup` or
+    /// `remote_unprotected`), unless a tool says otherwise. Built-in default: `store`.
+    #[serde(default)]
+    pub effect: Option<Sp<Effect>>,
     /// Largest result, in estimated tokens, a tool returns before the runtime truncates it
     /// with a note. Built-in default: `5000`.
     #[serde(default)]
@@ -141,6 +145,50 @@ impl Approval {
             Approval::Host => "host",
             Approval::Preview => "preview",
         }
+    }
+}
+
+/// Where a write's effect happens, and so what a retry of the call can promise.
+///
+/// The runtime's records (the idempotency key's outcome, the preview's consumption) live in
+/// its store; a change made elsewhere cannot commit with them, so a process that dies after
+/// the change and before the commit leaves a change without a record. Each value says how a
+/// retry is then kept from making the change twice, and every output promises only that.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Effect {
+    /// In the runtime's store: the method makes the change through its unit of work
+    /// (`work`), and it commits with the call's records or not at all, so a retry never
+    /// repeats it. The default.
+    Store,
+    /// At a remote service that honours an idempotency key: the method forwards
+    /// `remote.key()`, the same on every retry of one call, and the service makes the
+    /// change once per key.
+    RemoteKeyed,
+    /// At a remote service the method can query: the attempt is recorded before the method
+    /// runs, and a retry after an unknown outcome (the process died, the commit failed) is
+    /// told so (`remote.earlier_attempt()`), to look the change up by `remote.key()`
+    /// instead of making it again.
+    RemoteLookup,
+    /// At a remote service with neither: at least once. A retry after a lost answer may
+    /// make the change twice, and every output says so.
+    RemoteUnprotected,
+}
+
+impl Effect {
+    /// The value as the spec writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Effect::Store => "store",
+            Effect::RemoteKeyed => "remote_keyed",
+            Effect::RemoteLookup => "remote_lookup",
+            Effect::RemoteUnprotected => "remote_unprotected",
+        }
+    }
+
+    /// Whether the change happens outside the runtime's store.
+    pub fn is_remote(self) -> bool {
+        self != Effect::Store
     }
 }
 
@@ -347,6 +395,13 @@ pub struct Tool {
     /// its undo as usual.
     #[serde(default)]
     pub preview: Option<Sp<Preview>>,
+    /// Where a write's effect happens (defaults to the toolset's `defaults.effect`, else
+    /// `store`): in the runtime's store (`store`), or at a remote service that honours a
+    /// forwarded key (`remote_keyed`), that the method can query for an earlier attempt
+    /// (`remote_lookup`), or neither (`remote_unprotected`, at least once). Descriptions
+    /// promise only what then holds.
+    #[serde(default)]
+    pub effect: Option<Sp<Effect>>,
     /// For an irreversible tool whose change a person need not approve first (posting a
     /// chat message, adding a reaction): the reason, in a sentence, which docs and lint
     /// show. The tool is then served in one call, without a preview, and hosts are told it

@@ -119,6 +119,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("Format", "date-time\n"),
     ("Verbosity", "detailed\n"),
     ("Approval", "host\n"),
+    ("Effect", "remote_keyed\n"),
 ];
 
 /// The order sections appear in: the top level, then the tool and what it holds, then the
@@ -138,6 +139,7 @@ const ORDER: &[&str] = &[
     "Idempotency",
     "Preview",
     "Approval",
+    "Effect",
     "Undo",
     "Example",
     "Defaults",

@@ -197,6 +197,19 @@ def http_server(
 ) -> Iterator[str]:
     """Runs `command args... --http 127.0.0.1:PORT` and yields the endpoint URL
     `http://127.0.0.1:PORT/mcp` once the port accepts connections; stops the server after."""
+    with http_process(command, args, port, ready_timeout_s) as (url, _process):
+        yield url
+
+
+@contextlib.contextmanager
+def http_process(
+    command: str,
+    args: Sequence[str] = (),
+    port: int | None = None,
+    ready_timeout_s: float = 60.0,
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`http_server`, yielding the process too, for a test that kills it (SIGKILL) itself;
+    a process still running at the end is stopped."""
     port = port or free_port()
     process = subprocess.Popen(
         [command, *args, "--http", f"127.0.0.1:{port}"],
@@ -207,7 +220,7 @@ def http_server(
     )
     try:
         _wait_for_port(port, process, ready_timeout_s)
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield f"http://127.0.0.1:{port}/mcp", process
     finally:
         process.terminate()
         try:
@@ -230,6 +243,7 @@ __all__ = [
     "connect_http",
     "connect_stdio",
     "free_port",
+    "http_process",
     "http_server",
     "run",
 ]

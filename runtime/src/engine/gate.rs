@@ -12,7 +12,7 @@ use crate::clock::expiry;
 use crate::error::ToolError;
 use crate::idempotency::Outcome;
 use crate::preview::{Consume, StoredPreview, new_preview_id};
-use crate::store::{Decision, KeyRef, Verdict, Work};
+use crate::store::{Decision, Effect, KeyRef, Verdict, Work};
 
 /// The facts of one call to an irreversible tool.
 #[derive(Clone, Copy)]
@@ -31,6 +31,8 @@ pub struct Gate<'a> {
     pub preview_ttl: Duration,
     /// Who approves the change: the person through the host, or the preview flow.
     pub confirmation: Confirmation,
+    /// Where the apply method's change happens.
+    pub effect: Effect,
     /// The host of this call, when it can ask the person ([`super::CallContext::host`]).
     pub host: Option<&'a dyn Host>,
 }
@@ -216,12 +218,12 @@ impl Runtime {
                 .lease_key(gate.tool, key, gate.fingerprint, gate.idempotency_ttl)
                 .await?
             {
-                Ok(token) => Some((
+                Ok(leased) => Some((
                     KeyRef {
                         tool: gate.tool,
                         key,
                     },
-                    token,
+                    leased,
                 )),
                 Err(answer) => return answer,
             },
@@ -230,7 +232,10 @@ impl Runtime {
         let write = Write {
             tool: gate.tool,
             fingerprint: gate.fingerprint,
-            lease: lease.as_ref().map(|(k, t)| (*k, t.as_str())),
+            lease: lease.as_ref().map(|(k, l)| (*k, l.token.as_str())),
+            earlier: lease.as_ref().is_some_and(|(_, l)| l.earlier),
+            effect: gate.effect,
+            ran: false,
             preview: Some(&stored.id),
             approval: Some(self.decision(
                 gate,

@@ -87,7 +87,7 @@ use crate::content::ContentKind;
 use crate::error::ToolError;
 use crate::fingerprint::fingerprint;
 use crate::shape::{self, ResponseFormat, ShapeSpec};
-use crate::store::Work;
+use crate::store::{Effect, Work};
 
 /// The slice of results a paged tool's method is asked for.
 ///
@@ -212,6 +212,8 @@ pub struct Serve {
     pub undo: Option<UndoSpec>,
     /// Irreversible tools: who approves the change.
     pub confirmation: Confirmation,
+    /// Writes: where the method's change happens (see [`Serve::effect`]).
+    pub effect: Effect,
 }
 
 impl Serve {
@@ -236,7 +238,16 @@ impl Serve {
             preview_ttl: Duration::from_secs(600),
             undo: None,
             confirmation: Confirmation::HostOrPreview,
+            effect: Effect::Store,
         }
+    }
+
+    /// Where a write's change happens (default [`Effect::Store`]): for a remote effect the
+    /// method is handed a [`crate::store::Remote`], and a call whose method ran but whose
+    /// outcome was not recorded says the change may have been made.
+    pub const fn effect(mut self, effect: Effect) -> Self {
+        self.effect = effect;
+        self
     }
 
     /// Who approves an irreversible tool's change (default [`Confirmation::HostOrPreview`]: the
@@ -624,7 +635,8 @@ where
     let fp = fingerprint(args);
     let undo = serve.undo;
     let mut result = rt
-        .idempotent(
+        .idempotent_at(
+            serve.effect,
             serve.tool,
             key,
             &fp,
@@ -676,6 +688,7 @@ where
         idempotency_ttl: serve.idempotency_ttl,
         preview_ttl: serve.preview_ttl,
         confirmation: serve.confirmation,
+        effect: serve.effect,
         host: ctx.host.as_deref(),
     };
     let for_preview = input.clone();

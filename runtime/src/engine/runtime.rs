@@ -12,7 +12,9 @@ use crate::cursor::CursorKey;
 use crate::error::ToolError;
 use crate::idempotency::Outcome;
 use crate::preview::Consume;
-use crate::store::{Decision, KeyRef, MemoryStore, OutboxMessage, Reservation, Store, Work};
+use crate::store::{
+    Attempt, Decision, Effect, KeyRef, MemoryStore, OutboxMessage, Reservation, Store, Work,
+};
 
 /// How long a call holds its idempotency key before another call may take it over, unless
 /// set with [`Runtime::with_lease`].
@@ -389,10 +391,32 @@ impl Runtime {
         F: FnOnce(Work) -> Fut,
         Fut: Future<Output = Outcome>,
     {
+        self.idempotent_at(Effect::Store, tool, key, fingerprint, ttl, run)
+            .await
+    }
+
+    /// [`Runtime::idempotent`] for a write whose change happens where `effect` says: the
+    /// [`Work`] handed to `run` carries the key to forward and whether an earlier attempt
+    /// may have made the change ([`crate::store::Remote`]), and a call whose method ran
+    /// but whose outcome could not be recorded says the change may have been made, instead
+    /// of "nothing was changed".
+    pub async fn idempotent_at<F, Fut>(
+        &self,
+        effect: Effect,
+        tool: &str,
+        key: Option<&str>,
+        fingerprint: &str,
+        ttl: Duration,
+        run: F,
+    ) -> Result<Value, ToolError>
+    where
+        F: FnOnce(Work) -> Fut,
+        Fut: Future<Output = Outcome>,
+    {
         let lease = match key {
             None => None,
             Some(key) => match self.lease_key(tool, key, fingerprint, ttl).await? {
-                Ok(token) => Some((KeyRef { tool, key }, token)),
+                Ok(leased) => Some((KeyRef { tool, key }, leased)),
                 Err(answer) => return answer,
             },
         };
@@ -400,22 +424,25 @@ impl Runtime {
         let write = Write {
             tool,
             fingerprint,
-            lease: lease.as_ref().map(|(k, t)| (*k, t.as_str())),
+            lease: lease.as_ref().map(|(k, l)| (*k, l.token.as_str())),
+            earlier: lease.as_ref().is_some_and(|(_, l)| l.earlier),
+            effect,
+            ran: false,
             preview: None,
             approval: None,
         };
         self.commit_write(write, run).await
     }
 
-    /// Leases `key`: `Ok(token)`, or `Err(answer)` when the key already answers (a replay,
-    /// a mismatch, a live lease).
+    /// Leases `key`: `Ok` with the lease, or `Err(answer)` when the key already answers (a
+    /// replay, a mismatch, a live lease).
     pub(super) async fn lease_key(
         &self,
         tool: &str,
         key: &str,
         fingerprint: &str,
         ttl: Duration,
-    ) -> Result<Result<String, Result<Value, ToolError>>, ToolError> {
+    ) -> Result<Result<Lease, Result<Value, ToolError>>, ToolError> {
         let now = self.now_ms();
         let r = self
             .store
@@ -428,7 +455,7 @@ impl Runtime {
             )
             .await?;
         Ok(match r {
-            Reservation::Leased { token } => Ok(token),
+            Reservation::Leased { token, earlier } => Ok(Lease { token, earlier }),
             other => Err(answer_existing(other, tool, key, now)
                 .unwrap_or_else(|| Err(ToolError::not_applied(tool, "lease answered free")))),
         })
@@ -484,8 +511,17 @@ impl Runtime {
                 return Err(self.give_up(&write, e).await);
             }
         }
-        let work = Work::new(tx, now);
+        let attempt = Attempt::new(
+            write.tool,
+            write.lease.map(|(key, _)| key.key),
+            write.fingerprint,
+            write.earlier,
+        );
+        let work = Work::new(tx, now, attempt);
         let outcome = run(work.clone()).await;
+        // From here on the method has run: a change it made outside the store stays,
+        // whatever becomes of this transaction.
+        let write = Write { ran: true, ..write };
         let Some(mut tx) = work.finish() else {
             return Err(self
                 .give_up(
@@ -544,7 +580,7 @@ impl Runtime {
             // commit, without an incident for the operator.
             drop(tx);
             self.release(&write).await;
-            return Err(ToolError::not_applied_as(write.tool, None));
+            return Err(write.not_recorded(None));
         }
         match tx.commit().await {
             Ok(()) => {
@@ -565,10 +601,20 @@ impl Runtime {
             .is_ok()
     }
 
+    /// Gives the key back after a call that committed nothing. After a method whose change
+    /// happens at a service it can query (`remote_lookup`) ran, the key is kept in progress
+    /// with its lease ended instead, so the retry is told of this attempt
+    /// ([`crate::store::Remote::earlier_attempt`]) rather than finding the key free.
     async fn release(&self, write: &Write<'_>) {
-        if let Some((key, token)) = write.lease
-            && let Err(e) = self.store.release(key, token).await
-        {
+        let Some((key, token)) = write.lease else {
+            return;
+        };
+        let released = if write.ran && write.effect == Effect::RemoteLookup {
+            self.store.lapse(key, token, self.now_ms()).await
+        } else {
+            self.store.release(key, token).await
+        };
+        if let Err(e) = released {
             // The lease lapses by itself; until then a retry hears "in progress", truly
             // bounded by the lease.
             crate::error::log_incident(&format!("releasing a lease of {}: {e}", write.tool));
@@ -578,7 +624,8 @@ impl Runtime {
     /// The store failed before anything committed: give the lease back and say so.
     async fn give_up(&self, write: &Write<'_>, e: crate::idempotency::StoreError) -> ToolError {
         self.release(write).await;
-        ToolError::not_applied(write.tool, e)
+        let incident = crate::error::log_incident(&e.to_string());
+        write.not_recorded(Some(&incident))
     }
 
     /// A commit that did not happen (lost lease, preview taken, store conflict): nothing of
@@ -601,11 +648,18 @@ impl Runtime {
         {
             return Err(refusal);
         }
-        Err(ToolError::not_applied(
-            write.tool,
-            "the commit did not happen (lost lease or conflict)",
-        ))
+        let incident =
+            crate::error::log_incident("the commit did not happen (lost lease or conflict)");
+        Err(write.not_recorded(Some(&incident)))
     }
+}
+
+/// A key leased to one call.
+pub(super) struct Lease {
+    /// The fencing token.
+    pub(super) token: String,
+    /// Taken over from an earlier attempt of the same call that recorded no outcome.
+    pub(super) earlier: bool,
 }
 
 /// What one unit of work commits besides the method's own writes.
@@ -614,10 +668,30 @@ pub(super) struct Write<'a> {
     pub(super) fingerprint: &'a str,
     /// The idempotency key and the lease token that must still hold it.
     pub(super) lease: Option<(KeyRef<'a>, &'a str)>,
+    /// The lease was taken over from an earlier attempt that recorded no outcome.
+    pub(super) earlier: bool,
+    /// Where the method's change happens.
+    pub(super) effect: Effect,
+    /// Whether the method has run (set by [`Runtime::commit_write`]): from then on a
+    /// remote change may have been made, whatever the store does.
+    pub(super) ran: bool,
     /// The preview this write applies.
     pub(super) preview: Option<&'a str>,
     /// The approval to record with it.
     pub(super) approval: Option<Decision>,
+}
+
+impl Write<'_> {
+    /// The error for a call whose outcome was not recorded: before its method ran, or for
+    /// a change in the store, nothing was changed; after a method whose change happens
+    /// elsewhere ran, it may have been made, and the words say what a retry then does.
+    fn not_recorded(&self, incident: Option<&str>) -> ToolError {
+        if self.ran && self.effect.is_remote() {
+            ToolError::outcome_unknown(self.tool, self.effect, self.lease.is_some(), incident)
+        } else {
+            ToolError::not_applied_as(self.tool, incident)
+        }
+    }
 }
 
 /// The error for a preview that may not be applied; `None` when it may.

@@ -312,6 +312,13 @@ pub enum Check {
     WritesOnlyThroughUnitOfWork,
     /// An apply whose commit failed leaves the preview usable; the retry applies it once.
     FailedApplyKeepsPreview,
+    /// A write whose change is made at a remote service that dedupes a forwarded key or can
+    /// be queried (`remote_keyed`, `remote_lookup`): after an attempt whose outcome was lost,
+    /// the retry does not make the change a second time.
+    RemoteRetryChangesOnce,
+    /// A write whose change is made at an unprotected remote service: an attempt whose
+    /// outcome was lost says the change may have been made, and that a retry may repeat it.
+    RemoteRetryMayRepeat,
     /// A host-only tool called by a client that cannot ask the person is refused with
     /// `approval_unavailable`, and nothing changes.
     HostRequired,

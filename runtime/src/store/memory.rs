@@ -116,11 +116,15 @@ impl Store for MemoryStore {
             if state.leases.is_multiple_of(SWEEP_EVERY) {
                 state.keys.retain(|_, row| row.expires_at > now_ms);
             }
-            if let Some(row) = state.live_key(key, now_ms)
-                && let Some(answer) = classify(row, fingerprint, now_ms)
-            {
-                return Ok(answer);
-            }
+            // A live row that classify lets through is an earlier attempt of this call
+            // whose lease lapsed without an outcome.
+            let earlier = match state.live_key(key, now_ms) {
+                Some(row) => match classify(row, fingerprint, now_ms) {
+                    Some(answer) => return Ok(answer),
+                    None => true,
+                },
+                None => false,
+            };
             let fresh = token("ls_")?;
             state.keys.insert(
                 id(key),
@@ -132,7 +136,10 @@ impl Store for MemoryStore {
                     expires_at: now_ms.saturating_add(ttl_ms),
                 },
             );
-            Ok(Reservation::Leased { token: fresh })
+            Ok(Reservation::Leased {
+                token: fresh,
+                earlier,
+            })
         })();
         ready(result)
     }
@@ -159,6 +166,21 @@ impl Store for MemoryStore {
         let mut state = lock(&self.state);
         if state.holds(key, token) {
             state.keys.remove(&id(key));
+        }
+        ready(Ok(()))
+    }
+
+    fn lapse<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        token: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        let mut state = lock(&self.state);
+        if state.holds(key, token)
+            && let Some(row) = state.keys.get_mut(&id(key))
+        {
+            row.lease_until = row.lease_until.min(now_ms);
         }
         ready(Ok(()))
     }

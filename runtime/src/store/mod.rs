@@ -20,6 +20,7 @@
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
+mod remote;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod rows;
 #[cfg(feature = "sqlite")]
@@ -29,6 +30,8 @@ mod work;
 pub use memory::MemoryStore;
 #[cfg(feature = "postgres")]
 pub use postgres::{PostgresStore, PostgresTransaction};
+pub(crate) use remote::Attempt;
+pub use remote::{Effect, Remote};
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
 #[cfg(feature = "postgres")]
@@ -61,6 +64,10 @@ pub enum Reservation {
     Leased {
         /// The fencing token the unit of work must still hold when it commits.
         token: String,
+        /// The key was taken over from an earlier attempt of the same call (same
+        /// fingerprint) whose lease lapsed without an outcome: that attempt may have made a
+        /// change outside the store ([`Remote::earlier_attempt`]).
+        earlier: bool,
     },
     /// The key is done with the same fingerprint: the stored outcome.
     Replay(Outcome),
@@ -161,6 +168,17 @@ pub trait Store: Send + Sync {
         &'a self,
         key: KeyRef<'a>,
         token: &'a str,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
+
+    /// Ends a lease held under `token` now, keeping the key in progress: the call ran a
+    /// method that may have made a change outside the store (`effect: remote_lookup`) and
+    /// could not record its outcome, so the next lease of the key must hear of this attempt
+    /// ([`Reservation::Leased`]'s `earlier`) instead of finding the key free.
+    fn lapse<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        token: &'a str,
+        now_ms: i64,
     ) -> BoxFuture<'a, Result<(), StoreError>>;
 
     /// Stores the outcome of a key leased under `token` in its own transaction (the

@@ -349,12 +349,18 @@ impl Store for PostgresStore {
             )
             .await
             .map_err(pg)?;
-            if let Some(row) = read_key(&*tx, key, now_ms).await?
-                && let Some(answer) = classify(row, fingerprint, now_ms)?
-            {
-                tx.commit().await.map_err(pg)?;
-                return Ok(answer);
-            }
+            // A row classify lets through is an earlier attempt of this call whose lease
+            // lapsed without an outcome.
+            let earlier = match read_key(&*tx, key, now_ms).await? {
+                Some(row) => match classify(row, fingerprint, now_ms)? {
+                    Some(answer) => {
+                        tx.commit().await.map_err(pg)?;
+                        return Ok(answer);
+                    }
+                    None => true,
+                },
+                None => false,
+            };
             let fresh = token("ls_")?;
             tx.execute(
                 "INSERT INTO toolspec_idempotency
@@ -379,7 +385,10 @@ impl Store for PostgresStore {
             .await
             .map_err(pg)?;
             tx.commit().await.map_err(pg)?;
-            Ok(Reservation::Leased { token: fresh })
+            Ok(Reservation::Leased {
+                token: fresh,
+                earlier,
+            })
         })
     }
 
@@ -410,6 +419,26 @@ impl Store for PostgresStore {
                     "DELETE FROM toolspec_idempotency
                      WHERE tool = $1 AND key = $2 AND state = 'in_progress' AND lease_token = $3",
                     &[&key.tool, &key.key, &token],
+                )
+                .await
+                .map_err(pg)?;
+            Ok(())
+        })
+    }
+
+    fn lapse<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        token: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            client
+                .execute(
+                    "UPDATE toolspec_idempotency SET lease_until = LEAST(lease_until, $4)
+                     WHERE tool = $1 AND key = $2 AND state = 'in_progress' AND lease_token = $3",
+                    &[&key.tool, &key.key, &token, &now_ms],
                 )
                 .await
                 .map_err(pg)?;

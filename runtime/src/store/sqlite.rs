@@ -241,11 +241,15 @@ impl Store for SqliteStore {
                     params![now_ms],
                 )
                 .map_err(sql)?;
-                if let Some(row) = read_key(tx, key, now_ms)?
-                    && let Some(answer) = classify(row, fingerprint, now_ms)?
-                {
-                    return Ok(answer);
-                }
+                // A row classify lets through is an earlier attempt of this call whose
+                // lease lapsed without an outcome.
+                let earlier = match read_key(tx, key, now_ms)? {
+                    Some(row) => match classify(row, fingerprint, now_ms)? {
+                        Some(answer) => return Ok(answer),
+                        None => true,
+                    },
+                    None => false,
+                };
                 let fresh = token("ls_")?;
                 tx.execute(
                     "INSERT INTO toolspec_idempotency
@@ -268,7 +272,10 @@ impl Store for SqliteStore {
                     ],
                 )
                 .map_err(sql)?;
-                Ok(Reservation::Leased { token: fresh })
+                Ok(Reservation::Leased {
+                    token: fresh,
+                    earlier,
+                })
             })
         })
     }
@@ -299,6 +306,24 @@ impl Store for SqliteStore {
                 "DELETE FROM toolspec_idempotency
                  WHERE tool = ?1 AND key = ?2 AND state = 'in_progress' AND lease_token = ?3",
                 params![key.tool, key.key, token],
+            )
+            .map_err(sql)?;
+            Ok(())
+        })
+    }
+
+    fn lapse<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        token: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let conn = self.db.lock().await;
+            conn.execute(
+                "UPDATE toolspec_idempotency SET lease_until = MIN(lease_until, ?4)
+                 WHERE tool = ?1 AND key = ?2 AND state = 'in_progress' AND lease_token = ?3",
+                params![key.tool, key.key, token, now_ms],
             )
             .map_err(sql)?;
             Ok(())

@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use super::Transaction;
+use super::remote::Attempt;
 use crate::error::ToolError;
 
 /// The unit of work of one write: a transaction of the runtime's store, handed to the
@@ -30,7 +31,10 @@ use crate::error::ToolError;
 ///
 /// A write made any other way (another connection, a file, a direct HTTP call, a change to
 /// memory in the method itself) is not rolled back when the call fails, and may happen
-/// twice if the process dies between that write and the commit. The gauntlet's
+/// twice if the process dies between that write and the commit. A tool whose change is
+/// made at another service by design says so in its spec (`effect: remote_keyed` or
+/// `remote_lookup`), and its method is handed a [`super::Remote`] that keeps a retry from
+/// making the change twice. The gauntlet's
 /// `writes_only_through_the_unit_of_work` check finds such writes where the toolset's read
 /// tools can see them.
 #[derive(Clone)]
@@ -41,6 +45,8 @@ pub struct Work {
     /// What runs once the transaction committed ([`Work::on_commit`]).
     after: Arc<Mutex<Vec<AfterCommit>>>,
     now_ms: i64,
+    /// What this attempt of the call knows of itself, for [`super::Remote`].
+    attempt: Arc<Attempt>,
 }
 
 type AfterCommit = Box<dyn FnOnce() + Send>;
@@ -52,12 +58,17 @@ impl std::fmt::Debug for Work {
 }
 
 impl Work {
-    pub(crate) fn new(tx: Box<dyn Transaction>, now_ms: i64) -> Self {
+    pub(crate) fn new(tx: Box<dyn Transaction>, now_ms: i64, attempt: Attempt) -> Self {
         Self {
             tx: Arc::new(Mutex::new(Slot::Open(tx))),
             after: Arc::default(),
             now_ms,
+            attempt: Arc::new(attempt),
         }
+    }
+
+    pub(crate) fn attempt(&self) -> &Attempt {
+        &self.attempt
     }
 
     /// The closures given to [`Work::on_commit`], to run now that the commit happened.

@@ -270,6 +270,7 @@ fn helper_futures_are_send_so_generated_toolsets_can_box_them() {
         idempotency_ttl: Duration::from_secs(1),
         preview_ttl: Duration::from_secs(1),
         confirmation: toolspec_runtime::engine::Confirmation::HostOrPreview,
+        effect: toolspec_runtime::store::Effect::Store,
         host: None,
     };
     assert_send(rt.gated(

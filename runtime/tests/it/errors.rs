@@ -95,6 +95,7 @@ async fn produce_all() -> BTreeMap<String, ToolError> {
         idempotency_ttl: day,
         preview_ttl: Duration::ZERO,
         confirmation: Confirmation::HostOrPreview,
+        effect: toolspec_runtime::store::Effect::Store,
         host: None,
     };
     let preview = || async { Ok(json!({"summary": "s"})) };

@@ -15,6 +15,8 @@ mod mcp_http;
 #[cfg(feature = "postgres")]
 mod postgres_replicas;
 mod preview;
+#[cfg(feature = "gauntlet")]
+mod remote;
 mod shape;
 mod sqlite_shared;
 #[cfg(feature = "metrics")]

@@ -23,6 +23,7 @@ fn gate<'a>(fp: &'a str, preview_id: Option<&'a str>, key: Option<&'a str>) -> G
         idempotency_ttl: Duration::from_secs(86_400),
         preview_ttl: Duration::from_secs(600),
         confirmation: Confirmation::HostOrPreview,
+        effect: toolspec_runtime::store::Effect::Store,
         host: None,
     }
 }

@@ -31,7 +31,7 @@ fn open(path: &std::path::Path) -> (Database, SqliteStore) {
 
 fn token(r: Reservation) -> String {
     match r {
-        Reservation::Leased { token } => token,
+        Reservation::Leased { token, .. } => token,
         other => panic!("expected a lease, got {other:?}"),
     }
 }

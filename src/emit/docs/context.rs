@@ -173,6 +173,9 @@ pub struct SafetyCtx {
     pub undo: Option<UndoCtx>,
     /// Why an irreversible tool is served without a preview (`low_risk`), if it is.
     pub low_risk: Option<String>,
+    /// A write's: where its change happens (`store`, `remote_keyed`...) and what a retry
+    /// then does, in the phrasebook's words.
+    pub effect: Option<(&'static str, &'static str)>,
 }
 
 /// How retries are made safe.
@@ -400,6 +403,12 @@ fn safety(model: &Model, ts: &ToolSet, tool: &Tool, combined: bool) -> SafetyCtx
         tier: tool.tier.as_str(),
         open_world: tool.open_world,
         low_risk: tool.low_risk.as_ref().map(|r| r.text.clone()),
+        effect: (tool.tier != crate::model::Tier::ReadOnly).then(|| {
+            (
+                tool.effect.as_str(),
+                crate::model::describe::effect_explained(tool.effect),
+            )
+        }),
         idempotency: tool.idempotency.as_ref().map(|i| IdempotencyCtx {
             ttl: format_duration(i.ttl),
             key_optional: i.key_optional.as_ref().map(|r| r.text.clone()),

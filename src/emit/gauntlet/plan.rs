@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::emit::code::escape::{ident, lit};
 use crate::emit::code::safe;
-use crate::model::{Field, Kind, Tool, ToolSet};
+use crate::model::{Effect, Field, Kind, Tool, ToolSet};
 
 // The facts template imports these names in the block that builds the facts.
 const CHECK: &str = "Check";
@@ -116,11 +116,24 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
             format!("{CHECK}::RequirementsEnforced"),
         );
     }
+    // Where the change is made decides what a failed commit can promise: nothing changed
+    // (the store), or a retry that does not repeat the change, or a warning that it may.
     if t.is_write() {
-        add(
-            "writes_only_through_the_unit_of_work".into(),
-            format!("{CHECK}::WritesOnlyThroughUnitOfWork"),
-        );
+        let (name, check) = match t.effect {
+            Effect::Store => (
+                "writes_only_through_the_unit_of_work",
+                "WritesOnlyThroughUnitOfWork",
+            ),
+            Effect::RemoteKeyed | Effect::RemoteLookup => (
+                "a_retry_after_a_lost_outcome_does_not_repeat_the_change",
+                "RemoteRetryChangesOnce",
+            ),
+            Effect::RemoteUnprotected => (
+                "a_lost_outcome_says_a_retry_may_repeat_the_change",
+                "RemoteRetryMayRepeat",
+            ),
+        };
+        add(name.into(), format!("{CHECK}::{check}"));
     }
     if t.preview
         .as_ref()
@@ -131,12 +144,16 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
             format!("{CHECK}::HostRequired"),
         );
     }
+    // An unprotected remote apply whose commit failed may have made its change: applying
+    // its preview again is exactly the retry its words warn against.
+    if t.preview.is_some() && t.effect != Effect::RemoteUnprotected {
+        add(
+            "a_failed_apply_leaves_the_preview_usable".into(),
+            format!("{CHECK}::FailedApplyKeepsPreview"),
+        );
+    }
     if t.preview.is_some() {
         for (name, check) in [
-            (
-                "a_failed_apply_leaves_the_preview_usable",
-                "FailedApplyKeepsPreview",
-            ),
             ("preview_changes_nothing", "PreviewChangesNothing"),
             ("apply_does_what_the_preview_said", "ApplyMatchesPreview"),
             (

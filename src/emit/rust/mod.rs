@@ -192,6 +192,13 @@ struct ToolCtx {
     #[serde(serialize_with = "safe_opt")]
     approval: Option<String>,
     undo: Option<UndoCtx>,
+    /// Where a write's change happens, as the spec writes it (`store`, `remote_keyed`...).
+    #[serde(serialize_with = "safe")]
+    effect: &'static str,
+    /// The runtime's `Effect` variant of a remote write (`RemoteKeyed`); `None` for the
+    /// store, the default. A remote write's method is handed a `Remote`, not a `Work`.
+    #[serde(serialize_with = "safe_opt")]
+    remote: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -487,6 +494,13 @@ fn tool_context(
             crate::model::Approval::Host => Some("Host".to_owned()),
             crate::model::Approval::Preview => Some("Preview".to_owned()),
         }),
+        effect: t.effect.as_str(),
+        remote: match t.effect {
+            crate::model::Effect::Store => None,
+            crate::model::Effect::RemoteKeyed => Some("RemoteKeyed".to_owned()),
+            crate::model::Effect::RemoteLookup => Some("RemoteLookup".to_owned()),
+            crate::model::Effect::RemoteUnprotected => Some("RemoteUnprotected".to_owned()),
+        },
         undo: t.undo.as_ref().map(|u| UndoCtx {
             tool: u.tool.text.clone(),
             arguments: u

@@ -51,6 +51,7 @@ mod too_many_tools;
 mod tool_description_length;
 mod tool_name_prefix;
 mod tool_name_verb;
+mod unprotected_remote_write;
 
 use crate::lint::rule::Rule;
 
@@ -78,6 +79,7 @@ pub static ALL: &[&Rule] = &[
     // safety
     &destructive_name_tier::RULE,
     &open_world_write_without_preview::RULE,
+    &unprotected_remote_write::RULE,
     &preview_without_fields::RULE,
     &confirm_flag_param::RULE,
     &safeguard_waived::RULE,

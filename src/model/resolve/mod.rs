@@ -193,6 +193,10 @@ fn resolve_defaults(file: FileId, d: Option<&raw::Defaults>, diags: &mut Diagnos
     if let Some(a) = d.preview.as_ref().and_then(|i| i.approval.as_ref()) {
         out.approval = a.value;
     }
+    if let Some(e) = &d.effect {
+        out.effect = e.value;
+        out.effect_span = Some(at(file, e.pos));
+    }
     if let Some(b) = &d.token_budget {
         out.token_budget = b.value;
         if b.value < 100 {

@@ -8,7 +8,7 @@ use crate::model::{
     Content, Defaults, ErrorCode, Example, Field, Idempotency, Kind, NotFor, Paging, Preview,
     Requirement, Text, Tool, Type, Undo,
 };
-use crate::spec::format::{self as raw, Tier};
+use crate::spec::format::{self as raw, Effect, Tier};
 use crate::spec::spanned::{Pos, Sp};
 
 use super::{check_limits, duration, is_portable_tool_name, text};
@@ -141,6 +141,14 @@ pub(super) fn resolve_tool(
         }
     });
     check_tier(fr, t, tier);
+    let (effect, effect_span) = match &t.effect {
+        Some(e) => (e.value, fr.span(e.pos)),
+        None if tier == Tier::ReadOnly => (Effect::Store, fr.span(t.tier.pos)),
+        None => (
+            defaults.effect,
+            defaults.effect_span.unwrap_or_else(|| fr.span(t.tier.pos)),
+        ),
+    };
 
     // Implied parameters and outputs, always in this order.
     if let Some(p) = &paging {
@@ -160,6 +168,7 @@ pub(super) fn resolve_tool(
             i.span,
             i.ttl,
             i.key_optional.is_none(),
+            effect,
         ));
     }
     if let Some(p) = &preview {
@@ -228,6 +237,8 @@ pub(super) fn resolve_tool(
         tier,
         tier_span: fr.span(t.tier.pos),
         open_world: t.open_world.as_ref().is_some_and(|o| o.value),
+        effect,
+        effect_span,
         params,
         output,
         requires,
@@ -384,7 +395,7 @@ fn check_tier(fr: &mut FieldResolver, t: &raw::Tool, tier: Tier) {
         ),
         Tier::ReadOnly => {}
     }
-    let misplaced: [(&str, Option<Pos>, bool); 3] = [
+    let misplaced: [(&str, Option<Pos>, bool); 4] = [
         (
             "idempotency",
             t.idempotency.as_ref().map(|x| x.pos),
@@ -400,12 +411,18 @@ fn check_tier(fr: &mut FieldResolver, t: &raw::Tool, tier: Tier) {
             t.undo.as_ref().map(|x| x.pos),
             tier != Tier::Reversible,
         ),
+        (
+            "effect",
+            t.effect.as_ref().map(|x| x.pos),
+            tier == Tier::ReadOnly,
+        ),
     ];
     for (key, pos, wrong) in misplaced {
         if let (Some(pos), true) = (pos, wrong) {
             let fits = match key {
                 "idempotency" => "reversible and irreversible tools",
                 "preview" => "irreversible and reversible tools",
+                "effect" => "reversible and irreversible tools",
                 _ => "reversible tools",
             };
             fr.diags.push(

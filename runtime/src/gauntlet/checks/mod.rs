@@ -5,6 +5,7 @@ mod examples;
 mod output;
 mod paging;
 mod refusals;
+mod remote;
 mod retry;
 mod schema;
 mod unit_of_work;
@@ -140,6 +141,8 @@ pub(crate) fn run(gauntlet: &Gauntlet<'_>, def: &'static CheckDef) -> Result<(),
         Check::UndoRestores => dry_run::undo_restores(&ctx),
         Check::WritesOnlyThroughUnitOfWork => unit_of_work::writes_only_through_unit_of_work(&ctx),
         Check::FailedApplyKeepsPreview => unit_of_work::failed_apply_keeps_preview(&ctx),
+        Check::RemoteRetryChangesOnce => remote::retry_changes_once(&ctx),
+        Check::RemoteRetryMayRepeat => remote::retry_may_repeat(&ctx),
         Check::HostRequired => unit_of_work::host_required(&ctx),
         Check::PagesWalkEveryItemOnce => paging::walk_every_item_once(&ctx),
         Check::ForgedCursorRefused => paging::forged_cursor_refused(&ctx),

@@ -297,7 +297,9 @@ impl ::core::convert::From<SlackError> for ::toolspec_runtime::ToolError {
 /// (`work.sqlite(..)` for SQL on the runtime's SQLite database, `work.outbox(..)` for an
 /// email or a call to another service) and it commits together with the call's idempotency
 /// record, preview and approval, or not at all. A change made any other way is not undone
-/// when the call fails, and may happen twice if the process dies before the commit.
+/// when the call fails, and may happen twice if the process dies before the commit. A tool
+/// whose spec says its change is made at a remote service (`effect: remote_...`) gets a
+/// `remote` handle instead, with the key that keeps a retry from making it twice.
 pub trait SlackTools: ::core::marker::Send + ::core::marker::Sync {
     /// List the public channels of the workspace, a page at a time. Returns channels with their id,
     /// name, topic and member count. Use when you need a channel's id from its name, or the user

@@ -661,7 +661,9 @@ impl ::core::convert::From<SupabaseError> for ::toolspec_runtime::ToolError {
 /// (`work.sqlite(..)` for SQL on the runtime's SQLite database, `work.outbox(..)` for an
 /// email or a call to another service) and it commits together with the call's idempotency
 /// record, preview and approval, or not at all. A change made any other way is not undone
-/// when the call fails, and may happen twice if the process dies before the commit.
+/// when the call fails, and may happen twice if the process dies before the commit. A tool
+/// whose spec says its change is made at a remote service (`effect: remote_...`) gets a
+/// `remote` handle instead, with the key that keeps a retry from making it twice.
 pub trait SupabaseTools: ::core::marker::Send + ::core::marker::Sync {
     /// List every Supabase project of the account. Returns each project's ref, name, organization,
     /// region and status. Use when you need a project ref, or the user asks which projects they
