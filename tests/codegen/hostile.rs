@@ -301,7 +301,9 @@ impl ::core::convert::From<HostileError> for ::toolspec_runtime::ToolError {
 /// (`work.sqlite(..)` for SQL on the runtime's SQLite database, `work.outbox(..)` for an
 /// email or a call to another service) and it commits together with the call's idempotency
 /// record, preview and approval, or not at all. A change made any other way is not undone
-/// when the call fails, and may happen twice if the process dies before the commit.
+/// when the call fails, and may happen twice if the process dies before the commit. A tool
+/// whose spec says its change is made at a remote service (`effect: remote_...`) gets a
+/// `remote` handle instead, with the key that keeps a retry from making it twice.
 pub trait HostileTools: ::core::marker::Send + ::core::marker::Sync {
     /// Search things */ "\# r\#"raw"\# \\ 🎉 naïve 日本語 . Returns things \`\`\` and \</script\> . Read-only.
     ///

@@ -46,6 +46,12 @@ const CASES: &[(&str, &str, Option<Party>, bool)] = &[
         Some(Party::Callers),
         true,
     ),
+    (
+        "effect-weakened",
+        "effect-changed",
+        Some(Party::Callers),
+        true,
+    ),
     ("tool-removed", "tool-removed", Some(Party::Callers), true),
     ("tool-added", "tool-added", None, false),
     ("tool-renamed-with-alias", "tool-renamed", None, false),

@@ -76,6 +76,7 @@ rule_tests! {
     missing_requests: "missing-requests" at 6:11;
     token_budget: "token-budget" at 6:11;
     provider_limits: "provider-limits" at 8:14;
+    unprotected_remote_write: "unprotected-remote-write" at 11:13;
 }
 
 #[test]

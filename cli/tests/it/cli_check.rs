@@ -51,6 +51,17 @@ fn the_example_specs_check_clean() {
         "{approval}"
     );
     assert!(approval.contains("not the user's approval"), "{approval}");
+    // Where each remote write's change is made, and so what a retry of it does.
+    assert_eq!(
+        lines.next(),
+        Some("writes whose change is made at a remote service:")
+    );
+    let effect = lines.next().unwrap_or_default();
+    assert!(
+        effect.starts_with("  remote_keyed (orders_refund): "),
+        "{effect}"
+    );
+    assert!(effect.contains("a retry never makes it twice"), "{effect}");
     assert_eq!(lines.next(), None);
 }
 
