@@ -44,10 +44,7 @@ pub fn tool_description(tool: &Tool) -> String {
 /// `idempotency_key` parameter says where it is passed.
 fn effect_sentence(tool: &Tool) -> Option<String> {
     (tool.effect == Effect::RemoteUnprotected).then(|| {
-        "The change is made at a remote service that cannot tell a retry from a new call: \
-         after an error or no answer, check whether it was made before calling again, since \
-         a retry may make it twice."
-            .to_string()
+        "After an error or no answer, a retry may make the change twice: check first.".to_string()
     })
 }
 

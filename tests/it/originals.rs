@@ -35,11 +35,14 @@ const PROVIDERS: [(&str, &str); 3] = [
 /// its tier, typed and bounded parameters with examples, an idempotency key on every write
 /// and the preview words on irreversible ones; the MCP list adds output schemas, which the
 /// originals do not have at all. For those, the bounds are today's figures (rounded up),
-/// so that they can only go down.
+/// so that they can only go down. Slack's rose once, by 1% (issue 28): its posts are made
+/// at Slack, which can neither dedupe a retry nor be asked for the post, and its two post
+/// tools now say that a retry may post twice (and its reaction tool that a retry checks
+/// first), a fact the original never told the model.
 const BOUNDS: [(&str, f64, f64); 4] = [
     ("calendar", 1.5, 2.0),
     ("supabase", 1.8, 3.2),
-    ("slack", 2.7, 6.1),
+    ("slack", 2.72, 6.14),
     ("puppeteer", 3.1, 5.9),
 ];
 

@@ -189,7 +189,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "5b15f94f1282bf13",
-                    "a565656d5875f10b",
+                    "6b397a86b10c4aa2",
                     "cf14ef2decc020c6",
                 ],
                 param_examples: &[
@@ -279,8 +279,8 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "e9c9f56430201342",
-                    "8e3a94d319ce8bb8",
-                    "f2d2b63d7b6ab320",
+                    "b482653ce03b1238",
+                    "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "42263a52cf36cabc",
                     "3fa8ae977423fe3f",
@@ -395,7 +395,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "86c0478df8ddf75c",
-                    "ac129adfc9dbaa74",
+                    "48fd78b1a3928e64",
                     "5864dbd949b30fe0",
                 ],
                 param_examples: &[
@@ -1154,9 +1154,9 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::IdempotencyTtl,
             },
             CheckDef {
-                name: "calendar_create_event::writes_only_through_the_unit_of_work",
+                name: "calendar_create_event::a_retry_after_a_lost_outcome_does_not_repeat_the_change",
                 tool: "calendar_create_event",
-                check: Check::WritesOnlyThroughUnitOfWork,
+                check: Check::RemoteRetryChangesOnce,
             },
             CheckDef {
                 name: "calendar_create_event::a_failed_apply_leaves_the_preview_usable",
@@ -1509,14 +1509,9 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::RequirementsEnforced,
             },
             CheckDef {
-                name: "calendar_update_event::writes_only_through_the_unit_of_work",
+                name: "calendar_update_event::a_lost_outcome_says_a_retry_may_repeat_the_change",
                 tool: "calendar_update_event",
-                check: Check::WritesOnlyThroughUnitOfWork,
-            },
-            CheckDef {
-                name: "calendar_update_event::a_failed_apply_leaves_the_preview_usable",
-                tool: "calendar_update_event",
-                check: Check::FailedApplyKeepsPreview,
+                check: Check::RemoteRetryMayRepeat,
             },
             CheckDef {
                 name: "calendar_update_event::preview_changes_nothing",
@@ -1744,9 +1739,9 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::IdempotencyTtl,
             },
             CheckDef {
-                name: "calendar_delete_event::writes_only_through_the_unit_of_work",
+                name: "calendar_delete_event::a_retry_after_a_lost_outcome_does_not_repeat_the_change",
                 tool: "calendar_delete_event",
-                check: Check::WritesOnlyThroughUnitOfWork,
+                check: Check::RemoteRetryChangesOnce,
             },
             CheckDef {
                 name: "calendar_delete_event::a_failed_apply_leaves_the_preview_usable",
@@ -2458,8 +2453,8 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_create_event::idempotency_key_is_kept_for_its_ttl");
                 }
                 #[test]
-                fn writes_only_through_the_unit_of_work() {
-                    super::super::__calendar_gauntlet("calendar_create_event::writes_only_through_the_unit_of_work");
+                fn a_retry_after_a_lost_outcome_does_not_repeat_the_change() {
+                    super::super::__calendar_gauntlet("calendar_create_event::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {
@@ -2744,12 +2739,8 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_update_event::calls_breaking_its_rules_are_refused");
                 }
                 #[test]
-                fn writes_only_through_the_unit_of_work() {
-                    super::super::__calendar_gauntlet("calendar_update_event::writes_only_through_the_unit_of_work");
-                }
-                #[test]
-                fn a_failed_apply_leaves_the_preview_usable() {
-                    super::super::__calendar_gauntlet("calendar_update_event::a_failed_apply_leaves_the_preview_usable");
+                fn a_lost_outcome_says_a_retry_may_repeat_the_change() {
+                    super::super::__calendar_gauntlet("calendar_update_event::a_lost_outcome_says_a_retry_may_repeat_the_change");
                 }
                 #[test]
                 fn preview_changes_nothing() {
@@ -2934,8 +2925,8 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_delete_event::idempotency_key_is_kept_for_its_ttl");
                 }
                 #[test]
-                fn writes_only_through_the_unit_of_work() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::writes_only_through_the_unit_of_work");
+                fn a_retry_after_a_lost_outcome_does_not_repeat_the_change() {
+                    super::super::__calendar_gauntlet("calendar_delete_event::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {

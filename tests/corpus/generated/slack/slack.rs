@@ -322,14 +322,19 @@ pub trait SlackTools: ::core::marker::Send + ::core::marker::Sync {
     /// Post a new message to a channel as the bot. Returns the posted message's channel and
     /// timestamp. Use when the user asks to say something in a channel. Not for answering inside an
     /// existing thread: call slack_reply_to_thread instead. Irreversible, in one call without a
-    /// preview.
+    /// preview. After an error or no answer, a retry may make the change twice: check first.
     ///
-    /// Irreversible, low risk: served in one call, without a preview. Write the change
-    /// through `work`, so it commits together with the call's idempotency record.
+    /// Irreversible, low risk: served in one call, without a preview.
+    ///
+    /// Its change is made at a remote service that can neither dedupe nor be asked
+    /// (`effect: remote_unprotected`): a retry after the process died may make it twice,
+    /// and the agent is told so. Send `remote.key()` if the service keeps any reference.
+    /// Records of it kept in the runtime's store go through `remote.work()` and commit
+    /// with the call's records.
     fn slack_post_message(
         &self,
         input: SlackPostMessageInput,
-        work: ::toolspec_runtime::store::Work,
+        remote: ::toolspec_runtime::store::Remote,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             SlackPostMessageOutput,
@@ -339,14 +344,20 @@ pub trait SlackTools: ::core::marker::Send + ::core::marker::Sync {
     /// Reply to a message, in its thread. Returns the reply's channel and timestamp. Use when the
     /// user asks to answer a particular message or continue a thread. Not for starting a new
     /// conversation in a channel: call slack_post_message instead. Irreversible, in one call
-    /// without a preview.
+    /// without a preview. After an error or no answer, a retry may make the change twice: check
+    /// first.
     ///
-    /// Irreversible, low risk: served in one call, without a preview. Write the change
-    /// through `work`, so it commits together with the call's idempotency record.
+    /// Irreversible, low risk: served in one call, without a preview.
+    ///
+    /// Its change is made at a remote service that can neither dedupe nor be asked
+    /// (`effect: remote_unprotected`): a retry after the process died may make it twice,
+    /// and the agent is told so. Send `remote.key()` if the service keeps any reference.
+    /// Records of it kept in the runtime's store go through `remote.work()` and commit
+    /// with the call's records.
     fn slack_reply_to_thread(
         &self,
         input: SlackReplyToThreadInput,
-        work: ::toolspec_runtime::store::Work,
+        remote: ::toolspec_runtime::store::Remote,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             SlackReplyToThreadOutput,
@@ -357,12 +368,19 @@ pub trait SlackTools: ::core::marker::Send + ::core::marker::Sync {
     /// and the emoji added. Use when the user asks to react to a message or acknowledge it with an
     /// emoji. Irreversible, in one call without a preview.
     ///
-    /// Irreversible, low risk: served in one call, without a preview. Write the change
-    /// through `work`, so it commits together with the call's idempotency record.
+    /// Irreversible, low risk: served in one call, without a preview.
+    ///
+    /// Its change is made at a remote service you can query (`effect: remote_lookup`):
+    /// store `remote.key()` on the change (a reference, a metadata field), and when
+    /// `remote.earlier_attempt()` is true, an earlier attempt of this very call may have
+    /// made it: look it up by that key and return it instead of making it again. The agent
+    /// is told a retry checks first.
+    /// Records of it kept in the runtime's store go through `remote.work()` and commit
+    /// with the call's records.
     fn slack_add_reaction(
         &self,
         input: SlackAddReactionInput,
-        work: ::toolspec_runtime::store::Work,
+        remote: ::toolspec_runtime::store::Remote,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             SlackAddReactionOutput,
@@ -517,7 +535,13 @@ impl<T: SlackTools> ::toolspec_runtime::engine::Toolset for SlackServer<T> {
                                 &SERVE[1],
                                 input,
                                 &args,
-                                |input, work| tools.slack_post_message(input, work),
+                                |input, work| {
+                                    tools
+                                        .slack_post_message(
+                                            input,
+                                            ::toolspec_runtime::store::Remote::from(work),
+                                        )
+                                },
                             )
                             .await
                     },
@@ -533,7 +557,13 @@ impl<T: SlackTools> ::toolspec_runtime::engine::Toolset for SlackServer<T> {
                                 &SERVE[2],
                                 input,
                                 &args,
-                                |input, work| tools.slack_reply_to_thread(input, work),
+                                |input, work| {
+                                    tools
+                                        .slack_reply_to_thread(
+                                            input,
+                                            ::toolspec_runtime::store::Remote::from(work),
+                                        )
+                                },
                             )
                             .await
                     },
@@ -549,7 +579,13 @@ impl<T: SlackTools> ::toolspec_runtime::engine::Toolset for SlackServer<T> {
                                 &SERVE[3],
                                 input,
                                 &args,
-                                |input, work| tools.slack_add_reaction(input, work),
+                                |input, work| {
+                                    tools
+                                        .slack_add_reaction(
+                                            input,
+                                            ::toolspec_runtime::store::Remote::from(work),
+                                        )
+                                },
                             )
                             .await
                     },
@@ -835,7 +871,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "slack_post_message",
         title: "Post a message",
-        description: "Post a new message to a channel as the bot. Returns the posted message's channel and timestamp. Use when the user asks to say something in a channel. Not for answering inside an existing thread: call slack_reply_to_thread instead. Irreversible, in one call without a preview.",
+        description: "Post a new message to a channel as the bot. Returns the posted message's channel and timestamp. Use when the user asks to say something in a channel. Not for answering inside an existing thread: call slack_reply_to_thread instead. Irreversible, in one call without a preview. After an error or no answer, a retry may make the change twice: check first.",
         input_schema: r#"{"type":"object","properties":{"channel_id":{"type":"string","description":"The channel to post in. A channel id. Example: \"C0123ABCD\".","pattern":"^[CGD][A-Z0-9]{8,}$","maxLength":24},"text":{"type":"string","description":"The message text (Slack mrkdwn). Example: \"Standup in five minutes\".","minLength":1,"maxLength":40000},"idempotency_key":{"type":"string","description":"New per change; reuse only to retry the same call, which then returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.","minLength":1,"maxLength":255}},"required":["channel_id","text"],"additionalProperties":false}"#,
         output_schema: "{\"type\":\"object\",\"properties\":{\"channel_id\":{\"type\":\"string\",\"description\":\"The channel posted in.\",\"pattern\":\"^[CGD][A-Z0-9]{8,}$\",\"maxLength\":24},\"ts\":{\"type\":\"string\",\"description\":\"The new message's timestamp.\",\"pattern\":\"^[0-9]{10}\\\\.[0-9]{6}$\",\"maxLength\":17},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"}},\"required\":[\"channel_id\",\"ts\"]}",
         annotations: ::toolspec_runtime::engine::Annotations {
@@ -851,7 +887,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "slack_reply_to_thread",
         title: "Reply in a thread",
-        description: "Reply to a message, in its thread. Returns the reply's channel and timestamp. Use when the user asks to answer a particular message or continue a thread. Not for starting a new conversation in a channel: call slack_post_message instead. Irreversible, in one call without a preview.",
+        description: "Reply to a message, in its thread. Returns the reply's channel and timestamp. Use when the user asks to answer a particular message or continue a thread. Not for starting a new conversation in a channel: call slack_post_message instead. Irreversible, in one call without a preview. After an error or no answer, a retry may make the change twice: check first.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"channel_id\":{\"type\":\"string\",\"description\":\"The channel of the thread. A channel id. Example: \\\"C0123ABCD\\\".\",\"pattern\":\"^[CGD][A-Z0-9]{8,}$\",\"maxLength\":24},\"thread_ts\":{\"type\":\"string\",\"description\":\"The timestamp of the thread's first message. A message timestamp (Slack's message id); one written without the period gets it before its last six digits. Example: \\\"1733050000.000100\\\".\",\"pattern\":\"^[0-9]{10}\\\\.[0-9]{6}$\",\"maxLength\":17},\"text\":{\"type\":\"string\",\"description\":\"The reply text (Slack mrkdwn). Example: \\\"On it\\\".\",\"minLength\":1,\"maxLength\":40000},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; reuse only to retry the same call, which then returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"channel_id\",\"thread_ts\",\"text\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"channel_id\":{\"type\":\"string\",\"description\":\"The channel replied in.\",\"pattern\":\"^[CGD][A-Z0-9]{8,}$\",\"maxLength\":24},\"ts\":{\"type\":\"string\",\"description\":\"The reply's timestamp.\",\"pattern\":\"^[0-9]{10}\\\\.[0-9]{6}$\",\"maxLength\":17},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"}},\"required\":[\"channel_id\",\"ts\"]}",
         annotations: ::toolspec_runtime::engine::Annotations {
@@ -868,7 +904,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
         name: "slack_add_reaction",
         title: "Add a reaction",
         description: "Add an emoji reaction to a message, as the bot. Returns the message's channel and timestamp and the emoji added. Use when the user asks to react to a message or acknowledge it with an emoji. Irreversible, in one call without a preview.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"channel_id\":{\"type\":\"string\",\"description\":\"The channel of the message. A channel id. Example: \\\"C0123ABCD\\\".\",\"pattern\":\"^[CGD][A-Z0-9]{8,}$\",\"maxLength\":24},\"timestamp\":{\"type\":\"string\",\"description\":\"The timestamp of the message to react to. A message timestamp (Slack's message id); one written without the period gets it before its last six digits. Example: \\\"1733050000.000100\\\".\",\"pattern\":\"^[0-9]{10}\\\\.[0-9]{6}$\",\"maxLength\":17},\"reaction\":{\"type\":\"string\",\"description\":\"The emoji's name, without the colons. Example: \\\"thumbsup\\\".\",\"pattern\":\"^[a-z0-9_+'-]+$\",\"maxLength\":100},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; reuse only to retry the same call, which then returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"channel_id\",\"timestamp\",\"reaction\"],\"additionalProperties\":false}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"channel_id\":{\"type\":\"string\",\"description\":\"The channel of the message. A channel id. Example: \\\"C0123ABCD\\\".\",\"pattern\":\"^[CGD][A-Z0-9]{8,}$\",\"maxLength\":24},\"timestamp\":{\"type\":\"string\",\"description\":\"The timestamp of the message to react to. A message timestamp (Slack's message id); one written without the period gets it before its last six digits. Example: \\\"1733050000.000100\\\".\",\"pattern\":\"^[0-9]{10}\\\\.[0-9]{6}$\",\"maxLength\":17},\"reaction\":{\"type\":\"string\",\"description\":\"The emoji's name, without the colons. Example: \\\"thumbsup\\\".\",\"pattern\":\"^[a-z0-9_+'-]+$\",\"maxLength\":100},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; reuse only to retry the same call: a retry first checks whether the change was made, so it never repeats it, and returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"channel_id\",\"timestamp\",\"reaction\"],\"additionalProperties\":false}",
         output_schema: r#"{"type":"object","properties":{"channel_id":{"type":"string","description":"The channel of the message.","pattern":"^[CGD][A-Z0-9]{8,}$","maxLength":24},"ts":{"type":"string","description":"The message reacted to.","pattern":"^[0-9]{10}\\.[0-9]{6}$","maxLength":17},"reaction":{"type":"string","description":"The emoji added.","maxLength":100},"replayed":{"type":"boolean","description":"true: the stored result of an earlier call with this idempotency_key; nothing ran again."}},"required":["channel_id","ts","reaction"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
@@ -954,13 +990,16 @@ static SERVE: [glue::Serve; 8] = [
         .budget(::core::option::Option::Some(5000)),
     glue::Serve::new("slack_post_message")
         .budget(::core::option::Option::Some(5000))
-        .idempotency(::core::time::Duration::from_secs(86400)),
+        .idempotency(::core::time::Duration::from_secs(86400))
+        .effect(::toolspec_runtime::store::Effect::RemoteUnprotected),
     glue::Serve::new("slack_reply_to_thread")
         .budget(::core::option::Option::Some(5000))
-        .idempotency(::core::time::Duration::from_secs(86400)),
+        .idempotency(::core::time::Duration::from_secs(86400))
+        .effect(::toolspec_runtime::store::Effect::RemoteUnprotected),
     glue::Serve::new("slack_add_reaction")
         .budget(::core::option::Option::Some(5000))
-        .idempotency(::core::time::Duration::from_secs(86400)),
+        .idempotency(::core::time::Duration::from_secs(86400))
+        .effect(::toolspec_runtime::store::Effect::RemoteLookup),
     glue::Serve::new("slack_get_channel_history")
         .paged("messages", 10)
         .without_total()

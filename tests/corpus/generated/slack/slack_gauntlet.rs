@@ -64,7 +64,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "c1d45df1016d4f77",
-                    "9711cc19629d71df",
+                    "803ef7438ae0089f",
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "80717c85d507c154",
@@ -111,7 +111,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "360fc454c41d8b71",
-                    "a65c9bf30cb5f966",
+                    "fe3dd6e3cbdc6582",
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "f68753eefe6e4ac3",
@@ -166,7 +166,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "aee6a4c6608a29f1",
-                    "2cc581f7b1f208ed",
+                    "74e03691134eb0e6",
                     "dca3d811756ee78f",
                 ],
                 param_examples: &[
@@ -658,9 +658,9 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::IdempotencyTtl,
             },
             CheckDef {
-                name: "slack_post_message::writes_only_through_the_unit_of_work",
+                name: "slack_post_message::a_lost_outcome_says_a_retry_may_repeat_the_change",
                 tool: "slack_post_message",
-                check: Check::WritesOnlyThroughUnitOfWork,
+                check: Check::RemoteRetryMayRepeat,
             },
             CheckDef {
                 name: "slack_post_message::output_matches_the_schema",
@@ -798,9 +798,9 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::IdempotencyTtl,
             },
             CheckDef {
-                name: "slack_reply_to_thread::writes_only_through_the_unit_of_work",
+                name: "slack_reply_to_thread::a_lost_outcome_says_a_retry_may_repeat_the_change",
                 tool: "slack_reply_to_thread",
-                check: Check::WritesOnlyThroughUnitOfWork,
+                check: Check::RemoteRetryMayRepeat,
             },
             CheckDef {
                 name: "slack_reply_to_thread::output_matches_the_schema",
@@ -943,9 +943,9 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::IdempotencyTtl,
             },
             CheckDef {
-                name: "slack_add_reaction::writes_only_through_the_unit_of_work",
+                name: "slack_add_reaction::a_retry_after_a_lost_outcome_does_not_repeat_the_change",
                 tool: "slack_add_reaction",
-                check: Check::WritesOnlyThroughUnitOfWork,
+                check: Check::RemoteRetryChangesOnce,
             },
             CheckDef {
                 name: "slack_add_reaction::output_matches_the_schema",
@@ -1454,8 +1454,8 @@ macro_rules! slack_gauntlet {
                     super::super::__slack_gauntlet("slack_post_message::idempotency_key_is_kept_for_its_ttl");
                 }
                 #[test]
-                fn writes_only_through_the_unit_of_work() {
-                    super::super::__slack_gauntlet("slack_post_message::writes_only_through_the_unit_of_work");
+                fn a_lost_outcome_says_a_retry_may_repeat_the_change() {
+                    super::super::__slack_gauntlet("slack_post_message::a_lost_outcome_says_a_retry_may_repeat_the_change");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -1568,8 +1568,8 @@ macro_rules! slack_gauntlet {
                     super::super::__slack_gauntlet("slack_reply_to_thread::idempotency_key_is_kept_for_its_ttl");
                 }
                 #[test]
-                fn writes_only_through_the_unit_of_work() {
-                    super::super::__slack_gauntlet("slack_reply_to_thread::writes_only_through_the_unit_of_work");
+                fn a_lost_outcome_says_a_retry_may_repeat_the_change() {
+                    super::super::__slack_gauntlet("slack_reply_to_thread::a_lost_outcome_says_a_retry_may_repeat_the_change");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -1686,8 +1686,8 @@ macro_rules! slack_gauntlet {
                     super::super::__slack_gauntlet("slack_add_reaction::idempotency_key_is_kept_for_its_ttl");
                 }
                 #[test]
-                fn writes_only_through_the_unit_of_work() {
-                    super::super::__slack_gauntlet("slack_add_reaction::writes_only_through_the_unit_of_work");
+                fn a_retry_after_a_lost_outcome_does_not_repeat_the_change() {
+                    super::super::__slack_gauntlet("slack_add_reaction::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
                 }
                 #[test]
                 fn output_matches_the_schema() {
