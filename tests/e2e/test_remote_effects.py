@@ -117,7 +117,7 @@ def test_an_unprotected_retry_pages_twice_as_its_description_warned(tmp_path: An
     api, result, description = crash_then_retry(tmp_path, "chat_page_send", args, "/pages")
     assert not result.is_error, result.structured
     assert api.effects("/pages") == 2
-    assert "a retry may make it twice" in description, description
+    assert "a retry may make the change twice" in description, description
 
 
 def test_the_protected_tools_promise_a_retry_never_makes_the_change_twice(tmp_path: Any) -> None:
