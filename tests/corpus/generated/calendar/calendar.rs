@@ -852,7 +852,7 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     /// once they agree. A client with MCP elicitation asks the user in the call instead; a no is
     /// approval_declined (do not retry).
     ///
-    /// Irreversible, first step: what the call would change, without changing anything.
+    /// Reversible, previewed, first step: what the call would change, without changing anything.
     /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
     fn preview_calendar_update_event(
         &self,
@@ -871,9 +871,12 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     /// once they agree. A client with MCP elicitation asks the user in the call instead; a no is
     /// approval_declined (do not retry).
     ///
-    /// Irreversible, second step: called only with an approved preview, made by
+    /// Reversible, previewed, second step: called only with an approved preview, made by
     /// [`CalendarTools::preview_calendar_update_event`] for these very arguments; its writes
     /// through `work` commit at most once.
+    /// The undo call is built from the result and attached for you: read what the undo
+    /// restores and write the change through `work`, in one transaction, so the undo is
+    /// right under concurrent calls.
     fn calendar_update_event(
         &self,
         input: CalendarUpdateEventInput,
