@@ -201,8 +201,10 @@ pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     /// or current customer issues. Not for order status or delivery questions: call orders_get
     /// instead. Read-only.
     ///
-    /// Paged: return at most `window.limit` items starting after `window.offset` of them,
-    /// and the total number of matches (`Page::new`); the cursor is handled for you.
+    /// Paged by key: return at most `window.limit` items in the order of their sort key
+    /// (`ticket_id`), starting after `window.after()`, the sort key of the previous
+    /// page's last item (`None` on the first page). Return the total number of matches
+    /// with them (`Page::new`); the cursor is handled for you.
     fn tickets_search(
         &self,
         input: TicketsSearchInput,

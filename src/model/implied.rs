@@ -265,7 +265,7 @@ pub fn preview_output(span: Span, ttl: Duration, fields: &[Field]) -> Field {
             "What applying would do, to show the user.".into(),
             Type::string(),
             true,
-            json!("Would create the change shown."),
+            json!("Would make the change shown beside it."),
             Origin::Preview,
         ),
     ];

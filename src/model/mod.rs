@@ -247,6 +247,21 @@ impl Tool {
         self.output.iter().find(|f| f.name == name)
     }
 
+    /// An output field by dotted path (`previous.summary`), through nested objects.
+    pub fn output_path(&self, path: &str) -> Option<&Field> {
+        let mut fields = self.output.as_slice();
+        let mut found = None;
+        for part in path.split('.') {
+            let f = fields.iter().find(|f| f.name == part)?;
+            found = Some(f);
+            fields = match &f.ty.kind {
+                Kind::Object { fields, .. } => fields,
+                _ => &[],
+            };
+        }
+        found
+    }
+
     /// The parameters written in the spec (not the implied ones).
     pub fn spec_params(&self) -> impl Iterator<Item = &Field> {
         self.params.iter().filter(|f| f.origin == Origin::Spec)
@@ -366,6 +381,8 @@ pub struct Example {
     pub arguments: serde_json::Value,
     /// Expected result (or part of it), for a success.
     pub result: Option<serde_json::Value>,
+    /// What the preview shows (or part of it), for a success of a previewed tool.
+    pub preview: Option<serde_json::Value>,
     /// Expected error code, for a failure.
     pub error: Option<Text>,
     /// Where the example starts.

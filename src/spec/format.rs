@@ -572,6 +572,11 @@ pub struct Example {
     /// The expected result (or part of it) when the call succeeds.
     #[serde(default)]
     pub result: Option<Sp<Value>>,
+    /// For a previewed tool: what its preview shows for this call (or part of it), such as
+    /// the `summary` or the name of the record a delete would remove. The docs compute what
+    /// they can from the call and its result; write here what only the server would know.
+    #[serde(default)]
+    pub preview: Option<Sp<Value>>,
     /// The expected error code when the call fails.
     #[serde(default)]
     pub error: Option<Sp<String>>,

@@ -22,6 +22,7 @@ mod diff_cases;
 mod docs_escaping;
 mod docs_examples;
 mod docs_mdbook;
+mod docs_truth;
 mod format_reference;
 mod key_optional;
 mod lint_config;

@@ -209,6 +209,9 @@ pub struct UndoCtx {
     pub arguments: Vec<UndoArgCtx>,
     /// Whether the undo call carries an idempotency key derived from this call's.
     pub keyed: bool,
+    /// Whether the undo tool is previewed: the undo call answers with a preview of the
+    /// revert, and reverts only once that preview is applied.
+    pub previewed: bool,
 }
 
 /// One argument of an undo call.
@@ -266,6 +269,16 @@ fn output_rows(tool: &Tool) -> Vec<FieldRow> {
     let mut out = rows(&tool.output);
     if tool.response_format.is_none() {
         out.iter_mut().for_each(|r| r.detailed_only = false);
+    }
+    // A preview answer carries only `applied` and `preview`: the other fields come with
+    // the applied result, so no row of them says "always".
+    if tool.preview.is_some() && tool.low_risk.is_none() {
+        for r in out
+            .iter_mut()
+            .filter(|r| r.depth == 0 && r.origin != "preview")
+        {
+            r.when = Some("`applied` is true".into());
+        }
     }
     out
 }
@@ -433,6 +446,9 @@ fn safety(model: &Model, ts: &ToolSet, tool: &Tool, combined: bool) -> SafetyCtx
                 && model
                     .tool(&u.tool.text)
                     .is_some_and(|(_, t)| t.idempotency.is_some()),
+            previewed: model
+                .tool(&u.tool.text)
+                .is_some_and(|(_, t)| t.preview.is_some() && t.low_risk.is_none()),
         }),
     }
 }

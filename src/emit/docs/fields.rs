@@ -39,16 +39,25 @@ pub struct FieldRow {
     pub implied: bool,
     /// Present only in detailed responses (itself or a parent).
     pub detailed_only: bool,
+    /// The variant of a union it belongs to, as a condition on the wire (`` `result.kind`
+    /// is `get` ``); `None` outside unions. Its `required` holds within that variant.
+    pub when: Option<String>,
 }
 
 /// Rows for `fields` and everything nested in them, in order.
 pub fn rows(fields: &[Field]) -> Vec<FieldRow> {
     let mut out = Vec::new();
-    walk(fields, "", 0, false, &mut out);
+    walk(fields, "", 0, (false, None), &mut out);
     out
 }
 
-fn walk(fields: &[Field], prefix: &str, depth: usize, detailed: bool, out: &mut Vec<FieldRow>) {
+fn walk(
+    fields: &[Field],
+    prefix: &str,
+    depth: usize,
+    (detailed, when): (bool, Option<&str>),
+    out: &mut Vec<FieldRow>,
+) {
     for f in fields {
         let name = format!("{prefix}{}", f.name);
         let detailed_only = detailed || f.detailed_only;
@@ -64,22 +73,90 @@ fn walk(fields: &[Field], prefix: &str, depth: usize, detailed: bool, out: &mut 
             origin: origin_name(f.origin),
             implied: f.origin != Origin::Spec,
             detailed_only,
+            when: when.map(str::to_string),
         });
+        let inner = (detailed_only, when);
         match &innermost(&f.ty).kind {
             Kind::Object { fields, .. } => {
-                walk(fields, &format!("{name}."), depth + 1, detailed_only, out);
+                walk(fields, &format!("{name}."), depth + 1, inner, out);
             }
             Kind::Map { values, .. } => {
                 if let Kind::Object { fields, .. } = &innermost(values).kind {
-                    walk(fields, &format!("{name}.*."), depth + 1, detailed_only, out);
+                    walk(fields, &format!("{name}.*."), depth + 1, inner, out);
                 }
             }
-            // Each variant is a row of its own (`due.range`), its fields below it.
-            Kind::Union { variants, .. } => {
-                walk(variants, &format!("{name}."), depth + 1, detailed_only, out);
+            Kind::Union { variants, tag } => {
+                union_rows(f, &name, variants, tag.as_deref(), depth, inner, out);
             }
             _ => {}
         }
+    }
+}
+
+/// The rows inside a union, at the paths they have on the wire. A variant is no key of its
+/// own: a tagged union's variant is named by its tag (`result.kind`, a row listing every
+/// variant), and each variant's fields sit beside the tag (`result.pull_request`), present
+/// when the tag names their variant. An untagged union's object variants put their fields
+/// right under the union's name, told apart by the fields themselves.
+fn union_rows(
+    f: &Field,
+    name: &str,
+    variants: &[Field],
+    tag: Option<&str>,
+    depth: usize,
+    (detailed, when): (bool, Option<&str>),
+    out: &mut Vec<FieldRow>,
+) {
+    let both = |cond: String| match when {
+        Some(outer) => format!("{outer} and {cond}"),
+        None => cond,
+    };
+    if let Some(tag) = tag {
+        let rules = StringRules {
+            enum_values: Some(variants.iter().map(|v| v.name.clone()).collect()),
+            enum_descriptions: variants
+                .iter()
+                .filter(|v| !v.description.is_empty())
+                .map(|v| (v.name.clone(), v.description.clone()))
+                .collect(),
+            ..StringRules::default()
+        };
+        out.push(FieldRow {
+            name: format!("{name}.{tag}"),
+            depth: depth + 1,
+            ty: "string".into(),
+            required: true,
+            default: None,
+            constraints: constraints(&Type::of(Kind::String(rules))),
+            example: variants
+                .first()
+                .map(|v| Value::from(v.name.as_str()).to_string())
+                .unwrap_or_default(),
+            description: format!(
+                "Which variant `{}` is; the rows below say which fields each one has.",
+                f.name
+            ),
+            origin: origin_name(f.origin),
+            implied: f.origin != Origin::Spec,
+            detailed_only: detailed,
+            when: when.map(str::to_string),
+        });
+    }
+    for v in variants {
+        let Kind::Object { fields, .. } = &innermost(&v.ty).kind else {
+            continue;
+        };
+        let cond = match tag {
+            Some(tag) => both(format!("`{name}.{tag}` is {}", code_span(&v.name))),
+            None => both(format!("`{name}` is the `{}` variant", v.name)),
+        };
+        walk(
+            fields,
+            &format!("{name}."),
+            depth + 1,
+            (detailed || v.detailed_only, Some(&cond)),
+            out,
+        );
     }
 }
 

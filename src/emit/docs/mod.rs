@@ -35,6 +35,7 @@ mod fields;
 pub mod filters;
 mod templates;
 
+pub use examples::preview_summary;
 pub use templates::{EMBEDDED, TemplateError};
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Span};

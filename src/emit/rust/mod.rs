@@ -153,6 +153,9 @@ struct ToolCtx {
     description: String,
     #[serde(serialize_with = "safe")]
     kind: String,
+    /// `read_only`, `reversible` or `irreversible`: a previewed tool (`kind` `gated`) may
+    /// be either of the last two, and its docs say which.
+    tier: &'static str,
     #[serde(serialize_with = "safe")]
     method: String,
     #[serde(serialize_with = "safe_opt")]
@@ -178,6 +181,10 @@ struct ToolCtx {
     counts_total: bool,
     /// Keyset paging: the items' sort key fields (wire names); empty for offset paging.
     keyset: Vec<String>,
+    /// The sort key fields for the trait's docs (`` `ticket_id` ``): field names, which
+    /// the spec's rules keep to letters, digits and `_`.
+    #[serde(serialize_with = "safe")]
+    keyset_words: String,
     /// Output fields sent as content blocks, with their `ContentKind` variant.
     content: Vec<ContentCtx>,
     /// Text outputs cut to the budget.
@@ -438,6 +445,7 @@ fn tool_context(
         title: served.title,
         description: served.description,
         kind: kind.into(),
+        tier: t.tier.as_str(),
         method,
         preview_method,
         input,
@@ -460,6 +468,12 @@ fn tool_context(
             .iter()
             .flat_map(|p| p.keyset.iter().map(|k| k.text.clone()))
             .collect(),
+        keyset_words: t
+            .paging
+            .iter()
+            .flat_map(|p| p.keyset.iter().map(|k| format!("`{}`", k.text)))
+            .collect::<Vec<_>>()
+            .join(", "),
         content: content_fields(t)
             .map(|(f, c)| ContentCtx {
                 field: f.name.clone(),

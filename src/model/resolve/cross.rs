@@ -91,6 +91,14 @@ pub(super) fn cross_check(model: &mut Model, all_loaded: bool, diags: &mut Diagn
                 }
                 let mut f = p.clone();
                 f.required = true;
+                // The argument holds the value it is read from (`previous.summary`: "Its
+                // title before"), not what the parameter means in a call of its own ("Its
+                // new title"), so it is described by that result field.
+                if let Some(source) = output_path(&t.output, &path.text)
+                    && !source.description.is_empty()
+                {
+                    f.description = source.description.clone();
+                }
                 args.push(f);
             }
             for p in target

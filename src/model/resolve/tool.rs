@@ -208,7 +208,10 @@ pub(super) fn resolve_tool(
         .examples
         .iter()
         .flatten()
-        .map(|e| resolve_example(fr, e, &params, &requires, &errors, catalog))
+        .map(|e| {
+            let previewed = t.preview.is_some() && t.low_risk.is_none();
+            resolve_example(fr, e, (&params, &requires, previewed), &errors, catalog)
+        })
         .collect();
     let undo = t.undo.as_ref().map(|u| Undo {
         tool: text(file, &u.tool),
@@ -458,8 +461,7 @@ fn unknown_code(fr: &mut FieldResolver, e: &Text, catalog: &[ErrorCode]) {
 fn resolve_example(
     fr: &mut FieldResolver,
     e: &raw::Example,
-    params: &[Field],
-    requires: &[Requirement],
+    (params, requires, previewed): (&[Field], &[Requirement], bool),
     listed: &[Text],
     catalog: &[ErrorCode],
 ) -> Example {
@@ -530,10 +532,33 @@ fn resolve_example(
             }
         }
     }
+    if let Some(p) = &e.preview {
+        let why = if !previewed {
+            Some("the tool has no `preview`, so no call of it answers with one")
+        } else if error.is_some() {
+            Some("a refused call is answered with its error, not with a preview")
+        } else if !p.value.is_object() {
+            Some("a preview is an object: the preview's fields and their values")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            fr.diags.push(
+                Diagnostic::error(
+                    "example-preview",
+                    fr.span(p.pos),
+                    format!("example `{}` cannot show this `preview`", e.title.value),
+                )
+                .label(why)
+                .help("remove `preview`, or give it to a successful example of a previewed tool"),
+            );
+        }
+    }
     Example {
         title: text(file, &e.title),
         arguments: e.arguments.value.clone(),
         result: e.result.as_ref().map(|r| r.value.clone()),
+        preview: e.preview.as_ref().map(|r| r.value.clone()),
         error,
         span: fr.span(e.title.pos),
     }

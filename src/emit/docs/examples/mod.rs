@@ -1,10 +1,12 @@
 //! Worked examples: the spec's example calls played through as an agent meets them.
 //!
 //! A success example becomes the call and the full result the server returns (the spec's
-//! partial `result` laid over a result composed from the output fields' examples, plus what
-//! the runtime adds: `total` and a real signed `next_cursor`, `replayed`, the preview and its
-//! apply for irreversible tools, and the `undo` call). An error example becomes the refused
-//! call, the error body, and the corrected call. Validation errors come from the runtime's
+//! partial `result` laid over a result composed from the call and the output fields'
+//! examples, plus what the runtime adds: `total` and a real signed `next_cursor`,
+//! `replayed`, the preview of this very call and its apply for previewed tools, and the
+//! `undo` call, applied through its own preview when the undo tool is previewed). An error
+//! example becomes the refused call, the error body, and that call corrected (or, when
+//! nothing in the call can fix it, no other call). Validation errors come from the runtime's
 //! own validator ([`crate::model::shapes`]); the other built-in codes from the runtime's own
 //! constructors; spec codes from their message template and details.
 //!
@@ -14,14 +16,17 @@
 mod recovery;
 mod results;
 
+pub use results::preview_summary;
+
 use crate::diagnostics::Diagnostic;
 use crate::model::shapes::{input_shape, problem_codes};
-use crate::model::{Example, Model, Tool, ToolSet};
+use crate::model::{Content, Example, Kind, Model, Tool, ToolSet};
 use serde::Serialize;
 use serde_json::Value;
 use toolspec_runtime::ToolError;
 use toolspec_runtime::catalog::{self, BuiltinError};
 use toolspec_runtime::clock::format_rfc3339;
+use toolspec_runtime::content::{self, ContentKind};
 use toolspec_runtime::cursor::CursorKey;
 use toolspec_runtime::fingerprint::fingerprint;
 use toolspec_runtime::validate::{ObjectShape, prepare};
@@ -72,13 +77,15 @@ pub struct Step {
     /// What the block is: `call` (a valid call), `refused_call` (a call the server refuses),
     /// `preview` (an irreversible tool's preview result), `apply` (the call that applies a
     /// preview), `result`, `error` (an error body), `fix` (the corrected call), `undo`
-    /// (the call in the result's `undo`), `retry` (the same call again, after a retryable
-    /// error).
+    /// (the call in the result's `undo`), `undo_apply` (when the undo tool is previewed:
+    /// the undo call plus the `preview_id` of the preview it answered with),
+    /// `retry` (the same call again, after a retryable error), `content` (the content
+    /// blocks beside a result).
     pub kind: &'static str,
     /// The tool called or answering.
     pub tool: String,
     /// The HTML comment before the block, which tests read: `call: TOOL`,
-    /// `call: TOOL refused: CODE`, `result: TOOL`, `error: TOOL`.
+    /// `call: TOOL refused: CODE`, `result: TOOL`, `error: TOOL`, `content: TOOL`.
     pub tag: String,
     /// The JSON, pretty-printed.
     pub json: String,
@@ -87,6 +94,9 @@ pub struct Step {
     /// For `fix` after a spec (non-validation) error on a tool with idempotency keys: the
     /// corrected call uses a new key, since the failed outcome is stored under the old one.
     pub new_key: bool,
+    /// For `fix`: the arguments it sets otherwise than the refused call (the key aside), so
+    /// the page says what was corrected.
+    pub corrected: Vec<String>,
 }
 
 /// Builds the worked examples of one tool.
@@ -120,7 +130,12 @@ impl<'a> Examples<'a> {
         let mut diags = Vec::new();
         for ex in &self.tool.examples {
             let built = match &ex.error {
-                None => self.success(&ex.title.text, &ex.arguments, ex.result.as_ref(), false),
+                None => self.success(
+                    &ex.title.text,
+                    &ex.arguments,
+                    (ex.result.as_ref(), ex.preview.as_ref()),
+                    false,
+                ),
                 Some(code) => self.failure(&ex.title.text, &ex.arguments, &code.text, false),
             };
             match built {
@@ -130,7 +145,8 @@ impl<'a> Examples<'a> {
         }
         if !self.tool.examples.iter().any(|e| e.error.is_none()) {
             let args = self.tool.example_call(); // no success example: composed from the params
-            if let Ok(e) = self.success("A call with the parameters' examples", &args, None, true) {
+            let title = "A call with the parameters' examples";
+            if let Ok(e) = self.success(title, &args, (None, None), true) {
                 out.insert(0, e);
             }
         }
@@ -149,12 +165,16 @@ impl<'a> Examples<'a> {
         prepare(self.shape, &self.example_call, args.clone())
     }
 
-    /// A successful call and everything the server answers.
+    /// A successful call and everything the server answers: for a previewed tool the
+    /// preview of this call (the spec example's `preview` over what the call and its result
+    /// show) and the apply; then the result (the example's `result` over one composed from
+    /// the call); then the call in its `undo`, and when the undo tool is previewed too, the
+    /// preview that call answers with, since it reverts nothing until applied.
     fn success(
         &self,
         title: &str,
         args: &Value,
-        overlay: Option<&Value>,
+        (overlay, preview_overlay): (Option<&Value>, Option<&Value>),
         generated: bool,
     ) -> Result<ExampleCtx, String> {
         let prepared = self.check(args).map_err(|e| {
@@ -165,29 +185,42 @@ impl<'a> Examples<'a> {
         })?;
         let name = &self.tool.name.text;
         let mut steps = vec![step("call", name, format!("call: {name}"), args)];
-        let result = if let Some(preview) = &self.tool.preview {
-            let fp = fingerprint(&prepared);
-            let preview_id = format!("pv_{}", &fp[..32.min(fp.len())]);
-            let expires = NOW_MS.saturating_add(
-                i64::try_from(preview.ttl.as_secs().saturating_mul(1000)).unwrap_or(i64::MAX),
-            );
-            let shown = self.preview_result(&prepared, &preview_id, &format_rfc3339(expires));
-            steps.push(step("preview", name, format!("result: {name}"), &shown));
-            let mut apply = args.clone();
-            if let Value::Object(m) = &mut apply {
-                m.insert("preview_id".into(), preview_id.into());
-            }
+        let result = self.result(&prepared, overlay);
+        if let Some((preview, apply)) =
+            self.preview_steps(args, &prepared, &result, preview_overlay)
+        {
+            steps.push(step("preview", name, format!("result: {name}"), &preview));
             steps.push(step("apply", name, format!("call: {name}"), &apply));
-            self.result(&prepared, overlay)
-        } else {
-            self.result(&prepared, overlay)
-        };
-        steps.push(step("result", name, format!("result: {name}"), &result));
+        }
+        let (structured, blocks) = self.split_content(result.clone());
+        steps.push(step("result", name, format!("result: {name}"), &structured));
+        if let Some(blocks) = blocks {
+            steps.push(step("content", name, format!("content: {name}"), &blocks));
+        }
         if let Some(Value::Object(undo)) = result.get("undo")
             && let (Some(Value::String(tool)), Some(arguments)) =
                 (undo.get("tool"), undo.get("arguments"))
         {
             steps.push(step("undo", tool, format!("call: {tool}"), arguments));
+            if let Some((owner, undo_tool)) = self.model.tool(tool)
+                && undo_tool.preview.is_some()
+                && undo_tool.low_risk.is_none()
+            {
+                // The revert's preview itself is not shown: what it holds (the price now, the
+                // guests it would email) depends on state the example does not give, and a
+                // page must not make it up. The apply call is only the undo plus its id.
+                let other = Examples::new(self.model, owner, undo_tool);
+                if let Ok(undo_prepared) = other.check(arguments)
+                    && let Some((_, apply)) = other.preview_steps(
+                        arguments,
+                        &undo_prepared,
+                        &Value::Object(serde_json::Map::new()),
+                        None,
+                    )
+                {
+                    steps.push(step("undo_apply", tool, format!("call: {tool}"), &apply));
+                }
+            }
         }
         Ok(ExampleCtx {
             title: title.to_string(),
@@ -196,6 +229,60 @@ impl<'a> Examples<'a> {
             generated,
             steps,
         })
+    }
+
+    /// `result` as the client gets it: the structured result without the outputs that move
+    /// to content blocks (images, audio, text; a resource link is copied), and those
+    /// blocks, taken out by the runtime's own [`content::extract`].
+    fn split_content(&self, mut result: Value) -> (Value, Option<Value>) {
+        let fields: Vec<(&str, ContentKind)> = self
+            .tool
+            .spec_output()
+            .filter_map(|f| match f.ty.kind {
+                Kind::Content(Content::Image | Content::Audio) => {
+                    Some((f.name.as_str(), ContentKind::Media))
+                }
+                Kind::Content(Content::Text) => Some((f.name.as_str(), ContentKind::Text)),
+                Kind::Content(Content::ResourceLink) => Some((f.name.as_str(), ContentKind::Link)),
+                _ => None,
+            })
+            .collect();
+        content::extract(&mut result, &fields);
+        let blocks = result
+            .as_object_mut()
+            .and_then(|m| m.shift_remove(content::CONTENT_KEY));
+        (result, blocks)
+    }
+
+    /// For a previewed tool: the preview a call with `args` gets and the call that applies
+    /// it (`args` plus its `preview_id`); `applied` is the result the apply returns.
+    fn preview_steps(
+        &self,
+        args: &Value,
+        prepared: &Value,
+        applied: &Value,
+        overlay: Option<&Value>,
+    ) -> Option<(Value, Value)> {
+        let preview = self.tool.preview.as_ref()?;
+        if self.tool.low_risk.is_some() {
+            return None;
+        }
+        let fp = fingerprint(prepared);
+        let preview_id = format!("pv_{}", &fp[..32.min(fp.len())]);
+        let expires = NOW_MS.saturating_add(
+            i64::try_from(preview.ttl.as_secs().saturating_mul(1000)).unwrap_or(i64::MAX),
+        );
+        let shown = self.preview_result(
+            prepared,
+            applied,
+            overlay,
+            (&preview_id, &format_rfc3339(expires)),
+        );
+        let mut apply = args.clone();
+        if let Value::Object(m) = &mut apply {
+            m.insert("preview_id".into(), preview_id.into());
+        }
+        Some((shown, apply))
     }
 
     /// A refused call, its error body and the corrected call.
@@ -217,7 +304,7 @@ impl<'a> Examples<'a> {
                     ));
                 }
                 let fix = self.repair(args, &error);
-                (error, fix, false)
+                (error, Some(fix), false)
             }
             Ok(prepared) => {
                 if is_validation(expected) {
@@ -226,30 +313,43 @@ impl<'a> Examples<'a> {
                     ));
                 }
                 let error = self.error_body(expected, &prepared);
-                let (fix, new_key) = self.after_tool_error(args, &error);
-                (error, fix, new_key)
+                match self.after_tool_error(args, &error) {
+                    Some((fix, new_key)) => (error, Some(fix), new_key),
+                    None => (error, None, false),
+                }
             }
         };
         let code = error.code.to_string();
         // A retryable error is answered by the same call, later; anything else by a fix.
         let kind = if error.retryable { "retry" } else { "fix" };
-        let mut fix_step = step(kind, name, format!("call: {name}"), &fix);
-        fix_step.new_key = new_key;
+        let mut steps = vec![
+            step(
+                "refused_call",
+                name,
+                format!("call: {name} refused: {code}"),
+                args,
+            ),
+            step("error", name, format!("error: {name}"), &error.to_value()),
+        ];
+        // Without a fix the page says the call cannot be mended, and shows no other call.
+        if let Some(fix) = fix {
+            let mut fix_step = step(kind, name, format!("call: {name}"), &fix);
+            fix_step.new_key = new_key;
+            fix_step.corrected = fix
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(k, v)| *k != "idempotency_key" && args.get(k.as_str()) != Some(v))
+                .map(|(k, _)| k.clone())
+                .collect();
+            steps.push(fix_step);
+        }
         Ok(ExampleCtx {
             title: title.to_string(),
             outcome: "error",
             code: Some(code.clone()),
             generated,
-            steps: vec![
-                step(
-                    "refused_call",
-                    name,
-                    format!("call: {name} refused: {code}"),
-                    args,
-                ),
-                step("error", name, format!("error: {name}"), &error.to_value()),
-                fix_step,
-            ],
+            steps,
         })
     }
 
@@ -278,6 +378,7 @@ fn step(kind: &'static str, tool: &str, tag: String, value: &Value) -> Step {
         fence: fence_for(&json),
         json,
         new_key: false,
+        corrected: Vec::new(),
     }
 }
 

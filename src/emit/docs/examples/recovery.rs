@@ -18,8 +18,9 @@ use toolspec_runtime::fingerprint::fingerprint;
 
 impl Examples<'_> {
     /// The call fixed as the error says: every argument a problem names replaced by its
-    /// parameter's example (unknown ones dropped, missing ones added). Falls back to the
-    /// tool's first valid call if that is not enough.
+    /// parameter's example (unknown ones dropped, missing ones added). If that is not
+    /// enough, the arguments of the tool's first valid call that this one lacks are added;
+    /// only failing that is the first valid call itself shown.
     pub(super) fn repair(&self, args: &Value, error: &ToolError) -> Value {
         let mut fixed = args.as_object().cloned().unwrap_or_default();
         let problems = error
@@ -45,7 +46,22 @@ impl Examples<'_> {
         }
         let fixed = Value::Object(fixed);
         if self.check(&fixed).is_ok() {
-            self.in_param_order(fixed)
+            return self.in_param_order(fixed);
+        }
+        // A rule over several arguments (`at_least_one_of`) names none to fix: add what the
+        // tool's valid call passes and this one lacks, keeping this call's own values (and
+        // key, which a refused call does not store).
+        let mut added = args.as_object().cloned().unwrap_or_default();
+        if let Value::Object(valid) = self.first_success_args() {
+            for (k, v) in valid {
+                if k != "idempotency_key" && !added.contains_key(&k) {
+                    added.insert(k, v);
+                }
+            }
+        }
+        let added = Value::Object(added);
+        if self.check(&added).is_ok() {
+            self.in_param_order(added)
         } else {
             self.first_success_args()
         }
@@ -67,28 +83,75 @@ impl Examples<'_> {
         Value::Object(out)
     }
 
-    /// The call to make after an error the tool itself returned. When the message names the
-    /// value to pass (`save with base_revision {current_revision}`), the refused call with that
-    /// value; else the tool's first valid example. Either way with a fresh idempotency key: a
-    /// non-retryable outcome is stored under the old one and would be replayed.
-    pub(super) fn after_tool_error(&self, args: &Value, error: &ToolError) -> (Value, bool) {
+    /// The call to make after an error the tool itself returned: always the refused call,
+    /// corrected, never another example's. A retryable error is answered by the same call,
+    /// same key. Otherwise, in order: the value the message names (`save with base_revision
+    /// {current_revision}`, see [`Self::told_fix`]); the arguments the error's details name
+    /// (`event_id` of `event_not_found`) set to their parameter's example, the value the
+    /// agent finds as the message says; for the runtime's own codes, what their recovery
+    /// says (a fresh preview without `preview_id`, the first page without `cursor`, a new
+    /// key). A keyed call gets a new key (`<old>-2`): the refused outcome is stored under the
+    /// old one and would be replayed. `None` when nothing in the call can fix the error.
+    pub(super) fn after_tool_error(
+        &self,
+        args: &Value,
+        error: &ToolError,
+    ) -> Option<(Value, bool)> {
         if error.retryable {
             // Retryable errors release the key: the same call, same key, is the fix.
-            return (args.clone(), false);
+            return Some((args.clone(), false));
         }
         let mut fix = self
             .told_fix(args, error)
-            .unwrap_or_else(|| self.first_success_args());
+            .or_else(|| self.named_fix(args, error))
+            .or_else(|| self.builtin_fix(args, &error.code))?;
         let Some(old) = args.get("idempotency_key").and_then(Value::as_str) else {
-            return (fix, false);
+            return Some((fix, false));
         };
-        let Some(m) = fix.as_object_mut() else {
-            return (fix, false);
-        };
-        if m.get("idempotency_key").and_then(Value::as_str) == Some(old) {
-            m.insert("idempotency_key".into(), format!("{old}-2").into());
+        let m = fix.as_object_mut()?;
+        m.insert("idempotency_key".into(), format!("{old}-2").into());
+        let fix = self.in_param_order(fix);
+        self.check(&fix).is_ok().then_some((fix, true))
+    }
+
+    /// The refused call with every spec parameter the error's details name (by its own name,
+    /// or by holding its value) set to that parameter's example, when that changes the call
+    /// and the result is valid.
+    fn named_fix(&self, args: &Value, error: &ToolError) -> Option<Value> {
+        let details = &error.details;
+        let mut fixed = args.as_object()?.clone();
+        let mut changed = false;
+        for p in self.tool.spec_params() {
+            let Some(value) = fixed.get(&p.name) else {
+                continue;
+            };
+            // Named by its own name, or a detail holds its value (`project_id` for `id`).
+            let named = details.contains_key(&p.name)
+                || (value.is_string() && details.values().any(|d| d == value));
+            if named && *value != p.example {
+                fixed.insert(p.name.clone(), p.example.clone());
+                changed = true;
+            }
         }
-        (fix, true)
+        let fixed = Value::Object(fixed);
+        (changed && self.check(&fixed).is_ok()).then_some(fixed)
+    }
+
+    /// The fix the runtime's recovery words give for its own codes, from the refused call.
+    fn builtin_fix(&self, args: &Value, code: &str) -> Option<Value> {
+        let mut fixed = args.as_object()?.clone();
+        match code {
+            "preview_not_found" | "preview_expired" | "preview_used" | "preview_mismatch" => {
+                fixed.shift_remove("preview_id")?;
+            }
+            "invalid_cursor" => {
+                fixed.shift_remove("cursor")?;
+            }
+            // The new key is all it takes (added by the caller).
+            "idempotency_key_reused" => {}
+            _ => return None,
+        }
+        Some(Value::Object(fixed))
     }
 
     /// The refused call with every parameter its error message names followed by a
@@ -133,7 +196,7 @@ impl Examples<'_> {
                 .to_string()
         };
         if let Some(spec) = self.toolset.error(code).filter(|e| !e.builtin) {
-            let details = details_from(&spec.details, args);
+            let details = details_from(&spec.details, args, &self.tool.params);
             let message = fill_template(&spec.message, &details);
             return ToolError::new(spec.code.clone(), message, spec.retryable, details.into());
         }
@@ -179,14 +242,27 @@ pub(super) fn generic(entry: &BuiltinError) -> ToolError {
 }
 
 /// An error's details: each from the call's argument of the same name when that fits the
-/// detail's type, else the detail's example.
-pub(super) fn details_from(details: &[Field], args: &Value) -> Map<String, Value> {
+/// detail's type; else from the argument whose parameter has the detail's example (a
+/// `project_id` detail about the `id` argument), so the message names the value the call
+/// passed; else the detail's example.
+pub(super) fn details_from(
+    details: &[Field],
+    args: &Value,
+    params: &[Field],
+) -> Map<String, Value> {
     details
         .iter()
         .map(|d| {
+            let fits = |v: &&Value| check_value(v, &d.ty, &d.name).is_empty();
             let value = args
                 .get(&d.name)
-                .filter(|v| check_value(v, &d.ty, &d.name).is_empty())
+                .filter(fits)
+                .or_else(|| {
+                    params
+                        .iter()
+                        .filter(|p| p.example == d.example && !d.example.is_null())
+                        .find_map(|p| args.get(&p.name).filter(fits))
+                })
                 .cloned()
                 .unwrap_or_else(|| d.example.clone());
             (d.name.clone(), value)

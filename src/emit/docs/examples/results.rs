@@ -6,18 +6,32 @@
 //! preview for irreversible tools, and the `undo` call of reversible ones.
 
 use super::Examples;
-use crate::model::values::check_value;
+use crate::model::values::{check_value, compose_example};
 use crate::model::{Kind, Origin, Type};
 use serde_json::{Map, Value, json};
 use toolspec_runtime::engine::undo_key;
 use toolspec_runtime::fingerprint::fingerprint;
 
 impl Examples<'_> {
-    /// An irreversible tool's answer to a call without `preview_id`.
-    pub(super) fn preview_result(&self, args: &Value, preview_id: &str, expires_at: &str) -> Value {
+    /// A previewed tool's answer to a call without `preview_id`: the preview of this very
+    /// call. Each of the preview's fields is what the spec example's `preview` says, else the
+    /// call's argument of that name, else the value of that name in `applied` (the result the
+    /// apply returns, composed from the call and the example's `result`), and only failing
+    /// those the field's own example. The summary is worded for the tool's verb.
+    pub(super) fn preview_result(
+        &self,
+        args: &Value,
+        applied: &Value,
+        overlay: Option<&Value>,
+        (preview_id, expires_at): (&str, &str),
+    ) -> Value {
         let mut preview = Map::new();
         preview.insert("preview_id".into(), preview_id.into());
         preview.insert("expires_at".into(), expires_at.into());
+        preview.insert(
+            "summary".into(),
+            preview_summary(&self.tool.title.text).into(),
+        );
         if let Some(f) = self.tool.output_field("preview")
             && let Kind::Object { fields, .. } = &f.ty.kind
         {
@@ -25,14 +39,19 @@ impl Examples<'_> {
                 if preview.contains_key(&field.name) {
                     continue;
                 }
-                // The preview's own fields usually echo the call (`title`, `amount`).
+                let fits = |v: &&Value| check_value(v, &field.ty, &field.name).is_empty();
                 let value = args
                     .get(&field.name)
-                    .filter(|v| check_value(v, &field.ty, &field.name).is_empty())
+                    .filter(fits)
+                    .or_else(|| find_named(applied, &field.name, &fits))
                     .cloned()
                     .unwrap_or_else(|| field.example.clone());
                 preview.insert(field.name.clone(), value);
             }
+        }
+        let mut preview = Value::Object(preview);
+        if let Some(o) = overlay {
+            merge(&mut preview, o);
         }
         json!({ "applied": false, "preview": preview })
     }
@@ -57,10 +76,12 @@ impl Examples<'_> {
             open: false,
             requires: Vec::new(),
         });
-        echo(&mut spec_part, &spec_type, prepared);
+        let restored = self.restored_paths();
+        echo(&mut spec_part, &spec_type, prepared, "", &restored);
         if let Some(o) = overlay {
-            merge(&mut spec_part, o);
+            merge_typed(&mut spec_part, o, &spec_type);
         }
+        self.keep_unchanged(&mut spec_part, prepared, overlay, &restored);
         let Value::Object(mut given) = spec_part else {
             return spec_part;
         };
@@ -88,6 +109,52 @@ impl Examples<'_> {
         self.add_next_cursor(prepared, &mut result);
         self.add_undo(prepared, &mut result);
         result
+    }
+
+    /// The result paths an undo restores from (`previous.location`): those filling an
+    /// optional parameter of the undo tool. They hold values from before the call, so the
+    /// call's arguments are not echoed into them. A required parameter names what to change
+    /// (`event.id`), which the call does not change.
+    fn restored_paths(&self) -> Vec<(String, String)> {
+        let Some(undo) = &self.tool.undo else {
+            return Vec::new();
+        };
+        let Some((_, target)) = self.model.tool(&undo.tool.text) else {
+            return Vec::new();
+        };
+        undo.arguments
+            .iter()
+            .filter(|(param, _)| target.param(&param.text).is_some_and(|p| !p.required))
+            .map(|(param, path)| (param.text.clone(), path.text.clone()))
+            .collect()
+    }
+
+    /// A value the call leaves alone is the same before and after it: each restored path
+    /// (see [`Self::restored_paths`]) whose parameter the call does not pass takes the value
+    /// of the same name elsewhere in the result (`previous.summary` from `event.summary`),
+    /// so the undo does not claim to change what the call never touched. The example's
+    /// `result` wins where it gives the value.
+    fn keep_unchanged(
+        &self,
+        result: &mut Value,
+        args: &Value,
+        overlay: Option<&Value>,
+        restored: &[(String, String)],
+    ) {
+        for (param, path) in restored {
+            let pointer = format!("/{}", path.replace('.', "/"));
+            if args.get(param).is_some() || overlay.and_then(|o| o.pointer(&pointer)).is_some() {
+                continue;
+            }
+            let Some(source) = self.tool.output_path(path) else {
+                continue;
+            };
+            let fits = |v: &&Value| check_value(v, &source.ty, param).is_empty();
+            let now = find_named_except(result, param, &pointer, "", &fits).cloned();
+            if let (Some(now), Some(slot)) = (now, result.pointer_mut(&pointer)) {
+                *slot = now;
+            }
+        }
     }
 
     /// `next_cursor` when the page does not hold every match, signed as the runtime signs it.
@@ -169,37 +236,209 @@ pub(super) fn strip(value: &Value, ty: &Type, detailed: bool) -> Value {
     }
 }
 
-/// Sets every string field of `value` (at any depth) that has the name of an argument to
-/// that argument's value, when it fits the field's type: a ticket set to `closed` comes back
-/// `closed`, a search by status returns items of that status. Only strings: a number of the
-/// same name is often another quantity (the revision restored is not the new revision).
-pub(super) fn echo(value: &mut Value, ty: &Type, args: &Value) {
+/// Sets every field of `value` (at any depth) that has the name of an argument to that
+/// argument's value, when it fits the field's type: a ticket set to `closed` comes back
+/// `closed`, a product priced at 1499 comes back at 1499, a search by status returns items
+/// of that status. Strings match anywhere; numbers and booleans only inside a returned
+/// object (`product.price_cents`), since a top-level number of the same name is often
+/// another quantity (the revision restored is not the new revision). The paths in
+/// `restored` hold values from before the call and are left alone.
+pub(super) fn echo(
+    value: &mut Value,
+    ty: &Type,
+    args: &Value,
+    at: &str,
+    restored: &[(String, String)],
+) {
     match (&ty.kind, value) {
         (Kind::Object { fields, .. }, Value::Object(m)) => {
             for f in fields {
                 let Some(slot) = m.get_mut(&f.name) else {
                     continue;
                 };
-                match (&f.ty.kind, args.get(&f.name)) {
-                    (Kind::String(_), Some(arg)) if check_value(arg, &f.ty, &f.name).is_empty() => {
+                let path = if at.is_empty() {
+                    f.name.clone()
+                } else {
+                    format!("{at}.{}", f.name)
+                };
+                if restored.iter().any(|(_, p)| *p == path) {
+                    continue;
+                }
+                let scalar = match &f.ty.kind {
+                    Kind::String(_) => true,
+                    Kind::Integer { .. } | Kind::Number { .. } | Kind::Boolean => !at.is_empty(),
+                    _ => false,
+                };
+                match args.get(&f.name) {
+                    Some(arg) if scalar && check_value(arg, &f.ty, &f.name).is_empty() => {
                         *slot = arg.clone();
                     }
-                    _ => echo(slot, &f.ty, args),
+                    _ => echo(slot, &f.ty, args, &path, restored),
                 }
             }
         }
         (Kind::Array { items, .. }, Value::Array(a)) => {
             for v in a {
-                echo(v, items, args);
+                echo(v, items, args, at, restored);
             }
         }
         _ => {}
     }
 }
 
-/// Lays `over` onto `base`: objects merge key by key, anything else replaces.
+/// The first value under the key `name` at any depth of `value` that `fits`.
+fn find_named<'v>(
+    value: &'v Value,
+    name: &str,
+    fits: &dyn Fn(&&Value) -> bool,
+) -> Option<&'v Value> {
+    find_named_except(value, name, "", "", fits)
+}
+
+/// [`find_named`], skipping the value at the JSON Pointer `except`; `at` is `value`'s own.
+fn find_named_except<'v>(
+    value: &'v Value,
+    name: &str,
+    except: &str,
+    at: &str,
+    fits: &dyn Fn(&&Value) -> bool,
+) -> Option<&'v Value> {
+    match value {
+        Value::Object(m) => {
+            let here = m
+                .get(name)
+                .filter(|_| format!("{at}/{name}") != except)
+                .filter(fits);
+            here.or_else(|| {
+                m.iter().find_map(|(k, v)| {
+                    find_named_except(v, name, except, &format!("{at}/{k}"), fits)
+                })
+            })
+        }
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| find_named_except(v, name, except, &format!("{at}/{i}"), fits)),
+        _ => None,
+    }
+}
+
+/// What a preview says it would do, for a tool titled `title` (`Delete an event`): `Would
+/// delete an event.` Tool titles name the action, so the words fit the verb: an update is
+/// not said to create anything. A title that starts with an acronym (`SQL`) keeps it.
+pub fn preview_summary(title: &str) -> String {
+    let mut chars = title.trim().chars();
+    let Some(first) = chars.next() else {
+        return "Would make the change shown.".into();
+    };
+    let rest = chars.as_str();
+    let acronym = rest.chars().next().is_some_and(char::is_uppercase);
+    let first: String = if acronym {
+        first.to_string()
+    } else {
+        first.to_lowercase().collect()
+    };
+    let rest = rest.trim_end_matches('.');
+    format!("Would {first}{rest}.")
+}
+
+/// [`merge`], knowing the type of `base`: where the example names another variant of a
+/// tagged union than the composed value holds, that variant's example is the base (a
+/// bundle is not laid over a product), and each new entry of a map, or item of a list,
+/// starts from the example of its values.
+pub(super) fn merge_typed(base: &mut Value, over: &Value, ty: &Type) {
+    match &ty.kind {
+        Kind::Object { fields, .. } => {
+            let (Value::Object(b), Value::Object(o)) = (&mut *base, over) else {
+                return merge(base, over);
+            };
+            for (k, v) in o {
+                let field = fields.iter().find(|f| f.name == *k);
+                match (b.get_mut(k), field) {
+                    (Some(slot), Some(f)) => merge_typed(slot, v, &f.ty),
+                    (Some(slot), None) => merge(slot, v),
+                    (None, _) => {
+                        b.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        Kind::Map { values, .. } => {
+            let (Value::Object(b), Value::Object(o)) = (&mut *base, over) else {
+                return merge(base, over);
+            };
+            let start = b
+                .values()
+                .next()
+                .cloned()
+                .unwrap_or_else(|| compose_example(values));
+            for (k, v) in o {
+                let slot = b.entry(k.clone()).or_insert_with(|| start.clone());
+                merge_typed(slot, v, values);
+            }
+        }
+        Kind::Array { items, .. } => {
+            let (Value::Array(b), Value::Array(o)) = (&mut *base, over) else {
+                return merge(base, over);
+            };
+            let merged = o
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let mut item = b
+                        .get(i)
+                        .or_else(|| b.first())
+                        .cloned()
+                        .unwrap_or_else(|| compose_example(items));
+                    merge_typed(&mut item, v, items);
+                    item
+                })
+                .collect();
+            *b = merged;
+        }
+        Kind::Union {
+            variants,
+            tag: Some(tag),
+        } => {
+            let named = |v: &Value| v.get(tag).and_then(Value::as_str).map(str::to_string);
+            let wanted = named(over).or_else(|| named(base));
+            let Some(variant) = variants.iter().find(|v| Some(&v.name) == wanted.as_ref()) else {
+                return merge(base, over);
+            };
+            if named(base) != wanted {
+                let mut start = serde_json::Map::new();
+                start.insert(tag.clone(), variant.name.clone().into());
+                if let Value::Object(m) = &variant.example {
+                    start.extend(m.clone());
+                }
+                *base = Value::Object(start);
+            }
+            merge_typed(base, over, &variant.ty);
+        }
+        _ => merge(base, over),
+    }
+}
+
+/// Lays `over` onto `base`: objects merge key by key; a list of objects replaces a list
+/// item by item, each laid over the base's item at its place (or its first), so an example
+/// that gives only the items' ids still shows whole items; anything else replaces.
 pub(super) fn merge(base: &mut Value, over: &Value) {
     match (base, over) {
+        (Value::Array(b), Value::Array(o)) => {
+            let items = o
+                .iter()
+                .enumerate()
+                .map(|(i, v)| match b.get(i).or_else(|| b.first()) {
+                    Some(item @ Value::Object(_)) if v.is_object() => {
+                        let mut item = item.clone();
+                        merge(&mut item, v);
+                        item
+                    }
+                    _ => v.clone(),
+                })
+                .collect();
+            *b = items;
+        }
         (Value::Object(b), Value::Object(o)) => {
             for (k, v) in o {
                 match b.get_mut(k) {
@@ -226,5 +465,26 @@ mod tests {
             serde_json::to_string(&base).unwrap_or_default(),
             r#"{"a":{"x":1,"y":3},"b":[],"c":true}"#
         );
+    }
+
+    #[test]
+    fn list_items_are_laid_over_the_base_item() {
+        let mut base = json!({"items": [{"id": "a", "name": "Mug"}]});
+        merge(&mut base, &json!({"items": [{"id": "b"}, {"id": "c"}]}));
+        assert_eq!(
+            base,
+            json!({"items": [{"id": "b", "name": "Mug"}, {"id": "c", "name": "Mug"}]})
+        );
+    }
+
+    #[test]
+    fn preview_summaries_take_the_tool_verb() {
+        assert_eq!(
+            preview_summary("Delete a product"),
+            "Would delete a product."
+        );
+        assert_eq!(preview_summary("Set a price."), "Would set a price.");
+        assert_eq!(preview_summary("SQL migration"), "Would SQL migration.");
+        assert_eq!(preview_summary("Run SQL"), "Would run SQL.");
     }
 }

@@ -862,7 +862,7 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     /// approval_declined (do not retry). After an error or no answer, a retry may make the change
     /// twice: check first.
     ///
-    /// Irreversible, first step: what the call would change, without changing anything.
+    /// Reversible, previewed, first step: what the call would change, without changing anything.
     /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
     fn preview_calendar_update_event(
         &self,
@@ -883,7 +883,7 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     /// approval_declined (do not retry). After an error or no answer, a retry may make the change
     /// twice: check first.
     ///
-    /// Irreversible, second step: called only with an approved preview, made by
+    /// Reversible, previewed, second step: called only with an approved preview, made by
     /// [`CalendarTools::preview_calendar_update_event`] for these very arguments.
     ///
     /// Its change is made at a remote service that can neither dedupe nor be asked
@@ -891,6 +891,8 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     /// and the agent is told so. Send `remote.key()` if the service keeps any reference.
     /// Records of it kept in the runtime's store go through `remote.work()` and commit
     /// with the call's records.
+    /// The undo call is built from the result and attached for you: return what the undo
+    /// restores as the service reports it when it makes the change.
     fn calendar_update_event(
         &self,
         input: CalendarUpdateEventInput,
