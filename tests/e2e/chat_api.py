@@ -3,7 +3,8 @@ them, and can hold its answer to one change so a test can kill the server that a
 between the change and the server's commit.
 
 - `POST /messages` `{channel, text}`: posts a message. Honours `Idempotency-Key`: the same key
-  again gets the first answer and posts nothing.
+  again gets the first answer and posts nothing. `GET /messages?channel=C`: its messages,
+  newest first.
 - `POST /reminders` `{person, text, at, reference}`: creates a reminder; `GET
   /reminders?reference=R` finds the one stored with that reference (404 when none).
 - `POST /pages` `{person, text}`: pages a person. No key, no reference: every request pages.
@@ -55,6 +56,12 @@ class ChatApi:
 
             def do_GET(self) -> None:
                 url = urlparse(self.path)
+                if url.path == "/messages":
+                    channel = parse_qs(url.query).get("channel", [""])[0]
+                    with api._lock:
+                        posted = [m for m in api._made["/messages"] if m["channel"] == channel]
+                    latest = [{"id": m["id"], "text": m["text"]} for m in reversed(posted)]
+                    return self._answer(200, {"messages": latest})
                 if url.path != "/reminders":
                     return self._answer(404, {"error": "no such path"})
                 reference = parse_qs(url.query).get("reference", [""])[0]

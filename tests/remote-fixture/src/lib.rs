@@ -88,6 +88,36 @@ fn field(v: &Value, name: &str) -> Result<String, ToolError> {
 }
 
 impl ChatTools for Chat {
+    async fn chat_messages_list(
+        &self,
+        input: ChatMessagesListInput,
+    ) -> Result<ChatMessagesListOutput, ToolError> {
+        // A channel name is `#` and `[a-z0-9-]`: only the `#` needs escaping in a query.
+        let channel = input.channel.replace('#', "%23");
+        let listed = self
+            .send(
+                self.http
+                    .get(self.url(&format!("/messages?channel={channel}"))),
+            )
+            .await?
+            .ok_or_else(|| ToolError::internal("the chat service has no /messages"))?;
+        let messages = listed
+            .get("messages")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .take(20)
+            .map(|m| {
+                Ok(ChatMessagesListOutputMessagesItem {
+                    message_id: field(m, "id")?,
+                    text: field(m, "text")?,
+                })
+            })
+            .collect::<Result<_, ToolError>>()?;
+        Ok(ChatMessagesListOutput { messages })
+    }
+
     async fn chat_message_post(
         &self,
         input: ChatMessagePostInput,
