@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use toolspec_compile_check::corpus::calendar::*;
 use toolspec_runtime::ToolError;
 use toolspec_runtime::engine::Runtime;
-use toolspec_runtime::store::Work;
+use toolspec_runtime::store::{Remote, Work};
 
 type Events = Arc<Mutex<Vec<Event>>>;
 
@@ -312,7 +312,7 @@ impl CalendarTools for Account {
         &self,
         input: CalendarCreateEventInput,
         _preview: CalendarCreateEventPreview,
-        work: Work,
+        remote: Remote,
     ) -> Result<CalendarCreateEventOutput, ToolError> {
         self.calendar(&input.calendar_id)?;
         range(&input.start, &input.end)?;
@@ -335,7 +335,7 @@ impl CalendarTools for Account {
             .map(|a| guest(&a.email))
             .collect();
         let stored = created.clone();
-        self.change(&work, move |events| events.push(stored));
+        self.change(remote.work(), move |events| events.push(stored));
         Ok(CalendarCreateEventOutput { event: created })
     }
 
@@ -380,12 +380,12 @@ impl CalendarTools for Account {
         &self,
         input: CalendarUpdateEventInput,
         _preview: CalendarUpdateEventPreview,
-        work: Work,
+        remote: Remote,
     ) -> Result<CalendarUpdateEventOutput, ToolError> {
         let before = self.get(&input.calendar_id, &input.event_id)?;
         let after = updated(&before, input)?;
         let stored = after.clone();
-        self.change(&work, move |events| {
+        self.change(remote.work(), move |events| {
             if let Some(e) = events
                 .iter_mut()
                 .find(|e| e.calendar_id == stored.calendar_id && e.id == stored.id)
@@ -428,11 +428,11 @@ impl CalendarTools for Account {
         &self,
         input: CalendarDeleteEventInput,
         _preview: CalendarDeleteEventPreview,
-        work: Work,
+        remote: Remote,
     ) -> Result<CalendarDeleteEventOutput, ToolError> {
         self.get(&input.calendar_id, &input.event_id)?;
         let (calendar, id) = (input.calendar_id, input.event_id.clone());
-        self.change(&work, move |events| {
+        self.change(remote.work(), move |events| {
             events.retain(|e| !(e.calendar_id == calendar && e.id == id));
         });
         Ok(CalendarDeleteEventOutput {

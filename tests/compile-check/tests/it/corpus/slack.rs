@@ -14,7 +14,7 @@ use toolspec_compile_check::corpus::slack::*;
 use toolspec_runtime::ToolError;
 use toolspec_runtime::engine::Runtime;
 use toolspec_runtime::engine::glue::{Page, Window};
-use toolspec_runtime::store::Work;
+use toolspec_runtime::store::{Remote, Work};
 
 const GENERAL: &str = "C0123ABCD";
 const STANDUP: &str = "1733050000.000100";
@@ -193,10 +193,10 @@ impl SlackTools for Workspace {
     async fn slack_post_message(
         &self,
         input: SlackPostMessageInput,
-        work: Work,
+        remote: Remote,
     ) -> Result<SlackPostMessageOutput, ToolError> {
         self.room(&input.channel_id)?;
-        let ts = self.post(&input.channel_id, &input.text, None, &work);
+        let ts = self.post(&input.channel_id, &input.text, None, remote.work());
         Ok(SlackPostMessageOutput {
             channel_id: input.channel_id,
             ts,
@@ -206,14 +206,14 @@ impl SlackTools for Workspace {
     async fn slack_reply_to_thread(
         &self,
         input: SlackReplyToThreadInput,
-        work: Work,
+        remote: Remote,
     ) -> Result<SlackReplyToThreadOutput, ToolError> {
         self.find(&input.channel_id, &input.thread_ts)?;
         let ts = self.post(
             &input.channel_id,
             &input.text,
             Some(&input.thread_ts),
-            &work,
+            remote.work(),
         );
         Ok(SlackReplyToThreadOutput {
             channel_id: input.channel_id,
@@ -224,7 +224,7 @@ impl SlackTools for Workspace {
     async fn slack_add_reaction(
         &self,
         input: SlackAddReactionInput,
-        work: Work,
+        remote: Remote,
     ) -> Result<SlackAddReactionOutput, ToolError> {
         self.find(&input.channel_id, &input.timestamp)?;
         let mine = (
@@ -239,7 +239,7 @@ impl SlackTools for Workspace {
             .into());
         }
         let (rooms, reacted) = (Arc::clone(&self.rooms), Arc::clone(&self.reacted));
-        work.on_commit(move || {
+        remote.work().on_commit(move || {
             let mut rooms = rooms.lock().unwrap();
             let found = rooms
                 .iter_mut()
