@@ -64,13 +64,13 @@ pub(super) fn cross_check(model: &mut Model, all_loaded: bool, diags: &mut Diagn
                     diags.push(d);
                     continue;
                 };
-                if let Some(source) = output_path(&t.output, &path.text)
+                if let Some(source) = t.output_path(&path.text)
                     && let Some(d) =
                         undo_type_mismatch(source, p, &path.text, param.span, &target.name.text)
                 {
                     diags.push(d);
                 }
-                if output_path(&t.output, &path.text).is_none() {
+                if t.output_path(&path.text).is_none() {
                     let paths = spec_output_paths(&t.output);
                     let help = match did_you_mean(&path.text, paths.iter().map(String::as_str)) {
                         Some(s) => format!("did you mean `{s}`?"),
@@ -94,7 +94,7 @@ pub(super) fn cross_check(model: &mut Model, all_loaded: bool, diags: &mut Diagn
                 // The argument holds the value it is read from (`previous.summary`: "Its
                 // title before"), not what the parameter means in a call of its own ("Its
                 // new title"), so it is described by that result field.
-                if let Some(source) = output_path(&t.output, &path.text)
+                if let Some(source) = t.output_path(&path.text)
                     && !source.description.is_empty()
                 {
                     f.description = source.description.clone();
@@ -229,21 +229,6 @@ fn spec_output_paths(fields: &[Field]) -> Vec<String> {
     let mut out = Vec::new();
     walk(fields, "", &mut out);
     out
-}
-
-/// The field a dotted path names in an output (`ticket.ticket_id`).
-pub fn output_path<'a>(fields: &'a [Field], path: &str) -> Option<&'a Field> {
-    let mut fields = fields;
-    let mut found = None;
-    for part in path.split('.') {
-        let f = fields.iter().find(|f| f.name == part)?;
-        found = Some(f);
-        fields = match &f.ty.kind {
-            Kind::Object { fields, .. } => fields,
-            _ => &[],
-        };
-    }
-    found
 }
 
 fn unknown_tool(name: &Text, names: &[String], what: &str) -> Diagnostic {
