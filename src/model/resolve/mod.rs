@@ -3,10 +3,14 @@
 //! Three passes, one module each: this one reads a toolset's own parts (defaults, the error
 //! catalog) and drives the others; [`tool`] resolves each tool against its toolset (fields,
 //! tier rules, paging, examples); [`cross`] checks what needs every toolset loaded together
-//! (duplicate names, `not_for` and `undo` references).
+//! (duplicate names, `not_for` and `undo` references), with [`undo`] judging each undo call
+//! against the tool it names (through [`fits`], which compares a result field's values with
+//! what a parameter takes).
 
 mod cross;
+mod fits;
 mod tool;
+mod undo;
 
 use cross::cross_check;
 use tool::resolve_tool;
