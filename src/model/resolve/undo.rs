@@ -6,8 +6,9 @@
 //! `idempotency_key` is derived from the call's own key when the call had one. An agent
 //! makes that call later; one the undo tool refuses leaves the change in place. So every
 //! argument must come from a result field that is always there, whose values the parameter
-//! all takes ([`super::fits`]), and every required parameter must be given. What passes
-//! becomes the `undo` output field.
+//! all takes ([`super::fits`]), every required parameter must be given, and the undo tool may
+//! require a key only if every call of the undone tool has one to derive it from. What passes
+//! becomes the `undo` output field, whose schema says exactly what the runtime sends.
 
 use super::fits::{Misfit, misfits};
 use crate::diagnostics::{Diagnostic, Diagnostics, Span, did_you_mean};
@@ -83,7 +84,21 @@ pub(super) fn check_undo(
         }
     }
     if let Some(k) = target.param("idempotency_key") {
-        args.push(k.clone());
+        // The runtime derives the undo's key from the call's (`undo_key`), so the undo
+        // carries one exactly when the call did: always if the call's key is required.
+        let always = tool
+            .idempotency
+            .as_ref()
+            .is_some_and(|i| i.key_optional.is_none());
+        if k.required
+            && !always
+            && let Some(d) = key_sometimes_missing(tool, undo, target)
+        {
+            diags.push(d);
+        }
+        let mut k = k.clone();
+        k.required = always;
+        args.push(k);
     }
     implied::undo_output(undo.span, &target.name.text, args)
 }
@@ -213,6 +228,33 @@ fn renamed<'a>(key: &str, unmatched: &'a [String]) -> Option<&'a str> {
             .find(|t| t.len() > 2 && lower.contains(&t.to_lowercase()))
             .map(String::as_str)
     })
+}
+
+/// The refusal of an undo tool that requires a key when the undone tool's calls may come
+/// without one: the runtime then sends the undo without a key, and it is refused as
+/// `missing_argument`.
+fn key_sometimes_missing(tool: &Tool, undo: &Undo, target: &Tool) -> Option<Diagnostic> {
+    let reason = tool.idempotency.as_ref()?.key_optional.as_ref()?;
+    let p = reason.span.pos;
+    Some(
+        Diagnostic::error(
+            "undo-key-optional",
+            undo.tool.span,
+            format!(
+                "`{}` may be called without an idempotency key, but its undo tool `{}` requires one",
+                tool.name, target.name
+            ),
+        )
+        .label("a call without a key gets an undo call without one")
+        .note(format!(
+            "the undo's key is derived from the call's; `{}`'s key is optional at line {}, column {}, so some undo calls carry none and are refused as missing_argument",
+            tool.name, p.line, p.column
+        ))
+        .help(format!(
+            "give `{}` `idempotency: {{key_optional: <reason>}}` too, or remove `key_optional` from `{}` so every call has a key",
+            target.name, tool.name
+        )),
+    )
 }
 
 /// The refusal of an argument read through an optional or nullable result field: the
