@@ -11,6 +11,7 @@ use crate::model::{
 use crate::spec::format::{self as raw, Tier};
 use crate::spec::spanned::{Pos, Sp};
 
+use super::example_result::check_result;
 use super::{check_limits, duration, is_portable_tool_name, text};
 
 pub(super) fn resolve_tool(
@@ -199,7 +200,7 @@ pub(super) fn resolve_tool(
         .examples
         .iter()
         .flatten()
-        .map(|e| resolve_example(fr, e, &params, &requires, &errors, catalog))
+        .map(|e| resolve_example(fr, e, (&params, &requires), &output, &errors, catalog))
         .collect();
     let undo = t.undo.as_ref().map(|u| Undo {
         tool: text(file, &u.tool),
@@ -441,8 +442,8 @@ fn unknown_code(fr: &mut FieldResolver, e: &Text, catalog: &[ErrorCode]) {
 fn resolve_example(
     fr: &mut FieldResolver,
     e: &raw::Example,
-    params: &[Field],
-    requires: &[Requirement],
+    (params, requires): (&[Field], &[Requirement]),
+    output: &[Field],
     listed: &[Text],
     catalog: &[ErrorCode],
 ) -> Example {
@@ -462,6 +463,9 @@ fn resolve_example(
                         .label("these arguments break the tool's own schema")
                         .help("fix the arguments, or add `error:` with the code the call is expected to fail with"),
                 );
+            }
+            if let Some(r) = &e.result {
+                check_result(fr, &e.title.value, r, output);
             }
         }
         Some(code) => {

@@ -1,12 +1,13 @@
 //! The full result of a successful call, as the server returns it.
 //!
 //! The tool's own fields come from their examples, echo the call where names match, and
-//! take the spec example's partial `result` on top; then come what the runtime adds: `total`
+//! take the spec example's partial `result` on top (laid over as `check` judged it:
+//! [`lay_over`]); then come what the runtime adds: `total`
 //! and a signed `next_cursor` for pages, `replayed` for keyed writes, `applied` and the
 //! preview for irreversible tools, and the `undo` call of reversible ones.
 
 use super::Examples;
-use crate::model::values::check_value;
+use crate::model::values::{check_value, lay_over};
 use crate::model::{Kind, Origin, Type};
 use serde_json::{Map, Value, json};
 use toolspec_runtime::engine::undo_key;
@@ -59,7 +60,7 @@ impl Examples<'_> {
         });
         echo(&mut spec_part, &spec_type, prepared);
         if let Some(o) = overlay {
-            merge(&mut spec_part, o);
+            spec_part = lay_over(&spec_part, o, &spec_type);
         }
         let Value::Object(mut given) = spec_part else {
             return spec_part;
@@ -194,37 +195,5 @@ pub(super) fn echo(value: &mut Value, ty: &Type, args: &Value) {
             }
         }
         _ => {}
-    }
-}
-
-/// Lays `over` onto `base`: objects merge key by key, anything else replaces.
-pub(super) fn merge(base: &mut Value, over: &Value) {
-    match (base, over) {
-        (Value::Object(b), Value::Object(o)) => {
-            for (k, v) in o {
-                match b.get_mut(k) {
-                    Some(slot) => merge(slot, v),
-                    None => {
-                        b.insert(k.clone(), v.clone());
-                    }
-                }
-            }
-        }
-        (slot, v) => *slot = v.clone(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn merge_keeps_base_order_and_replaces_leaves() {
-        let mut base = json!({"a": {"x": 1, "y": 2}, "b": [1]});
-        merge(&mut base, &json!({"a": {"y": 3}, "b": [], "c": true}));
-        assert_eq!(
-            serde_json::to_string(&base).unwrap_or_default(),
-            r#"{"a":{"x":1,"y":3},"b":[],"c":true}"#
-        );
     }
 }
