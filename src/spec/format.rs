@@ -569,7 +569,10 @@ pub struct Example {
     pub title: Sp<String>,
     /// The arguments, exactly as an agent passes them.
     pub arguments: Sp<Value>,
-    /// The expected result (or part of it) when the call succeeds.
+    /// The expected result when the call succeeds, or only the fields the example is about:
+    /// it is laid over the output fields' examples (objects key by key, each list item over
+    /// the items' example, a tagged union's value over the variant its tag selects) and must
+    /// then pass the output schema.
     #[serde(default)]
     pub result: Option<Sp<Value>>,
     /// For a previewed tool: what its preview shows for this call (or part of it), such as

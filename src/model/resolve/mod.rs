@@ -2,11 +2,17 @@
 //!
 //! Three passes, one module each: this one reads a toolset's own parts (defaults, the error
 //! catalog) and drives the others; [`tool`] resolves each tool against its toolset (fields,
-//! tier rules, paging, examples); [`cross`] checks what needs every toolset loaded together
-//! (duplicate names, `not_for` and `undo` references).
+//! tier rules, paging, examples, with [`example_result`] judging each example's result as
+//! the docs show it); [`cross`] checks what needs every toolset loaded together
+//! (duplicate names, `not_for` and `undo` references), with [`undo`] judging each undo call
+//! against the tool it names (through [`fits`], which compares a result field's values with
+//! what a parameter takes).
 
 mod cross;
+mod example_result;
+mod fits;
 mod tool;
+mod undo;
 
 use cross::cross_check;
 use tool::resolve_tool;

@@ -11,6 +11,7 @@ use crate::model::{
 use crate::spec::format::{self as raw, Effect, Tier};
 use crate::spec::spanned::{Pos, Sp};
 
+use super::example_result::check_result;
 use super::{check_limits, duration, is_portable_tool_name, text};
 
 pub(super) fn resolve_tool(
@@ -210,7 +211,14 @@ pub(super) fn resolve_tool(
         .flatten()
         .map(|e| {
             let previewed = t.preview.is_some() && t.low_risk.is_none();
-            resolve_example(fr, e, (&params, &requires, previewed), &errors, catalog)
+            resolve_example(
+                fr,
+                e,
+                (&params, &requires, previewed),
+                &output,
+                &errors,
+                catalog,
+            )
         })
         .collect();
     let undo = t.undo.as_ref().map(|u| Undo {
@@ -462,6 +470,7 @@ fn resolve_example(
     fr: &mut FieldResolver,
     e: &raw::Example,
     (params, requires, previewed): (&[Field], &[Requirement], bool),
+    output: &[Field],
     listed: &[Text],
     catalog: &[ErrorCode],
 ) -> Example {
@@ -481,6 +490,9 @@ fn resolve_example(
                         .label("these arguments break the tool's own schema")
                         .help("fix the arguments, or add `error:` with the code the call is expected to fail with"),
                 );
+            }
+            if let Some(r) = &e.result {
+                check_result(fr, &e.title.value, r, output);
             }
         }
         Some(code) => {

@@ -6,7 +6,7 @@
 //! preview for irreversible tools, and the `undo` call of reversible ones.
 
 use super::Examples;
-use crate::model::values::{check_value, compose_example};
+use crate::model::values::{check_value, lay_over};
 use crate::model::{Kind, Origin, Type};
 use serde_json::{Map, Value, json};
 use toolspec_runtime::engine::undo_key;
@@ -79,7 +79,7 @@ impl Examples<'_> {
         let restored = self.restored_paths();
         echo(&mut spec_part, &spec_type, prepared, "", &restored);
         if let Some(o) = overlay {
-            merge_typed(&mut spec_part, o, &spec_type);
+            spec_part = lay_over(&spec_part, o, &spec_type);
         }
         self.keep_unchanged(&mut spec_part, prepared, overlay, &restored);
         let Value::Object(mut given) = spec_part else {
@@ -340,83 +340,6 @@ pub fn preview_summary(title: &str) -> String {
     };
     let rest = rest.trim_end_matches('.');
     format!("Would {first}{rest}.")
-}
-
-/// [`merge`], knowing the type of `base`: where the example names another variant of a
-/// tagged union than the composed value holds, that variant's example is the base (a
-/// bundle is not laid over a product), and each new entry of a map, or item of a list,
-/// starts from the example of its values.
-pub(super) fn merge_typed(base: &mut Value, over: &Value, ty: &Type) {
-    match &ty.kind {
-        Kind::Object { fields, .. } => {
-            let (Value::Object(b), Value::Object(o)) = (&mut *base, over) else {
-                return merge(base, over);
-            };
-            for (k, v) in o {
-                let field = fields.iter().find(|f| f.name == *k);
-                match (b.get_mut(k), field) {
-                    (Some(slot), Some(f)) => merge_typed(slot, v, &f.ty),
-                    (Some(slot), None) => merge(slot, v),
-                    (None, _) => {
-                        b.insert(k.clone(), v.clone());
-                    }
-                }
-            }
-        }
-        Kind::Map { values, .. } => {
-            let (Value::Object(b), Value::Object(o)) = (&mut *base, over) else {
-                return merge(base, over);
-            };
-            let start = b
-                .values()
-                .next()
-                .cloned()
-                .unwrap_or_else(|| compose_example(values));
-            for (k, v) in o {
-                let slot = b.entry(k.clone()).or_insert_with(|| start.clone());
-                merge_typed(slot, v, values);
-            }
-        }
-        Kind::Array { items, .. } => {
-            let (Value::Array(b), Value::Array(o)) = (&mut *base, over) else {
-                return merge(base, over);
-            };
-            let merged = o
-                .iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    let mut item = b
-                        .get(i)
-                        .or_else(|| b.first())
-                        .cloned()
-                        .unwrap_or_else(|| compose_example(items));
-                    merge_typed(&mut item, v, items);
-                    item
-                })
-                .collect();
-            *b = merged;
-        }
-        Kind::Union {
-            variants,
-            tag: Some(tag),
-        } => {
-            let named = |v: &Value| v.get(tag).and_then(Value::as_str).map(str::to_string);
-            let wanted = named(over).or_else(|| named(base));
-            let Some(variant) = variants.iter().find(|v| Some(&v.name) == wanted.as_ref()) else {
-                return merge(base, over);
-            };
-            if named(base) != wanted {
-                let mut start = serde_json::Map::new();
-                start.insert(tag.clone(), variant.name.clone().into());
-                if let Value::Object(m) = &variant.example {
-                    start.extend(m.clone());
-                }
-                *base = Value::Object(start);
-            }
-            merge_typed(base, over, &variant.ty);
-        }
-        _ => merge(base, over),
-    }
 }
 
 /// Lays `over` onto `base`: objects merge key by key; a list of objects replaces a list
