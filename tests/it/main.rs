@@ -23,6 +23,7 @@ mod docs_escaping;
 mod docs_examples;
 mod docs_mdbook;
 mod docs_truth;
+mod effect_words;
 mod format_reference;
 mod key_optional;
 mod lint_config;
