@@ -120,6 +120,13 @@
 //!
 //! # Where to go next
 //!
+//! - Writes: a reversible or irreversible tool's method gets a unit of work
+//!   (`toolspec_runtime::store::Work`) whose changes commit with the call's records. A tool
+//!   whose change is made at a service you do not own says so with `effect:` in its spec
+//!   (`remote_keyed`, `remote_lookup` or `remote_unprotected`); its method then gets a
+//!   `toolspec_runtime::store::Remote`, whose `key()` is the same on every retry of one call
+//!   (forward it, or store it on the change and look it up when `earlier_attempt()` says an
+//!   earlier attempt may have made it), and every output promises only what that holds.
 //! - [`spec`] loads and checks specs; [`model`] is the resolved form every output reads.
 //! - [`emit`] writes the outputs; the `toolspec` command is the `toolspec-cli` crate, a thin
 //!   layer over this one (this crate compiles no command-line parser and, without the
