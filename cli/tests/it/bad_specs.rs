@@ -144,10 +144,19 @@ fn every_golden_file_reports_located_errors() {
 /// The codes of every error the loader and resolver can report, read from their source.
 fn codes_in_source() -> BTreeSet<String> {
     let mut codes = BTreeSet::new();
-    for dir in ["src/spec", "src/model"] {
-        let dir = crate_root().join(dir);
+    // Every source file below the loader and the resolver, subdirectories included
+    // (`src/model/resolve/`, `src/model/fields/`).
+    let mut dirs: Vec<PathBuf> = ["src/spec", "src/model"]
+        .iter()
+        .map(|d| crate_root().join(d))
+        .collect();
+    while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).expect("source directory") {
             let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
             if path.extension().is_none_or(|e| e != "rs") {
                 continue;
             }

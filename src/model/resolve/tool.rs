@@ -114,6 +114,13 @@ pub(super) fn resolve_tool(
             *fr.diags = diags;
             d
         });
+        if let Some(r) = i.key_optional.as_ref().filter(|r| r.value.trim().is_empty()) {
+            fr.diags.push(
+                Diagnostic::error("missing-reason", fr.span(r.pos), "`key_optional` needs its reason")
+                    .label("empty reason")
+                    .help("say in a sentence why a caller may leave the key out (its callers send none, and running twice changes nothing)"),
+            );
+        }
         Idempotency {
             ttl,
             key_optional: i.key_optional.as_ref().map(|r| text(file, r)),
