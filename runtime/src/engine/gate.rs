@@ -7,7 +7,8 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::approval::{ApprovalRequest, Confirmation, Host, HostAnswer, shown};
-use super::runtime::{Runtime, Write, answer_existing, mark, refusal};
+use super::runtime::Runtime;
+use super::write::{Write, answer_existing, mark, refusal};
 use crate::clock::expiry;
 use crate::error::ToolError;
 use crate::idempotency::Outcome;

@@ -11,6 +11,7 @@ pub mod glue;
 #[cfg(feature = "metrics")]
 mod observe;
 mod runtime;
+mod write;
 
 pub use approval::{APPROVAL_PENDING, ApprovalRequest, Confirmation, Host, HostAnswer, for_person};
 pub use extras::{UndoSpec, attach_undo, undo_key};
