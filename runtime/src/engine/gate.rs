@@ -213,30 +213,20 @@ impl Runtime {
         A: FnOnce(Value, Work) -> AF,
         AF: Future<Output = Outcome>,
     {
-        let lease = match gate.idempotency_key {
-            None => None,
-            Some(key) => match self
-                .lease_key(gate.tool, key, gate.fingerprint, gate.idempotency_ttl)
-                .await?
-            {
-                Ok(leased) => Some((
-                    KeyRef {
-                        tool: gate.tool,
-                        key,
-                    },
-                    leased,
-                )),
-                Err(answer) => return answer,
-            },
+        let lease = match self
+            .lease_key(
+                gate.tool,
+                gate.idempotency_key,
+                gate.fingerprint,
+                gate.idempotency_ttl,
+            )
+            .await?
+        {
+            Ok(lease) => lease,
+            Err(answer) => return answer,
         };
         self.record_invocation(gate.tool, false);
         let write = Write {
-            tool: gate.tool,
-            fingerprint: gate.fingerprint,
-            lease: lease.as_ref().map(|(k, l)| (*k, l.token.as_str())),
-            earlier: lease.as_ref().is_some_and(|(_, l)| l.earlier),
-            effect: gate.effect,
-            ran: false,
             preview: Some(&stored.id),
             approval: Some(self.decision(
                 gate,
@@ -244,6 +234,7 @@ impl Runtime {
                 Verdict::Approved,
                 approved_by.to_owned(),
             )),
+            ..Write::new(gate.tool, gate.fingerprint, gate.effect, lease.as_ref())
         };
         let fields = stored.preview.clone();
         self.commit_write(write, move |work| async move {

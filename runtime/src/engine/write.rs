@@ -62,36 +62,27 @@ impl Runtime {
         F: FnOnce(Work) -> Fut,
         Fut: Future<Output = Outcome>,
     {
-        let lease = match key {
-            None => None,
-            Some(key) => match self.lease_key(tool, key, fingerprint, ttl).await? {
-                Ok(leased) => Some((KeyRef { tool, key }, leased)),
-                Err(answer) => return answer,
-            },
+        let lease = match self.lease_key(tool, key, fingerprint, ttl).await? {
+            Ok(lease) => lease,
+            Err(answer) => return answer,
         };
         self.record_invocation(tool, false);
-        let write = Write {
-            tool,
-            fingerprint,
-            lease: lease.as_ref().map(|(k, l)| (*k, l.token.as_str())),
-            earlier: lease.as_ref().is_some_and(|(_, l)| l.earlier),
-            effect,
-            ran: false,
-            preview: None,
-            approval: None,
-        };
+        let write = Write::new(tool, fingerprint, effect, lease.as_ref());
         self.commit_write(write, run).await
     }
 
-    /// Leases `key`: `Ok` with the lease, or `Err(answer)` when the key already answers (a
-    /// replay, a mismatch, a live lease).
-    pub(super) async fn lease_key(
+    /// Leases the call's `key`, if it has one: `Ok` with the lease (`None` without a key),
+    /// or `Err(answer)` when the key already answers (a replay, a mismatch, a live lease).
+    pub(super) async fn lease_key<'k>(
         &self,
-        tool: &str,
-        key: &str,
+        tool: &'k str,
+        key: Option<&'k str>,
         fingerprint: &str,
         ttl: Duration,
-    ) -> Result<Result<Lease, Result<Value, ToolError>>, ToolError> {
+    ) -> Result<Result<Option<Held<'k>>, Result<Value, ToolError>>, ToolError> {
+        let Some(key) = key else {
+            return Ok(Ok(None));
+        };
         let now = self.now_ms();
         let r = self
             .store
@@ -104,7 +95,9 @@ impl Runtime {
             )
             .await?;
         Ok(match r {
-            Reservation::Leased { token, earlier } => Ok(Lease { token, earlier }),
+            Reservation::Leased { token, earlier } => {
+                Ok(Some((KeyRef { tool, key }, Lease { token, earlier })))
+            }
             other => Err(answer_existing(other, tool, key, now)
                 .unwrap_or_else(|| Err(ToolError::not_applied(tool, "lease answered free")))),
         })
@@ -303,6 +296,9 @@ impl Runtime {
     }
 }
 
+/// A call's key and the lease it holds on it.
+pub(super) type Held<'k> = (KeyRef<'k>, Lease);
+
 /// A key leased to one call.
 pub(super) struct Lease {
     /// The fencing token.
@@ -330,7 +326,27 @@ pub(super) struct Write<'a> {
     pub(super) approval: Option<Decision>,
 }
 
-impl Write<'_> {
+impl<'a> Write<'a> {
+    /// A write of `tool` with these arguments' `fingerprint`, whose change happens where
+    /// `effect` says, under `lease` when the call has a key; no preview, no approval.
+    pub(super) fn new(
+        tool: &'a str,
+        fingerprint: &'a str,
+        effect: Effect,
+        lease: Option<&'a Held<'a>>,
+    ) -> Self {
+        Write {
+            tool,
+            fingerprint,
+            lease: lease.map(|(k, l)| (*k, l.token.as_str())),
+            earlier: lease.is_some_and(|(_, l)| l.earlier),
+            effect,
+            ran: false,
+            preview: None,
+            approval: None,
+        }
+    }
+
     /// The error for a call whose outcome was not recorded: before its method ran, or for
     /// a change in the store, nothing was changed; after a method whose change happens
     /// elsewhere ran, it may have been made, and the words say what a retry then does.
