@@ -25,8 +25,9 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "f7c56321934bbbc9",
-                    "3810068b8aacb4f8",
+                    "b4f13c0f8eed9a58",
                     "68e75b257e659fba",
+                    "293271e4809486cc",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -95,8 +96,9 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "255786987945b5d5",
-                    "faa82792ca860c41",
+                    "d4d1e9a2905a3b59",
                     "aec95efd002008d3",
+                    "0478d88693d9d6e3",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -128,8 +130,9 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "c2dbfd0ce937375b",
                     "70ba8d69c504a9fc",
                     "1be50cf798dcd70a",
-                    "d1f13850deba7bfe",
+                    "056d12c8fdf32009",
                     "f94647c7f29dfd29",
+                    "9167def83e723f6f",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -187,8 +190,9 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "c2dbfd0ce937375b",
                     "e3b0c44298fc1c14",
                     "04897784bae4d6c6",
-                    "92f2364a44efdd0a",
+                    "f8d354104f8546f2",
                     "f94647c7f29dfd29",
+                    "9167def83e723f6f",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -224,12 +228,13 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "f86210d3c4d102cc",
-                    "8b36838dadd3fff2",
+                    "457cad3ec7b65692",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "279000e469034242",
-                    "bced05fb8c47660e",
+                    "a1f24a3fe255650b",
                     "a45391fe0fc996f3",
+                    "dcc650bcd29178d7",
                 ],
                 param_examples: &[
                     ParamExample {

@@ -25,8 +25,9 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "a86f3717cea70375",
-                    "be7d60a3270d605f",
+                    "7ced78f1b8f68e10",
                     "530d4639f376c687",
+                    "8933ed3af9f186cb",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -64,8 +65,9 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "56b46cae056943f9",
-                    "739d2d1e11f2b3eb",
+                    "ecd2595f43ee2d6f",
                     "1947c09a75517375",
+                    "bd7953c691bf8215",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -130,12 +132,13 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "96f9c0593a575879",
-                    "38b8d9427a460058",
+                    "fbdb359558977374",
                     "f9b8b9503c40ebc1",
                     "f71612ebe1827016",
                     "e84ce9d93c9d4a4e",
-                    "84dc533ece39a28c",
+                    "1e8e3b8759d11e6a",
                     "c25282897797a09a",
+                    "652337a807fdce3a",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -196,12 +199,13 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "4919713c6816e0f0",
-                    "09717e16ea777c62",
+                    "259e9d906cc1aa4c",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "6fcc854ed73309eb",
-                    "4e0f9ec1a2f99b78",
+                    "09baf5c98364eef1",
                     "e1b05236a7102f50",
+                    "26ad178beb3067c7",
                 ],
                 param_examples: &[
                     ParamExample {

@@ -25,8 +25,9 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "cc67c339498e0f3f",
-                    "5e5e6b4673e3d583",
+                    "4d7c6960ae83a95d",
                     "8a8683671deca41d",
+                    "08046779d3a30cc5",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -97,8 +98,9 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "68af048781e52213",
-                    "8f7893136c4baa4d",
+                    "2554a1994b7e0573",
                     "8f660ad8cf5dbdaf",
+                    "c70038ce1a95e115",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -138,12 +140,13 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "0f3ee46ab5220990",
-                    "1fde63350f729a25",
+                    "3c7f2c3b748dcf3a",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "dc269afdff7abbbb",
-                    "145bbecccf8c3903",
+                    "ebe877c0093513a6",
                     "7f806c2b5c5aa672",
+                    "dd87b8c641ff0fa3",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -200,8 +203,9 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "c2dbfd0ce937375b",
                     "b49116cde5223918",
                     "8d4eadb9b87251c4",
-                    "29b67e0796a04bd7",
+                    "ddcd16acbb414d04",
                     "efa3fa091442f0e0",
+                    "42613cd8d13eb6d2",
                 ],
                 param_examples: &[
                     ParamExample {

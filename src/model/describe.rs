@@ -98,13 +98,13 @@ fn preview_steps(p: &crate::model::Preview) -> String {
         return approval_explained(p.approval).to_string();
     }
     // How to apply is the preview_id parameter's to say; this says who decides.
-    let steps = "A call without preview_id only previews it: show the preview to the user and apply it only once they agree.";
+    let steps = "Without preview_id a call only previews: show it to the user and apply only once they agree";
     match p.approval {
         Approval::HostOrPreview => format!(
-            "{steps} A client with MCP elicitation asks the user in the call instead; a no is approval_declined (do not retry)."
+            "{steps} (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry)."
         ),
         // The steps already say the user agrees first; that is all "preview" adds.
-        _ => steps.to_string(),
+        _ => format!("{steps}."),
     }
 }
 

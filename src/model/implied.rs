@@ -129,13 +129,13 @@ pub fn idempotency_key_param(span: Span, ttl: Duration, required: bool, effect: 
         // An unprotected remote write's retry may repeat its change: the tool's description
         // says so, once (`describe::effect_sentence`); the key still replays a finished call.
         Effect::Store | Effect::RemoteUnprotected => format!(
-            "New per change; reuse only to retry the same call, which then returns the first result (replayed: true) for {ttl}."
+            "New per change; a retry with it returns the first result (replayed: true) for {ttl}."
         ),
         Effect::RemoteKeyed => format!(
-            "New per change; reuse only to retry the same call: the service gets it too, so a retry never repeats the change and returns the first result (replayed: true) for {ttl}."
+            "New per change; the service gets it too, so a retry with it never repeats the change and returns the first result (replayed: true) for {ttl}."
         ),
         Effect::RemoteLookup => format!(
-            "New per change; reuse only to retry the same call: a retry first checks whether the change was made, so it never repeats it, and returns the first result (replayed: true) for {ttl}."
+            "New per change; a retry with it first checks whether the change was made, so it never repeats it, and returns the first result (replayed: true) for {ttl}."
         ),
     };
     if !required {

@@ -15,7 +15,7 @@ pub mod shapes;
 mod types;
 pub mod values;
 
-pub use crate::spec::format::{Approval, Effect, Format, Tier, Verbosity};
+pub use crate::spec::format::{Approval, Effect, Format, OutputSchema, Tier, Verbosity};
 pub use duration::{Duration, format_duration};
 pub use resolve::{has_service_prefix, resolve};
 pub use types::*;
@@ -126,6 +126,8 @@ pub struct Defaults {
     pub effect: Effect,
     /// Where `defaults.effect` was written, if it was.
     pub effect_span: Option<Span>,
+    /// How much output schema the MCP list publishes, unless a tool says otherwise.
+    pub output_schema: OutputSchema,
     /// Largest result in estimated tokens.
     pub token_budget: u32,
     /// Largest request the server takes, in bytes.
@@ -144,6 +146,7 @@ impl Defaults {
         approval: Approval::HostOrPreview,
         effect: Effect::Store,
         effect_span: None,
+        output_schema: OutputSchema::Shape,
         token_budget: 5000,
         max_request_bytes: 1 << 20,
         max_depth: 64,
@@ -188,6 +191,8 @@ pub struct Tool {
     /// Where the effect was written (the tool's `effect`, else the toolset's default), or
     /// the tier's span when it was not.
     pub effect_span: Span,
+    /// How much of its output schema the MCP list publishes.
+    pub output_schema: OutputSchema,
     /// Every parameter in the order agents see them: the spec's, then the implied ones.
     pub params: Vec<Field>,
     /// Every output field: the spec's, then the implied ones.

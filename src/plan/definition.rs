@@ -27,6 +27,8 @@ pub struct Definition {
     pub input_schema: String,
     /// The output schema, as compact JSON.
     pub output_schema: String,
+    /// What `tools/list` publishes of it, as compact JSON (empty for none).
+    pub listed_output_schema: String,
 }
 
 impl Definition {
@@ -40,27 +42,25 @@ impl Definition {
             example_call: t.example_call().to_string(),
             input_schema: schema::input_schema(t, Profile::Standard).to_string(),
             output_schema: schema::output_schema(t).to_string(),
+            listed_output_schema: schema::published_output_schema(t)
+                .map(|s| s.to_string())
+                .unwrap_or_default(),
         }
     }
 
     /// Its digests, part by part (`toolspec_runtime::engine::digest`), as the gauntlet
     /// compares them with the served definition's.
-    pub fn digests(&self) -> [String; 7] {
+    pub fn digests(&self) -> [String; 8] {
         let aliases: Vec<&str> = self.aliases.iter().map(String::as_str).collect();
-        let a = self.annotations;
         DefinitionText {
             title: &self.title,
             description: &self.description,
-            annotations: toolspec_runtime::engine::Annotations {
-                read_only: a.read_only_hint,
-                destructive: a.destructive_hint,
-                idempotent: a.idempotent_hint,
-                open_world: a.open_world_hint,
-            },
+            annotations: self.annotations.runtime(),
             aliases: &aliases,
             example_call: &self.example_call,
             input_schema: &self.input_schema,
             output_schema: &self.output_schema,
+            listed_output_schema: &self.listed_output_schema,
         }
         .digests()
     }

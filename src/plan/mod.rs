@@ -67,8 +67,11 @@ impl Serving {
 /// | `destructiveHint` | false | false | true (false when `low_risk`: it only adds) |
 /// | `idempotentHint` | true | with a required idempotency key, unless `remote_unprotected` | ← |
 /// | `openWorldHint` | the spec's `open_world` | ← | ← |
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+///
+/// Serialized as MCP's `annotations`, it states only the hints the runtime's
+/// [`toolspec_runtime::engine::Annotations::stated`] gives: the one rule for what a served
+/// list and a generated `tools.mcp.json` say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Annotations {
     /// The tool changes nothing.
     pub read_only_hint: bool,
@@ -95,6 +98,30 @@ impl Annotations {
                         .is_some_and(|i| i.key_optional.is_none())),
             open_world_hint: t.open_world,
         }
+    }
+}
+
+impl Annotations {
+    /// The runtime's form of the same hints.
+    pub fn runtime(self) -> toolspec_runtime::engine::Annotations {
+        toolspec_runtime::engine::Annotations {
+            read_only: self.read_only_hint,
+            destructive: self.destructive_hint,
+            idempotent: self.idempotent_hint,
+            open_world: self.open_world_hint,
+        }
+    }
+}
+
+impl Serialize for Annotations {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let hints = self.runtime().stated();
+        let mut map = serializer.serialize_map(Some(hints.len()))?;
+        for (name, value) in hints {
+            map.serialize_entry(name, &value)?;
+        }
+        map.end()
     }
 }
 

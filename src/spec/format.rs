@@ -62,6 +62,10 @@ pub struct Defaults {
     /// `remote_unprotected`), unless a tool says otherwise. Built-in default: `store`.
     #[serde(default)]
     pub effect: Option<Sp<Effect>>,
+    /// How much of each tool's output schema the MCP `tools/list` publishes (`shape`,
+    /// `full` or `none`), unless a tool says otherwise. Built-in default: `shape`.
+    #[serde(default)]
+    pub output_schema: Option<Sp<OutputSchema>>,
     /// Largest result, in estimated tokens, a tool returns before the runtime truncates it
     /// with a note. Built-in default: `5000`.
     #[serde(default)]
@@ -144,6 +148,37 @@ impl Approval {
             Approval::HostOrPreview => "host_or_preview",
             Approval::Host => "host",
             Approval::Preview => "preview",
+        }
+    }
+}
+
+/// How much of a tool's output schema the MCP `tools/list` publishes.
+///
+/// The model reads a tool's name, description and input schema; an output schema is read by
+/// clients, which may check `structuredContent` against it, and it is often most of a list's
+/// size. What the server promises does not change with it: results are checked against the
+/// whole schema by the gauntlet, and the docs show every field with its words and rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputSchema {
+    /// The structure a client checks results with: types, fields, which are required,
+    /// enums, items, variants; no descriptions, no string or number rules, and the
+    /// runtime's own blocks (`truncated`, `preview`, `undo`) as plain objects. The default.
+    Shape,
+    /// Everything: the structure with every field's description and rules.
+    Full,
+    /// No output schema: results still carry `structuredContent`, unchecked by clients. For a
+    /// port whose original publishes none and whose list must stay as small.
+    None,
+}
+
+impl OutputSchema {
+    /// The value as the spec writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutputSchema::Shape => "shape",
+            OutputSchema::Full => "full",
+            OutputSchema::None => "none",
         }
     }
 }
@@ -402,6 +437,11 @@ pub struct Tool {
     /// promise only what then holds.
     #[serde(default)]
     pub effect: Option<Sp<Effect>>,
+    /// How much of the output schema the MCP `tools/list` publishes for this tool (defaults
+    /// to the toolset's `defaults.output_schema`, else `shape`). The server checks its
+    /// results against the whole schema either way, and the docs show all of it.
+    #[serde(default)]
+    pub output_schema: Option<Sp<OutputSchema>>,
     /// For an irreversible tool whose change a person need not approve first (posting a
     /// chat message, adding a reaction): the reason, in a sentence, which docs and lint
     /// show. The tool is then served in one call, without a preview, and hosts are told it

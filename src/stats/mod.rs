@@ -11,8 +11,9 @@
 //!   per enum -3 once, then 3 plus the value's tokens per value; and 12 once per tools list.
 //!   It reproduces the API's count on OpenAI's own example ([`openai_estimate`]).
 //! - **MCP JSON**: the `o200k_base` tokens of the tool's compact MCP definition (what goes
-//!   over the wire). Hosts render definitions in their own way and Claude's tokenizer is not
-//!   public, so take it as an estimate for other models.
+//!   over the wire), and apart, how many of them are its output schema, which clients read
+//!   and the model does not. Hosts render definitions in their own way and Claude's
+//!   tokenizer is not public, so take it as an estimate for other models.
 //! - **Per provider**: the `o200k_base` tokens of the compact entry each provider receives,
 //!   as `generate` writes it: Anthropic's tool (its strict schema and `input_examples`
 //!   included), OpenAI's function and Gemini's declaration, nested parameters and all. A
@@ -68,6 +69,9 @@ pub struct ToolCost {
     pub openai_estimate: usize,
     /// Tokens of the compact MCP definition JSON.
     pub mcp_tokens: usize,
+    /// Of `mcp_tokens`: the output schema the definition publishes (read by clients, not
+    /// by the model; the spec's `output_schema` sets how much).
+    pub mcp_output_tokens: usize,
     /// Tokens of the compact Anthropic tool entry.
     pub anthropic_tokens: usize,
     /// Tokens of the compact OpenAI function entry.
@@ -95,12 +99,31 @@ pub struct ToolSetCost {
     pub openai_estimate: usize,
     /// Tokens of the compact `tools/list` result.
     pub mcp_tokens: usize,
+    /// Of `mcp_tokens`: the output schemas, tool by tool.
+    pub mcp_output_tokens: usize,
     /// Tokens of the compact Anthropic `tools` array.
     pub anthropic_tokens: usize,
     /// Tokens of the compact OpenAI `tools` array.
     pub openai_tokens: usize,
     /// Tokens of the compact Gemini `tools` array.
     pub gemini_tokens: usize,
+}
+
+impl ToolCost {
+    /// What the model reads of the tool, as the dearest provider sends it: the largest of
+    /// the Anthropic, OpenAI and Gemini entries and the MCP definition without its output
+    /// schema (which clients read, and hosts do not pass on).
+    pub fn model_tokens(&self) -> usize {
+        [
+            self.anthropic_tokens,
+            self.openai_tokens,
+            self.gemini_tokens,
+            self.mcp_tokens.saturating_sub(self.mcp_output_tokens),
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0)
+    }
 }
 
 /// The token cost of one tool's definition.
@@ -126,6 +149,10 @@ fn prepared_cost(p: &Prepared) -> ToolCost {
         name: p.tool.name.text.clone(),
         openai_estimate: openai_function_estimate(&openai_entry),
         mcp_tokens,
+        mcp_output_tokens: p
+            .listed_output
+            .as_ref()
+            .map_or(0, |o| count_tokens(&compact(o))),
         anthropic_tokens: count_tokens(&compact(&anthropic::alone(p))),
         openai_tokens: count_tokens(&compact(&openai_entry)),
         gemini_tokens: count_tokens(&compact(&gemini::Declaration::from(p))),
@@ -141,12 +168,14 @@ pub fn toolset_cost(ts: &ToolSet) -> ToolSetCost {
     let mut tools: Vec<ToolCost> = prepared.iter().map(prepared_cost).collect();
     tools.sort_by(|a, b| b.mcp_tokens.cmp(&a.mcp_tokens).then(a.name.cmp(&b.name)));
     let lists = prepared_lists_cost(&prepared);
+    let mcp_output_tokens = tools.iter().map(|t| t.mcp_output_tokens).sum();
     ToolSetCost {
         service: ts.service.text.clone(),
         path: ts.path.clone(),
         tools,
         openai_estimate: lists.openai_estimate,
         mcp_tokens: lists.mcp_tokens,
+        mcp_output_tokens,
         anthropic_tokens: lists.anthropic_tokens,
         openai_tokens: lists.openai_tokens,
         gemini_tokens: lists.gemini_tokens,

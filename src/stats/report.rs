@@ -5,11 +5,13 @@ use serde_json::json;
 use std::fmt::Write as _;
 
 /// A table per toolset, most expensive tool first: what each provider receives side by side
-/// (MCP, Anthropic, OpenAI with its published estimate, Gemini), then the share of each
+/// (MCP with its output schema's share, Anthropic, OpenAI with its published estimate,
+/// Gemini), then the share of each
 /// tool's MCP tokens that is its description, its parameters' words and schema keywords.
 pub fn human(sets: &[ToolSetCost]) -> String {
-    const HEAD: [&str; 8] = [
+    const HEAD: [&str; 9] = [
         "MCP",
+        "MCP output",
         "Anthropic",
         "OpenAI",
         "OpenAI est",
@@ -38,7 +40,7 @@ pub fn human(sets: &[ToolSetCost]) -> String {
             .chain([12])
             .max()
             .unwrap_or(12);
-        let row = |out: &mut String, name: &str, cells: [String; 8]| {
+        let row = |out: &mut String, name: &str, cells: [String; 9]| {
             let _ = write!(out, "  {name:<width$}");
             for (cell, head) in cells.iter().zip(HEAD) {
                 let _ = write!(out, "  {cell:>w$}", w = head.len().max(5));
@@ -52,6 +54,7 @@ pub fn human(sets: &[ToolSetCost]) -> String {
                 &t.name,
                 [
                     t.mcp_tokens.to_string(),
+                    t.mcp_output_tokens.to_string(),
                     t.anthropic_tokens.to_string(),
                     t.openai_tokens.to_string(),
                     t.openai_estimate.to_string(),
@@ -69,6 +72,7 @@ pub fn human(sets: &[ToolSetCost]) -> String {
             "whole list",
             [
                 ts.mcp_tokens.to_string(),
+                ts.mcp_output_tokens.to_string(),
                 ts.anthropic_tokens.to_string(),
                 ts.openai_tokens.to_string(),
                 ts.openai_estimate.to_string(),
@@ -82,7 +86,8 @@ pub fn human(sets: &[ToolSetCost]) -> String {
     let _ = writeln!(
         out,
         "\nTokens of {ENCODING}, of the compact JSON each provider receives: the MCP tools/list \
-         definition, the Anthropic, OpenAI and Gemini entries as tools.*.json hold them (whole \
+         definition (MCP output: of it, the output schema, which clients read and the model \
+         does not), the Anthropic, OpenAI and Gemini entries as tools.*.json hold them (whole \
          list: the whole file). OpenAI est: OpenAI's published estimate for function \
          definitions (the whole list adds 12). Other models' tokenizers differ: an estimate. \
          The last three columns split MCP approximately."

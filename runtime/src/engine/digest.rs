@@ -14,7 +14,7 @@ use super::{Annotations, ToolDefinition};
 use crate::fingerprint::canonical_json;
 
 /// The parts digested, in the order [`DefinitionText::digests`] returns them.
-pub const PARTS: [&str; 7] = [
+pub const PARTS: [&str; 8] = [
     "title",
     "description",
     "annotations",
@@ -22,6 +22,7 @@ pub const PARTS: [&str; 7] = [
     "example call",
     "input schema",
     "output schema",
+    "listed output schema",
 ];
 
 /// The served parts of one tool definition, borrowed.
@@ -41,12 +42,14 @@ pub struct DefinitionText<'a> {
     pub input_schema: &'a str,
     /// JSON Schema of the result, as JSON text.
     pub output_schema: &'a str,
+    /// What `tools/list` publishes of it, as JSON text (empty for none).
+    pub listed_output_schema: &'a str,
 }
 
 impl DefinitionText<'_> {
     /// One digest per part of [`PARTS`]: 16 hex digits (64 bits of SHA-256) each, enough
     /// to tell a stale definition from a current one.
-    pub fn digests(&self) -> [String; 7] {
+    pub fn digests(&self) -> [String; 8] {
         let a = self.annotations;
         let annotations = format!(
             "read_only={} destructive={} idempotent={} open_world={}",
@@ -60,6 +63,7 @@ impl DefinitionText<'_> {
             short(&json_text(self.example_call)),
             short(&json_text(self.input_schema)),
             short(&json_text(self.output_schema)),
+            short(&json_text(self.listed_output_schema)),
         ]
     }
 }
@@ -75,6 +79,7 @@ impl ToolDefinition {
             example_call: self.example_call,
             input_schema: self.input_schema,
             output_schema: self.output_schema,
+            listed_output_schema: self.listed_output_schema,
         }
     }
 }
@@ -107,6 +112,7 @@ mod tests {
             example_call: r#"{"q":"x"}"#,
             input_schema,
             output_schema: "{}",
+            listed_output_schema: "{}",
         }
     }
 

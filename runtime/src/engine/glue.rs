@@ -37,6 +37,7 @@
 //!     description: "Search notes.",
 //!     input_schema: "{}",
 //!     output_schema: "{}",
+//!     listed_output_schema: "{}",
 //!     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: false },
 //!     deprecated_aliases: &[],
 //!     input: &INPUT,

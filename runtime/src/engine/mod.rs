@@ -32,8 +32,11 @@ use crate::validate::ObjectShape;
 /// A boxed `Send` future, so [`Toolset`] stays object safe without extra crates.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
-/// MCP tool annotations, all set explicitly from the tool's tier (clients assume
-/// "destructive, open world" for any hint left out).
+/// MCP tool annotations, from the tool's tier.
+///
+/// `tools/list` states only the hints that say something ([`Annotations::stated`]): MCP
+/// gives each hint a default, always the cautious one (not read-only, destructive, not
+/// idempotent, open world), so a hint left out reads as caution, never as safety.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Annotations {
     /// The tool changes nothing (`readOnlyHint`).
@@ -44,6 +47,32 @@ pub struct Annotations {
     pub idempotent: bool,
     /// The tool reaches systems outside the server's own data (`openWorldHint`).
     pub open_world: bool,
+}
+
+/// One stated hint: its MCP name and value.
+pub type Hint = (&'static str, bool);
+
+impl Annotations {
+    /// The hints `tools/list` states, in MCP's order, leaving out each that equals MCP's
+    /// default, with one exception: a write always states `destructiveHint`, whose default
+    /// (`true`) a careless client could read as `false`, and which a person relies on most.
+    /// A read-only tool states no `destructiveHint` or `idempotentHint`: MCP gives them
+    /// meaning only when `readOnlyHint` is false.
+    pub fn stated(&self) -> Vec<Hint> {
+        let mut out = Vec::with_capacity(3);
+        if self.read_only {
+            out.push(("readOnlyHint", true));
+        } else {
+            out.push(("destructiveHint", self.destructive));
+            if self.idempotent {
+                out.push(("idempotentHint", true));
+            }
+        }
+        if !self.open_world {
+            out.push(("openWorldHint", false));
+        }
+        out
+    }
 }
 
 /// Everything static about one tool, as generated code declares it in a `static` array.
@@ -57,8 +86,12 @@ pub struct ToolDefinition {
     pub description: &'static str,
     /// JSON Schema of the arguments, as JSON text.
     pub input_schema: &'static str,
-    /// JSON Schema of the structured result, as JSON text.
+    /// JSON Schema of the structured result, as JSON text: every field with its words and
+    /// rules, the contract the gauntlet holds results to.
     pub output_schema: &'static str,
+    /// What `tools/list` publishes of it (the spec's `output_schema` level), as JSON text;
+    /// empty for none.
+    pub listed_output_schema: &'static str,
     /// MCP annotations.
     pub annotations: Annotations,
     /// Old names still answered; calls through them report `called_as_alias`.

@@ -36,7 +36,7 @@ impl std::error::Error for DefinitionError {}
 /// The `tools/list` entries for `definitions`, in their order, after checking what MCP
 /// clients rely on: names of 1-128 characters from `A-Z a-z 0-9 _ - .`, unique across tools
 /// and aliases; input and output schemas that are JSON objects with `"type": "object"` at
-/// the root. An empty `output_schema` means the tool declares none.
+/// the root. An empty `listed_output_schema` means the list publishes none.
 pub fn tool_list(definitions: &[ToolDefinition]) -> Result<Vec<Tool>, DefinitionError> {
     let mut seen: Vec<&str> = Vec::new();
     let mut tools = Vec::with_capacity(definitions.len());
@@ -61,20 +61,23 @@ fn to_tool(def: &ToolDefinition) -> Result<Tool, DefinitionError> {
     let mut tool = Tool::new(def.name, def.description, Arc::new(input))
         .with_title(def.title)
         .with_annotations(annotations(&def.annotations));
-    if !def.output_schema.trim().is_empty() {
-        let output = object_schema(def.name, "output_schema", def.output_schema)?;
+    if !def.listed_output_schema.trim().is_empty() {
+        let output = object_schema(def.name, "listed_output_schema", def.listed_output_schema)?;
         tool = tool.with_raw_output_schema(Arc::new(output));
     }
     Ok(tool)
 }
 
-/// Every hint explicit: clients read a missing one as "destructive" and "open world".
+/// The hints [`Annotations::stated`] gives; the others are left to MCP's cautious defaults.
 fn annotations(a: &Annotations) -> ToolAnnotations {
-    ToolAnnotations::new()
-        .read_only(a.read_only)
-        .destructive(a.destructive)
-        .idempotent(a.idempotent)
-        .open_world(a.open_world)
+    a.stated()
+        .into_iter()
+        .fold(ToolAnnotations::new(), |hints, (name, value)| match name {
+            "readOnlyHint" => hints.read_only(value),
+            "destructiveHint" => hints.destructive(value),
+            "idempotentHint" => hints.idempotent(value),
+            _ => hints.open_world(value),
+        })
 }
 
 fn object_schema(tool: &str, which: &str, text: &str) -> Result<JsonObject, DefinitionError> {
@@ -185,6 +188,7 @@ mod tests {
             description: "D",
             input_schema: input,
             output_schema: r#"{"type":"object"}"#,
+            listed_output_schema: r#"{"type":"object"}"#,
             annotations: Annotations {
                 read_only: true,
                 destructive: false,

@@ -13,11 +13,12 @@ pub static RULE: Rule = Rule {
     set: Set::Recommended,
     category: Category::Toolset,
     summary: "A tool's definition costs at most 600 tokens.",
-    what: "Estimates the tokens of a tool's definition as a provider counts them (OpenAI's \
-           published formula: the name and full description, then each parameter's name, type, \
-           description and enum values, including the parameters toolspec adds), with text \
-           counted by the `o200k_base` tokenizer, and reports a tool over 600. `toolspec stats` \
-           shows the same counts.",
+    what: "Counts the tokens of a tool's definition as each provider receives it (the \
+           Anthropic, OpenAI and Gemini entries `generate` writes, and the MCP definition \
+           without its output schema), with the `o200k_base` tokenizer, and reports a tool \
+           whose dearest entry is over 600; the finding says apart what the MCP output schema \
+           adds, which clients read and the model does not. `toolspec stats` shows the same \
+           counts.",
     why: "Every loaded tool definition is sent with every request, in every turn. A 2,000-token \
           tool in a host with twenty servers is paid for thousands of times a day, and long \
           definitions crowd out the conversation the model needs to reason about.",
@@ -31,11 +32,18 @@ pub static RULE: Rule = Rule {
 fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for (_, tool) in cx.tools() {
         let cost = tokens::tool_cost(tool);
-        if cost > MAX_TOOL_TOKENS {
+        if cost.model > MAX_TOOL_TOKENS {
             out.push(
-                Finding::on(tool, tool.name.span, format!("the definition of `{}` costs about {cost} tokens (budget {MAX_TOOL_TOKENS})", tool.name.text))
-                    .label("paid on every request")
-                    .help("shorten descriptions to what decides a value, or split the tool"),
+                Finding::on(
+                    tool,
+                    tool.name.span,
+                    format!(
+                        "the definition of `{}` costs {} tokens of what the model reads (budget {MAX_TOOL_TOKENS}); its MCP output schema adds {}",
+                        tool.name.text, cost.model, cost.mcp_output
+                    ),
+                )
+                .label("paid on every request")
+                .help("shorten descriptions to what decides a value, or split the tool"),
             );
         }
     }

@@ -203,6 +203,9 @@ fn resolve_defaults(file: FileId, d: Option<&raw::Defaults>, diags: &mut Diagnos
         out.effect = e.value;
         out.effect_span = Some(at(file, e.pos));
     }
+    if let Some(o) = &d.output_schema {
+        out.output_schema = o.value;
+    }
     if let Some(b) = &d.token_budget {
         out.token_budget = b.value;
         if b.value < 100 {

@@ -257,6 +257,10 @@ pub(super) fn resolve_tool(
         open_world: t.open_world.as_ref().is_some_and(|o| o.value),
         effect,
         effect_span,
+        output_schema: t
+            .output_schema
+            .as_ref()
+            .map_or(defaults.output_schema, |o| o.value),
         params,
         output,
         requires,

@@ -1,11 +1,12 @@
 //! MCP tool definitions: the `tools/list` result.
 //!
 //! Each tool carries `name`, `title`, `description` (from
-//! [`crate::model::describe::tool_description`]), `inputSchema`, `outputSchema` and
-//! `annotations` with every hint set explicitly. The hints matter because their defaults are
-//! the pessimistic ones (destructive, open world): a tool that leaves one out is shown to the
-//! user as more dangerous than it is, or worse, a destructive one could pass as safe if a
-//! client's defaults differ.
+//! [`crate::model::describe::tool_description`]), `inputSchema`, the `outputSchema` its
+//! spec publishes (`output_schema`: its shape by default, all of it, or none) and the
+//! `annotations` that say something: MCP's defaults for the hints are the cautious ones
+//! (destructive, open world), so a hint that equals its default is left out, except a
+//! write's `destructiveHint`, which is always stated
+//! ([`toolspec_runtime::engine::Annotations::stated`]).
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::model::{Tool, ToolSet};
@@ -36,8 +37,9 @@ pub struct McpTool<'a> {
     pub description: &'a str,
     /// Arguments schema.
     pub input_schema: &'a Value,
-    /// Structured result schema.
-    pub output_schema: &'a Value,
+    /// Structured result schema, as much as the spec publishes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<&'a Value>,
     /// Behaviour hints.
     pub annotations: Annotations,
 }
@@ -49,7 +51,7 @@ impl<'a> From<&'a Prepared<'a>> for McpTool<'a> {
             title: &p.tool.title.text,
             description: &p.description,
             input_schema: &p.input,
-            output_schema: &p.output,
+            output_schema: p.listed_output.as_ref(),
             annotations: Annotations::of(p.tool),
         }
     }

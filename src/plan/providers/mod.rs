@@ -25,8 +25,10 @@ pub struct Prepared<'a> {
     pub description: String,
     /// Its input schema, standard profile.
     pub input: Value,
-    /// Its output schema.
+    /// Its output schema, whole.
     pub output: Value,
+    /// What the MCP list publishes of it ([`schema::published_output_schema`]).
+    pub listed_output: Option<Value>,
 }
 
 impl<'a> Prepared<'a> {
@@ -37,6 +39,7 @@ impl<'a> Prepared<'a> {
             description: tool_description(tool),
             input: schema::input_schema(tool, Profile::Standard),
             output: schema::output_schema(tool),
+            listed_output: schema::published_output_schema(tool),
         }
     }
 }

@@ -31,7 +31,7 @@ pub use profile::{Profile, Rule};
 
 use crate::model::describe::{json_number, null_words};
 use crate::model::values::compose_example;
-use crate::model::{Content, Field, Kind, Origin, Tool, Type};
+use crate::model::{Content, Field, Kind, Origin, OutputSchema, Tool, Type};
 use serde_json::{Map, Value, json};
 use words::{capitalize, compact, default_words, join, rule_words, sentence};
 
@@ -80,6 +80,79 @@ pub fn output_schema(tool: &Tool) -> Value {
         concise.always_sent(f) && !(previews && matches!(f.origin, Origin::Spec | Origin::Undo))
     };
     Value::Object(output_object(&tool.output, &required, concise))
+}
+
+/// The output schema the MCP `tools/list` publishes for `tool`, at the tool's
+/// [`OutputSchema`] level: all of [`output_schema`], its [`shape`], or none.
+pub fn published_output_schema(tool: &Tool) -> Option<Value> {
+    let full = output_schema(tool);
+    match tool.output_schema {
+        OutputSchema::Full => Some(full),
+        OutputSchema::Shape => Some(shape(tool, full)),
+        OutputSchema::None => None,
+    }
+}
+
+/// Keywords that describe a value's words and rules rather than its structure: a client
+/// that checks a result's shape needs none of them (the server's results keep them all).
+const RULE_KEYWORDS: [&str; 12] = [
+    "description",
+    "pattern",
+    "format",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+    "minItems",
+    "maxItems",
+    "maxProperties",
+    "propertyNames",
+    "default",
+];
+
+/// `full` (the tool's [`output_schema`]) reduced to its structure: types, properties,
+/// `required`, enums, items and variants, at every depth. The blocks the runtime adds
+/// (`truncated`, `preview`, `undo`) are the same in every tool and say nothing about this
+/// one: each is a plain object.
+fn shape(tool: &Tool, mut full: Value) -> Value {
+    strip_rules(&mut full);
+    let runtime_blocks = tool
+        .output
+        .iter()
+        .filter(|f| matches!(f.origin, Origin::Budget | Origin::Undo | Origin::Preview))
+        .filter(|f| matches!(f.ty.kind, Kind::Object { .. }));
+    if let Some(Value::Object(props)) = full.get_mut("properties") {
+        for f in runtime_blocks {
+            if let Some(p) = props.get_mut(&f.name) {
+                *p = json!({"type": "object"});
+            }
+        }
+    }
+    full
+}
+
+/// Removes [`RULE_KEYWORDS`] from `schema` at every depth; property names are left as
+/// they are, even `description`.
+fn strip_rules(schema: &mut Value) {
+    match schema {
+        Value::Object(m) => {
+            m.retain(|k, _| !RULE_KEYWORDS.contains(&k.as_str()));
+            for (k, v) in m.iter_mut() {
+                match k.as_str() {
+                    "properties" => v
+                        .as_object_mut()
+                        .into_iter()
+                        .flat_map(|p| p.values_mut())
+                        .for_each(strip_rules),
+                    // Values, not schemas.
+                    "enum" | "required" => {}
+                    _ => strip_rules(v),
+                }
+            }
+        }
+        Value::Array(list) => list.iter_mut().for_each(strip_rules),
+        _ => {}
+    }
 }
 
 /// Whether a tool's results come concise (it has `response_format`): only then are
@@ -557,8 +630,10 @@ fn input_description(f: &Field, profile: Profile) -> String {
 
 /// [`input_description`], with or without the example.
 fn description_words(f: &Field, profile: Profile, with_example: bool) -> String {
+    // A field of a named type says what it means in its own words (it has the type's only
+    // when it has none of its own): the type's words, said again after them in every
+    // parameter of that type, would repeat what the type's rules already state.
     let mut parts = vec![sentence(&f.description)];
-    push_type_description(&mut parts, f);
     parts.extend(rule_words(&f.ty, profile));
     if f.nullable {
         parts.push(sentence(&capitalize(&null_words(f))));
@@ -570,22 +645,9 @@ fn description_words(f: &Field, profile: Profile, with_example: bool) -> String 
     join(&parts)
 }
 
-/// A scalar named type's description (`A ticket id, T- and digits.`) carries facts the
-/// field's own description does not; an object type's one-liner only names what the field
-/// already names, and its fields carry the facts.
-fn push_type_description(parts: &mut Vec<String>, f: &Field) {
-    if let Some(td) = f.ty.description.as_deref().map(str::trim)
-        && !td.is_empty()
-        && !matches!(f.ty.kind, Kind::Object { .. })
-        && !f.description.contains(td.trim_end_matches('.'))
-    {
-        parts.push(sentence(td));
-    }
-}
-
 /// Whether the property's description shows an example. Objects (and lists of objects) are
 /// left out: each of their fields shows its own. An example equal to the default would say
-/// the default twice.
+/// the default twice, and an empty one (`{}`, `[]`) shows nothing.
 fn shows_example(f: &Field) -> bool {
     let mut ty = &f.ty;
     while let Kind::Array { items, .. } = &ty.kind {
@@ -596,7 +658,13 @@ fn shows_example(f: &Field) -> bool {
     // example of its own (`[""]`): that would teach nothing.
     let composed_list =
         matches!(f.ty.kind, Kind::Array { .. }) && f.example == compose_example(&f.ty);
-    !of_fields && !composed_list && f.default.as_ref() != Some(&f.example)
+    // An empty object or list shows no value to copy.
+    let empty = match &f.example {
+        Value::Object(m) => m.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        _ => false,
+    };
+    !of_fields && !composed_list && !empty && f.default.as_ref() != Some(&f.example)
 }
 
 #[cfg(test)]

@@ -27,6 +27,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "44136fa355b3678a",
                     "cd1a463c46d62641",
                     "faab98fd1f5c1eb4",
+                    "d6009c8b3d501560",
                 ],
                 param_examples: &[
                 ],
@@ -54,8 +55,9 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "6892d0241bb73a9e",
-                    "62b7d4761f75294e",
+                    "74d90eddf6735ac3",
                     "a52b0c76c1c71258",
+                    "063686fa3a45fe2f",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -111,8 +113,9 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "9ce507de965ec7f8",
-                    "a1299b32eb525705",
+                    "52c67bd7b8a42037",
                     "32f7a9bd48c7c5d7",
+                    "063686fa3a45fe2f",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -162,6 +165,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "44136fa355b3678a",
                     "cd1a463c46d62641",
                     "366dafc6c0f765f4",
+                    "90d0c35316f49688",
                 ],
                 param_examples: &[
                 ],
@@ -185,12 +189,13 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "5651faee9626295e",
-                    "720dc18964252e79",
+                    "0c7a0a5793e11e0f",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "5b15f94f1282bf13",
-                    "6b397a86b10c4aa2",
+                    "49daad8b95215ad4",
                     "cf14ef2decc020c6",
+                    "7fba9f9ea85f70b3",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -279,12 +284,13 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "e9c9f56430201342",
-                    "b482653ce03b1238",
+                    "ea374fc138ce5aa2",
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "42263a52cf36cabc",
-                    "3fa8ae977423fe3f",
+                    "30d6c74007261ec2",
                     "6f754d486cfd35ca",
+                    "aefa506021fb3cec",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -391,12 +397,13 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "26bb981a2d0624ac",
-                    "3298fcb275784586",
+                    "8f19c1e53baa5ccf",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "86c0478df8ddf75c",
-                    "48fd78b1a3928e64",
+                    "6fff1d00bc7fe8fa",
                     "5864dbd949b30fe0",
+                    "467a2721d93677ff",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -457,8 +464,9 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "d05d126138ffd183",
-                    "b17b03bad9e774c0",
+                    "ea8bb9bf9fcef3cb",
                     "1e9c9cfe34999edf",
+                    "d121d7e133b1f43d",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -510,8 +518,9 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
-                    "dbaa27282cf71b7f",
+                    "d92ee3d8659dcf7f",
                     "05a9d26a779fe98e",
+                    "5ed1797942e19f9b",
                 ],
                 param_examples: &[
                     ParamExample {

@@ -242,9 +242,9 @@ impl ::core::convert::From<PuppeteerError> for ::toolspec_runtime::ToolError {
 /// whose spec says its change is made at a remote service (`effect: remote_...`) gets a
 /// `remote` handle instead, with the key that keeps a retry from making it twice.
 pub trait PuppeteerTools: ::core::marker::Send + ::core::marker::Sync {
-    /// Open a URL in the browser's page, starting the browser if needed. Returns the page's URL and
-    /// title once it has loaded, and the call that goes back. Use when the user asks to open, visit
-    /// or go to a web page. Reversible: the result's undo is the call that reverts it.
+    /// Open a URL in the browser, starting it if needed. Returns the page's URL and title once
+    /// loaded, and the call that goes back. Use when the user asks to open, visit or go to a web
+    /// page. Reversible: the result's undo is the call that reverts it.
     ///
     /// Reversible: the undo call is built from the result and attached for you. Read what
     /// the undo restores and write the change through `work`, in one transaction, so the
@@ -259,10 +259,9 @@ pub trait PuppeteerTools: ::core::marker::Send + ::core::marker::Sync {
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
-    /// Take a screenshot of the page or of one element, and keep it under a name. Returns the
-    /// screenshot as an image, with a link to it by name. Use when you need to see the page, or the
-    /// user asks what it looks like. Sent as content blocks beside the JSON result: image.
-    /// Read-only.
+    /// Screenshot the page or one element, kept under a name. Returns the image, with a link to it
+    /// by name. Use when you need to see the page, or the user asks what it looks like. Sent as
+    /// content blocks beside the JSON result: image. Read-only.
     fn puppeteer_screenshot(
         &self,
         input: PuppeteerScreenshotInput,
@@ -272,11 +271,11 @@ pub trait PuppeteerTools: ::core::marker::Send + ::core::marker::Sync {
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
-    /// Click one element of the page, such as a button or a link. Returns the page's URL after the
-    /// click. Use when the user asks to press a button, follow a link or submit a form.
-    /// Irreversible: a call without preview_id only previews it: show the preview to the user and
-    /// apply it only once they agree. A client with MCP elicitation asks the user in the call
-    /// instead; a no is approval_declined (do not retry).
+    /// Click one element of the page (a button, a link). Returns the page's URL after the click.
+    /// Use when the user asks to press a button, follow a link or submit a form. Irreversible:
+    /// without preview_id a call only previews: show it to the user and apply only once they agree
+    /// (a client with MCP elicitation asks them in the call; a no is approval_declined: do not
+    /// retry).
     ///
     /// Irreversible, first step: what the call would change, without changing anything.
     /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
@@ -289,11 +288,11 @@ pub trait PuppeteerTools: ::core::marker::Send + ::core::marker::Sync {
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
-    /// Click one element of the page, such as a button or a link. Returns the page's URL after the
-    /// click. Use when the user asks to press a button, follow a link or submit a form.
-    /// Irreversible: a call without preview_id only previews it: show the preview to the user and
-    /// apply it only once they agree. A client with MCP elicitation asks the user in the call
-    /// instead; a no is approval_declined (do not retry).
+    /// Click one element of the page (a button, a link). Returns the page's URL after the click.
+    /// Use when the user asks to press a button, follow a link or submit a form. Irreversible:
+    /// without preview_id a call only previews: show it to the user and apply only once they agree
+    /// (a client with MCP elicitation asks them in the call; a no is approval_declined: do not
+    /// retry).
     ///
     /// Irreversible, second step: called only with an approved preview, made by
     /// [`PuppeteerTools::preview_puppeteer_click`] for these very arguments; its writes
@@ -309,9 +308,9 @@ pub trait PuppeteerTools: ::core::marker::Send + ::core::marker::Sync {
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
-    /// Type a value into one input field of the page, replacing what it held. Returns the field and
-    /// the value it held before, and the call that restores it. Use when the user asks to enter or
-    /// type text into a form field. Reversible: the result's undo is the call that reverts it.
+    /// Type a value into one input field, replacing what it held. Returns the field and the value
+    /// it held before, and the call that restores it. Use when the user asks to enter or type text
+    /// into a form field. Reversible: the result's undo is the call that reverts it.
     ///
     /// Reversible: the undo call is built from the result and attached for you. Read what
     /// the undo restores and write the change through `work`, in one transaction, so the
@@ -326,9 +325,9 @@ pub trait PuppeteerTools: ::core::marker::Send + ::core::marker::Sync {
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
-    /// Choose an option of one select element of the page. Returns the select element and the
-    /// option it had before, and the call that restores it. Use when the user asks to pick a choice
-    /// from a dropdown. Reversible: the result's undo is the call that reverts it.
+    /// Choose an option of a select element. Returns the select element and the option it had
+    /// before, and the call that restores it. Use when the user asks to pick a choice from a
+    /// dropdown. Reversible: the result's undo is the call that reverts it.
     ///
     /// Reversible: the undo call is built from the result and attached for you. Read what
     /// the undo restores and write the change through `work`, in one transaction, so the
@@ -343,9 +342,8 @@ pub trait PuppeteerTools: ::core::marker::Send + ::core::marker::Sync {
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
-    /// Move the mouse over one element of the page, to open its menu or tooltip. Returns the
-    /// element hovered. Use when a menu or tooltip appears only when the mouse is over an element.
-    /// Read-only.
+    /// Move the mouse over one element, to open its menu or tooltip. Returns the element hovered.
+    /// Use when a menu or tooltip appears only when the mouse is over an element. Read-only.
     fn puppeteer_hover(
         &self,
         input: PuppeteerHoverInput,
@@ -355,12 +353,11 @@ pub trait PuppeteerTools: ::core::marker::Send + ::core::marker::Sync {
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
-    /// Run JavaScript in the page and return its result and console output. Returns the script's
-    /// result as JSON text, and what it logged. Use when nothing else reads or does what is needed
-    /// on the page. Sent as content blocks beside the JSON result: result (text). Irreversible: a
-    /// call without preview_id only previews it: show the preview to the user and apply it only
-    /// once they agree. A client with MCP elicitation asks the user in the call instead; a no is
-    /// approval_declined (do not retry).
+    /// Run JavaScript in the page. Returns the script's result as JSON text, and what it logged.
+    /// Use when nothing else reads or does what is needed on the page. Sent as content blocks
+    /// beside the JSON result: result (text). Irreversible: without preview_id a call only
+    /// previews: show it to the user and apply only once they agree (a client with MCP elicitation
+    /// asks them in the call; a no is approval_declined: do not retry).
     ///
     /// Irreversible, first step: what the call would change, without changing anything.
     /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
@@ -373,12 +370,11 @@ pub trait PuppeteerTools: ::core::marker::Send + ::core::marker::Sync {
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
-    /// Run JavaScript in the page and return its result and console output. Returns the script's
-    /// result as JSON text, and what it logged. Use when nothing else reads or does what is needed
-    /// on the page. Sent as content blocks beside the JSON result: result (text). Irreversible: a
-    /// call without preview_id only previews it: show the preview to the user and apply it only
-    /// once they agree. A client with MCP elicitation asks the user in the call instead; a no is
-    /// approval_declined (do not retry).
+    /// Run JavaScript in the page. Returns the script's result as JSON text, and what it logged.
+    /// Use when nothing else reads or does what is needed on the page. Sent as content blocks
+    /// beside the JSON result: result (text). Irreversible: without preview_id a call only
+    /// previews: show it to the user and apply only once they agree (a client with MCP elicitation
+    /// asks them in the call; a no is approval_declined: do not retry).
     ///
     /// Irreversible, second step: called only with an approved preview, made by
     /// [`PuppeteerTools::preview_puppeteer_evaluate`] for these very arguments; its writes
@@ -748,9 +744,10 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "puppeteer_navigate",
         title: "Open a URL",
-        description: "Open a URL in the browser's page, starting the browser if needed. Returns the page's URL and title once it has loaded, and the call that goes back. Use when the user asks to open, visit or go to a web page. Reversible: the result's undo is the call that reverts it.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"description\":\"The address to open. Example: \\\"https://example.com/login\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"launch_options\":{\"type\":\"object\",\"description\":\"Puppeteer launch options for a new browser, like headless or args; when they change, the browser restarts. Example: {}.\"},\"allow_dangerous\":{\"type\":\"boolean\",\"description\":\"Allow launch options that weaken the browser's security (--no-sandbox).\",\"default\":false},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; reuse only to retry the same call, which then returns the first result (replayed: true) for 1h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"url\"],\"additionalProperties\":false}",
+        description: "Open a URL in the browser, starting it if needed. Returns the page's URL and title once loaded, and the call that goes back. Use when the user asks to open, visit or go to a web page. Reversible: the result's undo is the call that reverts it.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"description\":\"The address to open. Example: \\\"https://example.com/login\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"launch_options\":{\"type\":\"object\",\"description\":\"Puppeteer launch options for a new browser, like headless or args; when they change, the browser restarts.\"},\"allow_dangerous\":{\"type\":\"boolean\",\"description\":\"Allow launch options that weaken the browser's security (--no-sandbox).\",\"default\":false},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 1h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"url\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"description\":\"The page's address now.\",\"format\":\"uri\"},\"title\":{\"type\":\"string\",\"description\":\"The page's title.\",\"maxLength\":500},\"previous_url\":{\"type\":\"string\",\"description\":\"The address before.\",\"format\":\"uri\"},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"undo\":{\"type\":\"object\",\"description\":\"The exact call that reverts this change.\",\"properties\":{\"tool\":{\"type\":\"string\",\"enum\":[\"puppeteer_navigate\"]},\"arguments\":{\"type\":\"object\",\"required\":[\"url\"],\"properties\":{\"url\":{\"type\":\"string\",\"maxLength\":2048,\"format\":\"uri\"},\"idempotency_key\":{\"type\":\"string\",\"maxLength\":255,\"minLength\":1}}}},\"required\":[\"tool\",\"arguments\"]}},\"required\":[\"url\",\"title\",\"previous_url\",\"undo\"]}",
+        listed_output_schema: "",
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
             destructive: false,
@@ -764,9 +761,10 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "puppeteer_screenshot",
         title: "Take a screenshot",
-        description: "Take a screenshot of the page or of one element, and keep it under a name. Returns the screenshot as an image, with a link to it by name. Use when you need to see the page, or the user asks what it looks like. Sent as content blocks beside the JSON result: image. Read-only.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"A name to keep the screenshot under. Example: \\\"login-page\\\".\",\"pattern\":\"^[A-Za-z0-9_-]+$\",\"maxLength\":100},\"selector\":{\"type\":\"string\",\"description\":\"The element to capture; the whole viewport when left out. A CSS selector of one element of the page. Example: \\\"#email\\\".\",\"minLength\":1,\"maxLength\":1000},\"width\":{\"type\":\"integer\",\"description\":\"The viewport's width in pixels.\",\"minimum\":1,\"maximum\":4000,\"default\":800},\"height\":{\"type\":\"integer\",\"description\":\"The viewport's height in pixels.\",\"minimum\":1,\"maximum\":4000,\"default\":600}},\"required\":[\"name\"],\"additionalProperties\":false}",
+        description: "Screenshot the page or one element, kept under a name. Returns the image, with a link to it by name. Use when you need to see the page, or the user asks what it looks like. Sent as content blocks beside the JSON result: image. Read-only.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"A name to keep the screenshot under. Example: \\\"login-page\\\".\",\"pattern\":\"^[A-Za-z0-9_-]+$\",\"maxLength\":100},\"selector\":{\"type\":\"string\",\"description\":\"The element to capture; the whole viewport when left out. Example: \\\"#email\\\".\",\"minLength\":1,\"maxLength\":1000},\"width\":{\"type\":\"integer\",\"description\":\"The viewport's width in pixels.\",\"minimum\":1,\"maximum\":4000,\"default\":800},\"height\":{\"type\":\"integer\",\"description\":\"The viewport's height in pixels.\",\"minimum\":1,\"maximum\":4000,\"default\":600}},\"required\":[\"name\"],\"additionalProperties\":false}",
         output_schema: r#"{"type":"object","properties":{"screenshot":{"type":"object","description":"The kept screenshot (readable as a resource by its name).","properties":{"type":{"type":"string","enum":["resource_link"]},"uri":{"type":"string","format":"uri"},"name":{"type":"string"},"mimeType":{"type":"string"},"description":{"type":"string"}},"required":["type","uri","name"]},"width":{"type":"integer","description":"Its width in pixels.","minimum":1},"height":{"type":"integer","description":"Its height in pixels.","minimum":1}},"required":["screenshot","width","height"]}"#,
+        listed_output_schema: "",
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: true,
             destructive: false,
@@ -780,9 +778,10 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "puppeteer_click",
         title: "Click an element",
-        description: "Click one element of the page, such as a button or a link. Returns the page's URL after the click. Use when the user asks to press a button, follow a link or submit a form. Irreversible: a call without preview_id only previews it: show the preview to the user and apply it only once they agree. A client with MCP elicitation asks the user in the call instead; a no is approval_declined (do not retry).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"selector\":{\"type\":\"string\",\"description\":\"The element to click. A CSS selector of one element of the page. Example: \\\"#email\\\".\",\"minLength\":1,\"maxLength\":1000},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; reuse only to retry the same call, which then returns the first result (replayed: true) for 1h.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"selector\",\"idempotency_key\"],\"additionalProperties\":false}",
+        description: "Click one element of the page (a button, a link). Returns the page's URL after the click. Use when the user asks to press a button, follow a link or submit a form. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"selector\":{\"type\":\"string\",\"description\":\"The element to click. Example: \\\"#submit\\\".\",\"minLength\":1,\"maxLength\":1000},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 1h.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"selector\",\"idempotency_key\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"description\":\"The page's address after the click.\",\"format\":\"uri\"},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"element\":{\"type\":\"string\",\"description\":\"The element that would be clicked (its tag and text).\",\"maxLength\":300}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"element\"]}},\"required\":[\"applied\"]}",
+        listed_output_schema: "",
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
             destructive: true,
@@ -796,9 +795,10 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "puppeteer_fill",
         title: "Fill a field",
-        description: "Type a value into one input field of the page, replacing what it held. Returns the field and the value it held before, and the call that restores it. Use when the user asks to enter or type text into a form field. Reversible: the result's undo is the call that reverts it.",
-        input_schema: r##"{"type":"object","properties":{"selector":{"type":"string","description":"The input field to fill. A CSS selector of one element of the page. Example: \"#email\".","minLength":1,"maxLength":1000},"value":{"type":"string","description":"The text to type. Example: \"ada@example.com\".","maxLength":10000},"idempotency_key":{"type":"string","description":"New per change; reuse only to retry the same call, which then returns the first result (replayed: true) for 1h. Optional: without one a retry runs again.","minLength":1,"maxLength":255}},"required":["selector","value"],"additionalProperties":false}"##,
+        description: "Type a value into one input field, replacing what it held. Returns the field and the value it held before, and the call that restores it. Use when the user asks to enter or type text into a form field. Reversible: the result's undo is the call that reverts it.",
+        input_schema: r##"{"type":"object","properties":{"selector":{"type":"string","description":"The input field to fill. Example: \"#email\".","minLength":1,"maxLength":1000},"value":{"type":"string","description":"The text to type. Example: \"ada@example.com\".","maxLength":10000},"idempotency_key":{"type":"string","description":"New per change; a retry with it returns the first result (replayed: true) for 1h. Optional: without one a retry runs again.","minLength":1,"maxLength":255}},"required":["selector","value"],"additionalProperties":false}"##,
         output_schema: r#"{"type":"object","properties":{"selector":{"type":"string","description":"The field filled.","minLength":1,"maxLength":1000},"previous_value":{"type":"string","description":"What it held before.","maxLength":10000},"replayed":{"type":"boolean","description":"true: the stored result of an earlier call with this idempotency_key; nothing ran again."},"undo":{"type":"object","description":"The exact call that reverts this change.","properties":{"tool":{"type":"string","enum":["puppeteer_fill"]},"arguments":{"type":"object","required":["selector","value"],"properties":{"selector":{"type":"string","maxLength":1000,"minLength":1},"value":{"type":"string","maxLength":10000},"idempotency_key":{"type":"string","maxLength":255,"minLength":1}}}},"required":["tool","arguments"]}},"required":["selector","previous_value","undo"]}"#,
+        listed_output_schema: "",
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
             destructive: false,
@@ -812,9 +812,10 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "puppeteer_select",
         title: "Choose an option",
-        description: "Choose an option of one select element of the page. Returns the select element and the option it had before, and the call that restores it. Use when the user asks to pick a choice from a dropdown. Reversible: the result's undo is the call that reverts it.",
-        input_schema: r##"{"type":"object","properties":{"selector":{"type":"string","description":"The select element. A CSS selector of one element of the page. Example: \"#email\".","minLength":1,"maxLength":1000},"value":{"type":"string","description":"The value of the option to choose. Example: \"de\".","maxLength":1000},"idempotency_key":{"type":"string","description":"New per change; reuse only to retry the same call, which then returns the first result (replayed: true) for 1h. Optional: without one a retry runs again.","minLength":1,"maxLength":255}},"required":["selector","value"],"additionalProperties":false}"##,
+        description: "Choose an option of a select element. Returns the select element and the option it had before, and the call that restores it. Use when the user asks to pick a choice from a dropdown. Reversible: the result's undo is the call that reverts it.",
+        input_schema: r##"{"type":"object","properties":{"selector":{"type":"string","description":"The select element. Example: \"#language\".","minLength":1,"maxLength":1000},"value":{"type":"string","description":"The value of the option to choose. Example: \"de\".","maxLength":1000},"idempotency_key":{"type":"string","description":"New per change; a retry with it returns the first result (replayed: true) for 1h. Optional: without one a retry runs again.","minLength":1,"maxLength":255}},"required":["selector","value"],"additionalProperties":false}"##,
         output_schema: "{\"type\":\"object\",\"properties\":{\"selector\":{\"type\":\"string\",\"description\":\"The select element.\",\"minLength\":1,\"maxLength\":1000},\"previous_value\":{\"type\":\"string\",\"description\":\"The option's value before.\",\"maxLength\":1000},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"undo\":{\"type\":\"object\",\"description\":\"The exact call that reverts this change.\",\"properties\":{\"tool\":{\"type\":\"string\",\"enum\":[\"puppeteer_select\"]},\"arguments\":{\"type\":\"object\",\"required\":[\"selector\",\"value\"],\"properties\":{\"selector\":{\"type\":\"string\",\"maxLength\":1000,\"minLength\":1},\"value\":{\"type\":\"string\",\"maxLength\":1000},\"idempotency_key\":{\"type\":\"string\",\"maxLength\":255,\"minLength\":1}}}},\"required\":[\"tool\",\"arguments\"]}},\"required\":[\"selector\",\"previous_value\",\"undo\"]}",
+        listed_output_schema: "",
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
             destructive: false,
@@ -828,9 +829,10 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "puppeteer_hover",
         title: "Hover an element",
-        description: "Move the mouse over one element of the page, to open its menu or tooltip. Returns the element hovered. Use when a menu or tooltip appears only when the mouse is over an element. Read-only.",
-        input_schema: r##"{"type":"object","properties":{"selector":{"type":"string","description":"The element to hover. A CSS selector of one element of the page. Example: \"#email\".","minLength":1,"maxLength":1000}},"required":["selector"],"additionalProperties":false}"##,
+        description: "Move the mouse over one element, to open its menu or tooltip. Returns the element hovered. Use when a menu or tooltip appears only when the mouse is over an element. Read-only.",
+        input_schema: r##"{"type":"object","properties":{"selector":{"type":"string","description":"The element to hover. Example: \"#account\".","minLength":1,"maxLength":1000}},"required":["selector"],"additionalProperties":false}"##,
         output_schema: r#"{"type":"object","properties":{"selector":{"type":"string","description":"The element hovered.","minLength":1,"maxLength":1000}},"required":["selector"]}"#,
+        listed_output_schema: "",
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: true,
             destructive: false,
@@ -844,9 +846,10 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "puppeteer_evaluate",
         title: "Run JavaScript",
-        description: "Run JavaScript in the page and return its result and console output. Returns the script's result as JSON text, and what it logged. Use when nothing else reads or does what is needed on the page. Sent as content blocks beside the JSON result: result (text). Irreversible: a call without preview_id only previews it: show the preview to the user and apply it only once they agree. A client with MCP elicitation asks the user in the call instead; a no is approval_declined (do not retry).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"script\":{\"type\":\"string\",\"description\":\"The JavaScript to run; the value of its last expression is the result. Example: \\\"document.title\\\".\",\"minLength\":1,\"maxLength\":100000},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; reuse only to retry the same call, which then returns the first result (replayed: true) for 1h.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"script\",\"idempotency_key\"],\"additionalProperties\":false}",
+        description: "Run JavaScript in the page. Returns the script's result as JSON text, and what it logged. Use when nothing else reads or does what is needed on the page. Sent as content blocks beside the JSON result: result (text). Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"script\":{\"type\":\"string\",\"description\":\"The JavaScript to run; the value of its last expression is the result. Example: \\\"document.title\\\".\",\"minLength\":1,\"maxLength\":100000},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 1h.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"script\",\"idempotency_key\"],\"additionalProperties\":false}",
         output_schema: r#"{"type":"object","properties":{"console":{"type":"array","description":"What the script logged.","maxItems":1000,"items":{"type":"string","maxLength":10000}},"replayed":{"type":"boolean","description":"true: the stored result of an earlier call with this idempotency_key; nothing ran again."},"applied":{"type":"boolean","description":"false: this is a preview and nothing changed yet; true: the change was made."},"preview":{"type":"object","description":"Present when applied is false: what would change.","properties":{"preview_id":{"type":"string","description":"Pass back as preview_id to apply."},"expires_at":{"type":"string","description":"When preview_id expires (10m after the preview).","format":"date-time"},"summary":{"type":"string","description":"What applying would do, to show the user."},"script":{"type":"string","description":"The script that would run.","maxLength":100000}},"required":["preview_id","expires_at","summary","script"]},"truncated":{"type":"object","description":"Present only when the result was cut to fit the size budget (budget_tokens): per cut list or text, its JSON Pointer path and the items (characters, for a text) kept of total; message says how to ask for less.","properties":{"cuts":{"type":"array","items":{"type":"object","properties":{"path":{"type":"string"},"kept":{"type":"integer","minimum":0},"total":{"type":"integer","minimum":0}},"required":["path","kept","total"]}},"budget_tokens":{"type":"integer","minimum":0},"message":{"type":"string"}},"required":["cuts","budget_tokens","message"]}},"required":["applied"]}"#,
+        listed_output_schema: "",
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
             destructive: true,

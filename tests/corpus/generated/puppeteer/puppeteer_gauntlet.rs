@@ -21,12 +21,13 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "b377cbd3a1f0a42d",
-                    "3e6ec5a813776196",
+                    "42884c2224457efe",
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "30ba251c6ef01f63",
-                    "e02a6bdd004277db",
+                    "f02829817f46c02a",
                     "84fc8be4936f3329",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -72,12 +73,13 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "2be02ed10fabfbf3",
-                    "07b1213ff3d9ae07",
+                    "b7a06e454dcdfb86",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "c1db7dd8ef06eb87",
-                    "654e87227ec410f1",
+                    "2a93061fecae1e92",
                     "dc6dec9afcb4b0e3",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -123,17 +125,18 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "d621be8bc9fa6124",
-                    "31096dff80ddbd85",
+                    "325266e427e81a21",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "350a3e879b02428c",
-                    "ec6b97e6e161b718",
+                    "55b27c234f51849a",
                     "c9d89f7aba1107db",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
                         name: "selector",
-                        example: r##""#email""##,
+                        example: r##""#submit""##,
                     },
                     ParamExample {
                         name: "idempotency_key",
@@ -176,12 +179,13 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "6b8b2afa3dba639b",
-                    "75bcd0f59ea702b7",
+                    "90e25e503ceca0ab",
                     "493a7aab0d1d29e3",
                     "e3b0c44298fc1c14",
                     "15bc5689bbc98069",
-                    "0894f31e890fc755",
+                    "075ec10840eea2eb",
                     "bf1a256023260b16",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -217,17 +221,18 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "aef4076f194a6de6",
-                    "a140c66d343a5c14",
+                    "a47d29a7d31850ef",
                     "493a7aab0d1d29e3",
                     "e3b0c44298fc1c14",
                     "ccf6b197d9fe3c86",
-                    "18b8e4ffdf3bf90d",
+                    "6ce4d87b5c83f2f2",
                     "17feec28c7cbadcd",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
                         name: "selector",
-                        example: r##""#email""##,
+                        example: r##""#language""##,
                     },
                     ParamExample {
                         name: "value",
@@ -258,17 +263,18 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "2c480099c9457b6c",
-                    "67b4476f9a727bba",
+                    "a884782ce86e0dbd",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "0b364417c2dfa203",
-                    "d8784b78cb2bc5e4",
+                    "e4db82930c6001b9",
                     "105fa2305dea7efd",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
                         name: "selector",
-                        example: r##""#email""##,
+                        example: r##""#account""##,
                     },
                 ],
                 examples: &[
@@ -291,12 +297,13 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "9c90cb6e8c27beb0",
-                    "b6edeb2dd34f8d02",
+                    "2ca1e3dbced95b8c",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "aec4f5dab75a1590",
-                    "8072e70d8948cb7c",
+                    "f849a6ed50ad336e",
                     "e2911a5c98437457",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {

@@ -27,6 +27,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "649c187d840a97ce",
                     "05f13fe079cd73d4",
                     "c8bea9c6f2873080",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -68,8 +69,9 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "80717c85d507c154",
-                    "d316419179e06859",
+                    "3cce52469b6375ba",
                     "bed75814bd3c00e8",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -115,8 +117,9 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "f68753eefe6e4ac3",
-                    "aebe66ae42d7dc6d",
+                    "32347fe9e8e719f0",
                     "0450f6e46fee35b4",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -166,8 +169,9 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "aee6a4c6608a29f1",
-                    "74e03691134eb0e6",
+                    "d8751496fef46314",
                     "dca3d811756ee78f",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -217,8 +221,9 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "da6ce736f56a16bd",
-                    "9038eb43e994f1c1",
+                    "9a6ec801e4dcc8f5",
                     "415bfa0f9c93474d",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -264,8 +269,9 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "d90649fb321ff5c8",
-                    "cd08c7df011fb1c0",
+                    "042616838f83a3ae",
                     "1b56fe5ce97a7956",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -303,6 +309,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "649c187d840a97ce",
                     "05f13fe079cd73d4",
                     "e779a8ac16dfdcec",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -344,8 +351,9 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "c69496ca4d8d4065",
-                    "a6b332013812514d",
+                    "6173583b26dc2a95",
                     "ff0a0c7c0e12c744",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {

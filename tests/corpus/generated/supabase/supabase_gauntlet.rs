@@ -27,6 +27,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "44136fa355b3678a",
                     "cd1a463c46d62641",
                     "22848eec5cd37c14",
+                    "d10e14d0ff52c898",
                 ],
                 param_examples: &[
                 ],
@@ -54,8 +55,9 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "ffe69a5a79a01036",
-                    "77594bb6cb054529",
+                    "7a55ecf93763d1a4",
                     "bcfe798dcb218083",
+                    "8db0e29c4ed89443",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -89,12 +91,13 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "c52af048cebf3e0a",
-                    "21cdf096d50c7146",
+                    "d70910ece1911b82",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "81e49e553176b728",
-                    "cd072af38c0dac3e",
+                    "8bfc25f229f51283",
                     "2e1d064152a13272",
+                    "07e5465cf1723139",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -155,8 +158,9 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "c2dbfd0ce937375b",
                     "e3b0c44298fc1c14",
                     "ffa8f775e5578966",
-                    "9b1c72f494c65c73",
+                    "2c71d9ac5e4d9054",
                     "70cf861a01834e3d",
+                    "665343fbcfcec9fb",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -198,8 +202,9 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "c2dbfd0ce937375b",
                     "e3b0c44298fc1c14",
                     "6a89d5f5c60b8c96",
-                    "4eb7501977b9048b",
+                    "ae112f2c358b9793",
                     "0f74f5810edc8897",
+                    "665343fbcfcec9fb",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -235,8 +240,9 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "8a9029bdd68baa32",
-                    "e975b62cf00cf1ec",
+                    "3ec6aeba387ff69d",
                     "47be47fbdc6afe17",
+                    "57f58081519a9f2a",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -274,12 +280,13 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "03e1d44c2f3927c6",
-                    "ead1194488292741",
+                    "f04548bb0a67a167",
                     "3bef894711fcdb35",
                     "e3b0c44298fc1c14",
                     "5432f9df34ba803c",
-                    "bbd18ea0c1d4a526",
+                    "9060a0a322436980",
                     "a1971ebc119d50d9",
+                    "a9da45ef608ff5db",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -335,12 +342,13 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "7eed34b4bd911844",
-                    "5b9f54449772ea24",
+                    "dad614ace484631a",
                     "3bef894711fcdb35",
                     "e3b0c44298fc1c14",
                     "b4b24b88eba5ee30",
-                    "b116e0dad3d4ec8e",
+                    "50fcf87ebf99a694",
                     "b546abe64fc0b0ec",
+                    "5d36f89bc5bb47a3",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -396,8 +404,9 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "bad903e9c4d762b1",
-                    "b1a22382f00e121f",
+                    "f24299f85c3f6113",
                     "d41005aaaf46713d",
+                    "f8fda20ef547359b",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -433,8 +442,9 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "1441b77b8d9882cc",
-                    "c01652e0bca5f2ad",
+                    "9a8f0c5c0018d849",
                     "b80a4989f55a849f",
+                    "11c4bfb9eba21258",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -470,8 +480,9 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "8a9029bdd68baa32",
-                    "7dc57e1054def491",
+                    "364e74c4a19c2dc5",
                     "19fc96071c0398b8",
+                    "41ed39c2b55e603f",
                 ],
                 param_examples: &[
                     ParamExample {
