@@ -164,9 +164,14 @@ fn syntax_error(file: FileId, text: &str, e: &serde_saphyr::Error) -> Diagnostic
                 format!(
                     "`#` after a space starts a comment: the rest of the line, its `{close}` included, is not read"
                 ),
-                format!(
-                    "quote the value that holds the `#` (`\"... #12\"`), or write the mapping as a block, one key per line; then the `{close}` is read again"
-                ),
+                match quoted_entry(text, at.offset) {
+                    Some(fix) => format!(
+                        "quote the value that holds the `#`: `{fix}`; then the `{close}` is read again"
+                    ),
+                    None => format!(
+                        "quote the value that holds the `#`, or write the mapping as a block, one key per line; then the `{close}` is read again"
+                    ),
+                },
             ),
             FlowCause::Unclosed {
                 at,
@@ -238,6 +243,28 @@ enum FlowCause {
         open: char,
         close: char,
     },
+}
+
+/// The entry of a flow mapping that holds the `#` at byte `hash`, its value double-quoted
+/// (`description: "The charge id like #12"`): from the `,` or `{` before it to the `,` or
+/// `}` after it, on its line. `None` when the line does not read as `key: value` there.
+fn quoted_entry(text: &str, hash: usize) -> Option<String> {
+    let line_start = text[..hash].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[hash..].find('\n').map_or(text.len(), |i| hash + i);
+    let start = text[line_start..hash]
+        .rfind([',', '{'])
+        .map(|i| line_start + i + 1)?;
+    let end = text[hash..line_end]
+        .find([',', '}'])
+        .map_or(line_end, |i| hash + i);
+    let (key, value) = text[start..end].trim().split_once(": ")?;
+    let value = value.trim();
+    (!key.is_empty() && !value.is_empty()).then(|| {
+        format!(
+            "{key}: {}",
+            serde_json::to_string(value).unwrap_or_default()
+        )
+    })
 }
 
 /// The position of byte `offset` of `text`, one character long.

@@ -501,10 +501,10 @@ fn missing_example(name: &str, span: Span, place: Place) -> Diagnostic {
         "add `example:` with a value an agent could pass; it is shown in the parameter's \
          description"
     } else {
-        "add `example:` with a value the tool could return: the docs show it in the output's \
-         table and complete each example's result with it (it is not shown to the agent); \
-         or write one example for the whole object (its type's `example:`, or a `result` in \
-         the tool's `examples`), which counts for every field inside it"
+        "add `example:` with a value the tool could return: the docs show it beside the field \
+         and complete each example's result with it; or write one example for the whole \
+         object (its type's `example:`, or a `result` in the tool's `examples`), which counts \
+         for every field inside it"
     };
     Diagnostic::error("missing-example", span, format!("`{name}` has no example"))
         .label("add a realistic value")
