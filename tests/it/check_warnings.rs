@@ -8,9 +8,12 @@
 use crate::common::{root, yaml_files};
 use toolspec::diagnostics::{Diagnostic, Severity};
 
-/// Each loud spec, the places its warnings are at, and the fix each suggests (the text
-/// between backticks after "quote the value:"), with the value that fix loads to.
-const LOUD: &[(&str, &[(u32, u32, &str, &str)])] = &[(
+/// One warning a loud spec must get: its line and column, the fix it suggests (the text
+/// between backticks after "quote the value:"), and the value that fix loads to.
+type Expected = (u32, u32, &'static str, &'static str);
+
+/// Each loud spec and the warnings it must get, in order.
+const LOUD: &[(&str, &[Expected])] = &[(
     "comment-in-value--block-value",
     &[
         (
