@@ -108,37 +108,28 @@ fn walk_type(at: Place<'_>, ty: &Type, into: Into, visit: &mut dyn FnMut(&Slot<'
         is_items: at.role == Role::Items,
         is_variant: at.role == Role::Variant,
     });
+    // The place one level below this one.
+    let below = |field, path, role| Place {
+        field,
+        path,
+        depth: at.depth + 1,
+        role,
+    };
     let path = &at.path;
-    let depth = at.depth + 1;
     match &ty.kind {
         Kind::Object { fields, .. } => {
             for f in fields {
-                let next = Place {
-                    field: f,
-                    path: format!("{path}.{}", f.name),
-                    depth,
-                    role: Role::Field,
-                };
+                let next = below(f, format!("{path}.{}", f.name), Role::Field);
                 walk_type(next, &f.ty, into, visit);
             }
         }
         Kind::Array { items, .. } => {
-            let next = Place {
-                field: at.field,
-                path: format!("{path}[]"),
-                depth,
-                role: Role::Items,
-            };
+            let next = below(at.field, format!("{path}[]"), Role::Items);
             walk_type(next, items, into, visit);
         }
         Kind::Union { variants, .. } if into == Into::Variants => {
             for v in variants {
-                let next = Place {
-                    field: v,
-                    path: format!("{path}({})", v.name),
-                    depth,
-                    role: Role::Variant,
-                };
+                let next = below(v, format!("{path}({})", v.name), Role::Variant);
                 walk_type(next, &v.ty, into, visit);
             }
         }

@@ -246,14 +246,16 @@ enum FlowCause {
 }
 
 /// The entry of a flow mapping that holds the `#` at byte `hash`, its value double-quoted
-/// (`description: "The charge id like #12"`): from the `,` or `{` before it to the `,` or
-/// `}` after it, on its line. `None` when the line does not read as `key: value` there.
+/// (`description: "The charge id like #12"`): from the `,` or `{` before it (or its line's
+/// start) to the `,` or `}` after it, on its line. `None` when the line does not read as `key: value` there.
 fn quoted_entry(text: &str, hash: usize) -> Option<String> {
     let line_start = text[..hash].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[hash..].find('\n').map_or(text.len(), |i| hash + i);
+    // An entry starts after the `,` or `{` before it, or at its line's start when the
+    // mapping runs over several lines.
     let start = text[line_start..hash]
         .rfind([',', '{'])
-        .map(|i| line_start + i + 1)?;
+        .map_or(line_start, |i| line_start + i + 1);
     let end = text[hash..line_end]
         .find([',', '}'])
         .map_or(line_end, |i| hash + i);
@@ -455,6 +457,8 @@ fn syntax_help(message: &str) -> String {
         "indent with spaces; YAML does not allow tabs for indentation".into()
     } else if m.contains("quote") || m.contains("quoted scalar") {
         "close the string with the same quote it opened with".into()
+    } else if m.contains("mismatched bracket") {
+        "close each `[` with `]` and each `{` with `}`, the innermost first".into()
     } else if m.contains("flow mapping") || m.contains("flow sequence") {
         "close the `{` or `[`; inside them, quote any value that contains `,`, `:`, `[` or `{`"
             .into()
