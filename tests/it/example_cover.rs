@@ -188,3 +188,89 @@ fn docs_and_gauntlet_get_the_derived_values() {
     assert!(!docs.contains(r#""title": """#), "{docs}");
     assert!(!docs.contains(r#""login": """#), "{docs}");
 }
+
+/// A tool whose result is a union: each success example's result gives the variant it holds
+/// (by its tag, or for an untagged union, the variant its value fits) values for its fields.
+const UNIONS: &str = r#"toolspec: 1
+service: code
+title: Code host
+description: Pull requests of a code host's repositories.
+tools:
+  - name: code_event_get
+    title: Read an event
+    summary: Read one event of a pull request's timeline.
+    returns: the event, a comment or a review, and when it is due.
+    tier: read_only
+    params:
+      event_id: { type: integer, description: The event's id., minimum: 1, example: 9 }
+    output:
+      event:
+        type: union
+        description: The event.
+        tag: kind
+        variants:
+          comment:
+            type: object
+            description: A comment.
+            fields:
+              body: { type: string, description: What it says., max_length: 2000 }
+          review:
+            type: object
+            description: A review.
+            fields:
+              state: { type: string, description: The verdict., enum: [APPROVED, CHANGES_REQUESTED] }
+      due:
+        type: union
+        description: When a reply is due, a date or a number of days.
+        variants:
+          date: { type: string, format: date, description: The day. }
+          days: { type: integer, description: Days from now., minimum: 0 }
+    examples:
+      - title: A comment
+        arguments: { event_id: 9 }
+        result: { event: { kind: comment, body: Looks good }, due: 3 }
+      - title: A review
+        arguments: { event_id: 10 }
+        result: { event: { kind: review, state: APPROVED }, due: 2 }
+"#;
+
+#[test]
+fn results_count_for_the_variant_they_hold() {
+    // The untagged `due` was given integers only: `days` is covered, `date` is not.
+    assert_eq!(
+        errors(&load(UNIONS)),
+        ["missing-example: `date` has no example"]
+    );
+    let text = UNIONS.replace(
+        "date: { type: string, format: date, description: The day. }",
+        "date: { type: string, format: date, description: The day., example: '2026-12-24' }",
+    );
+    let loaded = load(&text);
+    assert_eq!(errors(&loaded), Vec::<String>::new());
+    let tool = loaded.model.tools().next().expect("a tool").1;
+    let variant = |field: &str, variant: &str| {
+        let f = tool.output_field(field).expect(field);
+        let toolspec::model::Kind::Union { variants, .. } = &f.ty.kind else {
+            panic!("{field} is not a union");
+        };
+        variants
+            .iter()
+            .find(|v| v.name == variant)
+            .expect(variant)
+            .clone()
+    };
+    let inner = |field: &str, v: &str, name: &str| {
+        let toolspec::model::Kind::Object { fields, .. } = &variant(field, v).ty.kind else {
+            panic!("{v} is not an object");
+        };
+        fields
+            .iter()
+            .find(|f| f.name == name)
+            .expect(name)
+            .example
+            .clone()
+    };
+    assert_eq!(inner("event", "comment", "body"), json!("Looks good"));
+    assert_eq!(inner("event", "review", "state"), json!("APPROVED"));
+    assert_eq!(variant("due", "days").example, json!(3));
+}
