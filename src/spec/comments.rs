@@ -1,7 +1,9 @@
 //! A `#` that ends a sentence early: in YAML, `#` after a space starts a comment, so
 //! `summary: Read charge #1 first.` is the summary `Read charge`, and the rest is dropped
-//! without a word. For the keys that hold prose, a comment on the same line as a plain
-//! value is far more often such a cut than a comment, so it gets a warning.
+//! without a word. For the keys that hold prose (and the items of `requests`, the values of
+//! `enum_descriptions`), a comment right after a plain value, on the line where the value
+//! ends (its only line, or the last of several), is far more often such a cut than a
+//! comment, so it gets a warning, with the value quoted as the fix.
 
 use crate::diagnostics::{Diagnostic, Diagnostics, FileId, Span};
 use crate::spec::node::{Node, PNode};
@@ -32,7 +34,7 @@ pub fn check(doc: &PNode, text: &str, file: FileId, out: &mut Diagnostics) {
     walk(doc, text, file, out);
 }
 
-/// How a prose value is written, to write the fix the same way: `key: '...'` or `- '...'`.
+/// How a prose value is written, to write the fix the same way: `key: "..."` or `- "..."`.
 enum Written<'a> {
     Key(&'a str),
     Item,
