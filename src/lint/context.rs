@@ -42,47 +42,96 @@ pub struct Slot<'a> {
     pub depth: usize,
     /// Whether this is an array's items rather than a field itself.
     pub is_items: bool,
+    /// Whether this is one variant of a union (its `field` is the variant, whose name is a
+    /// tag value or a variant name, not a field name). Only [`walk_variants`] visits these.
+    pub is_variant: bool,
+}
+
+/// What a walk descends into besides fields and array items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Into {
+    /// Fields and array items only.
+    Fields,
+    /// Also every variant of a union, and the fields of object variants.
+    Variants,
 }
 
 /// Visits every field written in the spec and every nested field and array item below them,
 /// parents before children. Implied fields (paging, idempotency...) are skipped: toolspec
 /// writes those itself.
 pub fn walk<'a>(fields: &'a [Field], visit: &mut dyn FnMut(&Slot<'_>)) {
+    walk_in(fields, Into::Fields, visit);
+}
+
+/// As [`walk`], and also into every variant of a union (tagged or not): the variant itself
+/// (a slot with `is_variant`, path `event(comment)`), then its fields
+/// (`event(comment).comment_id`). For rules about what a result's objects carry, wherever
+/// they sit; rules about a value's own constraints keep to [`walk`].
+pub fn walk_variants<'a>(fields: &'a [Field], visit: &mut dyn FnMut(&Slot<'_>)) {
+    walk_in(fields, Into::Variants, visit);
+}
+
+fn walk_in<'a>(fields: &'a [Field], into: Into, visit: &mut dyn FnMut(&Slot<'_>)) {
     for f in fields.iter().filter(|f| f.origin == Origin::Spec) {
-        walk_type(f, f.name.clone(), &f.ty, 0, false, visit);
+        let at = Place {
+            field: f,
+            path: f.name.clone(),
+            depth: 0,
+            role: Role::Field,
+        };
+        walk_type(at, &f.ty, into, visit);
     }
 }
 
-fn walk_type<'a>(
+/// Where a walk stands: [`Slot`] before the type is known, with an owned path.
+struct Place<'a> {
     field: &'a Field,
     path: String,
-    ty: &'a Type,
     depth: usize,
-    is_items: bool,
-    visit: &mut dyn FnMut(&Slot<'_>),
-) {
+    role: Role,
+}
+
+/// What a [`Place`] is to the type that holds it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Field,
+    Items,
+    Variant,
+}
+
+fn walk_type(at: Place<'_>, ty: &Type, into: Into, visit: &mut dyn FnMut(&Slot<'_>)) {
     visit(&Slot {
-        field,
-        path: &path,
+        field: at.field,
+        path: &at.path,
         ty,
-        depth,
-        is_items,
+        depth: at.depth,
+        is_items: at.role == Role::Items,
+        is_variant: at.role == Role::Variant,
     });
+    // The place one level below this one.
+    let below = |field, path, role| Place {
+        field,
+        path,
+        depth: at.depth + 1,
+        role,
+    };
+    let path = &at.path;
     match &ty.kind {
         Kind::Object { fields, .. } => {
             for f in fields {
-                walk_type(
-                    f,
-                    format!("{path}.{}", f.name),
-                    &f.ty,
-                    depth + 1,
-                    false,
-                    visit,
-                );
+                let next = below(f, format!("{path}.{}", f.name), Role::Field);
+                walk_type(next, &f.ty, into, visit);
             }
         }
         Kind::Array { items, .. } => {
-            walk_type(field, format!("{path}[]"), items, depth + 1, true, visit);
+            let next = below(at.field, format!("{path}[]"), Role::Items);
+            walk_type(next, items, into, visit);
+        }
+        Kind::Union { variants, .. } if into == Into::Variants => {
+            for v in variants {
+                let next = below(v, format!("{path}({})", v.name), Role::Variant);
+                walk_type(next, &v.ty, into, visit);
+            }
         }
         _ => {}
     }

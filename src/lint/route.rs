@@ -33,7 +33,7 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("search", &["find", "look", "lookup", "locat", "query"]),
     ("get", &["read", "show", "view", "fetch", "display", "see"]),
     ("updat", &["chang", "modify", "set", "edit", "fix"]),
-    ("delet", &["remov", "eras"]),
+    ("delet", &["remov", "eras", "forget"]),
     ("creat", &["add"]),
 ];
 
@@ -47,9 +47,50 @@ fn canonical(stemmed: String) -> String {
     stemmed
 }
 
-/// The routing terms of prose: content words, stemmed, synonyms merged.
+/// Phrases that tools spell out and users shorten, each made one term (the phrase's stems
+/// joined), with the abbreviations that stand for it: "PR" meets "pull request".
+const PHRASES: &[(&[&str], &[&str])] = &[
+    (&["pull", "request"], &["pr", "prs"]),
+    (&["merg", "request"], &["mr", "mrs"]),
+    (&["repository"], &["repo"]),
+];
+
+/// Stemmed words with each phrase of [`PHRASES`] and each of its abbreviations made the
+/// phrase's one term.
+fn phrases(words: Vec<String>) -> Vec<String> {
+    let mut out = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let rest = &words[i..];
+        let found = PHRASES.iter().find_map(|(phrase, short)| {
+            if rest.len() >= phrase.len() && rest.iter().zip(phrase.iter()).all(|(w, p)| w == p) {
+                Some((phrase, phrase.len()))
+            } else if short.contains(&rest[0].as_str()) {
+                Some((phrase, 1))
+            } else {
+                None
+            }
+        });
+        match found {
+            Some((phrase, used)) => {
+                out.push(phrase.concat());
+                i += used;
+            }
+            None => {
+                out.push(rest[0].clone());
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The routing terms of prose: content words, stemmed, phrases joined, synonyms merged.
 fn terms(text: &str) -> Vec<String> {
-    content_words(text).into_iter().map(canonical).collect()
+    phrases(content_words(text))
+        .into_iter()
+        .map(canonical)
+        .collect()
 }
 
 /// A routing term as a reader knows it: the request's own word that became it (`create`
@@ -58,10 +99,15 @@ pub fn shown(term: &str, request: &str) -> String {
     if let Some(kind) = term.strip_prefix('=') {
         return format!("a {kind} value");
     }
-    request
+    let words: Vec<&str> = request
         .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '-')
-        .find(|w| terms(w).iter().any(|t| t == term))
-        .map_or_else(|| term.to_string(), str::to_lowercase)
+        .filter(|w| !w.is_empty())
+        .collect();
+    // A word, or two in a row ("pull request"), that make the term.
+    (1..=2)
+        .flat_map(|n| words.windows(n))
+        .find(|w| terms(&w.join(" ")) == [term])
+        .map_or_else(|| term.to_string(), |w| w.join(" ").to_lowercase())
 }
 
 /// A term that stands for "the request contains a value this parameter takes", so a request
@@ -110,11 +156,16 @@ fn takes(param: &Field, token: &str) -> bool {
 /// tickets_search") are left out: they point away from this tool.
 pub fn tool_words(tool: &Tool, tool_names: &[&str]) -> Vec<String> {
     // The name is what an agent reads first, so its words count twice.
-    let name: Vec<String> = ident_words(&tool.name.text)
-        .iter()
-        .filter(|w| w.len() > 1)
-        .map(|w| canonical(stem(w)))
-        .collect();
+    let name: Vec<String> = phrases(
+        ident_words(&tool.name.text)
+            .iter()
+            .filter(|w| w.len() > 1)
+            .map(|w| stem(w))
+            .collect(),
+    )
+    .into_iter()
+    .map(canonical)
+    .collect();
     let mut out = name.clone();
     out.extend(name);
     let mut prose = format!(
@@ -261,7 +312,21 @@ impl Index {
 
 #[cfg(test)]
 mod shown_tests {
-    use super::shown;
+    use super::{shown, terms};
+
+    #[test]
+    fn abbreviations_endings_and_synonyms_meet() {
+        assert_eq!(terms("review my PR"), terms("review my pull request"));
+        assert_eq!(
+            terms("the PRs of a repo"),
+            terms("pull requests of a repository")
+        );
+        assert_eq!(terms("list reviewers"), terms("list reviews"));
+        assert_eq!(terms("forget an entity"), terms("delete entities"));
+        // A word that only looks like an agent noun keeps its meaning.
+        assert_ne!(terms("orders"), terms("ord"));
+        assert_eq!(terms("users"), ["user"]);
+    }
 
     #[test]
     fn only_distinctive_patterns_are_value_cues() {
@@ -279,6 +344,11 @@ mod shown_tests {
         );
         assert_eq!(shown("search", "Find my open tickets"), "find");
         assert_eq!(shown("=TicketId", "close T-1001"), "a TicketId value");
+        assert_eq!(
+            shown("pullrequest", "who reviews my pull requests"),
+            "pull requests"
+        );
+        assert_eq!(shown("pullrequest", "list my open PRs"), "prs");
         // A term no word of the request makes is shown as it is.
         assert_eq!(shown("xyz", "close T-1001"), "xyz");
     }

@@ -43,12 +43,25 @@ pub fn content_words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// A light English stemmer: plural and common verb endings.
+/// A light English stemmer: plural and common verb endings, and agent nouns of the action
+/// verbs tools are named by (`reviewers`, `viewer`, `writer` meet `review`, `view`, `write`).
 pub fn stem(word: &str) -> String {
     let w = word.to_lowercase();
     let n = w.len();
     if !w.is_ascii() || n <= 3 {
         return w;
+    }
+    // Only where the rest is an action verb: `order`, `user` and `owner` are no agents.
+    if let Some(base) = w.strip_suffix("ers").or_else(|| w.strip_suffix("er"))
+        && base.len() > 2
+    {
+        if is_verb(base) {
+            return stem(base);
+        }
+        let with_e = format!("{base}e");
+        if is_verb(&with_e) {
+            return stem(&with_e);
+        }
     }
     if let Some(base) = w.strip_suffix("ies")
         && n > 4
@@ -377,6 +390,11 @@ mod tests {
         assert_eq!(stem("status"), "status");
         assert_eq!(stem("published"), stem("publish"));
         assert_eq!(stem("orders"), "order");
+        assert_eq!(stem("reviewers"), stem("reviews"));
+        assert_eq!(stem("writer"), stem("write"));
+        assert_eq!(stem("users"), "user");
+        assert_eq!(stem("owner"), "owner");
+        assert_eq!(stem("filter"), "filter");
     }
 
     #[test]

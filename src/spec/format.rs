@@ -240,8 +240,13 @@ pub struct Field {
     /// error details; optional on array `items` and named types.
     #[serde(default)]
     pub description: Option<Sp<String>>,
-    /// A realistic value, shown to the agent in the description. Required on scalars; objects
-    /// and arrays compose theirs from their fields' and items' examples when it is left out.
+    /// A realistic value: a parameter's is shown to the agent in its description, an output
+    /// field's in the docs and their example results. Required on scalars, unless an example
+    /// written above the field gives it a value its type accepts: the `example` of its object
+    /// or list field, of the named type it is inside (`PullRequest: {type: object, example:
+    /// {number: 42, title: ...}}`), or a success `result` of the tool; the field's example is
+    /// then that value. Objects and arrays compose theirs from their fields' and items'
+    /// examples when it is left out.
     #[serde(default)]
     pub example: Option<Sp<Value>>,
     /// Whether the caller must pass it (for outputs: whether it is always present). Defaults to
@@ -612,7 +617,8 @@ pub struct Example {
     /// The expected result when the call succeeds, or only the fields the example is about:
     /// it is laid over the output fields' examples (objects key by key, each list item over
     /// the items' example, a tagged union's value over the variant its tag selects) and must
-    /// then pass the output schema.
+    /// then pass the output schema. The scalar output fields it gives a value need no
+    /// `example` of their own.
     #[serde(default)]
     pub result: Option<Sp<Value>>,
     /// For a previewed tool: what its preview shows for this call (or part of it), such as

@@ -151,6 +151,52 @@ fn syntax_error(file: FileId, text: &str, e: &serde_saphyr::Error) -> Diagnostic
     });
     let message = clean_message(&rendered);
     let mut help = syntax_help(&message);
+    // A flow mapping or list left open is noticed where the next thing fails to fit, often
+    // on the next line: point at the cause, the `#` whose comment hid the closing bracket,
+    // or the end of the line where the bracket is missing.
+    let m = message.to_lowercase();
+    if (m.contains("flow mapping") || m.contains("flow sequence"))
+        && let Some(cause) = flow_cause(text, pos)
+    {
+        let (at, label, fix) = match cause {
+            FlowCause::Comment { at, close } => (
+                at,
+                format!(
+                    "`#` after a space starts a comment: the rest of the line, its `{close}` included, is not read"
+                ),
+                match quoted_entry(text, at.offset) {
+                    Some(fix) => format!(
+                        "quote the value that holds the `#`: `{fix}`; then the `{close}` is read again"
+                    ),
+                    None => format!(
+                        "quote the value that holds the `#`, or write the mapping as a block, one key per line; then the `{close}` is read again"
+                    ),
+                },
+            ),
+            FlowCause::Unclosed {
+                at,
+                opened,
+                open,
+                close,
+            } => (
+                at,
+                format!(
+                    "no `{close}` closes the `{open}` of {}:{} by the end of this line",
+                    opened.line, opened.column
+                ),
+                format!(
+                    "close the `{open}` with `{close}` at the end of this line; inside it, quote any value that contains `,`, `:`, `[`, `{{` or ` #`"
+                ),
+            ),
+        };
+        return Diagnostic::error(
+            "yaml-syntax",
+            Span { file, pos: at },
+            format!("invalid YAML: {message}"),
+        )
+        .label(label)
+        .help(fix);
+    }
     // A `#` after a space starts a comment, which silently cuts a value and, in `{ ... }`,
     // its closing brace: the parser then fails somewhere after it.
     let near = |line: u32| {
@@ -184,6 +230,168 @@ fn syntax_error(file: FileId, text: &str, e: &serde_saphyr::Error) -> Diagnostic
     )
     .label(label)
     .help(help)
+}
+
+/// What left a flow collection (`{...}`, `[...]`) open where the parser gave up.
+enum FlowCause {
+    /// A comment on the line that hid the closing bracket: the `#`.
+    Comment { at: Pos, close: char },
+    /// The bracket opened and never closed: the end of the last line before the error.
+    Unclosed {
+        at: Pos,
+        opened: Pos,
+        open: char,
+        close: char,
+    },
+}
+
+/// The entry of a flow mapping that holds the `#` at byte `hash`, its value double-quoted
+/// (`description: "The charge id like #12"`): from the `,` or `{` before it (or its line's
+/// start) to the `,` or `}` after it, on its line. `None` when the line does not read as `key: value` there.
+fn quoted_entry(text: &str, hash: usize) -> Option<String> {
+    let line_start = text[..hash].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[hash..].find('\n').map_or(text.len(), |i| hash + i);
+    // An entry starts after the `,` or `{` before it, or at its line's start when the
+    // mapping runs over several lines.
+    let start = text[line_start..hash]
+        .rfind([',', '{'])
+        .map_or(line_start, |i| line_start + i + 1);
+    let end = text[hash..line_end]
+        .find([',', '}'])
+        .map_or(line_end, |i| hash + i);
+    let (key, value) = text[start..end].trim().split_once(": ")?;
+    let value = value.trim();
+    (!key.is_empty() && !value.is_empty()).then(|| {
+        format!(
+            "{key}: {}",
+            serde_json::to_string(value).unwrap_or_default()
+        )
+    })
+}
+
+/// The position of byte `offset` of `text`, one character long.
+pub(crate) fn pos_at(text: &str, offset: usize) -> Pos {
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    Pos {
+        line: u32::try_from(before.matches('\n').count() + 1).unwrap_or(u32::MAX),
+        column: u32::try_from(before[line_start..].chars().count() + 1).unwrap_or(u32::MAX),
+        offset,
+        len: 1,
+    }
+}
+
+/// The byte offset of a 1-based line and column (in characters).
+fn offset_of(text: &str, pos: Pos) -> Option<usize> {
+    let skip = usize::try_from(pos.line.checked_sub(1)?).ok()?;
+    let start: usize = text.split_inclusive('\n').take(skip).map(str::len).sum();
+    let column = usize::try_from(pos.column.checked_sub(1)?).ok()?;
+    let line = text.get(start..)?.split('\n').next()?;
+    Some(
+        start
+            + line
+                .char_indices()
+                .nth(column)
+                .map_or(line.len(), |(i, _)| i),
+    )
+}
+
+/// The flow brackets still open at the end of `text`, with their offsets, and the first
+/// comment that started while a bracket was open (it is forgotten once all brackets close).
+/// Comments and quoted strings are skipped, and a bracket or quote counts only where YAML
+/// reads it as one (after a space, a line start or another indicator: `note's` holds no
+/// quote).
+fn scan(text: &str) -> (Vec<(usize, char)>, Option<usize>) {
+    let mut open: Vec<(usize, char)> = Vec::new();
+    let mut comment: Option<usize> = None;
+    let mut prev = '\n';
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let token_start = prev.is_whitespace() || "{[,:".contains(prev);
+        match c {
+            '#' if prev.is_whitespace() => {
+                if !open.is_empty() && comment.is_none() {
+                    comment = Some(i);
+                }
+                for (_, c) in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+                prev = '\n';
+                continue;
+            }
+            '\'' if token_start => {
+                while let Some((_, c)) = chars.next() {
+                    if c == '\'' {
+                        if chars.peek().is_some_and(|&(_, n)| n == '\'') {
+                            chars.next();
+                        } else {
+                            break;
+                        }
+                    }
+                }
+            }
+            '"' if token_start => {
+                while let Some((_, c)) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '{' | '[' if token_start || !open.is_empty() => open.push((i, c)),
+            '}' | ']' if !open.is_empty() => {
+                open.pop();
+                if open.is_empty() {
+                    comment = None;
+                }
+            }
+            _ => {}
+        }
+        prev = c;
+    }
+    (open, comment)
+}
+
+/// Why the flow collection open at `pos` (where the parser stopped) is still open, placed
+/// where it can be fixed; `None` when nothing is open or the cause is where the parser
+/// stopped anyway.
+fn flow_cause(text: &str, pos: Pos) -> Option<FlowCause> {
+    let end = offset_of(text, pos)?.min(text.len());
+    let (open, comment) = scan(&text[..end]);
+    let &(opened, open_char) = open.last()?;
+    let close = if open_char == '{' { '}' } else { ']' };
+    if let Some(at) = comment {
+        return Some(FlowCause::Comment {
+            at: pos_at(text, at),
+            close,
+        });
+    }
+    // The end of the last line with content before the error's line, if the bracket opened
+    // before that line: that is where its closing bracket is missing.
+    let line_start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+    if opened >= line_start {
+        return None;
+    }
+    let last = text[opened..line_start]
+        .trim_end()
+        .len()
+        .checked_sub(1)
+        .map(|n| opened + n)?;
+    let last = text[..=last].char_indices().next_back().map(|(i, _)| i)?;
+    Some(FlowCause::Unclosed {
+        at: pos_at(
+            text,
+            last + text[last..].chars().next().map_or(1, char::len_utf8),
+        ),
+        opened: pos_at(text, opened),
+        open: open_char,
+        close,
+    })
 }
 
 /// The parser's message without its own location prefix and suffix (ours is printed), and
@@ -230,14 +438,7 @@ fn first_tab_from(text: &str, line: u32) -> Option<Pos> {
     let skip = usize::try_from(line.saturating_sub(1)).ok()?;
     let start: usize = text.split_inclusive('\n').take(skip).map(str::len).sum();
     let at = start + text.get(start..)?.find('\t')?;
-    let before = &text[..at];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    Some(Pos {
-        line: u32::try_from(before.matches('\n').count() + 1).unwrap_or(u32::MAX),
-        column: u32::try_from(before[line_start..].chars().count() + 1).unwrap_or(u32::MAX),
-        offset: at,
-        len: 1,
-    })
+    Some(pos_at(text, at))
 }
 
 /// A fix hint for the parser's message. Matched on whole phrases of the parser's wording:
@@ -256,6 +457,8 @@ fn syntax_help(message: &str) -> String {
         "indent with spaces; YAML does not allow tabs for indentation".into()
     } else if m.contains("quote") || m.contains("quoted scalar") {
         "close the string with the same quote it opened with".into()
+    } else if m.contains("mismatched bracket") {
+        "close each `[` with `]` and each `{` with `}`, the innermost first".into()
     } else if m.contains("flow mapping") || m.contains("flow sequence") {
         "close the `{` or `[`; inside them, quote any value that contains `,`, `:`, `[` or `{`"
             .into()
@@ -276,14 +479,7 @@ fn syntax_help(message: &str) -> String {
 fn lone_carriage_return(file: FileId, text: &str) -> Option<Diagnostic> {
     let bytes = text.as_bytes();
     let at = (0..bytes.len()).find(|&i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))?;
-    let before = &text[..at];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let pos = Pos {
-        line: u32::try_from(before.matches('\n').count() + 1).unwrap_or(u32::MAX),
-        column: u32::try_from(before[line_start..].chars().count() + 1).unwrap_or(u32::MAX),
-        offset: at,
-        len: 1,
-    };
+    let pos = pos_at(text, at);
     Some(
         Diagnostic::error(
             "yaml-syntax",

@@ -166,3 +166,40 @@ fn false_positives_stay_fixed() {
         );
     }
 }
+
+/// Specs a rule once stayed quiet on: `tests/lint/loud/<rule id>--<what>.yaml`, each listed
+/// here with where the rule must fire (under `strict`). Each passes `toolspec check`.
+const LOUD: &[(&str, u32, u32)] = &[
+    ("destructive-name-tier--send-with-undo", 11, 11),
+    ("id-name-suffix--union-variant", 23, 15),
+    ("id-without-name--union-variant", 27, 11),
+];
+
+#[test]
+fn missed_findings_stay_found() {
+    let dir = crate::common::root().join("tests/lint/loud");
+    let files: Vec<String> = crate::common::yaml_files(&dir)
+        .iter()
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let listed: Vec<String> = LOUD.iter().map(|(n, ..)| n.to_string()).collect();
+    assert_eq!(
+        files, listed,
+        "every file in tests/lint/loud is listed in LOUD, in order"
+    );
+    for &(name, line, column) in LOUD {
+        let id = name.split("--").next().unwrap();
+        assert!(
+            rules::ALL.iter().any(|r| r.id == id),
+            "{name}: no rule `{id}`"
+        );
+        let file = format!("tests/lint/loud/{name}.yaml");
+        let found = lint_files(&[&file], Some(Set::Strict));
+        assert!(
+            found.at(id).contains(&(line, column)),
+            "`{id}` should fire at {file}:{line}:{column}; it fired at {:?}\n{}",
+            found.at(id),
+            found.render()
+        );
+    }
+}

@@ -105,3 +105,60 @@ fn misroute_compares_tools_across_specs() {
         d[0].message
     );
 }
+
+/// Two unrelated servers linted together (a memory server and a code host): the memory
+/// request shares "reviews" and "pull requests" with the code host's tool, but "remember"
+/// is the memory tool's alone, so no finding, and no advice for either to name the other.
+#[test]
+fn misroute_names_another_toolset_only_on_a_strong_overlap() {
+    let memory = "tests/lint/misroute/memory.yaml";
+    let code = "tests/lint/misroute/code.yaml";
+    let together = lint_files(&[memory, code], None);
+    assert!(together.at("misroute").is_empty(), "{}", together.render());
+    // The request does meet the code host's words (stems and phrases at work): without
+    // "remember" in the memory tool, it shares no word with it, the code host is named as
+    // where it goes, and the help names no `not_for`.
+    let text = std::fs::read_to_string(crate::common::root().join(memory)).unwrap();
+    let text = text
+        .replace("title: Remember facts", "title: Add observations")
+        .replace(
+            "summary: Remember new facts (observations) about an entity in the knowledge graph.",
+            "summary: Add observations about an entity to the knowledge graph.",
+        );
+    let code_text = std::fs::read_to_string(crate::common::root().join(code)).unwrap();
+    let l = common::lint_texts(&[("memory.yaml", &text), ("code.yaml", &code_text)], None);
+    let d = l.with("misroute");
+    assert_eq!(d.len(), 1, "{}", l.render());
+    assert!(
+        d[0].message
+            .contains("shares no words with `memory_observation_add`"),
+        "{}",
+        d[0].message
+    );
+    assert!(
+        d[0].notes.iter().any(|n| n
+            == "`code_review_list` matches words `memory_observation_add` lacks: pull requests, reviews"),
+        "{:?}",
+        d[0].notes
+    );
+    let help = d[0].help.as_deref().unwrap_or_default();
+    assert!(
+        help.contains("another toolset (`code`)") && help.contains("name it in no `not_for`"),
+        "{help}"
+    );
+    // Within one toolset, the advice is still to add a `not_for` to the winner.
+    let both = lint_files(
+        &["tests/lint/misroute/docs.yaml", "tests/lint/good-tool.yaml"],
+        None,
+    );
+    let d = both.with("misroute");
+    assert_eq!(d.len(), 1, "{}", both.render());
+    assert!(
+        d[0].help
+            .as_deref()
+            .unwrap_or_default()
+            .contains("no `not_for`"),
+        "helpdesk and tickets are two toolsets: {:?}",
+        d[0].help
+    );
+}

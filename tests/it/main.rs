@@ -16,6 +16,7 @@ mod docs_common;
 mod lint_common;
 
 mod check_examples;
+mod check_warnings;
 mod codegen_builder;
 mod codegen_rust;
 mod diff_cases;
@@ -24,6 +25,7 @@ mod docs_examples;
 mod docs_mdbook;
 mod docs_truth;
 mod effect_words;
+mod example_cover;
 mod format_reference;
 mod key_optional;
 mod lint_config;

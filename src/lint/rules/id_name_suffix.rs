@@ -10,7 +10,7 @@ pub static RULE: Rule = Rule {
     set: Set::Recommended,
     category: Category::Names,
     summary: "Fields holding identifiers are named `<thing>_id` (`ticket_id`, not `ticket` or `ticketId`).",
-    what: "Reports a parameter or output field whose type is an id (a named type ending in `Id`, \
+    what: "Reports a parameter or output field (fields of union variants included) whose type is an id (a named type ending in `Id`, \
            or a `uuid` string) but whose name does not end in `_id` (`_ids` for lists); a \
            camelCase `ticketId`; and a bare `id` in an output (bare `id` parameters are \
            `param-name-cryptic`'s).",
@@ -65,8 +65,9 @@ fn problem(f: &Field, is_param: bool) -> Option<String> {
 fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for (_, tool) in cx.tools() {
         for (fields, is_param) in [(&tool.params, true), (&tool.output, false)] {
-            walk(fields, &mut |s: &Slot| {
-                if s.is_items {
+            walk_variants(fields, &mut |s: &Slot| {
+                // A variant's name is a tag value, not a field name; its fields are visited.
+                if s.is_items || s.is_variant {
                     return;
                 }
                 if let Some(why) = problem(s.field, is_param) {

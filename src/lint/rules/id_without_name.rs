@@ -9,11 +9,13 @@ pub static RULE: Rule = Rule {
     set: Set::Recommended,
     category: Category::Results,
     summary: "Objects in results that carry `<x>_id` also carry a name, title or label.",
-    what: "Looks at every object nested in a tool's output (list items included; the result \
-           itself is not, since the agent knows what it asked for) and reports one that has \
-           an `id` or `<x>_id` field (other than ids the tool took as parameters) but no \
-           readable field: `name`, `title`, `label`, `subject`, `summary`, `display_name`, or \
-           a field ending in `_name`, `_title` or `_label`.",
+    what: "Looks at every object nested in a tool's output (list items and the variants of \
+           unions included, tagged or not; the result itself is not, since the agent knows \
+           what it asked for) and reports one that has an `id` or `<x>_id` field (other than \
+           ids the tool took as parameters) but no readable field: `name`, `title`, `label`, \
+           `subject`, `summary`, `display_name`, a handle a person knows (`login`, `handle`, \
+           `username`, `email`, `slug`), or a field ending in `_name`, `_title`, `_label`, \
+           `_login`, `_handle`, `_username`, `_email` or `_slug`.",
     why: "Ids alone make the model guess which row is which, and guesses become hallucinated \
           follow-up calls. Anthropic reports fewer wrong follow-ups when tools return \
           readable fields beside ids; a title also lets the model tell the user what it \
@@ -25,19 +27,43 @@ pub static RULE: Rule = Rule {
     check,
 };
 
+/// Words a person recognises a thing by. Handles count: a user's `login` or `email`, a
+/// repository's `slug`, are what people call it, and a code host's user object has no
+/// other name.
+const READABLE: &[&str] = &[
+    "name",
+    "title",
+    "label",
+    "subject",
+    "summary",
+    "display_name",
+    "login",
+    "handle",
+    "username",
+    "email",
+    "slug",
+];
+
+/// The suffixes of readable fields (`author_login`, `owner_email`).
+const READABLE_SUFFIXES: &[&str] = &[
+    "_name",
+    "_title",
+    "_label",
+    "_login",
+    "_handle",
+    "_username",
+    "_email",
+    "_slug",
+];
+
 fn is_readable(name: &str) -> bool {
-    matches!(
-        name,
-        "name" | "title" | "label" | "subject" | "summary" | "display_name"
-    ) || name.ends_with("_name")
-        || name.ends_with("_title")
-        || name.ends_with("_label")
+    READABLE.contains(&name) || READABLE_SUFFIXES.iter().any(|s| name.ends_with(s))
 }
 
 fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for (ts, tool) in cx.tools() {
         let params: Vec<&str> = tool.params.iter().map(|p| p.name.as_str()).collect();
-        walk(&tool.output, &mut |s: &Slot| {
+        walk_variants(&tool.output, &mut |s: &Slot| {
             let Kind::Object { fields, .. } = &s.ty.kind else {
                 return;
             };

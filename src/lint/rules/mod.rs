@@ -9,7 +9,9 @@
 /// What rule files use.
 mod prelude {
     pub use crate::diagnostics::Severity;
-    pub use crate::lint::context::{Ctx, Slot, constraint_finding, constraint_span, walk};
+    pub use crate::lint::context::{
+        Ctx, Slot, constraint_finding, constraint_span, walk, walk_variants,
+    };
     pub use crate::lint::rule::{Category, Finding, Rule, Set};
     pub use crate::lint::words;
     pub use crate::model::{Field, Kind, Tool, ToolSet, Type};

@@ -2,10 +2,15 @@
 //! (bounds in order, keys that apply to the type) is checked in [`constraints`].
 
 mod constraints;
+mod cover;
 mod requires;
 mod unions;
 
-use crate::diagnostics::{Diagnostic, Diagnostics, FileId, Span, did_you_mean, synonym_of};
+pub use cover::Cover;
+
+use crate::diagnostics::{
+    Diagnostic, Diagnostics, FileId, Severity, Span, did_you_mean, synonym_of,
+};
 use crate::model::values::{check_value, compose_example};
 use crate::model::{Content, Field, Kind, NamedType, Origin, Type};
 use crate::spec::format as raw;
@@ -49,6 +54,8 @@ pub struct FieldResolver<'a> {
     raw_types: &'a [(Sp<String>, raw::Field)],
     resolved: HashMap<String, Type>,
     in_progress: Vec<String>,
+    /// What the examples written above each field say of it.
+    cover: Cover,
     /// Problems found.
     pub diags: &'a mut Diagnostics,
 }
@@ -65,8 +72,17 @@ impl<'a> FieldResolver<'a> {
             raw_types: types.map(|t| t.0.as_slice()).unwrap_or(&[]),
             resolved: HashMap::new(),
             in_progress: Vec::new(),
+            cover: Cover::default(),
             diags,
         }
+    }
+
+    /// Lets the examples written above a field (a named type's, an object's, a tool's
+    /// result) count for it: a field they give a valid value needs no `example:` of its own,
+    /// and takes that value as its example.
+    pub fn with_cover(mut self, cover: Cover) -> Self {
+        self.cover = cover;
+        self
     }
 
     /// A span in this file.
@@ -128,14 +144,14 @@ impl<'a> FieldResolver<'a> {
             return None;
         }
         self.in_progress.push(name.to_string());
-        let errors_before = self.diags.error_count();
+        let errors_before = self.type_errors();
         let mut ty = self.resolve_type(def, Place::NamedType, decl.pos);
         self.in_progress.pop();
         // The type's own example reaches every field that uses it without one (and from
         // there agents, docs and test data), so it is held to the type's rules like a
         // field's; a type that is itself wrong is reported once, as such.
         if let Some(e) = &def.example
-            && self.diags.error_count() == errors_before
+            && self.type_errors() == errors_before
         {
             self.check_against("invalid-example", "example", name, &e.value, &ty, e.pos);
         }
@@ -160,14 +176,14 @@ impl<'a> FieldResolver<'a> {
             self.diags.push(
                 Diagnostic::error("invalid-name", span, format!("`{}` is not a valid field name", name.value))
                     .label("not an identifier")
-                    .help("use letters, digits and `_`, starting with a letter (snake_case: `customer_email`)"),
+                    .help("use letters, digits and `_`, starting with a letter or `_`, at most 64 characters; snake_case (`customer_email`) and camelCase (`customerEmail`) are both accepted, so keep the names the wire already has"),
             );
         }
-        let errors_before = self.diags.error_count();
+        let errors_before = self.type_errors();
         let ty = self.resolve_type(f, place, name.pos);
         // A type that is itself wrong (unknown, contradictory bounds, an empty enum) would make
         // every check of the default and example against it a second report of one mistake.
-        let type_ok = self.diags.error_count() == errors_before;
+        let type_ok = self.type_errors() == errors_before;
         // A reference to a named type takes its example from the type; if the reference is
         // broken, that is reported once, as such, and not again as a missing example.
         let is_reference = !BUILTIN_TYPES.contains(&f.ty.value.as_str());
@@ -250,15 +266,24 @@ impl<'a> FieldResolver<'a> {
                 e.value.clone()
             }
             None => {
-                // A default is a realistic value too: it serves as the example.
-                if is_scalar(&ty) && !is_reference && place != Place::NamedType && !has_default {
-                    self.diags.push(
-                        Diagnostic::error("missing-example", span, format!("`{}` has no example", name.value))
-                            .label("add a realistic value")
-                            .help("add `example:` with a value an agent could pass; it is shown in the description"),
-                    );
+                // A default is a realistic value too: it serves as the example. So does the
+                // value an example written above the field gives it (its object's, its
+                // type's, its tool's result), if that value is one the field accepts.
+                let needs_one =
+                    is_scalar(&ty) && !is_reference && place != Place::NamedType && !has_default;
+                let covered = needs_one
+                    .then(|| {
+                        self.cover
+                            .values(f)
+                            .iter()
+                            .find(|v| type_ok && check_value(v, &ty, &name.value).is_empty())
+                    })
+                    .flatten()
+                    .cloned();
+                if needs_one && covered.is_none() {
+                    self.diags.push(missing_example(&name.value, span, place));
                 }
-                default.clone().unwrap_or_else(|| {
+                covered.or_else(|| default.clone()).unwrap_or_else(|| {
                     example_of_named(&ty, self.raw_types)
                         .or_else(|| item_example(f, &ty, self.raw_types))
                         .unwrap_or_else(|| compose_example(&ty))
@@ -277,6 +302,16 @@ impl<'a> FieldResolver<'a> {
             nullable,
             origin: Origin::Spec,
         }
+    }
+
+    /// The errors so far that make a type wrong: all but a missing example, which says
+    /// nothing against the type, and is often the consequence of an enclosing example that
+    /// is itself wrong (and must be checked to say so).
+    fn type_errors(&self) -> usize {
+        self.diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error && d.code != "missing-example")
+            .count()
     }
 
     fn check_against(
@@ -457,6 +492,23 @@ fn is_scalar(ty: &Type) -> bool {
             | Kind::Union { .. }
             | Kind::Content(Content::Image | Content::Audio | Content::ResourceLink)
     )
+}
+
+/// The error for a scalar field without an example, with what its example is for: a
+/// parameter's is a value an agent could pass, an output's is what the docs show.
+fn missing_example(name: &str, span: Span, place: Place) -> Diagnostic {
+    let help = if place == Place::Param {
+        "add `example:` with a value an agent could pass; it is shown in the parameter's \
+         description"
+    } else {
+        "add `example:` with a value the tool could return: the docs show it beside the field \
+         and complete each example's result with it; or write one example for the whole \
+         object (its type's `example:`, or a `result` in the tool's `examples`), which counts \
+         for every field inside it"
+    };
+    Diagnostic::error("missing-example", span, format!("`{name}` has no example"))
+        .label("add a realistic value")
+        .help(help)
 }
 
 /// `[item]` for an array whose items carry an example (written, or their named type's).

@@ -100,7 +100,8 @@ fn resolve_toolset(
         );
     }
     let defaults = resolve_defaults(file, spec.defaults.as_ref(), diags);
-    let mut fr = FieldResolver::new(file, spec.types.as_ref(), diags);
+    let mut fr = FieldResolver::new(file, spec.types.as_ref(), diags)
+        .with_cover(crate::model::fields::Cover::of(spec));
     let types = fr.named_types();
     let mut errors = Vec::new();
     for (code, def) in spec.errors.iter().flat_map(|e| e.iter()) {
