@@ -10,7 +10,7 @@
 //!   fields each provider adds) against the originals' name, description and input schema;
 //! - the MCP `tools/list` against the originals' whole tool objects;
 //!
-//! and holds the provider lists to at most 1.5x and the MCP list to at most 2x, with at
+//! and holds each port's lists to its bounds ([`BOUNDS`]), with at
 //! least the originals' facts (bounds, patterns, enums, defaults, formats) in the input
 //! schemas. Print the table
 //! the README shows with `cargo test --features tokens --test it originals:: -- --nocapture`.
@@ -29,21 +29,21 @@ const PROVIDERS: [(&str, &str); 3] = [
 ];
 /// Per port, the most its provider lists and its MCP list may weigh against the original's.
 ///
-/// Issue 15 asks for 1.5x and 2x. The calendar port meets them. The other three do not yet:
-/// their originals spend 70-130 tokens a tool (a one-line description, untyped strings),
-/// and each port tool adds what the original lacks: what it returns and when to use it,
-/// its tier, typed and bounded parameters with examples, an idempotency key on every write
-/// and the preview words on irreversible ones; the MCP list adds output schemas, which the
-/// originals do not have at all. For those, the bounds are today's figures (rounded up),
-/// so that they can only go down. Slack's rose once, by 1% (issue 28): its posts are made
-/// at Slack, which can neither dedupe a retry nor be asked for the post, and its two post
-/// tools now say that a retry may post twice (and its reaction tool that a retry checks
-/// first), a fact the original never told the model.
+/// Issue 15 asked for 1.5x and 2x; issue 29 for an MCP list at most 3x the original's, with
+/// provider lists no heavier than they were. The calendar port meets 1.5x and 2x. The other
+/// three spend more than the original on what the model reads: their originals spend 70-130
+/// tokens a tool (a one-line description, untyped strings), and each port tool adds what it
+/// returns and when to use it, its tier, typed and bounded parameters with examples, an
+/// idempotency key on every write and the preview words on irreversible ones. Their provider
+/// bounds are the figures before issue 29 (rounded up), so that they can only go down; the
+/// MCP list is held to 3x. Slack and Puppeteer publish no output schemas
+/// (`defaults.output_schema: none`), as their originals do not; the other two publish their
+/// shape (the default).
 const BOUNDS: [(&str, f64, f64); 4] = [
     ("calendar", 1.5, 2.0),
-    ("supabase", 1.8, 3.2),
-    ("slack", 2.72, 6.14),
-    ("puppeteer", 3.1, 5.9),
+    ("supabase", 1.75, 3.0),
+    ("slack", 2.72, 3.0),
+    ("puppeteer", 3.01, 3.0),
 ];
 
 /// `(original tool names, port tool name)` of each row of a mapping file's table.
