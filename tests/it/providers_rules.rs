@@ -144,27 +144,43 @@ fn mcp_tools_list() {
                     );
                 }
             });
+            // A hint is stated when it differs from MCP's (cautious) default, and a write
+            // always states destructiveHint; a read states neither destructiveHint nor
+            // idempotentHint, which MCP gives meaning only for writes.
             let a = &t["annotations"];
-            for hint in [
-                "readOnlyHint",
-                "destructiveHint",
-                "idempotentHint",
-                "openWorldHint",
+            let read_only = tool.tier == Tier::ReadOnly;
+            let hint = |name: &str, default: bool| a.get(name).map_or(default, |h| h == true);
+            for (name, default) in [
+                ("readOnlyHint", false),
+                ("destructiveHint", true),
+                ("idempotentHint", false),
+                ("openWorldHint", true),
             ] {
-                assert!(a[hint].is_boolean(), "{at}: {hint} must be set explicitly");
+                if let Some(h) = a.get(name) {
+                    assert!(h.is_boolean(), "{at}: {name} is a boolean");
+                    let shown_for_a_write = name == "destructiveHint" && !read_only;
+                    assert!(
+                        h != default || shown_for_a_write,
+                        "{at}: {name} states its default"
+                    );
+                }
             }
-            assert_eq!(a["readOnlyHint"], tool.tier == Tier::ReadOnly, "{at}");
-            assert_eq!(
-                a["destructiveHint"],
-                tool.tier == Tier::Irreversible,
-                "{at}"
-            );
-            assert_eq!(
-                a["idempotentHint"],
-                tool.tier == Tier::ReadOnly || tool.idempotency.is_some(),
-                "{at}"
-            );
-            assert_eq!(a["openWorldHint"], tool.open_world, "{at}");
+            assert_eq!(hint("readOnlyHint", false), read_only, "{at}");
+            if read_only {
+                assert!(a.get("destructiveHint").is_none() && a.get("idempotentHint").is_none(), "{at}");
+            } else {
+                assert_eq!(
+                    a["destructiveHint"],
+                    tool.tier == Tier::Irreversible,
+                    "{at}: a write states destructiveHint"
+                );
+                assert_eq!(
+                    hint("idempotentHint", false),
+                    tool.idempotency.is_some(),
+                    "{at}"
+                );
+            }
+            assert_eq!(hint("openWorldHint", true), tool.open_world, "{at}");
         }
     }
 }
@@ -616,7 +632,8 @@ fn hints_follow_low_risk_and_optional_keys() {
             post["destructiveHint"].as_bool(),
             post["idempotentHint"].as_bool()
         ),
-        (Some(false), Some(false))
+        // Not idempotent is MCP's default: left out.
+        (Some(false), None)
     );
     let delete = hints("calendar_delete_event");
     assert_eq!(
@@ -629,7 +646,7 @@ fn hints_follow_low_risk_and_optional_keys() {
     let fill = hints("puppeteer_fill");
     assert_eq!(
         fill["idempotentHint"].as_bool(),
-        Some(false),
-        "its key is optional"
+        None,
+        "its key is optional: not idempotent, MCP's default"
     );
 }

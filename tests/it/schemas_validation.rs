@@ -55,10 +55,14 @@ fn all_schemas(files: &BTreeMap<String, Value>) -> Vec<(String, Value)> {
                     format!("{path} {} inputSchema", t["name"]),
                     t["inputSchema"].clone(),
                 ));
-                out.push((
-                    format!("{path} {} outputSchema", t["name"]),
-                    t["outputSchema"].clone(),
-                ));
+                // A spec may publish none (`output_schema: none`); the per-tool files
+                // under schemas/ hold it whole either way.
+                if let Some(output) = t.get("outputSchema") {
+                    out.push((
+                        format!("{path} {} outputSchema", t["name"]),
+                        output.clone(),
+                    ));
+                }
             }
         } else if path.ends_with("tools.anthropic.json") {
             for t in v.as_array().expect("array") {

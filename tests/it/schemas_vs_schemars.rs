@@ -291,10 +291,31 @@ fn ours_costs_fewer_tokens_and_carries_more_facts() {
         "compact: ours {ours_wire} >= common {theirs_wire}"
     );
     assert!(facts(&ours) > facts(&theirs), "ours carries more facts");
+    // The list publishes the outputs' shape (the default): their rules are the server's
+    // to keep, not the model's to read, and no fact the model reads is lost. Published
+    // whole, the list still carries every fact it had.
+    let mut whole = tickets.clone();
+    for t in &mut whole.tools {
+        t.output_schema = toolspec::model::OutputSchema::Full;
+    }
+    let whole = mcp::tools_list(&whole);
     assert!(
-        facts(&ours) >= FACTS_BEFORE_LEAN,
+        facts(&whole) >= FACTS_BEFORE_LEAN,
         "lean definitions dropped facts: {} < {FACTS_BEFORE_LEAN}",
-        facts(&ours)
+        facts(&whole)
+    );
+    let read = |v: &Value| -> usize {
+        v["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| facts(&t["inputSchema"]))
+            .sum()
+    };
+    assert!(
+        read(&ours) >= INPUT_FACTS_BEFORE_SHAPE && read(&ours) == read(&whole),
+        "the shape of the outputs cost input facts: {} < {INPUT_FACTS_BEFORE_SHAPE}",
+        read(&ours)
     );
     let ratio = ours_wire as f64 / theirs_wire as f64;
     println!("  ratio (compact): {ratio:.3}, goal at most {GOAL_RATIO}");
@@ -307,6 +328,10 @@ fn ours_costs_fewer_tokens_and_carries_more_facts() {
 /// Facts the tickets list carried before definitions were made lean (commit dc91ed1): each
 /// fact is now said once, and none may be lost doing it.
 const FACTS_BEFORE_LEAN: usize = 63;
+
+/// Facts of the tickets list's input schemas before its output schemas were published as
+/// their shape (issue 29).
+const INPUT_FACTS_BEFORE_SHAPE: usize = 31;
 
 /// Issue 15's goal for the compact list against the common way's.
 const GOAL_RATIO: f64 = 0.7;
