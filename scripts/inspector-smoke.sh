@@ -57,13 +57,20 @@ tools = listed["tools"]
 names = [t["name"] for t in tools]
 expected = ["tickets_search", "tickets_get", "tickets_create", "tickets_update_status"]
 assert names == expected, f"tools/list gave {names}, expected {expected}"
+# MCP's defaults for the hints are the cautious ones: a hint is stated where it differs,
+# and a write always states destructiveHint.
+defaults = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False, "openWorldHint": True}
 for tool in tools:
     hints = tool.get("annotations", {})
-    for hint in ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"):
-        assert isinstance(hints.get(hint), bool), f"{tool['name']}: {hint} missing in {hints}"
+    for hint, value in hints.items():
+        assert isinstance(value, bool), f"{tool['name']}: {hint} is {value!r}"
+        restated = value == defaults[hint] and not (hint == "destructiveHint" and not hints.get("readOnlyHint"))
+        assert not restated, f"{tool['name']}: {hint} states its default in {hints}"
+    if not hints.get("readOnlyHint"):
+        assert isinstance(hints.get("destructiveHint"), bool), f"{tool['name']}: a write states destructiveHint"
     assert tool["inputSchema"]["type"] == "object", tool["name"]
     assert tool["outputSchema"]["type"] == "object", tool["name"]
-print(f"ok: {len(tools)} tools, every hint explicit", file=sys.stderr)
+print(f"ok: {len(tools)} tools, every hint that differs from MCP's default stated", file=sys.stderr)
 PY
 
 echo "== tools/call tickets_get ticket_id=T-1001" >&2

@@ -167,7 +167,10 @@ fn mcp_tools_list() {
             }
             assert_eq!(hint("readOnlyHint", false), read_only, "{at}");
             if read_only {
-                assert!(a.get("destructiveHint").is_none() && a.get("idempotentHint").is_none(), "{at}");
+                assert!(
+                    a.get("destructiveHint").is_none() && a.get("idempotentHint").is_none(),
+                    "{at}"
+                );
             } else {
                 assert_eq!(
                     a["destructiveHint"],
@@ -649,4 +652,59 @@ fn hints_follow_low_risk_and_optional_keys() {
         None,
         "its key is optional: not idempotent, MCP's default"
     );
+}
+
+/// The MCP list publishes each output schema's shape by default: the same properties and
+/// `required` as the whole schema (`schemas/<tool>.output.json`), no words and no rules at any
+/// depth, and the runtime's own blocks as plain objects. `full` publishes the whole schema,
+/// `none` nothing; the per-tool file is whole either way.
+#[test]
+fn mcp_output_schemas_are_published_at_the_spec_level() {
+    use toolspec::model::OutputSchema;
+    let mut model = load_clean(&example_specs());
+    let ts = model.toolsets[0].clone();
+    let list = generated(&model, &ts, "tools.mcp.json");
+    for (t, tool) in list["tools"].as_array().unwrap().iter().zip(&ts.tools) {
+        let at = format!("{} (MCP)", tool.name.text);
+        let whole = generated(
+            &model,
+            &ts,
+            &format!("schemas/{}.output.json", tool.name.text),
+        );
+        let shape = &t["outputSchema"];
+        assert_eq!(shape["required"], whole["required"], "{at}");
+        let keys = |s: &Value| -> Vec<String> {
+            s["properties"]
+                .as_object()
+                .map(|p| p.keys().cloned().collect())
+                .unwrap_or_default()
+        };
+        assert_eq!(keys(shape), keys(&whole), "{at}");
+        walk_schemas(shape, &mut |node| {
+            for rule in ["description", "pattern", "format", "maxLength", "minimum"] {
+                assert!(node.get(rule).is_none(), "{at}: {rule} in {node}");
+            }
+        });
+        for block in ["truncated", "preview", "undo"] {
+            if let Some(b) = shape["properties"].get(block) {
+                assert_eq!(b, &json!({"type": "object"}), "{at}: {block}");
+            }
+        }
+    }
+    let published = |model: &mut Model, level: OutputSchema| {
+        let mut ts = model.toolsets[0].clone();
+        for t in &mut ts.tools {
+            t.output_schema = level;
+        }
+        let first = ts.tools[0].name.text.clone();
+        model.toolsets[0] = ts.clone();
+        let list = generated(model, &ts, "tools.mcp.json");
+        let whole = generated(model, &ts, &format!("schemas/{first}.output.json"));
+        (list["tools"][0].get("outputSchema").cloned(), whole)
+    };
+    let (full, whole) = published(&mut model.clone(), OutputSchema::Full);
+    assert_eq!(full, Some(whole));
+    let (none, whole) = published(&mut model, OutputSchema::None);
+    assert_eq!(none, None);
+    assert_eq!(whole["type"], "object", "the per-tool file stays whole");
 }

@@ -58,10 +58,7 @@ fn all_schemas(files: &BTreeMap<String, Value>) -> Vec<(String, Value)> {
                 // A spec may publish none (`output_schema: none`); the per-tool files
                 // under schemas/ hold it whole either way.
                 if let Some(output) = t.get("outputSchema") {
-                    out.push((
-                        format!("{path} {} outputSchema", t["name"]),
-                        output.clone(),
-                    ));
+                    out.push((format!("{path} {} outputSchema", t["name"]), output.clone()));
                 }
             }
         } else if path.ends_with("tools.anthropic.json") {

@@ -202,16 +202,55 @@ mod tests {
     }
 
     #[test]
-    fn every_hint_is_explicit() {
+    fn hints_are_stated_where_they_differ_from_the_defaults() {
         let tools = tool_list(&[def("a_get", r#"{"type":"object"}"#)]).unwrap();
         let json = serde_json::to_value(&tools[0]).unwrap();
+        // A read: destructive and idempotent mean nothing for it; closed world is stated.
         assert_eq!(
             json["annotations"],
-            json!({"readOnlyHint": true, "destructiveHint": false,
-                   "idempotentHint": true, "openWorldHint": false})
+            json!({"readOnlyHint": true, "openWorldHint": false})
         );
         assert_eq!(json["title"], "T");
         assert_eq!(json["outputSchema"], json!({"type": "object"}));
+
+        let hints = |a: Annotations| {
+            let mut d = def("a_set", r#"{"type":"object"}"#);
+            d.annotations = a;
+            let tools = tool_list(&[d]).unwrap();
+            serde_json::to_value(&tools[0]).unwrap()["annotations"].clone()
+        };
+        let write = Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: true,
+        };
+        // A write always says whether it destroys; the rest are MCP's defaults.
+        assert_eq!(hints(write), json!({"destructiveHint": false}));
+        let delete = Annotations {
+            destructive: true,
+            idempotent: true,
+            ..write
+        };
+        assert_eq!(
+            hints(delete),
+            json!({"destructiveHint": true, "idempotentHint": true})
+        );
+    }
+
+    #[test]
+    fn the_list_publishes_the_listed_output_schema_or_none() {
+        let mut d = def("a_get", r#"{"type":"object"}"#);
+        d.output_schema = r#"{"type":"object","properties":{"n":{"type":"integer","minimum":0}}}"#;
+        d.listed_output_schema = r#"{"type":"object","properties":{"n":{"type":"integer"}}}"#;
+        let json = serde_json::to_value(&tool_list(&[d]).unwrap()[0]).unwrap();
+        assert_eq!(
+            json["outputSchema"],
+            json!({"type": "object", "properties": {"n": {"type": "integer"}}})
+        );
+        d.listed_output_schema = "";
+        let json = serde_json::to_value(&tool_list(&[d]).unwrap()[0]).unwrap();
+        assert!(json.get("outputSchema").is_none(), "{json}");
     }
 
     #[test]

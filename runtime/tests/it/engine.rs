@@ -38,6 +38,7 @@ static DEFS: [ToolDefinition; 2] = [
         description: "Closes a ticket. Returns an undo handle.",
         input_schema: r#"{"type":"object"}"#,
         output_schema: r#"{"type":"object"}"#,
+        listed_output_schema: r#"{"type":"object"}"#,
         annotations: ANN,
         deprecated_aliases: &["close_ticket"],
         input: &CLOSE_INPUT,
@@ -49,6 +50,7 @@ static DEFS: [ToolDefinition; 2] = [
         description: "Lists tickets, paged.",
         input_schema: r#"{"type":"object"}"#,
         output_schema: r#"{"type":"object"}"#,
+        listed_output_schema: r#"{"type":"object"}"#,
         annotations: Annotations {
             read_only: true,
             ..ANN

@@ -38,6 +38,7 @@ pub static DEFS: [ToolDefinition; 2] = [
         description: "Returns one note by id.",
         input_schema: GET_INPUT_SCHEMA,
         output_schema: GET_OUTPUT_SCHEMA,
+        listed_output_schema: GET_OUTPUT_SCHEMA,
         annotations: Annotations {
             read_only: true,
             destructive: false,
@@ -54,6 +55,7 @@ pub static DEFS: [ToolDefinition; 2] = [
         description: "Deletes a note for good.",
         input_schema: GET_INPUT_SCHEMA,
         output_schema: r#"{"type":"object","properties":{"deleted":{"type":"boolean"}}}"#,
+        listed_output_schema: r#"{"type":"object","properties":{"deleted":{"type":"boolean"}}}"#,
         annotations: Annotations {
             read_only: false,
             destructive: true,
