@@ -1,8 +1,8 @@
 //! Each port served over MCP: the generated server behind `toolspec_runtime::mcp::McpServer`,
 //! a real rmcp client connected through an in-process pipe (stdio's framing). `tools/list`
 //! lists exactly the spec's tools with the checked-in schemas; every example the spec
-//! expects to succeed answers with structured content valid against the tool's output
-//! schema, and every example expecting an error answers `isError` with that code.
+//! expects to succeed answers with structured content valid against the tool's whole output
+//! schema (`schemas/<tool>.output.json`, of which the list publishes the shape or nothing), and every example expecting an error answers `isError` with that code.
 
 use std::sync::Arc;
 
@@ -14,11 +14,17 @@ use toolspec_runtime::gauntlet::Facts;
 use toolspec_runtime::mcp::McpServer;
 
 fn checked_in(service: &str) -> Value {
+    checked_in_file(service, "tools.mcp.json")
+}
+
+/// A JSON file of a port's checked-in outputs.
+fn checked_in_file(service: &str, file: &str) -> Value {
     let path = format!(
-        "{}/../corpus/generated/{service}/tools.mcp.json",
+        "{}/../corpus/generated/{service}/{file}",
         env!("CARGO_MANIFEST_DIR")
     );
-    serde_json::from_str(&std::fs::read_to_string(&path).expect("tools.mcp.json")).expect("json")
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}")))
+        .expect("json")
 }
 
 async fn serve_and_check(facts: &Facts, toolset: Arc<dyn Toolset>) -> Vec<(String, Value)> {
@@ -56,11 +62,9 @@ async fn serve_and_check(facts: &Facts, toolset: Arc<dyn Toolset>) -> Vec<(Strin
     let mut checked = 0;
     let mut content_blocks: Vec<(&str, Value)> = Vec::new();
     for tool in facts.tools {
-        let output_schema = served
-            .iter()
-            .find(|t| t["name"] == tool.name)
-            .map(|t| t["outputSchema"].clone())
-            .expect("listed");
+        // The whole schema, every rule in it: what the list publishes is its shape, or
+        // nothing (`output_schema`), and results must keep more than that.
+        let output_schema = checked_in_file(service, &format!("schemas/{}.output.json", tool.name));
         let validator = jsonschema::validator_for(&output_schema).expect("output schema compiles");
         for example in tool.examples {
             let arguments: Value = serde_json::from_str(example.arguments).expect("arguments");
