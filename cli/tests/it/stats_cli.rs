@@ -89,6 +89,27 @@ fn json_report_matches_the_library_and_is_sorted() {
                 ts.service
             );
         }
+        // The output schema is counted apart: what the checked-in list publishes of it.
+        let path = root()
+            .join("generated")
+            .join(&ts.service.text)
+            .join("tools.mcp.json");
+        let list: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let mut outputs = 0;
+        for listed in list["tools"].as_array().unwrap() {
+            let counted = tools
+                .iter()
+                .find(|t| t["name"] == listed["name"])
+                .expect("every listed tool counted");
+            let published = toolspec::stats::count_tokens(&listed["outputSchema"].to_string());
+            assert_eq!(
+                counted["mcp_output_tokens"].as_u64().unwrap() as usize,
+                published
+            );
+            assert!(published > 0 && published < counted["mcp_tokens"].as_u64().unwrap() as usize);
+            outputs += published;
+        }
+        assert_eq!(set["mcp_output_tokens"].as_u64().unwrap() as usize, outputs);
         assert!(
             set["mcp_tokens"].as_u64().unwrap() as usize
                 >= tools
@@ -117,6 +138,7 @@ fn human_report_is_a_table_per_toolset() {
         [
             "tool",
             "MCP",
+            "MCP output",
             "Anthropic",
             "OpenAI",
             "OpenAI est",
@@ -138,6 +160,7 @@ fn human_report_is_a_table_per_toolset() {
         .unwrap();
     let expected: Vec<String> = [
         "mcp_tokens",
+        "mcp_output_tokens",
         "anthropic_tokens",
         "openai_tokens",
         "openai_estimate",
@@ -153,7 +176,7 @@ fn human_report_is_a_table_per_toolset() {
         .unwrap()
         .split_whitespace()
         .skip(2)
-        .take(5)
+        .take(6)
         .collect();
     assert_eq!(whole, expected, "{out}");
     assert!(
