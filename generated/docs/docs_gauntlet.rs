@@ -85,6 +85,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "docs_get",
@@ -118,6 +119,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "docs_draft_save",
@@ -177,6 +179,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: Some("docs_draft_restore"),
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "docs_draft_restore",
@@ -218,6 +221,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: Some("docs_draft_restore"),
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "docs_publish",
@@ -274,6 +278,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 }),
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
         ],
         errors: &[
@@ -331,6 +336,10 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             },
             ErrorFacts {
                 code: "conflicting_arguments",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "argument_not_applicable",
                 retryable: false,
             },
             ErrorFacts {

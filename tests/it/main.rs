@@ -18,6 +18,7 @@ mod lint_common;
 mod check_examples;
 mod codegen_builder;
 mod codegen_rust;
+mod constructs;
 mod diff_cases;
 mod docs_escaping;
 mod docs_examples;

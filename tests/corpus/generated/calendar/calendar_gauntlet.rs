@@ -25,7 +25,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
-                    "cd1a463c46d62641",
+                    "99334726611ccf58",
                     "faab98fd1f5c1eb4",
                 ],
                 param_examples: &[
@@ -44,6 +44,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "calendar_list_events",
@@ -101,6 +102,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[::toolspec_runtime::validate::Condition::AllOrNone(&["time_min", "time_max"]), ],
+                selections: &[],
             },
             ToolFacts {
                 name: "calendar_search_events",
@@ -150,6 +152,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "calendar_list_colors",
@@ -160,7 +163,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
-                    "cd1a463c46d62641",
+                    "99334726611ccf58",
                     "366dafc6c0f765f4",
                 ],
                 param_examples: &[
@@ -179,6 +182,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "calendar_create_event",
@@ -273,6 +277,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 }),
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "calendar_update_event",
@@ -385,6 +390,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 }),
                 undo_tool: Some("calendar_update_event"),
                 requires: &[::toolspec_runtime::validate::Condition::AtLeastOne(&["summary", "description", "start", "end", "location", "attendees", "color_id", "reminders", "recurrence"]), ],
+                selections: &[],
             },
             ToolFacts {
                 name: "calendar_delete_event",
@@ -447,6 +453,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 }),
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "calendar_get_freebusy",
@@ -500,6 +507,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "calendar_get_current_time",
@@ -533,6 +541,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
         ],
         errors: &[
@@ -590,6 +599,10 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             },
             ErrorFacts {
                 code: "conflicting_arguments",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "argument_not_applicable",
                 retryable: false,
             },
             ErrorFacts {
