@@ -201,3 +201,26 @@ pub(crate) fn keeping_rules(ctx: &Ctx<'_, '_>, base: &Value, field: &str, value:
     }
     args
 }
+
+/// `base` made to take `param`: when a `when` rule takes it only for some values of an enum
+/// parameter, that parameter set to the first of them (with the rules over it kept), so a
+/// probe of `param`'s own values is not refused for the rule's sake.
+pub(crate) fn call_taking(ctx: &Ctx<'_, '_>, base: &Value, param: &str) -> Value {
+    use crate::validate::Condition;
+    let rule = ctx.tool.requires.iter().find_map(|r| match r {
+        Condition::When {
+            field,
+            values,
+            needs,
+            allows,
+            ..
+        } if needs.contains(&param) || allows.contains(&param) => {
+            values.first().map(|v| (*field, *v))
+        }
+        _ => None,
+    });
+    match rule {
+        Some((field, value)) => keeping_rules(ctx, base, field, value),
+        None => base.clone(),
+    }
+}

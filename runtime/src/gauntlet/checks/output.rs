@@ -105,7 +105,7 @@ pub(crate) fn concise_omits_detailed(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
 /// internal error.
 fn accepted(ctx: &Ctx<'_, '_>, param: &str, value: Value, promise: &str) -> Result<(), Failure> {
     let tool = ctx.tool;
-    let mut args = ctx.base_call();
+    let mut args = super::call_taking(ctx, &ctx.base_call(), param);
     set(&mut args, param, value);
     let session = ctx.session()?;
     let call = session.call(tool.name, &args);

@@ -4,7 +4,7 @@
 //! call did not select.
 
 mod reviews {
-    use std::sync::Mutex;
+    use std::sync::{Arc, Mutex};
 
     use serde_json::{Value, json};
     use toolspec_compile_check::constructs::reviews::*;
@@ -16,14 +16,14 @@ mod reviews {
     pub struct Reviews {
         /// Serve the `get_diff` variant whatever the call's method (a broken implementation).
         always_diff: bool,
-        comments: Mutex<Vec<String>>,
+        comments: Arc<Mutex<Vec<String>>>,
     }
 
     impl Reviews {
         fn new(always_diff: bool) -> Self {
             Reviews {
                 always_diff,
-                comments: Mutex::new(vec!["Looks good.".to_owned()]),
+                comments: Arc::new(Mutex::new(vec!["Looks good.".to_owned()])),
             }
         }
 
@@ -75,14 +75,14 @@ mod reviews {
         async fn reviews_comment_add(
             &self,
             input: ReviewsCommentAddInput,
-            _work: Work,
+            work: Work,
         ) -> Result<ReviewsCommentAddOutput, ToolError> {
             Self::found(input.pull_number)?;
-            let mut comments = self.comments.lock().unwrap();
-            comments.push(input.body);
-            Ok(ReviewsCommentAddOutput {
-                comment_id: format!("c-{}", 100 + comments.len() - 1),
-            })
+            let comments = Arc::clone(&self.comments);
+            let id = format!("c-{}", 100 + comments.lock().unwrap().len());
+            // Kept only when the call's unit of work commits.
+            work.on_commit(move || comments.lock().unwrap().push(input.body));
+            Ok(ReviewsCommentAddOutput { comment_id: id })
         }
     }
 

@@ -132,7 +132,7 @@ static REVIEWS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     ExampleFacts {
                         title: "On the whole file",
                         arguments: r#"{"pull_number":42,"path":"src/lib.rs","body":"Looks good.","subject_type":"FILE"}"#,
-                        result: Some(r#"{"comment_id":"c-102"}"#),
+                        result: Some(r#"{"comment_id":"c-101"}"#),
                         error: None,
                     },
                     ExampleFacts {
