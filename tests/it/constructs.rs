@@ -45,7 +45,7 @@ fn generated_outputs_are_the_checked_in_ones() {
 #[test]
 fn the_validator_holds_the_when_rules() {
     let model = model();
-    let read = model.tool("reviews_pull_request_read").expect("read tool");
+    let (_, read) = model.tool("reviews_pull_request_read").expect("read tool");
     let shape = input_shape(read);
     let codes = |args: Value| problem_codes(shape, &args);
     assert!(
@@ -72,7 +72,7 @@ fn the_validator_holds_the_when_rules() {
         ["argument_not_applicable"]
     );
 
-    let comment = model.tool("reviews_comment_add").expect("comment tool");
+    let (_, comment) = model.tool("reviews_comment_add").expect("comment tool");
     let shape = input_shape(comment);
     let codes = |args: Value| problem_codes(shape, &args);
     let base = json!({"pull_number": 1, "path": "a", "body": "b"});
@@ -96,7 +96,7 @@ fn the_validator_holds_the_when_rules() {
 #[test]
 fn the_words_say_the_rules_once_in_every_provider_and_mcp_lists_every_property() {
     let model = model();
-    let read = model.tool("reviews_pull_request_read").expect("read tool");
+    let (_, read) = model.tool("reviews_pull_request_read").expect("read tool");
     let description = toolspec::model::describe::tool_description(read);
     assert!(
         description.contains("after only when method is get_review_comments."),
@@ -106,7 +106,7 @@ fn the_words_say_the_rules_once_in_every_provider_and_mcp_lists_every_property()
         description.contains("path only when method is get_diff or get_files."),
         "{description}"
     );
-    let comment = model.tool("reviews_comment_add").expect("comment tool");
+    let (_, comment) = model.tool("reviews_comment_add").expect("comment tool");
     let description = toolspec::model::describe::tool_description(comment);
     assert!(
         description.contains("When subject_type is LINE, pass line; side only then."),
