@@ -193,9 +193,7 @@ impl FieldResolver<'_> {
             return None;
         };
         let field = text_at(file, name);
-        let Some(param) = self.spec_param(&field, params) else {
-            return None;
-        };
+        let param = self.spec_param(&field, params)?;
         let Kind::String(StringRules {
             enum_values: Some(choices),
             ..
@@ -386,7 +384,7 @@ impl FieldResolver<'_> {
     /// some values twice (write one rule with every value), or needed for a value another
     /// rule does not allow it for.
     fn contradictions(&mut self, rules: &[Requirement]) {
-        let whens: Vec<(&Text, &[Text], &[Text], &[Text])> = rules
+        let whens: Vec<WhenParts<'_>> = rules
             .iter()
             .filter_map(|r| match r {
                 Requirement::When {
@@ -458,6 +456,9 @@ impl FieldResolver<'_> {
         }
     }
 }
+
+/// A `when` rule's parameter, values, needs and allows.
+type WhenParts<'a> = (&'a Text, &'a [Text], &'a [Text], &'a [Text]);
 
 /// The error for an entry with no rule form, or with two.
 fn one_form(at: crate::diagnostics::Span, message: &str) -> Diagnostic {
