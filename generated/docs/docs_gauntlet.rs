@@ -86,6 +86,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "docs_get",
@@ -120,6 +121,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "docs_draft_save",
@@ -180,6 +182,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: Some("docs_draft_restore"),
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "docs_draft_restore",
@@ -222,6 +225,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: Some("docs_draft_restore"),
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "docs_publish",
@@ -279,6 +283,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 }),
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
         ],
         errors: &[
@@ -336,6 +341,10 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             },
             ErrorFacts {
                 code: "conflicting_arguments",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "argument_not_applicable",
                 retryable: false,
             },
             ErrorFacts {

@@ -88,6 +88,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "tickets_get",
@@ -134,6 +135,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "tickets_create",
@@ -193,6 +195,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 }),
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "tickets_update_status",
@@ -241,6 +244,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: Some("tickets_update_status"),
                 requires: &[],
+                selections: &[],
             },
         ],
         errors: &[
@@ -290,6 +294,10 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             },
             ErrorFacts {
                 code: "conflicting_arguments",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "argument_not_applicable",
                 retryable: false,
             },
             ErrorFacts {

@@ -109,6 +109,13 @@ builtin!(
     "Keep one of `details.one_of` and remove the others."
 );
 builtin!(
+    ARGUMENT_NOT_APPLICABLE,
+    "argument_not_applicable",
+    false,
+    "An argument was passed that the tool takes only for other values of another argument (`after` only when `method` is `get_review_comments`).",
+    "Remove the argument named in `details.path`, or set `details.when` to one of `details.values` if that is what you meant."
+);
+builtin!(
     INVALID_CURSOR,
     "invalid_cursor",
     false,
@@ -199,6 +206,7 @@ pub const ALL: &[BuiltinError] = &[
     INVALID_FORMAT,
     INVALID_KEY,
     CONFLICTING_ARGUMENTS,
+    ARGUMENT_NOT_APPLICABLE,
     INVALID_CURSOR,
     IDEMPOTENCY_KEY_REUSED,
     IDEMPOTENCY_IN_PROGRESS,
@@ -225,6 +233,7 @@ pub const VALIDATION: &[BuiltinError] = &[
     INVALID_FORMAT,
     INVALID_KEY,
     CONFLICTING_ARGUMENTS,
+    ARGUMENT_NOT_APPLICABLE,
 ];
 
 /// Whether `code` means the arguments were refused by validation.

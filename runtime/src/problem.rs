@@ -300,6 +300,43 @@ impl Problem {
         )
     }
 
+    /// `missing_argument`: the field at `path` is required while `when` holds one of
+    /// `values` (`'line' is required when 'subject_type' is LINE.`).
+    pub fn needed_when(path: &str, when: &str, values: &[&str]) -> Self {
+        Self::new(
+            &catalog::MISSING_ARGUMENT,
+            path,
+            format!(
+                "'{}' is required when '{when}' is {}.",
+                label(path),
+                values.join(" or ")
+            ),
+            json!({ "when": when, "values": values }),
+        )
+    }
+
+    /// `argument_not_applicable`: the field at `path` is taken only while `when` holds one
+    /// of `values`, and the call's `when` holds `held` (`None`: left out, with no default
+    /// among `values`).
+    pub fn not_applicable(path: &str, when: &str, values: &[&str], held: Option<&str>) -> Self {
+        let call = match held {
+            Some(h) => format!("this call has '{when}' {}", echo(h)),
+            None => format!("this call leaves '{when}' out"),
+        };
+        Self::new(
+            &catalog::ARGUMENT_NOT_APPLICABLE,
+            path,
+            format!(
+                "'{}' applies only when '{when}' is {}; {call}. Remove '{}', or set '{when}' to {}.",
+                label(path),
+                values.join(" or "),
+                label(path),
+                values.join(" or ")
+            ),
+            json!({ "when": when, "values": values, "given": held }),
+        )
+    }
+
     /// `invalid_key`: a key of a map breaks the rules for its keys (length, pattern). `path`
     /// is the entry's; the key itself is echoed bounded.
     pub fn key(

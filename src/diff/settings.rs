@@ -13,7 +13,9 @@ fn compare_requires(o: &Tool, n: &Tool, out: &mut Changes) {
             |r: &Requirement| -> Vec<String> { r.names().iter().map(|t| t.text.clone()).collect() };
         std::mem::discriminant(a) == std::mem::discriminant(b) && names(a) == names(b)
     };
-    for r in &n.requires {
+    compare_when(o, n, out);
+    let plain = |r: &&Requirement| !matches!(r, Requirement::When { .. });
+    for r in n.requires.iter().filter(plain) {
         if !o.requires.iter().any(|x| same(x, r)) {
             let at = r.names().first().map_or(n.name.span, |t| t.span);
             out.push(
@@ -30,7 +32,7 @@ fn compare_requires(o: &Tool, n: &Tool, out: &mut Changes) {
             );
         }
     }
-    for r in &o.requires {
+    for r in o.requires.iter().filter(plain) {
         if !n.requires.iter().any(|x| same(x, r)) {
             let at = r.names().first().map_or(o.name.span, |t| t.span);
             out.push(
@@ -45,6 +47,126 @@ fn compare_requires(o: &Tool, n: &Tool, out: &mut Changes) {
                 ),
                 "calls that followed it work as before",
             );
+        }
+    }
+}
+
+/// One parameter's part in the `when` rules of a tool: the enum parameter, the parameter,
+/// whether it is needed (else allowed), and for which values.
+struct WhenAtom<'a> {
+    field: &'a str,
+    param: &'a crate::model::Text,
+    needed: bool,
+    values: Vec<&'a str>,
+}
+
+fn when_atoms(t: &Tool) -> Vec<WhenAtom<'_>> {
+    let mut out = Vec::new();
+    for r in &t.requires {
+        if let Requirement::When {
+            field,
+            values,
+            needs,
+            allows,
+            ..
+        } = r
+        {
+            let values: Vec<&str> = values.iter().map(|v| v.text.as_str()).collect();
+            for (list, needed) in [(needs, true), (allows, false)] {
+                out.extend(list.iter().map(|p| WhenAtom {
+                    field: &field.text,
+                    param: p,
+                    needed,
+                    values: values.clone(),
+                }));
+            }
+        }
+    }
+    out
+}
+
+/// `when` rules, parameter by parameter: needed for more values, or allowed for fewer (a
+/// parameter newly limited counts as allowed for none of the values it had), refuses calls
+/// that worked; the reverse accepts calls that were refused.
+fn compare_when(o: &Tool, n: &Tool, out: &mut Changes) {
+    let name = n.name.text.as_str();
+    let (old, new) = (when_atoms(o), when_atoms(n));
+    let find = |atoms: &'_ [WhenAtom<'_>], a: &WhenAtom<'_>| -> Option<Vec<String>> {
+        atoms
+            .iter()
+            .find(|x| x.field == a.field && x.param.text == a.param.text && x.needed == a.needed)
+            .map(|x| x.values.iter().map(|v| v.to_string()).collect())
+    };
+    for (atoms, others, side) in [(&new, &old, Side::New), (&old, &new, Side::Old)] {
+        for a in atoms.iter() {
+            let other = find(others, a);
+            // The values this side names that the other does not.
+            let only_here: Vec<&str> = a
+                .values
+                .iter()
+                .copied()
+                .filter(|v| other.as_ref().is_none_or(|b| !b.iter().any(|x| x == v)))
+                .collect();
+            let (p, f) = (&a.param.text, a.field);
+            let list = |vs: &[&str]| vs.join(" or ");
+            let change = match (side, a.needed, other.is_some()) {
+                // Needed for values it was not.
+                (Side::New, true, _) if !only_here.is_empty() => Some((
+                    true,
+                    format!("{p} is now needed when {f} is {}", list(&only_here)),
+                )),
+                // Newly limited to some values.
+                (Side::New, false, false) => Some((
+                    true,
+                    format!("{p} is now taken only when {f} is {}", list(&a.values)),
+                )),
+                // Allowed for more values.
+                (Side::New, false, true) if !only_here.is_empty() => Some((
+                    false,
+                    format!("{p} is now taken also when {f} is {}", list(&only_here)),
+                )),
+                // Needed for fewer values.
+                (Side::Old, true, _) if !only_here.is_empty() => Some((
+                    false,
+                    format!("{p} is no longer needed when {f} is {}", list(&only_here)),
+                )),
+                // No longer limited.
+                (Side::Old, false, false) => Some((
+                    false,
+                    format!("{p} is no longer limited to {f} being {}", list(&a.values)),
+                )),
+                // Allowed for fewer values.
+                (Side::Old, false, true) if !only_here.is_empty() => Some((
+                    true,
+                    format!("{p} is no longer taken when {f} is {}", list(&only_here)),
+                )),
+                _ => None,
+            };
+            let Some((tighter, what)) = change else {
+                continue;
+            };
+            let rule = format!("{name}.requires.{p}");
+            if tighter {
+                out.push(
+                    "requirement-added",
+                    Some(Party::Callers),
+                    Some(name),
+                    rule,
+                    (side, a.param.span),
+                    format!("`{name}` has a tighter rule: {what}"),
+                    "calls that break it are refused before the tool runs",
+                );
+            } else {
+                out.push(
+                    "requirement-removed",
+                    None,
+                    Some(name),
+                    rule,
+                    (side, a.param.span),
+                    format!("`{name}` loosened a rule: {what}"),
+                    "calls that followed it work as before",
+                );
+            }
         }
     }
 }

@@ -8,7 +8,7 @@
 //! and OpenAI tool lists, the docs and the Rust definitions all call [`tool_description`], so
 //! they cannot say different things, and the numbers in it are the ones the runtime enforces.
 
-use crate::model::{Approval, Effect, Requirement, Tool};
+use crate::model::{Approval, Effect, Requirement, Selection, Tool};
 use crate::spec::format::Tier;
 
 /// The full description of a tool, as every output shows it.
@@ -73,7 +73,10 @@ fn content_sentence(tool: &Tool) -> Option<String> {
 }
 
 /// A rule over which parameters go together, as the one sentence every provider reads (no
-/// provider keeps a keyword for it at the top of a tool's parameters).
+/// provider keeps a keyword for it at the top of a tool's parameters: the APIs that take
+/// tool lists refuse `allOf`, `oneOf` and `if` there, and MCP clients pass the schema on).
+/// A `when` rule reads `When subject_type is LINE, pass line.` or `after only when method
+/// is get_review_comments.`
 pub fn requirement_sentence(r: &Requirement) -> String {
     let list = |names: &[crate::model::Text]| {
         names
@@ -89,7 +92,48 @@ pub fn requirement_sentence(r: &Requirement) -> String {
         Requirement::Requires { field, needs } => {
             format!("{} only together with {}.", field.text, list(needs))
         }
+        Requirement::When {
+            field,
+            values,
+            needs,
+            allows,
+            ..
+        } => {
+            let values: Vec<&str> = values.iter().map(|v| v.text.as_str()).collect();
+            let when = format!("{} is {}", field.text, values.join(" or "));
+            match (needs.is_empty(), allows.is_empty()) {
+                (false, false) => format!(
+                    "When {when}, pass {}; {} only then.",
+                    list(needs),
+                    list(allows)
+                ),
+                (false, true) => format!("When {when}, pass {}.", list(needs)),
+                _ => format!("{} only when {when}.", list(allows)),
+            }
+        }
     }
+}
+
+/// What an output union selected by a parameter holds, as its output schema says it
+/// (`Its kind is the call's method.`).
+pub fn selection_sentence(s: &Selection) -> String {
+    format!("Its {} is the call's {}.", s.tag, s.param.text)
+}
+
+/// What an output union selected by a parameter holds for each value, as the docs say it:
+/// `` when `method` is `get_diff`, the result is `get_diff` ``, with `code` marking names.
+pub fn selection_words(s: &Selection, values: &[String], code: fn(&str) -> String) -> Vec<String> {
+    values
+        .iter()
+        .map(|v| {
+            format!(
+                "when {} is {}, the result is {}",
+                code(&s.param.text),
+                code(v),
+                code(v)
+            )
+        })
+        .collect()
 }
 
 /// How a previewed tool is called: preview, show, apply with the id.

@@ -199,6 +199,8 @@ pub struct Tool {
     pub output: Vec<Field>,
     /// Rules over which parameters are passed together.
     pub requires: Vec<Requirement>,
+    /// Output unions whose variant follows a parameter.
+    pub selections: Vec<Selection>,
     /// Catalog codes the spec lists for it.
     pub errors: Vec<Text>,
     /// Paging settings, if paginated.
@@ -326,6 +328,21 @@ pub enum Requirement {
         /// The parameters it needs.
         needs: Vec<Text>,
     },
+    /// Rules for some values of the enum parameter `field` (`when: { method: get_diff }`):
+    /// while it holds one of `values`, `needs` are required; while it holds another,
+    /// `allows` are refused.
+    When {
+        /// The enum parameter the rule looks at.
+        field: Text,
+        /// The values it is about, each one of the enum's.
+        values: Vec<Text>,
+        /// Whether `field` left out holds one of `values` (its default is one of them).
+        by_default: bool,
+        /// Parameters required for those values.
+        needs: Vec<Text>,
+        /// Parameters taken only for those values.
+        allows: Vec<Text>,
+    },
 }
 
 impl Requirement {
@@ -338,8 +355,28 @@ impl Requirement {
             Requirement::Requires { field, needs } => {
                 std::iter::once(field).chain(needs.iter()).collect()
             }
+            Requirement::When {
+                field,
+                needs,
+                allows,
+                ..
+            } => std::iter::once(field)
+                .chain(needs.iter())
+                .chain(allows.iter())
+                .collect(),
         }
     }
+}
+
+/// An output union whose variant follows an enum parameter (`selected_by: method`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Selection {
+    /// The top-level output field holding the union.
+    pub field: String,
+    /// The union's tag key.
+    pub tag: String,
+    /// The parameter whose value names the variant; where `selected_by` was written.
+    pub param: Text,
 }
 
 /// Idempotency settings of a tool.

@@ -63,6 +63,19 @@ fn condition(r: &Requirement) -> Condition {
             field: leak_str(&field.text),
             needs: names(needs),
         },
+        Requirement::When {
+            field,
+            values,
+            by_default,
+            needs,
+            allows,
+        } => Condition::When {
+            field: leak_str(&field.text),
+            values: names(values),
+            by_default: *by_default,
+            needs: names(needs),
+            allows: names(allows),
+        },
     }
 }
 

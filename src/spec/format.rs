@@ -227,14 +227,37 @@ impl Effect {
     }
 }
 
+/// The type names a field's `type` may use besides the names of `types`: the JSON ones, then
+/// the content types of a tool's outputs. The format's schema offers them (`examples`) and
+/// its reference lists them, from this one list.
+pub const BUILTIN_TYPES: &[&str] = &[
+    "string",
+    "integer",
+    "number",
+    "boolean",
+    "array",
+    "object",
+    "map",
+    "union",
+    "image",
+    "audio",
+    "text",
+    "resource_link",
+];
+
 /// A parameter, an output field, an error detail, or a named type.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Field {
     /// The type: `string`, `integer`, `number`, `boolean`, `array` (with `items`), `object`
     /// (with `fields`), `map` (keys chosen by the caller, with `values`), `union` (one of
-    /// several `variants`), or the name of a type from `types`.
+    /// several `variants`), or the name of a type from `types`. A tool's top-level outputs
+    /// may also be content, sent to the client as its own MCP content block beside the JSON
+    /// result: `image` and `audio` (base64 data with its MIME type), `text` (a long text,
+    /// cut to the token budget from its end) and `resource_link` (a link the client can
+    /// open, also kept in the result).
     #[serde(rename = "type")]
+    #[schemars(extend("examples" = BUILTIN_TYPES))]
     pub ty: Sp<String>,
     /// What the value means, for the agent. Required on parameters, output fields and
     /// error details; optional on array `items` and named types.
@@ -324,6 +347,13 @@ pub struct Field {
     /// `tag` key holds the name of its variant (`kind: range`).
     #[serde(default)]
     pub tag: Option<Sp<String>>,
+    /// A tagged union in a tool's output whose variant follows an enum parameter
+    /// (`selected_by: method`): a call with `method: get_diff` returns the `get_diff`
+    /// variant. Every value of the parameter has a variant of its name and every variant a
+    /// value; the parameter is required or has a default. The server answers a result of
+    /// another variant as an internal error (the implementation broke its spec).
+    #[serde(default)]
+    pub selected_by: Option<Sp<String>>,
 }
 
 /// The rules every key of a map follows.
@@ -475,7 +505,8 @@ pub struct Tool {
 }
 
 /// One rule over which parameters are passed together: write exactly one of
-/// `exactly_one_of`, `at_least_one_of`, `all_or_none`, or `if_given` with `needs`.
+/// `exactly_one_of`, `at_least_one_of`, `all_or_none`, `if_given` with `needs`, or `when`
+/// with `needs`, `allows` or both.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Requirement {
@@ -491,9 +522,21 @@ pub struct Requirement {
     /// A parameter that may only be passed together with `needs` (`thread_ts`).
     #[serde(default)]
     pub if_given: Option<Sp<String>>,
-    /// With `if_given`: the parameters it needs (`[channel]`).
+    /// With `if_given`: the parameters it needs (`[channel]`). With `when`: the parameters
+    /// required while the enum parameter holds that value (`[line]`).
     #[serde(default)]
     pub needs: Option<Vec<Sp<String>>>,
+    /// A rule that holds for some values of one enum parameter: the parameter and its value,
+    /// or a list of its values (`{ subject_type: LINE }`, `{ method: [get_diff, get_files] }`).
+    /// Write it with `needs` (required for those values), `allows` (taken only for those
+    /// values, refused for the others) or both. A parameter left out holds its default.
+    #[serde(default)]
+    pub when: Option<SpMap<Sp<Value>>>,
+    /// With `when`: the parameters taken only while the enum parameter holds one of its
+    /// values, and refused for every other value (`[after]` when `method` is
+    /// `get_review_comments`).
+    #[serde(default)]
+    pub allows: Option<Vec<Sp<String>>>,
 }
 
 /// A request the tool is not for, and the tool to use instead.

@@ -442,6 +442,39 @@ mod tests {
         }
     }
 
+    /// Every type the loader takes is listed where a spec's author looks: in the `type`
+    /// row of the reference (its words) and among the schema's `examples` for `type`
+    /// (what an editor offers). The content types were once missing from both, because the
+    /// words were written apart from the loader's list.
+    #[test]
+    fn every_type_is_listed() {
+        let ty = &format_schema()["$defs"]["Field"]["properties"]["type"];
+        let offered: Vec<&str> = ty["examples"]
+            .as_array()
+            .expect("examples of `type`")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        assert_eq!(offered, crate::spec::format::BUILTIN_TYPES);
+        let words = ty["description"].as_str().expect("description of `type`");
+        let reference = reference_markdown();
+        let row = reference
+            .lines()
+            .find(|l| l.starts_with("| `type` |") && l.contains("`union`"))
+            .expect("the Field table's `type` row");
+        for name in crate::spec::format::BUILTIN_TYPES {
+            let code = format!("`{name}`");
+            assert!(
+                words.contains(&code),
+                "`type`'s doc comment does not name {code}"
+            );
+            assert!(
+                row.contains(&code),
+                "the reference's `type` row does not name {code}"
+            );
+        }
+    }
+
     /// Every kind of mapping has an example, so a new one cannot be added without one.
     #[test]
     fn every_section_has_an_example() {

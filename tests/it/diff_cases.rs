@@ -27,6 +27,15 @@ const CASES: &[(&str, &str, Option<Party>, bool)] = &[
         Some(Party::Callers),
         true,
     ),
+    // A parameter newly taken only for some values of an enum refuses calls that worked.
+    (
+        "when-rule-added",
+        "requirement-added",
+        Some(Party::Callers),
+        true,
+    ),
+    // The same parameter taken for more values accepts calls that were refused.
+    ("when-rule-loosened", "requirement-removed", None, false),
     (
         "type-widened-to-union",
         "type-widened-to-union",

@@ -19,6 +19,7 @@ mod check_examples;
 mod check_warnings;
 mod codegen_builder;
 mod codegen_rust;
+mod constructs;
 mod diff_cases;
 mod docs_escaping;
 mod docs_examples;

@@ -215,6 +215,20 @@ pub struct Serve {
     pub confirmation: Confirmation,
     /// Writes: where the method's change happens (see [`Serve::effect`]).
     pub effect: Effect,
+    /// Output unions whose variant follows a parameter (see [`Serve::selections`]).
+    pub selections: &'static [Selection],
+}
+
+/// An output union whose variant follows the value of an enum parameter (`selected_by`):
+/// a call with `method: get_diff` gets the `get_diff` variant, named by the union's tag.
+#[derive(Debug, Clone, Copy)]
+pub struct Selection {
+    /// The output field holding the union (`result`).
+    pub field: &'static str,
+    /// The union's tag key (`kind`).
+    pub tag: &'static str,
+    /// The parameter whose value names the variant (`method`).
+    pub param: &'static str,
 }
 
 impl Serve {
@@ -240,7 +254,16 @@ impl Serve {
             undo: None,
             confirmation: Confirmation::HostOrPreview,
             effect: Effect::Store,
+            selections: &[],
         }
+    }
+
+    /// Output unions whose variant follows a parameter: a result whose variant is not the
+    /// one the call's value names is the implementation breaking its spec, answered as an
+    /// `internal_error` (the agent's call was fine) before a write commits.
+    pub const fn selections(mut self, selections: &'static [Selection]) -> Self {
+        self.selections = selections;
+        self
     }
 
     /// Where a write's change happens (default [`Effect::Store`]): for a remote effect the
@@ -491,6 +514,31 @@ pub fn output<O: Serialize>(result: &O) -> Result<Value, ToolError> {
     serde_json::to_value(result).map_err(|e| ToolError::internal(format!("typed output: {e}")))
 }
 
+/// Serializes a method's typed result for the call `args`, refusing one whose output union
+/// holds another variant than the call's parameter names ([`Serve::selections`]).
+fn result_of<O: Serialize>(serve: &Serve, args: &Value, result: &O) -> Result<Value, ToolError> {
+    let value = output(result)?;
+    for s in serve.selections {
+        let Some(union) = value.get(s.field).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        let want = args.get(s.param).and_then(Value::as_str);
+        let got = union.get(s.tag).and_then(Value::as_str);
+        if want != got {
+            return Err(ToolError::internal(format!(
+                "{} returned the `{}` variant {} for `{}: {}`, but its spec says the variant follows `{}`",
+                serve.tool,
+                s.field,
+                got.map_or("without a tag".to_string(), |g| format!("`{g}`")),
+                s.param,
+                want.unwrap_or("(none)"),
+                s.param
+            )));
+        }
+    }
+    Ok(value)
+}
+
 /// Applies `response_format` and the token budget to a result.
 pub fn shape_result(serve: &Serve, args: &Value, result: &mut Value) {
     shape::apply(result, &serve.shape, serve.format(args));
@@ -516,7 +564,7 @@ where
     F: FnOnce(I) -> Fut,
     Fut: Future<Output = Result<O, ToolError>>,
 {
-    let mut result = output(&run(input).await?)?;
+    let mut result = result_of(serve, args, &run(input).await?)?;
     shape_result(serve, args, &mut result);
     Ok(result)
 }
@@ -570,7 +618,7 @@ where
         after,
     };
     let page = run(input, window).await?;
-    let mut result = output(&page.result)?;
+    let mut result = result_of(serve, args, &page.result)?;
     let mut given = 0;
     if let Some(Value::Array(list)) = result.get_mut(items) {
         given = list.len() as u64;
@@ -643,7 +691,7 @@ where
             &fp,
             serve.idempotency_ttl,
             |work| async move {
-                let mut value = output(&run(input, work).await?)?;
+                let mut value = result_of(serve, args, &run(input, work).await?)?;
                 if let Some(undo) = &undo {
                     attach_undo(&mut value, undo, key)?;
                 }
@@ -701,7 +749,7 @@ where
             move |stored, work| async move {
                 let shown: P = serde_json::from_value(stored)
                     .map_err(|e| ToolError::internal(format!("stored preview: {e}")))?;
-                let mut value = output(&apply(input, shown, work).await?)?;
+                let mut value = result_of(serve, args, &apply(input, shown, work).await?)?;
                 // A reversible tool with a preview: the applied result carries its undo,
                 // stored with it so a replay carries the very same one.
                 if let Some(undo) = &undo {

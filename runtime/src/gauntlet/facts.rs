@@ -91,6 +91,8 @@ pub struct ToolFacts {
     pub undo_tool: Option<&'static str>,
     /// The spec's rules over which parameters go together.
     pub requires: &'static [crate::validate::Condition],
+    /// Output unions whose variant follows a parameter (`selected_by`).
+    pub selections: &'static [crate::engine::glue::Selection],
 }
 
 impl ToolFacts {
@@ -285,6 +287,9 @@ pub enum Check {
     /// Each of the spec's rules over which parameters go together refuses a call that
     /// breaks it, with the rule's code.
     RequirementsEnforced,
+    /// Each output union selected by a parameter holds the variant the call's value names:
+    /// every successful example, and a call for each value of the parameter.
+    SelectionsFollowed,
     /// The same idempotency key twice: one effect, two equivalent answers, the second a replay.
     RetryRunsOnce,
     /// The same key with other arguments is refused.

@@ -161,8 +161,7 @@ pub fn accepts(shape: &ObjectShape, map: &Map<String, Value>) -> Option<u64> {
         return None;
     }
     if !shape.conditions.is_empty() {
-        let passed = |name: &str| is_passed(shape, map, name);
-        check_conditions(shape.conditions, &passed, &Path::Root, &mut verdict);
+        check_conditions(shape, map, &Path::Root, &mut verdict);
         if verdict.refused {
             return None;
         }
@@ -182,12 +181,13 @@ fn is_passed(shape: &ObjectShape, map: &Map<String, Value>, name: &str) -> bool 
 /// Checks each condition over which fields are passed; problems sit at the object's path
 /// (for a set of fields) or at the missing field's.
 fn check_conditions<S: Sink>(
-    conditions: &[Condition],
-    passed: &dyn Fn(&str) -> bool,
+    shape: &ObjectShape,
+    map: &Map<String, Value>,
     path: &Path<'_>,
     out: &mut S,
 ) {
-    for condition in conditions {
+    let passed = |name: &str| is_passed(shape, map, name);
+    for condition in shape.conditions {
         match condition {
             Condition::ExactlyOne(names) => {
                 let given: Vec<&str> = names.iter().copied().filter(|n| passed(n)).collect();
@@ -217,6 +217,39 @@ fn check_conditions<S: Sink>(
                     for missing in needs.iter().filter(|n| !passed(n)) {
                         out.add(|| {
                             Problem::needed(&Path::Key(path, missing).pointer(), &[field], needs)
+                        });
+                    }
+                }
+            }
+            Condition::When {
+                field,
+                values,
+                by_default,
+                needs,
+                allows,
+            } => {
+                let held = match map.get(*field) {
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(s)) => Some(s.as_str()),
+                    // A value of the wrong type is its field's own problem, reported there.
+                    Some(_) => continue,
+                };
+                let holds = held.map_or(*by_default, |h| values.contains(&h));
+                if holds {
+                    for missing in needs.iter().filter(|n| !passed(n)) {
+                        out.add(|| {
+                            Problem::needed_when(&Path::Key(path, missing).pointer(), field, values)
+                        });
+                    }
+                } else {
+                    for extra in allows.iter().filter(|n| passed(n)) {
+                        out.add(|| {
+                            Problem::not_applicable(
+                                &Path::Key(path, extra).pointer(),
+                                field,
+                                values,
+                                held,
+                            )
                         });
                     }
                 }
@@ -262,8 +295,7 @@ fn check_object_but<S: Sink>(
         }
     }
     if !shape.conditions.is_empty() {
-        let passed = |name: &str| is_passed(shape, map, name);
-        check_conditions(shape.conditions, &passed, path, out);
+        check_conditions(shape, map, path, out);
     }
     let skipped = skip.is_some_and(|k| map.contains_key(k));
     if known + usize::from(skipped) == map.len() {

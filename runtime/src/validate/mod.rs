@@ -324,6 +324,23 @@ pub enum Condition {
         /// The fields it needs.
         needs: &'static [&'static str],
     },
+    /// Rules that hold for some values of the enum field `field` (`when: { subject_type:
+    /// LINE }`): while it holds one of `values`, every one of `needs` must be passed; while
+    /// it holds any other, none of `allows` may be. A `field` left out holds its default:
+    /// `by_default` says whether that default is one of `values` (with no default, a field
+    /// left out holds none of them).
+    When {
+        /// The enum field the rule looks at (`method`).
+        field: &'static str,
+        /// The values of `field` the rule is about (`[get_review_comments]`).
+        values: &'static [&'static str],
+        /// Whether `field` left out counts as holding one of `values` (its default does).
+        by_default: bool,
+        /// Fields required while `field` holds one of `values`.
+        needs: &'static [&'static str],
+        /// Fields taken only while `field` holds one of `values`, refused otherwise.
+        allows: &'static [&'static str],
+    },
 }
 
 impl ObjectShape {

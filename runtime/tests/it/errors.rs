@@ -27,8 +27,19 @@ static INPUT: ObjectShape = ObjectShape::new(&[
     Field::optional("m", Shape::Map(&TAGS)),
     Field::optional("a", Shape::Boolean),
     Field::optional("b", Shape::Boolean),
+    Field::optional("w", Shape::Boolean),
 ])
-.conditions(&[Condition::ExactlyOne(&["a", "b"])]);
+.conditions(&[
+    Condition::ExactlyOne(&["a", "b"]),
+    // `w` only while `s` is `a`.
+    Condition::When {
+        field: "s",
+        values: &["a"],
+        by_default: false,
+        needs: &[],
+        allows: &["w"],
+    },
+]);
 static TAGS: MapShape =
     MapShape::new(Shape::String(StringShape::new())).keys(StringShape::new().length(None, Some(3)));
 static DIGITS: Pattern = Pattern::new("^[0-9]+$");
@@ -51,6 +62,7 @@ async fn produce_all() -> BTreeMap<String, ToolError> {
     keep(v(json!({"n": 1, "f": "nope", "a": true})));
     keep(v(json!({"n": 1, "m": {"long": "x"}, "a": true})));
     keep(v(json!({"n": 1, "a": true, "b": false})));
+    keep(v(json!({"n": 1, "s": "b", "w": true, "a": true})));
     keep(
         CursorKey::from_bytes(b"k")
             .decode("t", "fp", "garbage")

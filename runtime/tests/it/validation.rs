@@ -529,4 +529,92 @@ mod maps_nulls_and_conditions {
             agree(&v);
         }
     }
+
+    static COMMENT: ObjectShape = ObjectShape::new(&[
+        Field::required(
+            "method",
+            Shape::String(StringShape::new().one_of(&["diff", "comments"])),
+        ),
+        Field::optional(
+            "subject",
+            Shape::String(StringShape::new().one_of(&["LINE", "FILE"])),
+        )
+        .default_json("\"LINE\""),
+        Field::optional("after", Shape::String(StringShape::new())),
+        Field::optional("line", Shape::integer(Some(1), None)),
+        Field::optional("side", Shape::String(StringShape::new())),
+    ])
+    .conditions(&[
+        Condition::When {
+            field: "method",
+            values: &["comments"],
+            by_default: false,
+            needs: &[],
+            allows: &["after"],
+        },
+        Condition::When {
+            field: "subject",
+            values: &["LINE"],
+            by_default: true,
+            needs: &["line"],
+            allows: &["side"],
+        },
+    ]);
+
+    #[test]
+    fn when_rules_refuse_by_the_enums_value_and_its_default() {
+        let problems = |v: Value| -> Vec<(String, String, String)> {
+            validate(&COMMENT, &v)
+                .iter()
+                .map(|p| (p.code.to_owned(), p.path.clone(), p.message.clone()))
+                .collect()
+        };
+        let agree = |v: &Value| {
+            let fast = accepts(&COMMENT, v.as_object().expect("object")).is_some();
+            assert_eq!(fast, validate(&COMMENT, v).is_empty(), "{v}");
+        };
+        // `subject` left out holds LINE, its default: `line` is needed, `side` taken.
+        let p = problems(json!({"method": "diff"}));
+        assert_eq!(p.len(), 1);
+        assert_eq!(
+            (p[0].0.as_str(), p[0].1.as_str()),
+            ("missing_argument", "/line")
+        );
+        assert_eq!(p[0].2, "'line' is required when 'subject' is LINE.");
+        // Both rules broken: both problems, each at its pointer.
+        let p = problems(json!({"method": "diff", "after": "c", "subject": "FILE", "side": "L"}));
+        let at: Vec<(&str, &str)> = p.iter().map(|p| (p.0.as_str(), p.1.as_str())).collect();
+        assert_eq!(
+            at,
+            [
+                ("argument_not_applicable", "/after"),
+                ("argument_not_applicable", "/side")
+            ]
+        );
+        assert!(
+            p[0].2.starts_with(
+                "'after' applies only when 'method' is comments; this call has 'method' diff."
+            ),
+            "{}",
+            p[0].2
+        );
+        let e = err(
+            &COMMENT,
+            r#"{"method":"diff","line":1}"#,
+            json!({"method": "diff", "line": 1, "after": "c"}),
+        );
+        assert_eq!(e.code, "argument_not_applicable");
+        assert_eq!(e.details["values"], json!(["comments"]));
+        assert_eq!(e.details["given"], json!("diff"));
+        for v in [
+            json!({"method": "diff"}),
+            json!({"method": "diff", "line": 1, "side": "L"}),
+            json!({"method": "comments", "after": "c", "line": 2}),
+            json!({"method": "diff", "subject": "FILE"}),
+            json!({"method": "diff", "subject": "FILE", "side": "L"}),
+            json!({"method": "diff", "after": "c", "line": 1}),
+        ] {
+            agree(&v);
+        }
+    }
 }

@@ -90,7 +90,31 @@ pub(crate) fn condition_at(v: &str, r: &Requirement) -> String {
             escape::lit(&field.text),
             names(needs)
         ),
+        Requirement::When {
+            field,
+            values,
+            by_default,
+            needs,
+            allows,
+        } => format!(
+            "{v}::Condition::When {{ field: {}, values: {}, by_default: {by_default}, needs: {}, allows: {} }}",
+            escape::lit(&field.text),
+            names(values),
+            names(needs),
+            names(allows)
+        ),
     }
+}
+
+/// The `Selection` expression of an output union selected by a parameter, with `glue` at
+/// the path `g` (`::toolspec_runtime::engine::glue` where the module is not imported).
+pub(crate) fn selection_at(g: &str, s: &crate::model::Selection) -> String {
+    format!(
+        "{g}::Selection {{ field: {}, tag: {}, param: {} }}",
+        escape::lit(&s.field),
+        escape::lit(&s.tag),
+        escape::lit(&s.param.text)
+    )
 }
 
 #[cfg(test)]

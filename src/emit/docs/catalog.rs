@@ -113,6 +113,12 @@ pub fn builtin_codes(tool: &Tool) -> Vec<&'static BuiltinError> {
                 .any(|r| matches!(r, Requirement::ExactlyOne(_))),
             &catalog::CONFLICTING_ARGUMENTS,
         ),
+        (
+            tool.requires
+                .iter()
+                .any(|r| matches!(r, Requirement::When { allows, .. } if !allows.is_empty())),
+            &catalog::ARGUMENT_NOT_APPLICABLE,
+        ),
         (tool.paging.is_some(), &catalog::INVALID_CURSOR),
         (tool.idempotency.is_some(), &catalog::IDEMPOTENCY_KEY_REUSED),
         (

@@ -267,6 +267,26 @@ pub fn page_of(tool: &str) -> String {
 /// detailed-only fields: no row of it says "detailed only".
 fn output_rows(tool: &Tool) -> Vec<FieldRow> {
     let mut out = rows(&tool.output);
+    // A union selected by a parameter: which variant each value gives.
+    for sel in &tool.selections {
+        let values = tool.param(&sel.param.text).and_then(|p| match &p.ty.kind {
+            crate::model::Kind::String(r) => r.enum_values.clone(),
+            _ => None,
+        });
+        if let (Some(row), Some(values)) = (
+            out.iter_mut().find(|r| r.depth == 0 && r.name == sel.field),
+            values,
+        ) {
+            let words =
+                crate::model::describe::selection_words(sel, &values, super::filters::code_span);
+            let mut parts: Vec<String> = Vec::new();
+            if !row.constraints.is_empty() {
+                parts.push(std::mem::take(&mut row.constraints));
+            }
+            parts.extend(words);
+            row.constraints = parts.join("; ");
+        }
+    }
     if tool.response_format.is_none() {
         out.iter_mut().for_each(|r| r.detailed_only = false);
     }

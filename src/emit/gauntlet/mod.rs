@@ -165,6 +165,9 @@ struct ToolCtx {
     /// The spec's rules over which parameters go together, as `Condition` expressions.
     #[serde(serialize_with = "safe_vec")]
     requires: Vec<String>,
+    /// Output unions selected by a parameter, as `Selection` expressions.
+    #[serde(serialize_with = "safe_vec")]
+    selections: Vec<String>,
 }
 
 /// Code fragments made by [`crate::emit::code`], printed as they are.
@@ -299,6 +302,11 @@ fn tool_context(model: &Model, t: &Tool) -> ToolCtx {
             .requires
             .iter()
             .map(|r| crate::emit::code::condition_at("::toolspec_runtime::validate", r))
+            .collect(),
+        selections: t
+            .selections
+            .iter()
+            .map(|s| crate::emit::code::selection_at("::toolspec_runtime::engine::glue", s))
             .collect(),
     }
 }

@@ -116,6 +116,12 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
             format!("{CHECK}::RequirementsEnforced"),
         );
     }
+    if !t.selections.is_empty() {
+        add(
+            "result_variant_follows_its_parameter".into(),
+            format!("{CHECK}::SelectionsFollowed"),
+        );
+    }
     // Where the change is made decides what a failed commit can promise: nothing changed
     // (the store), or a retry that does not repeat the change, or a warning that it may.
     if t.is_write() {

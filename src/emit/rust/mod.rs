@@ -207,6 +207,10 @@ struct ToolCtx {
     /// store, the default. A remote write's method is handed a `Remote`, not a `Work`.
     #[serde(serialize_with = "safe_opt")]
     remote: Option<String>,
+    /// Output unions selected by a parameter, as one `&[glue::Selection {..}]` expression;
+    /// `None` when there are none.
+    #[serde(serialize_with = "safe_opt")]
+    selections: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -517,6 +521,14 @@ fn tool_context(
             crate::model::Effect::RemoteLookup => Some("RemoteLookup".to_owned()),
             crate::model::Effect::RemoteUnprotected => Some("RemoteUnprotected".to_owned()),
         },
+        selections: (!t.selections.is_empty()).then(|| {
+            let each: Vec<String> = t
+                .selections
+                .iter()
+                .map(|s| crate::emit::code::selection_at("glue", s))
+                .collect();
+            format!("&[{}]", each.join(", "))
+        }),
         undo: t.undo.as_ref().map(|u| UndoCtx {
             tool: u.tool.text.clone(),
             arguments: u

@@ -20,20 +20,7 @@ use serde_json::Value;
 use std::collections::HashMap;
 
 /// Built-in type names a field's `type` may use besides named types.
-pub const BUILTIN_TYPES: &[&str] = &[
-    "string",
-    "integer",
-    "number",
-    "boolean",
-    "array",
-    "object",
-    "map",
-    "union",
-    "image",
-    "audio",
-    "text",
-    "resource_link",
-];
+pub use crate::spec::format::BUILTIN_TYPES;
 
 /// Where a field sits, which decides what it must and may carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,6 +43,9 @@ pub struct FieldResolver<'a> {
     in_progress: Vec<String>,
     /// What the examples written above each field say of it.
     cover: Cover,
+    /// Whether the fields being resolved are a tool's top-level outputs, where alone a
+    /// union may be `selected_by` a parameter (cleared while resolving what they hold).
+    pub top_output: bool,
     /// Problems found.
     pub diags: &'a mut Diagnostics,
 }
@@ -73,6 +63,7 @@ impl<'a> FieldResolver<'a> {
             resolved: HashMap::new(),
             in_progress: Vec::new(),
             cover: Cover::default(),
+            top_output: false,
             diags,
         }
     }
@@ -179,8 +170,21 @@ impl<'a> FieldResolver<'a> {
                     .help("use letters, digits and `_`, starting with a letter or `_`, at most 64 characters; snake_case (`customer_email`) and camelCase (`customerEmail`) are both accepted, so keep the names the wire already has"),
             );
         }
+        if let Some(by) = f.selected_by.as_ref().filter(|_| !self.top_output) {
+            self.diags.push(
+                Diagnostic::error(
+                    "invalid-selection",
+                    self.span(by.pos),
+                    "`selected_by` applies to a union among a tool's outputs",
+                )
+                .label("nothing here follows a parameter")
+                .help("write `selected_by: <enum parameter>` on a top-level `output` field whose type is a tagged union"),
+            );
+        }
+        let top_output = std::mem::take(&mut self.top_output);
         let errors_before = self.type_errors();
         let ty = self.resolve_type(f, place, name.pos);
+        self.top_output = top_output;
         // A type that is itself wrong (unknown, contradictory bounds, an empty enum) would make
         // every check of the default and example against it a second report of one mistake.
         let type_ok = self.type_errors() == errors_before;

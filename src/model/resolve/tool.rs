@@ -5,8 +5,8 @@ use crate::model::fields::{FieldResolver, Place};
 use crate::model::implied::{self, RESERVED_OUTPUTS, RESERVED_PARAMS};
 use crate::model::values::check_arguments;
 use crate::model::{
-    Content, Defaults, ErrorCode, Example, Field, Idempotency, Kind, NotFor, Paging, Preview,
-    Requirement, Text, Tool, Type, Undo,
+    Content, Defaults, ErrorCode, Example, Field, Idempotency, Kind, NotFor, Origin, Paging,
+    Preview, Requirement, Selection, Text, Tool, Type, Undo,
 };
 use crate::spec::format::{self as raw, Effect, Tier};
 use crate::spec::spanned::{Pos, Sp};
@@ -28,7 +28,10 @@ pub(super) fn resolve_tool(
     }
     let tier = t.tier.value;
     let mut params = fr.fields(t.params.as_ref(), Place::Param);
+    fr.top_output = true;
     let mut output = fr.fields(Some(&t.output.value), Place::Output);
+    fr.top_output = false;
+    let selections = selections(fr, &t.output.value, &params, &output);
     reserved(fr, &params, RESERVED_PARAMS, "parameter");
     reserved(fr, &output, RESERVED_OUTPUTS, "output field");
 
@@ -212,7 +215,7 @@ pub(super) fn resolve_tool(
             unknown_code(fr, e, catalog);
         }
     }
-    let examples = t
+    let examples: Vec<Example> = t
         .examples
         .iter()
         .flatten()
@@ -228,6 +231,7 @@ pub(super) fn resolve_tool(
             )
         })
         .collect();
+    examples_follow_selections(fr, &examples, &selections, &params);
     let undo = t.undo.as_ref().map(|u| Undo {
         tool: text(file, &u.tool),
         arguments: u
@@ -264,6 +268,7 @@ pub(super) fn resolve_tool(
         params,
         output,
         requires,
+        selections,
         errors,
         paging,
         response_format,
@@ -728,6 +733,199 @@ fn check_keyset(fr: &mut FieldResolver, p: &raw::Paging, output: &[Field], keyse
                     .label("not a sort key field")
                     .help("name required string or number fields of the items that sort them, like their id"),
             );
+        }
+    }
+}
+
+/// The output unions whose variant follows a parameter (`selected_by`): the parameter is a
+/// required (or defaulted) enum of the tool, the union is tagged, and its variants are the
+/// enum's values, each once. A selection written wrong is reported and left out.
+fn selections(
+    fr: &mut FieldResolver,
+    raw_output: &crate::spec::spanned::SpMap<raw::Field>,
+    params: &[Field],
+    output: &[Field],
+) -> Vec<Selection> {
+    let mut out = Vec::new();
+    for (name, f) in raw_output.iter() {
+        let Some(by) = &f.selected_by else { continue };
+        let at = fr.span(by.pos);
+        let error = |message: String, label: &str, help: String| {
+            Diagnostic::error("invalid-selection", at, message)
+                .label(label.to_string())
+                .help(help)
+        };
+        let Some(field) = output.iter().find(|o| o.name == name.value) else {
+            continue;
+        };
+        let (variants, tag) = match &field.ty.kind {
+            Kind::Union {
+                variants,
+                tag: Some(tag),
+            } => (variants, tag),
+            _ => {
+                fr.diags.push(error(
+                    format!(
+                        "`{}` is not a tagged union, so no parameter can select its variant",
+                        name.value
+                    ),
+                    "not a union with `tag`",
+                    format!(
+                        "make `{}` a `type: union` with a `tag` and one variant per value of `{}`",
+                        name.value, by.value
+                    ),
+                ));
+                continue;
+            }
+        };
+        let Some(param) = params
+            .iter()
+            .find(|p| p.name == by.value && p.origin == Origin::Spec)
+        else {
+            let known = params
+                .iter()
+                .filter(|p| p.origin == Origin::Spec)
+                .map(|p| p.name.as_str());
+            let help = match did_you_mean(&by.value, known) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => "name an enum parameter of this tool".to_string(),
+            };
+            fr.diags.push(
+                Diagnostic::error(
+                    "unknown-parameter",
+                    at,
+                    format!("`{}` is not a parameter of this tool", by.value),
+                )
+                .label("no such parameter")
+                .help(help),
+            );
+            continue;
+        };
+        let Kind::String(crate::model::StringRules {
+            enum_values: Some(values),
+            ..
+        }) = &param.ty.kind
+        else {
+            fr.diags.push(error(
+                format!(
+                    "`{}` is not an enum, so its value cannot name a variant",
+                    by.value
+                ),
+                "a union follows an enum parameter",
+                format!(
+                    "give `{}` an `enum` whose values are the variants' names",
+                    by.value
+                ),
+            ));
+            continue;
+        };
+        if !param.required && param.default.is_none() {
+            fr.diags.push(error(
+                format!(
+                    "`{}` may be left out with no default, and then no variant is chosen",
+                    by.value
+                ),
+                "optional without a default",
+                format!("make `{}` required, or give it a `default`", by.value),
+            ));
+            continue;
+        }
+        let missing: Vec<&str> = values
+            .iter()
+            .filter(|v| !variants.iter().any(|x| &x.name == *v))
+            .map(String::as_str)
+            .collect();
+        let extra: Vec<&str> = variants
+            .iter()
+            .filter(|x| !values.contains(&x.name))
+            .map(|x| x.name.as_str())
+            .collect();
+        if !missing.is_empty() || !extra.is_empty() {
+            let mut parts = Vec::new();
+            if !missing.is_empty() {
+                parts.push(format!("no variant for {}", ticked(&missing)));
+            }
+            if !extra.is_empty() {
+                parts.push(format!(
+                    "variants {} that `{}` never holds",
+                    ticked(&extra),
+                    by.value
+                ));
+            }
+            fr.diags.push(error(
+                format!(
+                    "`{}`'s variants are not the values of `{}`: {}",
+                    name.value,
+                    by.value,
+                    parts.join("; ")
+                ),
+                "one variant per value",
+                format!(
+                    "name one variant after each value of `{}` ({}), and no other",
+                    by.value,
+                    ticked(&values.iter().map(String::as_str).collect::<Vec<_>>())
+                ),
+            ));
+            continue;
+        }
+        out.push(Selection {
+            field: name.value.clone(),
+            tag: tag.clone(),
+            param: Text {
+                text: by.value.clone(),
+                span: at,
+            },
+        });
+    }
+    out
+}
+
+/// `` `a`, `b` ``.
+fn ticked(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// An example's result holds the variant its arguments select: the server would answer any
+/// other as an internal error, so the spec would show a result that cannot happen.
+fn examples_follow_selections(
+    fr: &mut FieldResolver,
+    examples: &[Example],
+    selections: &[Selection],
+    params: &[Field],
+) {
+    for e in examples {
+        let Some(result) = &e.result else { continue };
+        for s in selections {
+            let want = e.arguments.get(&s.param.text).cloned().or_else(|| {
+                params
+                    .iter()
+                    .find(|p| p.name == s.param.text)
+                    .and_then(|p| p.default.clone())
+            });
+            let got = result.get(&s.field).and_then(|u| u.get(&s.tag));
+            if let (Some(got), Some(want)) = (got, &want)
+                && got != want
+            {
+                fr.diags.push(
+                    Diagnostic::error(
+                        "invalid-example-result",
+                        e.span,
+                        format!(
+                            "this result's `{}` is the {} variant, but the call's `{}` selects {}",
+                            s.field, got, s.param.text, want
+                        ),
+                    )
+                    .label("a result this call cannot get")
+                    .help(format!(
+                        "give the result `{}: {{ {}: {} }}`, or change the call's `{}`",
+                        s.field, s.tag, want, s.param.text
+                    )),
+                );
+            }
         }
     }
 }

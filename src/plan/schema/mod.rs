@@ -29,7 +29,7 @@ mod words;
 
 pub use profile::{Profile, Rule};
 
-use crate::model::describe::{json_number, null_words};
+use crate::model::describe::{json_number, null_words, selection_sentence};
 use crate::model::values::compose_example;
 use crate::model::{Content, Field, Kind, Origin, OutputSchema, Tool, Type};
 use serde_json::{Map, Value, json};
@@ -37,10 +37,31 @@ use words::{capitalize, compact, default_words, join, rule_words, sentence};
 
 /// The schema of a tool's arguments: the spec's parameters, then the implied ones.
 ///
-/// A tool without parameters gets `{"type": "object", "additionalProperties": false}` (plus
-/// empty `properties` and `required`, which OpenAI strict mode expects).
+/// A tool without parameters gets `{"type": "object", "properties": {},
+/// "additionalProperties": false}` (plus an empty `required`, which OpenAI strict mode
+/// expects): clients that read `properties` to build a call (or to show the tool's form)
+/// find it. Gemini's subset refuses an object without properties; its list leaves such a
+/// tool's `parameters` out instead.
 pub fn input_schema(tool: &Tool, profile: Profile) -> Value {
-    Value::Object(input_object(&tool.params, false, profile))
+    Value::Object(tool_input(tool, profile))
+}
+
+/// The top-level input object of `tool`, with `properties` even when empty (right after
+/// `type`, where every other object has it).
+fn tool_input(tool: &Tool, profile: Profile) -> Map<String, Value> {
+    let m = input_object(&tool.params, false, profile);
+    if profile == Profile::Gemini || m.contains_key("properties") {
+        return m;
+    }
+    let mut out = Map::new();
+    for (k, v) in m {
+        let after_type = k == "type";
+        out.insert(k, v);
+        if after_type {
+            out.insert("properties".into(), json!({}));
+        }
+    }
+    out
 }
 
 /// [`input_schema`] for a list that shows whole example calls beside the schema
@@ -48,7 +69,7 @@ pub fn input_schema(tool: &Tool, profile: Profile) -> Value {
 /// no `Example:` words, since the calls show it. Not for [`Profile::Gemini`], whose unions
 /// keep their words in their variants.
 pub fn input_schema_beside_calls(tool: &Tool, profile: Profile, calls: &[&Value]) -> Value {
-    let mut schema = input_object(&tool.params, false, profile);
+    let mut schema = tool_input(tool, profile);
     if let Some(Value::Object(props)) = schema.get_mut("properties") {
         for f in &tool.params {
             let shown = calls.iter().any(|c| c.get(&f.name).is_some());
@@ -79,7 +100,21 @@ pub fn output_schema(tool: &Tool) -> Value {
     let required = |f: &Field| {
         concise.always_sent(f) && !(previews && matches!(f.origin, Origin::Spec | Origin::Undo))
     };
-    Value::Object(output_object(&tool.output, &required, concise))
+    let mut m = output_object(&tool.output, &required, concise);
+    // What no keyword can say (an output schema does not see the call): which variant the
+    // call's parameter selects.
+    for sel in &tool.selections {
+        if let Some(Value::Object(p)) = m.get_mut("properties").and_then(|p| p.get_mut(&sel.field))
+        {
+            let own = p
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let text = join(&[own.to_string(), selection_sentence(sel)]);
+            p.insert("description".into(), Value::String(text));
+        }
+    }
+    Value::Object(m)
 }
 
 /// The output schema the MCP `tools/list` publishes for `tool`, at the tool's

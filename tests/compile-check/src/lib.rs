@@ -39,3 +39,13 @@ pub mod corpus {
         include!("../../corpus/generated/slack/slack.rs");
     }
 }
+
+/// Small specs of one construct each (`tests/constructs/`), as the CLI generated them into
+/// `tests/constructs/generated/`.
+pub mod constructs {
+    /// Pull-request reviews: rules for some values of an enum parameter, and a result whose
+    /// variant follows one.
+    pub mod reviews {
+        include!("../../constructs/generated/reviews/reviews.rs");
+    }
+}

@@ -128,6 +128,7 @@ pub(crate) fn run(gauntlet: &Gauntlet<'_>, def: &'static CheckDef) -> Result<(),
         Check::Refused { param, violation } => refusals::refused(&ctx, param, violation),
         Check::UnknownArgument => refusals::unknown_argument(&ctx),
         Check::RequirementsEnforced => refusals::requirements_enforced(&ctx),
+        Check::SelectionsFollowed => output::selections_followed(&ctx),
         Check::RetryRunsOnce => retry::runs_once(&ctx),
         Check::RetryWithOtherArgumentsRefused => retry::other_arguments_refused(&ctx),
         Check::ConcurrentRetriesRunOnce => retry::concurrent_run_once(&ctx),
@@ -166,4 +167,60 @@ pub(crate) fn not_applicable(ctx: &Ctx<'_, '_>, what: &str) -> Failure {
 /// Whether a tool is gated behind a preview.
 pub(crate) fn gated(tool: &ToolFacts) -> bool {
     tool.preview.is_some()
+}
+
+/// `base` with the enum parameter `field` set to `value`, and the `when` rules over `field`
+/// kept: what they need or allow for `value` passed (the spec's examples), what they allow
+/// only for other values left out.
+pub(crate) fn keeping_rules(ctx: &Ctx<'_, '_>, base: &Value, field: &str, value: &str) -> Value {
+    use crate::gauntlet::session::unset;
+    use crate::validate::Condition;
+    let mut args = base.clone();
+    set(&mut args, field, Value::from(value));
+    for rule in ctx.tool.requires {
+        if let Condition::When {
+            field: f,
+            values,
+            needs,
+            allows,
+            ..
+        } = rule
+            && *f == field
+        {
+            if values.contains(&value) {
+                for n in needs.iter().chain(allows.iter()) {
+                    let example = ctx.tool.example_of(n).map_or(Value::Null, parse);
+                    set(&mut args, n, example);
+                }
+            } else {
+                for a in *allows {
+                    unset(&mut args, a);
+                }
+            }
+        }
+    }
+    args
+}
+
+/// `base` made to take `param`: when a `when` rule takes it only for some values of an enum
+/// parameter, that parameter set to the first of them (with the rules over it kept), so a
+/// probe of `param`'s own values is not refused for the rule's sake.
+pub(crate) fn call_taking(ctx: &Ctx<'_, '_>, base: &Value, param: &str) -> Value {
+    use crate::validate::Condition;
+    let rule = ctx.tool.requires.iter().find_map(|r| match r {
+        Condition::When {
+            field,
+            values,
+            needs,
+            allows,
+            ..
+        } if needs.contains(&param) || allows.contains(&param) => {
+            values.first().map(|v| (*field, *v))
+        }
+        _ => None,
+    });
+    match rule {
+        Some((field, value)) => keeping_rules(ctx, base, field, value),
+        None => base.clone(),
+    }
 }

@@ -105,7 +105,7 @@ pub(crate) fn concise_omits_detailed(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
 /// internal error.
 fn accepted(ctx: &Ctx<'_, '_>, param: &str, value: Value, promise: &str) -> Result<(), Failure> {
     let tool = ctx.tool;
-    let mut args = ctx.base_call();
+    let mut args = super::call_taking(ctx, &ctx.base_call(), param);
     set(&mut args, param, value);
     let session = ctx.session()?;
     let call = session.call(tool.name, &args);
@@ -162,6 +162,90 @@ pub(crate) fn bounds_accepted(ctx: &Ctx<'_, '_>, name: &str) -> Result<(), Failu
     );
     for value in values {
         accepted(ctx, name, value, &promise)?;
+    }
+    Ok(())
+}
+
+/// Each output union `selected_by` a parameter holds the variant the call names: the
+/// result of every successful example, and of a call for each value of the parameter (the
+/// first example's arguments with that value and what the `when` rules ask for it). A call
+/// for a value the fixture cannot serve (a domain error) proves nothing and is skipped; an
+/// `internal_error` is the server catching the implementation returning another variant.
+pub(crate) fn selections_followed(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
+    let tool = ctx.tool;
+    if tool.selections.is_empty() {
+        return Err(not_applicable(
+            ctx,
+            "has an output union selected by a parameter",
+        ));
+    }
+    for s in tool.selections {
+        let promise = format!(
+            "{}'s `{}` holds the variant its `{}` names",
+            tool.name, s.field, s.param
+        );
+        let mut calls = ctx.success_calls();
+        let base = ctx.success_call("gauntlet-selection");
+        let values = ctx.param(s.param).map_or(&[][..], |p| p.allowed);
+        for v in values {
+            if !calls
+                .iter()
+                .any(|c| c.get(s.param).and_then(Value::as_str) == Some(v))
+            {
+                calls.push(super::keeping_rules(ctx, &base, s.param, v));
+            }
+        }
+        for (i, mut args) in calls.into_iter().enumerate() {
+            if tool.idempotency_ttl_secs.is_some() {
+                set(
+                    &mut args,
+                    "idempotency_key",
+                    json!(format!("gauntlet-selection-{i}")),
+                );
+            }
+            let session = ctx.session()?;
+            let first = match session.call(tool.name, &args) {
+                Ok(out) => out.structured,
+                Err(e) if e.code == "internal_error" => {
+                    return Err(Failure::new(&promise)
+                        .call(tool.name, &args)
+                        .got(describe_error(&e))
+                        .expected(format!("the `{}` variant the call's `{}` names", s.field, s.param))
+                        .fix(format!("return the variant named by `{}`: the server refuses any other as an internal error", s.param)));
+                }
+                Err(_) => continue,
+            };
+            let result = if tool.preview.is_some() {
+                let apply = session.apply_args(tool, &args, &first, &promise)?;
+                match session.call(tool.name, &apply) {
+                    Ok(out) => out.structured,
+                    Err(_) => continue,
+                }
+            } else {
+                first
+            };
+            let want = args.get(s.param).and_then(Value::as_str).or_else(|| {
+                ctx.param(s.param)
+                    .and_then(|p| p.default)
+                    .map(|d| d.trim_matches('"'))
+            });
+            let got = result
+                .get(s.field)
+                .and_then(|u| u.get(s.tag))
+                .and_then(Value::as_str);
+            if result.get(s.field).is_some_and(|u| !u.is_null()) && got != want {
+                return Err(Failure::new(&promise)
+                    .call(tool.name, &args)
+                    .got(format!("a result: {}", show(&result)))
+                    .expected(format!(
+                        "`{}.{}` = {:?}",
+                        s.field,
+                        s.tag,
+                        want.unwrap_or_default()
+                    ))
+                    .fix("serve the tool through the generated server, which checks the variant"));
+            }
+        }
     }
     Ok(())
 }

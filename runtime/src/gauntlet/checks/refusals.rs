@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Ctx, not_applicable};
+use super::{Ctx, keeping_rules, not_applicable};
 use crate::gauntlet::facts::{ParamFacts, Range, Violation};
 use crate::gauntlet::failure::{Failure, show};
 use crate::gauntlet::session::{describe_error, parse, set, unset};
@@ -74,7 +74,10 @@ pub(crate) fn unknown_argument(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
 /// Each rule over which parameters go together refuses a call that breaks it: built from
 /// the first successful example, with the rule's parameters set to their examples or left
 /// out, and answered with the rule's code (`conflicting_arguments` for two of an
-/// exactly-one set, else `missing_argument`), alone or among the call's problems.
+/// exactly-one set, `argument_not_applicable` for a parameter passed with a value of the
+/// enum its `when` rule does not name, else `missing_argument`), alone or among the call's
+/// problems. A `when` rule's call that keeps it (the value, with what it needs and allows)
+/// must not be refused by validation.
 pub(crate) fn requirements_enforced(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     use crate::validate::Condition;
     let tool = ctx.tool;
@@ -101,6 +104,8 @@ pub(crate) fn requirements_enforced(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     };
     for rule in tool.requires {
         let mut probes: Vec<(Value, &str)> = Vec::new();
+        // Calls that keep the rule, which must not be refused by validation.
+        let mut accepted: Vec<Value> = Vec::new();
         let base = ctx.success_call("gauntlet-rules");
         match rule {
             Condition::ExactlyOne(names) => {
@@ -127,6 +132,43 @@ pub(crate) fn requirements_enforced(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
                 without(&mut alone, needs);
                 with(&mut alone, &[field]);
                 probes.push((alone, "missing_argument"));
+            }
+            Condition::When {
+                field,
+                values,
+                needs,
+                allows,
+                ..
+            } => {
+                let keeping = |v: &str| keeping_rules(ctx, &base, field, v);
+                let Some(v) = values.first() else { continue };
+                accepted.push(keeping(v));
+                if !needs.is_empty() {
+                    let mut lacking = keeping(v);
+                    without(&mut lacking, needs);
+                    probes.push((lacking, "missing_argument"));
+                }
+                // A value the rule does not name, from the enum the validator holds.
+                let other = ctx
+                    .param(field)
+                    .and_then(|p| p.allowed.iter().find(|a| !values.contains(a)));
+                if let (Some(other), false) = (other, allows.is_empty()) {
+                    let mut extra = keeping(other);
+                    with(&mut extra, allows);
+                    probes.push((extra, "argument_not_applicable"));
+                }
+            }
+        }
+        for args in accepted {
+            let session = ctx.session()?;
+            if let Err(e) = session.call(tool.name, &args)
+                && crate::catalog::is_validation(&e.code)
+            {
+                return Err(Failure::new(&promise)
+                    .call(tool.name, &args)
+                    .got(describe_error(&e))
+                    .expected(format!("the call accepted: it keeps the rule {rule:?}"))
+                    .fix("serve the definition generated from the spec: its validator refuses only calls that break the rule"));
             }
         }
         for (args, code) in probes {

@@ -6,6 +6,7 @@ mod broken;
 
 mod arbitrary_calls;
 mod builder_matches_cli;
+mod constructs;
 mod corpus;
 mod gauntlet;
 mod gauntlet_async;

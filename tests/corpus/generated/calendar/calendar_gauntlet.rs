@@ -25,7 +25,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
-                    "cd1a463c46d62641",
+                    "99334726611ccf58",
                     "faab98fd1f5c1eb4",
                     "d6009c8b3d501560",
                 ],
@@ -45,6 +45,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "calendar_list_events",
@@ -103,6 +104,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[::toolspec_runtime::validate::Condition::AllOrNone(&["time_min", "time_max"]), ],
+                selections: &[],
             },
             ToolFacts {
                 name: "calendar_search_events",
@@ -153,6 +155,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "calendar_list_colors",
@@ -163,7 +166,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
-                    "cd1a463c46d62641",
+                    "99334726611ccf58",
                     "366dafc6c0f765f4",
                     "90d0c35316f49688",
                 ],
@@ -183,6 +186,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "calendar_create_event",
@@ -278,6 +282,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 }),
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "calendar_update_event",
@@ -391,6 +396,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 }),
                 undo_tool: Some("calendar_update_event"),
                 requires: &[::toolspec_runtime::validate::Condition::AtLeastOne(&["summary", "description", "start", "end", "location", "attendees", "color_id", "reminders", "recurrence"]), ],
+                selections: &[],
             },
             ToolFacts {
                 name: "calendar_delete_event",
@@ -454,6 +460,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 }),
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "calendar_get_freebusy",
@@ -508,6 +515,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "calendar_get_current_time",
@@ -542,6 +550,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
         ],
         errors: &[
@@ -599,6 +608,10 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             },
             ErrorFacts {
                 code: "conflicting_arguments",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "argument_not_applicable",
                 retryable: false,
             },
             ErrorFacts {

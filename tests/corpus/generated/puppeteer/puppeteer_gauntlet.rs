@@ -67,6 +67,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: Some("puppeteer_navigate"),
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "puppeteer_screenshot",
@@ -119,6 +120,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "puppeteer_click",
@@ -173,6 +175,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 }),
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "puppeteer_fill",
@@ -215,6 +218,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: Some("puppeteer_fill"),
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "puppeteer_select",
@@ -257,6 +261,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: Some("puppeteer_select"),
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "puppeteer_hover",
@@ -291,6 +296,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "puppeteer_evaluate",
@@ -339,6 +345,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 }),
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
         ],
         errors: &[
@@ -396,6 +403,10 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             },
             ErrorFacts {
                 code: "conflicting_arguments",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "argument_not_applicable",
                 retryable: false,
             },
             ErrorFacts {

@@ -59,6 +59,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "slack_post_message",
@@ -107,6 +108,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "slack_reply_to_thread",
@@ -159,6 +161,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "slack_add_reaction",
@@ -211,6 +214,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "slack_get_channel_history",
@@ -259,6 +263,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "slack_get_thread_replies",
@@ -297,6 +302,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "slack_get_users",
@@ -341,6 +347,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
             ToolFacts {
                 name: "slack_get_user_profile",
@@ -381,6 +388,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 preview: None,
                 undo_tool: None,
                 requires: &[],
+                selections: &[],
             },
         ],
         errors: &[
@@ -442,6 +450,10 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             },
             ErrorFacts {
                 code: "conflicting_arguments",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "argument_not_applicable",
                 retryable: false,
             },
             ErrorFacts {

@@ -1,0 +1,137 @@
+//! `tests/constructs/reviews.yaml`, the small spec of two constructs: rules that hold for
+//! some values of an enum parameter (`when`), and a result whose variant follows one
+//! (`selected_by`). It checks clean; its generated outputs, checked in under
+//! `tests/constructs/generated/`, are its golden files (compiled and gauntlet-tested by
+//! `tests/compile-check`); and the words, schemas and validator say the same rules.
+//!
+//! After an intended change, regenerate with
+//! `toolspec generate tests/constructs/*.yaml --out tests/constructs/generated` (or
+//! `UPDATE_GOLDEN=1 cargo test --features tokens --test it constructs::`) and read the diff.
+
+use serde_json::{Value, json};
+use toolspec::emit::write::{FileStatus, check_all, write_all};
+use toolspec::emit::{Kind, Options, generate};
+use toolspec::model::shapes::{input_shape, problem_codes};
+use toolspec::plan::schema::{Profile, input_schema, output_schema};
+
+use crate::common::{load_clean, root};
+
+fn model() -> toolspec::model::Model {
+    load_clean(&[root().join("tests/constructs/reviews.yaml")])
+}
+
+#[test]
+fn generated_outputs_are_the_checked_in_ones() {
+    let model = model();
+    let files = generate(&model, Kind::ALL, &Options::default())
+        .expect("generates")
+        .files;
+    let out = root().join("tests/constructs/generated");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        write_all(&out, &files).expect("writes");
+    }
+    let stale: Vec<String> = check_all(&out, &files)
+        .expect("reads")
+        .into_iter()
+        .filter(|(_, s)| *s != FileStatus::Unchanged)
+        .map(|(p, _)| p.display().to_string())
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "stale: {stale:?}; rerun with UPDATE_GOLDEN=1 and review the diff"
+    );
+}
+
+#[test]
+fn the_validator_holds_the_when_rules() {
+    let model = model();
+    let (_, read) = model.tool("reviews_pull_request_read").expect("read tool");
+    let shape = input_shape(read);
+    let codes = |args: Value| problem_codes(shape, &args);
+    assert!(
+        codes(json!({"pull_number": 1, "method": "get_review_comments", "after": "c-1"}))
+            .is_empty()
+    );
+    assert!(codes(json!({"pull_number": 1, "method": "get_files", "path": "a"})).is_empty());
+    assert_eq!(
+        codes(json!({"pull_number": 1, "method": "get_diff", "after": "c-1"})),
+        ["argument_not_applicable"]
+    );
+    assert_eq!(
+        codes(
+            json!({"pull_number": 1, "method": "get_review_comments", "path": "a", "after": "c"})
+        ),
+        ["argument_not_applicable"]
+    );
+    // Every problem in one answer: a bad number and an argument the method does not take.
+    let mut all = codes(json!({"pull_number": 0, "method": "get_diff", "after": "c-1"}));
+    all.sort_unstable();
+    assert_eq!(all, ["argument_not_applicable", "out_of_range"]);
+    assert_eq!(
+        codes(json!({"pull_number": 1, "method": "get_files", "path": "a", "after": "c"})),
+        ["argument_not_applicable"]
+    );
+
+    let (_, comment) = model.tool("reviews_comment_add").expect("comment tool");
+    let shape = input_shape(comment);
+    let codes = |args: Value| problem_codes(shape, &args);
+    let base = json!({"pull_number": 1, "path": "a", "body": "b"});
+    let with = |extra: Value| {
+        let mut v = base.clone();
+        v.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        v
+    };
+    // `subject_type` left out holds its default, LINE: the line is needed.
+    assert_eq!(codes(base.clone()), ["missing_argument"]);
+    assert!(codes(with(json!({"line": 3, "side": "LEFT"}))).is_empty());
+    assert!(codes(with(json!({"subject_type": "FILE"}))).is_empty());
+    assert_eq!(
+        codes(with(json!({"subject_type": "FILE", "side": "LEFT"}))),
+        ["argument_not_applicable"]
+    );
+}
+
+#[test]
+fn the_words_say_the_rules_once_in_every_provider_and_mcp_lists_every_property() {
+    let model = model();
+    let (_, read) = model.tool("reviews_pull_request_read").expect("read tool");
+    let description = toolspec::model::describe::tool_description(read);
+    assert!(
+        description.contains("after only when method is get_review_comments."),
+        "{description}"
+    );
+    assert!(
+        description.contains("path only when method is get_diff or get_files."),
+        "{description}"
+    );
+    let (_, comment) = model.tool("reviews_comment_add").expect("comment tool");
+    let description = toolspec::model::describe::tool_description(comment);
+    assert!(
+        description.contains("When subject_type is LINE, pass line; side only then."),
+        "{description}"
+    );
+    // No provider keeps a top-level rule keyword: the words are the rule, said once.
+    for profile in [
+        Profile::Standard,
+        Profile::OpenAiStrict,
+        Profile::AnthropicStrict,
+        Profile::Gemini,
+    ] {
+        let schema = input_schema(comment, profile).to_string();
+        for keyword in ["\"allOf\"", "\"if\"", "\"dependentRequired\""] {
+            assert!(!schema.contains(keyword), "{profile:?}: {schema}");
+        }
+        assert!(
+            !schema.contains("only then"),
+            "{profile:?} repeats the rule: {schema}"
+        );
+    }
+    // The output schema says which variant the call selects.
+    let out = output_schema(read);
+    assert_eq!(
+        out["properties"]["part"]["description"],
+        "The part asked for. Its kind is the call's method."
+    );
+}
