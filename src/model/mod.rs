@@ -8,7 +8,7 @@
 
 pub mod describe;
 mod duration;
-mod fields;
+pub(crate) mod fields;
 pub mod implied;
 mod resolve;
 pub mod shapes;

@@ -1,7 +1,7 @@
 //! One tool against its toolset: fields, tier rules, paging, response format, examples.
 
 use crate::diagnostics::{Diagnostic, did_you_mean};
-use crate::model::fields::{FieldResolver, Place};
+use crate::model::fields::{FieldResolver, Place, is_portable_param_name, wire_name_problem};
 use crate::model::implied::{self, RESERVED_OUTPUTS, RESERVED_PARAMS};
 use crate::model::values::check_arguments;
 use crate::model::{
@@ -29,6 +29,7 @@ pub(super) fn resolve_tool(
     let tier = t.tier.value;
     let mut params = fr.fields(t.params.as_ref(), Place::Param);
     let mut output = fr.fields(Some(&t.output.value), Place::Output);
+    portable_params(fr, &params);
     reserved(fr, &params, RESERVED_PARAMS, "parameter");
     reserved(fr, &output, RESERVED_OUTPUTS, "output field");
 
@@ -321,6 +322,50 @@ fn check_tool_name(fr: &mut FieldResolver, name: &Sp<String>, what: &str) {
             Diagnostic::error("invalid-name", fr.span(name.pos), format!("{what} `{}` is not portable to MCP, OpenAI and Anthropic", name.value))
                 .label("must match ^[a-zA-Z][a-zA-Z0-9_]{0,63}$")
                 .help("use letters, digits and `_`, start with a letter, at most 64 characters (`tickets_search`)"),
+        );
+    }
+}
+
+/// Parameter names, nested ones included, that a provider refuses as property keys: any
+/// wire name is a usable output field, but Anthropic takes input schema keys only of
+/// letters, digits, `_` and `-`. Each field is reported once, however many parameters share
+/// its named type.
+fn portable_params(fr: &mut FieldResolver, params: &[Field]) {
+    fn walk<'f>(fields: &'f [Field], out: &mut Vec<&'f Field>) {
+        for f in fields {
+            if !is_portable_param_name(&f.name)
+                && wire_name_problem(&f.name).is_none()
+                && !out.iter().any(|o| o.span == f.span)
+            {
+                out.push(f);
+            }
+            walk_type(&f.ty, out);
+        }
+    }
+    fn walk_type<'f>(ty: &'f Type, out: &mut Vec<&'f Field>) {
+        match &ty.kind {
+            Kind::Object { fields, .. } => walk(fields, out),
+            Kind::Array { items, .. } => walk_type(items, out),
+            Kind::Map { values, .. } => walk_type(values, out),
+            Kind::Union { variants, .. } => {
+                for v in variants {
+                    walk_type(&v.ty, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut bad = Vec::new();
+    walk(params, &mut bad);
+    for f in bad {
+        fr.diags.push(
+            Diagnostic::error(
+                "invalid-name",
+                f.span,
+                format!("parameter `{}` is not portable to Anthropic", f.name),
+            )
+            .label("must match ^[a-zA-Z0-9_-]{1,64}$")
+            .help("Anthropic refuses input schema keys outside letters, digits, `_` and `-`; such names are fine for output fields, not for parameters"),
         );
     }
 }
