@@ -14,3 +14,4 @@ mod gauntlet_every_spec;
 mod gauntlet_hostile;
 mod hostile;
 mod tickets;
+mod wire;
