@@ -139,10 +139,10 @@ fn walk(
                 .map(|c| json!(c)),
             Some((param, _)) => match page.get("next_page") {
                 None => None,
-                Some(n) if n.as_u64() == Some(page_no + 1) => Some(json!(page_no + 1)).map(|n| {
-                    set(&mut args, param, n.clone());
-                    n
-                }),
+                Some(n) if n.as_u64() == Some(page_no + 1) => {
+                    set(&mut args, param, json!(page_no + 1));
+                    Some(json!(page_no + 1))
+                }
                 Some(n) => {
                     return Err(fail(
                         format!("page {page_no} says next_page {n}"),
