@@ -75,6 +75,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     max_limit: 25,
                     total: true,
                     keyset: false,
+                    pages: None,
                 }),
                 response_format: Some(ResponseFormatFacts {
                     default: "concise",

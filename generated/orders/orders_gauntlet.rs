@@ -116,6 +116,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     max_limit: 50,
                     total: true,
                     keyset: false,
+                    pages: None,
                 }),
                 response_format: Some(ResponseFormatFacts {
                     default: "concise",

@@ -77,6 +77,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     max_limit: 50,
                     total: true,
                     keyset: true,
+                    pages: None,
                 }),
                 response_format: Some(ResponseFormatFacts {
                     default: "concise",

@@ -68,8 +68,13 @@ pub struct ShapeSpec {
     pub detailed_only: &'static [&'static str],
     /// Token budget of one result; `None` = unlimited.
     pub token_budget: Option<usize>,
-    /// Whether the tool takes `limit` (the note then suggests a smaller one).
+    /// Whether the tool takes a page size (the note then suggests a smaller one).
     pub takes_limit: bool,
+    /// The page size parameter's name: `limit`, or page numbers' (`perPage`).
+    pub size_param: &'static str,
+    /// Whether pages are asked for by number: the next page then starts after the whole
+    /// page, so the note says that cut items are not on it.
+    pub by_page_number: bool,
     /// Whether the tool takes `response_format` (the note then suggests `concise`).
     pub takes_response_format: bool,
     /// Top-level text fields (a file's contents) cut from their end, in characters, when
@@ -408,8 +413,13 @@ fn note(cuts: &[Cut], budget: usize, spec: &ShapeSpec) -> Value {
         })
         .collect();
     let mut asks = vec!["narrow the query".to_owned()];
-    if spec.takes_limit {
-        asks.push("pass a smaller `limit`".into());
+    if spec.takes_limit && spec.by_page_number {
+        asks.push(format!(
+            "ask for smaller pages (`{}`; the next page starts after all of this one, cut items included)",
+            spec.size_param
+        ));
+    } else if spec.takes_limit {
+        asks.push(format!("pass a smaller `{}`", spec.size_param));
     }
     if spec.takes_response_format {
         asks.push("use `response_format: \"concise\"`".into());

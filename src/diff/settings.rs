@@ -199,6 +199,35 @@ pub(super) fn compare_settings(o: &Tool, n: &Tool, out: &mut Changes) {
             "calls that pass limit or cursor are refused with unknown_argument, and results lose total and next_cursor",
         ),
         (Some(a), Some(b)) => {
+            let style = |p: &crate::model::Paging| match &p.pages {
+                None => "cursor (limit, cursor, next_cursor)".to_string(),
+                Some(n) => format!("page number ({}, {}, next_page)", n.page, n.size),
+            };
+            if a.pages != b.pages {
+                out.push(
+                    "paging-style-changed",
+                    Some(Party::Callers),
+                    Some(name),
+                    format!("{name}.paging.style"),
+                    (Side::New, b.span),
+                    format!("`{name}` now pages by {} (was {})", style(b), style(a)),
+                    "calls that pass the old paging parameters are refused with unknown_argument, and readers of the old next page field find none",
+                );
+            }
+            if a.path != b.path {
+                out.push(
+                    "paging-items-moved",
+                    Some(Party::Consumers),
+                    Some(name),
+                    format!("{name}.paging.items"),
+                    (Side::New, b.span),
+                    format!(
+                        "`{name}` pages `{}` (was `{}`)",
+                        b.items.text, a.items.text
+                    ),
+                    "the other list is no longer cut to pages: readers that walked it get it whole, and the new one a page at a time",
+                );
+            }
             if b.max_limit < a.max_limit {
                 out.push(
                     "page-limit-lowered",

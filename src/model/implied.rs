@@ -56,12 +56,13 @@ fn field(
     }
 }
 
-/// `limit`: page size with its default and maximum. Descriptions of implied parameters say
-/// what a keyword cannot (bounds and defaults are keywords, or the schema's words where a
-/// provider drops them), so each fact reaches the model once.
-pub fn limit_param(span: Span, default_limit: u32, max_limit: u32) -> Field {
+/// `limit` (or page numbers' size parameter, `name`): page size with its default and
+/// maximum. Descriptions of implied parameters say what a keyword cannot (bounds and
+/// defaults are keywords, or the schema's words where a provider drops them), so each fact
+/// reaches the model once.
+pub fn limit_param(span: Span, name: &str, default_limit: u32, max_limit: u32) -> Field {
     let mut f = field(
-        "limit",
+        name,
         span,
         "Items per page.".to_string(),
         Type::of(Kind::Integer {
@@ -90,6 +91,40 @@ pub fn cursor_param(span: Span) -> Field {
         })),
         false,
         json!("c1.eyJvIjo1fQ.8f2a"),
+        Origin::Paging,
+    )
+}
+
+/// Page numbers' page parameter (`page`): which page, from 1 (the default).
+pub fn page_param(span: Span, name: &str) -> Field {
+    let mut f = field(
+        name,
+        span,
+        "Page number, from 1; pass a result's next_page for the page after it.".to_string(),
+        Type::of(Kind::Integer {
+            minimum: Some(1),
+            maximum: None,
+        }),
+        false,
+        json!(1),
+        Origin::Paging,
+    );
+    f.default = Some(json!(1));
+    f
+}
+
+/// `next_page`: the number to pass as `page` for the following page; absent on the last.
+pub fn next_page_output(span: Span, page: &str) -> Field {
+    field(
+        "next_page",
+        span,
+        format!("Pass as {page} for the next page; absent on the last page."),
+        Type::of(Kind::Integer {
+            minimum: Some(2),
+            maximum: None,
+        }),
+        false,
+        json!(2),
         Origin::Paging,
     )
 }

@@ -8,7 +8,7 @@
 
 pub mod describe;
 mod duration;
-mod fields;
+pub(crate) mod fields;
 pub mod implied;
 mod resolve;
 pub mod shapes;
@@ -308,8 +308,46 @@ pub struct Paging {
     pub total: bool,
     /// The items' sort key fields for keyset paging; empty for offset paging.
     pub keyset: Vec<Text>,
+    /// `style: pages`: the names of the page-number and page-size parameters; `None` for
+    /// cursor paging.
+    pub pages: Option<PageNumbers>,
+    /// The JSON keys from the result down to the list (`[reviews]`, `[result, reviews]`):
+    /// `items` without the variant names it passes through.
+    pub path: Vec<String>,
+    /// Whether the list is inside one variant of a tagged union: results of the other
+    /// variants hold no list, so they carry no `total` or next page.
+    pub in_variant: bool,
     /// Where paging was declared.
     pub span: Span,
+}
+
+/// The parameters of page-number paging (`paging: {style: pages}`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageNumbers {
+    /// The page-number parameter (`page`), from 1.
+    pub page: String,
+    /// The page-size parameter (`per_page`, `perPage`).
+    pub size: String,
+}
+
+impl Paging {
+    /// The list's place in a result as the runtime reads it: keys joined by `/`
+    /// (`result/reviews`); field names hold no `/`.
+    pub fn pointer(&self) -> String {
+        self.path.join("/")
+    }
+
+    /// The paged list's field among `output`, following `items` down objects and the
+    /// variants of tagged unions (`result.get_reviews.reviews`).
+    pub fn list<'f>(&self, output: &'f [Field]) -> Option<&'f Field> {
+        let segments: Vec<&str> = self.items.text.split('.').collect();
+        find_list(output, &segments).ok()
+    }
+
+    /// The name of the page-size parameter: `limit`, or the `size_param` of page numbers.
+    pub fn size_param(&self) -> &str {
+        self.pages.as_ref().map_or("limit", |p| p.size.as_str())
+    }
 }
 
 /// A rule over which parameters are passed together.
@@ -448,4 +486,139 @@ pub struct ErrorCode {
     pub builtin: bool,
     /// Where it was declared (the spec's top for built-in codes).
     pub span: Span,
+}
+
+/// Why `paging.items` finds no list: the dotted prefix where the walk stopped and what it
+/// found there.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ListProblem {
+    /// No field of this name at `at` (the lists there, to suggest).
+    NoField {
+        /// The name looked for.
+        name: String,
+        /// The list fields at that level.
+        lists: Vec<String>,
+    },
+    /// The path ends at a field that is not a list.
+    NotAList {
+        /// The field's name.
+        name: String,
+        /// Its JSON type.
+        json_type: &'static str,
+    },
+    /// A step into a field that has no fields (a scalar, a list, a map).
+    NotAnObject {
+        /// The field's name.
+        name: String,
+        /// Its JSON type.
+        json_type: &'static str,
+    },
+    /// A tagged union's variant is missing or is the path's last step.
+    NoVariant {
+        /// The union field's name.
+        union: String,
+        /// Its variants.
+        variants: Vec<String>,
+    },
+    /// An untagged union, whose results cannot say which variant they are.
+    Untagged {
+        /// The union field's name.
+        union: String,
+    },
+}
+
+/// Follows `segments` (`paging.items` split at `.`) from `fields` to a list field: object
+/// fields by name, a tagged union by the name of one of its variants.
+pub fn find_list<'f>(fields: &'f [Field], segments: &[&str]) -> Result<&'f Field, ListProblem> {
+    let Some((first, rest)) = segments.split_first() else {
+        return Err(ListProblem::NoField {
+            name: String::new(),
+            lists: Vec::new(),
+        });
+    };
+    let Some(f) = fields.iter().find(|f| f.name == *first) else {
+        return Err(ListProblem::NoField {
+            name: (*first).to_string(),
+            lists: fields
+                .iter()
+                .filter(|f| matches!(f.ty.kind, Kind::Array { .. }))
+                .map(|f| f.name.clone())
+                .collect(),
+        });
+    };
+    if rest.is_empty() {
+        return match f.ty.kind {
+            Kind::Array { .. } => Ok(f),
+            _ => Err(ListProblem::NotAList {
+                name: f.name.clone(),
+                json_type: f.ty.json_type(),
+            }),
+        };
+    }
+    match &f.ty.kind {
+        Kind::Object {
+            fields,
+            open: false,
+            ..
+        } => find_list(fields, rest),
+        Kind::Union {
+            variants,
+            tag: Some(_),
+        } => {
+            let variant = variants.iter().find(|v| v.name == rest[0]);
+            match (variant, &rest[1..]) {
+                (Some(v), inner) if !inner.is_empty() => match &v.ty.kind {
+                    Kind::Object { fields, .. } => find_list(fields, inner),
+                    _ => Err(ListProblem::NotAnObject {
+                        name: v.name.clone(),
+                        json_type: v.ty.json_type(),
+                    }),
+                },
+                _ => Err(ListProblem::NoVariant {
+                    union: f.name.clone(),
+                    variants: variants.iter().map(|v| v.name.clone()).collect(),
+                }),
+            }
+        }
+        Kind::Union { tag: None, .. } => Err(ListProblem::Untagged {
+            union: f.name.clone(),
+        }),
+        _ => Err(ListProblem::NotAnObject {
+            name: f.name.clone(),
+            json_type: f.ty.json_type(),
+        }),
+    }
+}
+
+/// The JSON keys of `segments` from `fields`: the segments without the variant names
+/// (a tagged union's variant is not a key of its value), and whether one was passed.
+pub fn keys_of(fields: &[Field], segments: &[&str]) -> (Vec<String>, bool) {
+    let mut keys = Vec::new();
+    let mut in_variant = false;
+    let mut level = fields;
+    let mut i = 0;
+    while let Some(seg) = segments.get(i) {
+        keys.push((*seg).to_string());
+        let Some(f) = level.iter().find(|f| f.name == *seg) else {
+            break;
+        };
+        match &f.ty.kind {
+            Kind::Object { fields, .. } => level = fields,
+            Kind::Union { variants, .. } => {
+                in_variant = true;
+                i += 1;
+                match segments
+                    .get(i)
+                    .and_then(|v| variants.iter().find(|x| x.name == *v))
+                    .map(|v| &v.ty.kind)
+                {
+                    Some(Kind::Object { fields, .. }) => level = fields,
+                    _ => break,
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    (keys, in_variant)
 }

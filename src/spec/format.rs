@@ -587,6 +587,32 @@ pub struct Paging {
     /// offset, for a backend that can only skip.
     #[serde(default)]
     pub keyset: Option<Vec<Sp<String>>>,
+    /// How a caller asks for the next page: `cursor` (the default, and the recommendation:
+    /// an opaque `next_cursor` bound to the query, which a model cannot get wrong) or
+    /// `pages`, page numbers from 1 and a page size, for a port that keeps a
+    /// `page`/`per_page` wire ("jump to page 3"). The method gets the same `Window`
+    /// (`offset` is `(page - 1) * size`, `Window::page()` the number) and the result says
+    /// `next_page` while more follow.
+    #[serde(default)]
+    pub style: Option<Sp<PagingStyle>>,
+    /// `style: pages`: the name of the page-number parameter (default `page`).
+    #[serde(default)]
+    pub page_param: Option<Sp<String>>,
+    /// `style: pages`: the name of the page-size parameter (default `per_page`; GitHub's
+    /// is `perPage`). Its default and maximum are `default_limit` and `max_limit`.
+    #[serde(default)]
+    pub size_param: Option<Sp<String>>,
+}
+
+/// How a caller asks for the next page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PagingStyle {
+    /// `limit` and an opaque `cursor`; results carry `next_cursor` while more follow.
+    Cursor,
+    /// A page number from 1 and a page size, named by `page_param` and `size_param`;
+    /// results carry `next_page` while more follow.
+    Pages,
 }
 
 /// Response format settings of a tool.

@@ -118,6 +118,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("Tier", "irreversible\n"),
     ("Format", "date-time\n"),
     ("Verbosity", "detailed\n"),
+    ("PagingStyle", "pages\n"),
     ("Approval", "host\n"),
     ("Effect", "remote_keyed\n"),
 ];
@@ -134,6 +135,7 @@ const ORDER: &[&str] = &[
     "Format",
     "NotFor",
     "Paging",
+    "PagingStyle",
     "ResponseFormat",
     "Verbosity",
     "Idempotency",

@@ -2,6 +2,8 @@
 //!
 //! - `$OUT_DIR/hostile.rs` from `specs/adversarial/hostile.yaml` with `toolspec::Builder`
 //!   (the build-script path of the generator, fed the spec written to break it);
+//! - `$OUT_DIR/wire.rs` and `wire_gauntlet.rs` from `specs/wire.yaml`, the constructs of
+//!   real servers' wire (page-number paging, field names that are not identifiers);
 //! - `$OUT_DIR/tickets.rs`, the tickets toolset again through the Builder, which a test
 //!   compares byte for byte with the CLI's `generated/tickets/tickets.rs`;
 //! - `$OUT_DIR/examples.rs`, one `pub mod <service>` per `generated/<service>/<service>.rs`
@@ -21,6 +23,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     toolspec::Builder::new()
         .spec("../../specs/adversarial/hostile.yaml")
         .compile()?;
+
+    // The wire of real servers (page numbers, non-identifier wire names, one enum written
+    // thrice), served in memory and held to its gauntlet by `tests/it/wire.rs`.
+    toolspec::Builder::new().spec("specs/wire.yaml").compile()?;
 
     // The example specs are loaded together, as `toolspec generate specs/*.yaml` does.
     let mut specs: Vec<PathBuf> = std::fs::read_dir(root.join("specs"))?

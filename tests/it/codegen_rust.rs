@@ -164,3 +164,80 @@ fn a_toolset_without_tools_still_compiles_to_an_empty_server() {
         "nothing would use it"
     );
 }
+
+const WIRE: &str = r#"toolspec: 1
+service: wire
+title: Wire
+description: Names and enums as real servers write them.
+tools:
+  - name: wire_get
+    title: Get reactions
+    summary: Get the reactions on a comment.
+    returns: the counts and states.
+    tier: read_only
+    params:
+      state: { type: string, enum: [open, closed, all], description: Which state., example: open }
+      foo-bar: { type: string, description: A kebab-case key., example: x, required: false }
+    output:
+      "+1": { type: integer, minimum: 0, description: Thumbs up., example: 3 }
+      "-1": { type: integer, minimum: 0, description: Thumbs down., example: 0 }
+      "@type": { type: string, description: The JSON-LD type., example: Reactions }
+      state: { type: string, enum: [open, closed, all], description: Its state., example: open }
+      states: { type: array, description: Each state., items: { type: string, enum: [open, closed, all] } }
+      other: { type: string, enum: [open, closed], description: Another enum., example: open }
+"#;
+
+#[test]
+fn wire_names_keep_their_key_and_one_enum_is_one_type() {
+    let (model, sources, diags) = load_text("wire.yaml", WIRE);
+    assert!(!diags.has_errors(), "{}", diags.render(&sources));
+    let code =
+        render(&model, &model.toolsets[0]).unwrap_or_else(|d| panic!("{}", d.render(&sources)));
+    syn::parse_file(&code).expect("the output parses");
+    let flat: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (wire, rust) in [
+        ("+1", "plus_1"),
+        ("-1", "minus_1"),
+        ("@type", "r#type"),
+        ("foo-bar", "foo_bar"),
+    ] {
+        assert!(
+            flat.contains(&format!("#[serde(rename = \"{wire}\")]")),
+            "{wire} keeps its key:\n{code}"
+        );
+        assert!(flat.contains(&format!("pub {rust}:")), "{rust}:\n{code}");
+    }
+    // [open, closed, all] is written three times: one enum, named where it is first written,
+    // and the other places' names are aliases of it; [open, closed] is another enum.
+    let enums = code.matches("pub enum ").count();
+    assert_eq!(enums, 2, "{code}");
+    assert!(flat.contains("pub enum WireGetInputState {"), "{code}");
+    assert!(
+        flat.contains("pub type WireGetOutputState = WireGetInputState;"),
+        "{code}"
+    );
+    assert!(
+        flat.contains("pub type WireGetOutputStatesItem = WireGetInputState;"),
+        "{code}"
+    );
+}
+
+#[test]
+fn wire_names_that_become_one_rust_name_are_refused_at_their_place() {
+    let yaml = WIRE.replace(
+        "      \"-1\": { type: integer",
+        "      plus_1: { type: integer, description: Again., example: 1 }\n      \"-1\": { type: integer",
+    );
+    let (model, sources, diags) = load_text("wire-clash.yaml", &yaml);
+    assert!(!diags.has_errors(), "{}", diags.render(&sources));
+    let report = render(&model, &model.toolsets[0])
+        .expect_err("a collision")
+        .render(&sources);
+    assert!(
+        report.contains(
+            "fields `+1` and `plus_1` of `WireGetOutput` both become the Rust field `plus_1`"
+        ),
+        "{report}"
+    );
+    assert!(report.contains("wire-clash.yaml:16:"), "{report}");
+}

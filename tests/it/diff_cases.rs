@@ -56,6 +56,12 @@ const CASES: &[(&str, &str, Option<Party>, bool)] = &[
         true,
     ),
     (
+        "paging-style-changed",
+        "paging-style-changed",
+        Some(Party::Callers),
+        true,
+    ),
+    (
         "effect-weakened",
         "effect-changed",
         Some(Party::Callers),

@@ -63,6 +63,7 @@ rule_tests! {
     safeguard_waived: "safeguard-waived" at 11:15;
     list_without_pagination: "list-without-pagination" at 6:11;
     page_limit_too_high: "page-limit-too-high" at 22:13;
+    page_numbers: "page-numbers" at 22:13;
     id_without_name: "id-without-name" at 14:7;
     response_format_missing: "response-format-missing" at 6:11;
     errors_not_listed: "errors-not-listed" at 12:11;

@@ -123,6 +123,13 @@ impl Window {
     pub fn after(&self) -> Option<&[Value]> {
         self.after.as_deref()
     }
+
+    /// The page number this window is, from 1: the call's page for page-number paging
+    /// (`paging: {style: pages}`, where `offset` is `(page - 1) * limit`), and for offset
+    /// paging the page the offset falls in, for a backend that takes page numbers.
+    pub fn page(&self) -> u64 {
+        (self.offset / self.limit.max(1)).saturating_add(1)
+    }
 }
 
 /// What a paged tool's method returns: its typed result holding this page's items, and how
@@ -194,7 +201,9 @@ pub struct Serve {
     /// The format used when the call passes no `response_format` (tools without that
     /// parameter are always served `Detailed`: nothing is stripped).
     pub response_format: ResponseFormat,
-    /// Paged tools: the output field holding the page's items.
+    /// Paged tools: the output field holding the page's items, or its path of object keys
+    /// joined by `/` for a list inside an object or a tagged union's variant
+    /// (`result/reviews`; see [`items_at`]).
     pub items: Option<&'static str>,
     /// Paged tools: the page size when the call passes no `limit`.
     pub default_limit: u64,
@@ -203,6 +212,9 @@ pub struct Serve {
     /// Keyset tools: the item fields whose values are each item's sort key (see
     /// [`Serve::keyset`]); empty for offset paging.
     pub keyset: &'static [&'static str],
+    /// Page-number tools: the page and page-size parameters (see [`Serve::pages`]);
+    /// `None` for cursors.
+    pub pages: Option<(&'static str, &'static str)>,
     /// Output fields that reach the client as content blocks (see [`crate::content`]).
     pub content: &'static [(&'static str, ContentKind)],
     /// How long idempotency keys are remembered.
@@ -240,6 +252,8 @@ impl Serve {
                 detailed_only: &[],
                 token_budget: None,
                 takes_limit: false,
+                size_param: "limit",
+                by_page_number: false,
                 takes_response_format: false,
                 texts: &[],
             },
@@ -248,6 +262,7 @@ impl Serve {
             default_limit: 20,
             total: true,
             keyset: &[],
+            pages: None,
             content: &[],
             idempotency_ttl: Duration::from_secs(24 * 3600),
             preview_ttl: Duration::from_secs(600),
@@ -309,6 +324,18 @@ impl Serve {
     /// [`Window::after`].
     pub const fn keyset(mut self, fields: &'static [&'static str]) -> Self {
         self.keyset = fields;
+        self
+    }
+
+    /// Pages by number rather than cursor: the call passes the page number (from 1) as
+    /// `page` and the page size as `size` (a port's `page` and `perPage`); the method gets
+    /// the same [`Window`] (`offset` is `(page - 1) * size`), and results carry `next_page`
+    /// while more follow. Cursors stay the better wire: a page number can skip or repeat
+    /// items when others change the list between calls.
+    pub const fn pages(mut self, page: &'static str, size: &'static str) -> Self {
+        self.pages = Some((page, size));
+        self.shape.size_param = size;
+        self.shape.by_page_number = true;
         self
     }
 
@@ -593,6 +620,9 @@ where
             serve.tool
         )));
     };
+    if let Some((page, size)) = serve.pages {
+        return by_page_number(serve, items, (page, size), input, args, run).await;
+    }
     let limit = args
         .get("limit")
         .and_then(Value::as_u64)
@@ -619,16 +649,12 @@ where
     };
     let page = run(input, window).await?;
     let mut result = result_of(serve, args, &page.result)?;
-    let mut given = 0;
-    if let Some(Value::Array(list)) = result.get_mut(items) {
-        given = list.len() as u64;
-        list.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-    }
+    let given = keep_page(&mut result, items, limit);
     shape_result(serve, args, &mut result);
-    let returned = result
-        .get(items)
-        .and_then(Value::as_array)
-        .map_or(0, |a| a.len() as u64);
+    let Some(returned) = items_at(&result, items).map(|a| a.len() as u64) else {
+        // Another variant of a tagged union than the one holding the list: not a page.
+        return Ok(result);
+    };
     // Runtime::page issues a cursor exactly when this holds; otherwise it ignores the
     // fingerprint, so an empty one saves hashing the arguments.
     let more = returned > 0
@@ -660,6 +686,84 @@ where
     match has_more {
         None => rt.page(serve.tool, &fp, &mut result, items, offset, page.total),
         Some(_) => rt.page_until(serve.tool, &fp, &mut result, items, offset, more),
+    }
+    Ok(result)
+}
+
+/// The paged list of a result: the array at `path`, object keys joined by `/` (`reviews`,
+/// `result/reviews`); `None` when the result has none there (a tagged union's other
+/// variant).
+pub fn items_at<'v>(result: &'v Value, path: &str) -> Option<&'v Vec<Value>> {
+    path.split('/')
+        .try_fold(result, |v, key| v.get(key))?
+        .as_array()
+}
+
+/// Cuts the list at `path` to `limit` items; how many the method gave.
+fn keep_page(result: &mut Value, path: &str, limit: u64) -> u64 {
+    let list = path
+        .split('/')
+        .try_fold(result, |v, key| v.get_mut(key))
+        .and_then(Value::as_array_mut);
+    let Some(list) = list else { return 0 };
+    let given = list.len() as u64;
+    list.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    given
+}
+
+/// [`paged`] for page-number paging: the page (from 1, validated by the input schema)
+/// and size become the [`Window`], and the result gets `total` (when known) and
+/// `next_page` while items follow. The next page starts after this whole page: items the
+/// budget cut are not on it, and the `truncated` note says to ask for smaller pages.
+async fn by_page_number<I, O, F, Fut>(
+    serve: &Serve,
+    items: &str,
+    (page, size): (&str, &str),
+    input: I,
+    args: &Value,
+    run: F,
+) -> Result<Value, ToolError>
+where
+    O: Serialize,
+    F: FnOnce(I, Window) -> Fut,
+    Fut: Future<Output = Result<Page<O>, ToolError>>,
+{
+    let limit = args
+        .get(size)
+        .and_then(Value::as_u64)
+        .unwrap_or(serve.default_limit)
+        .max(1);
+    let number = args.get(page).and_then(Value::as_u64).unwrap_or(1).max(1);
+    let offset = (number - 1).saturating_mul(limit);
+    let window = Window {
+        offset,
+        limit,
+        after: None,
+    };
+    let page = run(input, window).await?;
+    let mut result = output(&page.result)?;
+    let given = keep_page(&mut result, items, limit);
+    shape_result(serve, args, &mut result);
+    if items_at(&result, items).is_none() {
+        // Another variant of a tagged union than the one holding the list: not a page.
+        return Ok(result);
+    }
+    let kept = given.min(limit);
+    let more = kept > 0
+        && match page.has_more {
+            Some(more) => more || given > limit,
+            None => offset.saturating_add(kept) < page.total,
+        };
+    let Value::Object(map) = &mut result else {
+        return Ok(result);
+    };
+    if serve.total && page.has_more.is_none() {
+        map.insert("total".into(), page.total.into());
+    }
+    if more {
+        map.insert("next_page".into(), number.saturating_add(1).into());
+    } else {
+        map.remove("next_page");
     }
     Ok(result)
 }

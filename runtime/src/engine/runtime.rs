@@ -262,9 +262,7 @@ impl Runtime {
     ) -> Result<(), ToolError> {
         let items_field = serve.items.unwrap_or_default();
         let returned = returned(result, items_field);
-        let position = match result
-            .get(items_field)
-            .and_then(Value::as_array)
+        let position = match crate::engine::glue::items_at(result, items_field)
             .and_then(|items| items.last())
         {
             Some(last) if more => Some::<Vec<Value>>(
@@ -306,7 +304,8 @@ impl Runtime {
 
     /// Adds paging to a page's result: `total`, and `next_cursor` when items remain.
     ///
-    /// `items_field` is the top-level key of the page's array. The next page starts after the
+    /// `items_field` is the key of the page's array (a path of keys joined by `/` for a
+    /// nested list). The next page starts after the
     /// items actually present, so items dropped by the budget ([`crate::shape`]) come on the
     /// next page rather than being skipped. On the last page `next_cursor` is omitted (never
     /// `null`); an existing `next_cursor` key is removed there.
@@ -365,8 +364,5 @@ impl Runtime {
 
 /// How many items the page's array `items_field` holds.
 fn returned(result: &Value, items_field: &str) -> u64 {
-    result
-        .get(items_field)
-        .and_then(Value::as_array)
-        .map_or(0, |a| a.len() as u64)
+    crate::engine::glue::items_at(result, items_field).map_or(0, |a| a.len() as u64)
 }

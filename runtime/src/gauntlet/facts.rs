@@ -222,7 +222,8 @@ pub struct ExampleFacts {
 /// How a tool pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PagingFacts {
-    /// The output field holding a page's items.
+    /// The output field holding a page's items, or its path of keys joined by `/`
+    /// (`result/reviews`).
     pub items: &'static str,
     /// Items per page when no `limit` is passed.
     pub default_limit: u64,
@@ -232,6 +233,16 @@ pub struct PagingFacts {
     pub total: bool,
     /// Whether pages are cut by position (`keyset`) rather than offset.
     pub keyset: bool,
+    /// Page-number paging: the page and page-size parameters (`("page", "perPage")`);
+    /// `None`: `limit` and `cursor`.
+    pub pages: Option<(&'static str, &'static str)>,
+}
+
+impl PagingFacts {
+    /// The page-size parameter: `limit`, or page numbers' own.
+    pub fn size_param(&self) -> &'static str {
+        self.pages.map_or("limit", |(_, size)| size)
+    }
 }
 
 /// A tool's response formats.

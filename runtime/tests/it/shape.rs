@@ -12,6 +12,8 @@ static SPEC: ShapeSpec = ShapeSpec {
     ],
     token_budget: Some(400),
     takes_limit: true,
+    size_param: "limit",
+    by_page_number: false,
     takes_response_format: true,
     texts: &[],
 };
@@ -175,6 +177,8 @@ fn a_long_text_is_cut_to_the_budget_on_a_character_boundary_with_a_note() {
         detailed_only: &[],
         token_budget: Some(300),
         takes_limit: false,
+        size_param: "limit",
+        by_page_number: false,
         takes_response_format: false,
         texts: &["contents"],
     };

@@ -125,16 +125,25 @@ fn finish(mut name: String, fallback: &str, digit_prefix: &str) -> String {
 }
 
 /// A snake_case identifier for a field, method or function (`customerEmail` →
-/// `customer_email`, `type` → `r#type`, `self` → `self_`, `_` → `value`).
+/// `customer_email`, `type` → `r#type`, `self` → `self_`, `_` → `value`, `+1` → `plus_1`,
+/// `-1` → `minus_1`, `@type` → `r#type`, `foo-bar` → `foo_bar`).
 /// The wire name is kept separately (serde `rename`), so this may change the spelling.
 pub fn ident(text: &str) -> String {
-    finish(ascii_words(text).to_snake_case(), "value", "n")
+    finish(
+        ascii_words(&spell_signs(text)).to_snake_case(),
+        "value",
+        "n",
+    )
 }
 
 /// An UpperCamelCase identifier for a type or trait (`ticket_status` → `TicketStatus`,
 /// `Self` → `Self_`, `HTTP` → `Http`).
 pub fn type_ident(text: &str) -> String {
-    finish(ascii_words(text).to_upper_camel_case(), "Type", "T")
+    finish(
+        ascii_words(&spell_signs(text)).to_upper_camel_case(),
+        "Type",
+        "T",
+    )
 }
 
 /// An enum variant for the value `text` (`in_progress` → `InProgress`, `"#` → `Value`,
@@ -142,6 +151,17 @@ pub fn type_ident(text: &str) -> String {
 /// A sign is spelled out, so values that differ only in it get variants that say so; a
 /// `-` between letters or digits stays a separator (`in-progress` → `InProgress`).
 pub fn variant(text: &str) -> String {
+    finish(
+        ascii_words(&spell_signs(text)).to_upper_camel_case(),
+        "Value",
+        "V",
+    )
+}
+
+/// `text` with its signs spelled out as words (`+1` → ` plus 1`, `-1` → ` minus 1`), so
+/// names that differ only in a sign (GitHub's `+1` and `-1` reactions) stay apart; a `-`
+/// between letters or digits stays a separator (`in-progress`).
+fn spell_signs(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut spelled = String::with_capacity(text.len() + 8);
     for (i, &c) in chars.iter().enumerate() {
@@ -153,20 +173,22 @@ pub fn variant(text: &str) -> String {
             other => spelled.push(other),
         }
     }
-    finish(ascii_words(&spelled).to_upper_camel_case(), "Value", "V")
+    spelled
 }
 
 /// A SCREAMING_SNAKE_CASE identifier for a `static` (`tickets_search` → `TICKETS_SEARCH`).
 pub fn const_ident(text: &str) -> String {
-    finish(ascii_words(text).to_shouty_snake_case(), "VALUE", "N")
+    finish(
+        ascii_words(&spell_signs(text)).to_shouty_snake_case(),
+        "VALUE",
+        "N",
+    )
 }
 
 /// Characters dropped from docs: the bidirectional controls rustc denies in comments
 /// (`text_direction_codepoint_in_comment`) and invisible formatting characters.
 fn invisible(c: char) -> bool {
-    matches!(c,
-        '\u{061C}' | '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-        | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+    crate::model::fields::is_invisible(c)
 }
 
 /// Doc lines are wrapped at this many characters (rustdoc joins them back).
@@ -288,6 +310,11 @@ mod tests {
             ("café 🎉", "cafe", "Cafe", "CAFE"),
             ("HTTP", "http", "Http", "HTTP"),
             ("match", "r#match", "Match", "MATCH"),
+            // Wire names that are not identifiers (GitHub's reactions, JSON-LD, kebab case).
+            ("+1", "plus_1", "Plus1", "PLUS_1"),
+            ("-1", "minus_1", "Minus1", "MINUS_1"),
+            ("@type", "r#type", "Type", "TYPE"),
+            ("foo-bar", "foo_bar", "FooBar", "FOO_BAR"),
         ];
         for (text, snake, camel, shout) in cases {
             assert_eq!(ident(text), snake, "{text}");

@@ -236,6 +236,8 @@ pub struct PagingCtx {
     pub total: bool,
     /// Keyset paging's sort key fields; empty for offset paging.
     pub keyset: Vec<String>,
+    /// Page-number paging's page and page-size parameters; `None` for cursors.
+    pub pages: Option<(String, String)>,
 }
 
 /// Response formats.
@@ -358,6 +360,7 @@ pub fn tool_page(
                 max_limit: p.max_limit,
                 total: p.total,
                 keyset: p.keyset.iter().map(|k| k.text.clone()).collect(),
+                pages: p.pages.as_ref().map(|n| (n.page.clone(), n.size.clone())),
             }),
             response_format: tool.response_format.map(|v| ResponseFormatCtx {
                 default: v.as_str(),

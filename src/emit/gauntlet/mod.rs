@@ -201,6 +201,8 @@ struct PagingCtx {
     max_limit: u32,
     total: bool,
     keyset: bool,
+    /// Page-number paging: the page and page-size parameters.
+    pages: Option<(String, String)>,
 }
 
 #[derive(Debug, Serialize)]
@@ -273,11 +275,12 @@ fn tool_context(model: &Model, t: &Tool) -> ToolCtx {
             })
             .collect(),
         paging: t.paging.as_ref().map(|p| PagingCtx {
-            items: p.items.text.clone(),
+            items: p.pointer(),
             default_limit: p.default_limit,
             max_limit: p.max_limit,
             total: p.total,
             keyset: !p.keyset.is_empty(),
+            pages: p.pages.as_ref().map(|n| (n.page.clone(), n.size.clone())),
         }),
         response_format: t.response_format.map(|v| FormatCtx {
             default: v.as_str().into(),

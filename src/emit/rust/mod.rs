@@ -180,10 +180,12 @@ struct ToolCtx {
     items: Option<String>,
     default_limit: u32,
     counts_total: bool,
+    /// Page-number paging: the page and page-size parameters (wire names).
+    pages: Option<PagesCtx>,
     /// Keyset paging: the items' sort key fields (wire names); empty for offset paging.
     keyset: Vec<String>,
-    /// The sort key fields for the trait's docs (`` `ticket_id` ``): field names, which
-    /// the spec's rules keep to letters, digits and `_`.
+    /// The sort key fields for the trait's docs (`` `ticket_id` ``): the Rust names of
+    /// the fields (identifiers, whatever the wire names hold).
     #[serde(serialize_with = "safe")]
     keyset_words: String,
     /// Output fields sent as content blocks, with their `ContentKind` variant.
@@ -211,6 +213,13 @@ struct ToolCtx {
     /// `None` when there are none.
     #[serde(serialize_with = "safe_opt")]
     selections: Option<String>,
+}
+
+/// The parameters of page-number paging, as their wire names (rendered through `lit`).
+#[derive(Debug, Serialize)]
+struct PagesCtx {
+    page: String,
+    size: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -466,9 +475,17 @@ fn tool_context(
         aliases: served.aliases,
         input_shape,
         example_call: served.example_call,
-        items: t.paging.as_ref().map(|p| p.items.text.clone()),
+        items: t.paging.as_ref().map(|p| p.pointer()),
         default_limit: t.paging.as_ref().map_or(0, |p| p.default_limit),
         counts_total: t.paging.as_ref().is_none_or(|p| p.total),
+        pages: t
+            .paging
+            .as_ref()
+            .and_then(|p| p.pages.as_ref())
+            .map(|n| PagesCtx {
+                page: n.page.clone(),
+                size: n.size.clone(),
+            }),
         keyset: t
             .paging
             .iter()
@@ -477,7 +494,7 @@ fn tool_context(
         keyset_words: t
             .paging
             .iter()
-            .flat_map(|p| p.keyset.iter().map(|k| format!("`{}`", k.text)))
+            .flat_map(|p| p.keyset.iter().map(|k| format!("`{}`", ident(&k.text))))
             .collect::<Vec<_>>()
             .join(", "),
         content: content_fields(t)

@@ -78,8 +78,15 @@ pub struct Types<'d> {
     pub decls: Vec<TypeDecl>,
     named: HashMap<String, String>,
     taken: BTreeMap<String, String>,
+    /// The Rust enum declared for each inline enum so far, by its values and their
+    /// descriptions: an enum written alike in several places is one type.
+    inline_enums: HashMap<EnumKey, String>,
     diags: &'d mut Diagnostics,
 }
+
+/// What makes two inline enums the same type: their values, in order, and the values'
+/// descriptions (the variants' docs).
+type EnumKey = (Vec<String>, Vec<(String, String)>);
 
 const OPTION: &str = "::core::option::Option";
 const CLEARABLE: &str = "::toolspec_runtime::prelude::Clearable";
@@ -91,6 +98,7 @@ impl<'d> Types<'d> {
             decls: Vec::new(),
             named: HashMap::new(),
             taken: BTreeMap::new(),
+            inline_enums: HashMap::new(),
             diags,
         }
     }
@@ -254,7 +262,23 @@ impl<'d> Types<'d> {
         match &ty.kind {
             Kind::String(rules) => match &rules.enum_values {
                 Some(values) => {
+                    // The first place an enum is written names it; every other place that
+                    // writes the same values gets its own name as an alias of that type, so
+                    // the implementer never converts between copies and each place keeps
+                    // the name it would have had alone.
+                    let key = (values.clone(), rules.enum_descriptions.clone());
                     let name = self.invent(context);
+                    if let Some(first) = self.inline_enums.get(&key).cloned() {
+                        let mut d = decl(
+                            &name,
+                            &format!("The same enum as {first}, written alike here: one type."),
+                            "alias",
+                        );
+                        d.target = first;
+                        self.decls.push(d);
+                        return name;
+                    }
+                    self.inline_enums.insert(key, name.clone());
                     let mut d = decl(&name, ty.description.as_deref().unwrap_or(""), "enum");
                     d.variants = described(variants(values), rules);
                     self.decls.push(d);

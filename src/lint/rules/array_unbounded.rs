@@ -32,7 +32,8 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
                 else {
                     return;
                 };
-                if what == "output" && s.depth == 0 && !s.is_items && Some(s.path) == paged {
+                // The paged list, top-level or at its dotted path inside an object.
+                if what == "output" && !s.is_items && Some(s.path) == paged {
                     return;
                 }
                 let f = constraint_finding(

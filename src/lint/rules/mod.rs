@@ -36,6 +36,7 @@ mod nesting_too_deep;
 mod number_unbounded;
 mod open_world_write_without_preview;
 mod page_limit_too_high;
+mod page_numbers;
 mod param_description_vague;
 mod param_name_cryptic;
 mod placeholder_text;
@@ -88,6 +89,7 @@ pub static ALL: &[&Rule] = &[
     // results
     &list_without_pagination::RULE,
     &page_limit_too_high::RULE,
+    &page_numbers::RULE,
     &id_without_name::RULE,
     &response_format_missing::RULE,
     // errors

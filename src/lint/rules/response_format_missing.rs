@@ -41,13 +41,10 @@ fn pages_objects(tool: &Tool) -> bool {
     let Some(paging) = &tool.paging else {
         return false;
     };
-    tool.output
-        .iter()
-        .find(|f| f.name == paging.items.text)
-        .is_none_or(|f| match &f.ty.kind {
-            Kind::Array { items, .. } => matches!(items.kind, Kind::Object { .. }),
-            _ => true,
-        })
+    paging.list(&tool.output).is_none_or(|f| match &f.ty.kind {
+        Kind::Array { items, .. } => matches!(items.kind, Kind::Object { .. }),
+        _ => true,
+    })
 }
 
 fn check(cx: &Ctx, out: &mut Vec<Finding>) {

@@ -163,11 +163,11 @@ impl<'a> FieldResolver<'a> {
     /// Resolves one field.
     pub fn field(&mut self, name: &Sp<String>, f: &raw::Field, place: Place) -> Field {
         let span = self.span(name.pos);
-        if !is_field_name(&name.value) {
+        if let Some(why) = wire_name_problem(&name.value) {
             self.diags.push(
-                Diagnostic::error("invalid-name", span, format!("`{}` is not a valid field name", name.value))
-                    .label("not an identifier")
-                    .help("use letters, digits and `_`, starting with a letter or `_`, at most 64 characters; snake_case (`customer_email`) and camelCase (`customerEmail`) are both accepted, so keep the names the wire already has"),
+                Diagnostic::error("invalid-name", span, format!("`{}` is not a usable field name", name.value.escape_debug()))
+                    .label(why)
+                    .help("a field name is its JSON key on the wire: any 1 to 64 characters but control characters, `.`, `/` and backticks, not `*` alone, without surrounding spaces (`+1`, `@type` and `foo-bar` are fine)"),
             );
         }
         if let Some(by) = f.selected_by.as_ref().filter(|_| !self.top_output) {
@@ -556,7 +556,54 @@ fn pascal_suggestion(s: &str) -> String {
     if p.is_empty() { "Ticket".into() } else { p }
 }
 
-/// Field names: identifiers of letters, digits and `_`, at most 64 characters.
+/// What makes `s` unusable as a field's JSON key, or `None` when it is usable.
+///
+/// A field's name is its key on the wire, so a port keeps `+1`, `@type` or `foo-bar`; the
+/// Rust name is derived from it (`plus_1`, `r#type`, `foo_bar`) and the key kept by
+/// `serde(rename)`. Refused are what no output can carry safely or what the format's own
+/// paths would misread: control and invisible characters, `.` and `/` (the separators of
+/// `paging.items` and of detailed-only paths), a bare `*` (every item of a list in those
+/// paths), a backtick (it would end the code span the docs show the name in), surrounding
+/// spaces, and more than 64 characters.
+pub fn wire_name_problem(s: &str) -> Option<&'static str> {
+    if s.is_empty() {
+        Some("empty")
+    } else if s.chars().count() > 64 {
+        Some("over 64 characters")
+    } else if s.chars().any(|c| c.is_control() || is_invisible(c)) {
+        Some("holds a control or invisible character")
+    } else if s.contains(['.', '/']) {
+        Some("`.` and `/` separate path parts")
+    } else if s.contains('`') {
+        Some("holds a backtick")
+    } else if s == "*" {
+        Some("`*` stands for every item in paths")
+    } else if s.trim() != s {
+        Some("starts or ends with a space")
+    } else {
+        None
+    }
+}
+
+/// Invisible formatting characters and the bidirectional controls (rustc denies those in
+/// comments, `text_direction_codepoint_in_comment`): a name or a doc must not hide text.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{061C}' | '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
+}
+
+/// Whether `s` is a parameter name every provider takes as a property key: Anthropic
+/// refuses input schema keys outside `^[a-zA-Z0-9_.-]{1,64}$` (and `.` is a path separator
+/// here), so parameters keep to letters, digits, `_` and `-`.
+pub fn is_portable_param_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 64
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Identifiers of letters, digits and `_`, at most 64 characters (tags, tool names).
 pub fn is_field_name(s: &str) -> bool {
     let mut chars = s.chars();
     chars

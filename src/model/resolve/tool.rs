@@ -1,12 +1,12 @@
 //! One tool against its toolset: fields, tier rules, paging, response format, examples.
 
 use crate::diagnostics::{Diagnostic, did_you_mean};
-use crate::model::fields::{FieldResolver, Place};
+use crate::model::fields::{FieldResolver, Place, is_portable_param_name, wire_name_problem};
 use crate::model::implied::{self, RESERVED_OUTPUTS, RESERVED_PARAMS};
 use crate::model::values::check_arguments;
 use crate::model::{
-    Content, Defaults, ErrorCode, Example, Field, Idempotency, Kind, NotFor, Origin, Paging,
-    Preview, Requirement, Selection, Text, Tool, Type, Undo,
+    Content, Defaults, ErrorCode, Example, Field, Idempotency, Kind, ListProblem, NotFor, Origin,
+    PageNumbers, Paging, Preview, Requirement, Selection, Text, Tool, Type, Undo, find_list, keys_of,
 };
 use crate::spec::format::{self as raw, Effect, Tier};
 use crate::spec::spanned::{Pos, Sp};
@@ -32,6 +32,7 @@ pub(super) fn resolve_tool(
     let mut output = fr.fields(Some(&t.output.value), Place::Output);
     fr.top_output = false;
     let selections = selections(fr, &t.output.value, &params, &output);
+    portable_params(fr, &params);
     reserved(fr, &params, RESERVED_PARAMS, "parameter");
     reserved(fr, &output, RESERVED_OUTPUTS, "output field");
 
@@ -53,54 +54,26 @@ pub(super) fn resolve_tool(
             &mut diags,
         );
         *fr.diags = diags;
-        match output.iter().find(|f| f.name == p.items.value) {
-            Some(f) if matches!(f.ty.kind, Kind::Array { .. }) => {}
-            Some(f) => fr.diags.push(
-                Diagnostic::error(
-                    "paging-without-list",
-                    fr.span(p.items.pos),
-                    format!(
-                        "paging items `{}` is {}, not a list",
-                        f.name,
-                        f.ty.json_type()
-                    ),
-                )
-                .label("pages are cut from a list")
-                .help(format!(
-                    "make `{}` an array, or point `items` at the output's array field",
-                    f.name
-                )),
-            ),
-            None => {
-                let lists: Vec<&str> = output
-                    .iter()
-                    .filter(|f| matches!(f.ty.kind, Kind::Array { .. }))
-                    .map(|f| f.name.as_str())
-                    .collect();
-                let help = if lists.is_empty() {
-                    "add an array field to `output` for the items, or remove `paging`".to_string()
-                } else {
-                    format!("use one of the output's lists: {}", lists.join(", "))
-                };
-                fr.diags.push(
-                    Diagnostic::error(
-                        "paging-without-list",
-                        fr.span(p.items.pos),
-                        format!("paging items `{}` is not an output field", p.items.value),
-                    )
-                    .label("no such output field")
-                    .help(help),
-                );
+        let segments: Vec<&str> = p.items.value.split('.').collect();
+        let list = match find_list(&output, &segments) {
+            Ok(list) => Some(list),
+            Err(problem) => {
+                no_list(fr, p, problem);
+                None
             }
-        }
+        };
+        let (path, in_variant) = keys_of(&output, &segments);
         let keyset: Vec<Text> = p.keyset.iter().flatten().map(|k| text(file, k)).collect();
-        check_keyset(fr, p, &output, &keyset);
+        check_keyset(fr, p, list, &keyset);
         Paging {
             items: text(file, &p.items),
             default_limit: d,
             max_limit: m,
             total: p.total.as_ref().is_none_or(|t| t.value),
             keyset,
+            pages: page_numbers(fr, p, &params),
+            path,
+            in_variant,
             span,
         }
     });
@@ -163,8 +136,26 @@ pub(super) fn resolve_tool(
 
     // Implied parameters and outputs, always in this order.
     if let Some(p) = &paging {
-        params.push(implied::limit_param(p.span, p.default_limit, p.max_limit));
-        params.push(implied::cursor_param(p.span));
+        match &p.pages {
+            None => {
+                params.push(implied::limit_param(
+                    p.span,
+                    "limit",
+                    p.default_limit,
+                    p.max_limit,
+                ));
+                params.push(implied::cursor_param(p.span));
+            }
+            Some(n) => {
+                params.push(implied::page_param(p.span, &n.page));
+                params.push(implied::limit_param(
+                    p.span,
+                    &n.size,
+                    p.default_limit,
+                    p.max_limit,
+                ));
+            }
+        }
     }
     if let (Some(default), Some(r)) = (response_format, &t.response_format) {
         let detailed = detailed_only_paths(&output);
@@ -186,10 +177,19 @@ pub(super) fn resolve_tool(
         params.push(implied::preview_id_param(p.span, p.ttl));
     }
     if let Some(p) = paging.as_ref().filter(|p| p.total) {
-        output.push(implied::total_output(p.span));
+        let mut total = implied::total_output(p.span);
+        // Only a result of the list's variant is a page.
+        total.required = !p.in_variant;
+        output.push(total);
+    }
+    if paging.as_ref().is_some_and(|p| p.pages.is_some()) {
+        reserved(fr, &output, &["next_page"], "output field");
     }
     if let Some(p) = &paging {
-        output.push(implied::next_cursor_output(p.span));
+        output.push(match &p.pages {
+            None => implied::next_cursor_output(p.span),
+            Some(n) => implied::next_page_output(p.span, &n.page),
+        });
     }
     if let Some(i) = &idempotency {
         output.push(implied::replayed_output(i.span));
@@ -330,6 +330,192 @@ fn check_tool_name(fr: &mut FieldResolver, name: &Sp<String>, what: &str) {
             Diagnostic::error("invalid-name", fr.span(name.pos), format!("{what} `{}` is not portable to MCP, OpenAI and Anthropic", name.value))
                 .label("must match ^[a-zA-Z][a-zA-Z0-9_]{0,63}$")
                 .help("use letters, digits and `_`, start with a letter, at most 64 characters (`tickets_search`)"),
+        );
+    }
+}
+
+/// Why `paging.items` names no list, at its place, with what is there instead.
+fn no_list(fr: &mut FieldResolver, p: &raw::Paging, problem: ListProblem) {
+    let at = fr.span(p.items.pos);
+    let items = &p.items.value;
+    let d = match problem {
+        ListProblem::NotAList { name, json_type } => Diagnostic::error(
+            "paging-without-list",
+            at,
+            format!("paging items `{items}` is {json_type}, not a list"),
+        )
+        .label("pages are cut from a list")
+        .help(format!(
+            "make `{name}` an array, or point `items` at the output's array field"
+        )),
+        ListProblem::NoField { name, lists } => {
+            let help = if lists.is_empty() {
+                "add an array field to `output` for the items, or remove `paging`; a list inside an object is named by its path (`result.reviews`)".to_string()
+            } else {
+                format!("use one of the lists there: {}", lists.join(", "))
+            };
+            let what = if segments_of(items) > 1 {
+                format!("paging items `{items}` has no field `{name}`")
+            } else {
+                format!("paging items `{items}` is not an output field")
+            };
+            Diagnostic::error("paging-without-list", at, what)
+                .label("no such output field")
+                .help(help)
+        }
+        ListProblem::NotAnObject { name, json_type } => Diagnostic::error(
+            "paging-without-list",
+            at,
+            format!("paging items `{items}` goes inside `{name}`, which is {json_type}"),
+        )
+        .label("only objects and tagged unions have fields")
+        .help("name the list by the fields that lead to it (`result.reviews`)"),
+        ListProblem::NoVariant { union, variants } => Diagnostic::error(
+            "paging-without-list",
+            at,
+            format!("paging items `{items}` must name a variant of the union `{union}`, then the list in it"),
+        )
+        .label("which variant holds the list?")
+        .help(format!(
+            "write `{union}.<variant>.<list>`, the variant one of {}",
+            variants.join(", ")
+        )),
+        ListProblem::Untagged { union } => Diagnostic::error(
+            "paging-without-list",
+            at,
+            format!("paging items `{items}` goes inside `{union}`, an untagged union"),
+        )
+        .label("a result cannot say which variant it is")
+        .help(format!("give `{union}` a `tag`, so each result names its variant")),
+    };
+    fr.diags.push(d);
+}
+
+fn segments_of(items: &str) -> usize {
+    items.split('.').count()
+}
+
+/// The parameter names of `style: pages`, checked: page numbers take no `keyset` (a page
+/// number is an offset), names are set only with `style: pages`, are portable and are
+/// not a parameter the tool declares itself. A spec with `next_page` among its own outputs
+/// cannot page by number either: the result's `next_page` is the runtime's.
+fn page_numbers(fr: &mut FieldResolver, p: &raw::Paging, params: &[Field]) -> Option<PageNumbers> {
+    let pages = p
+        .style
+        .as_ref()
+        .filter(|s| s.value == raw::PagingStyle::Pages);
+    let Some(style) = pages else {
+        for named in [&p.page_param, &p.size_param].into_iter().flatten() {
+            fr.diags.push(
+                Diagnostic::error(
+                    "paging-style",
+                    fr.span(named.pos),
+                    "parameter names are set only for page numbers",
+                )
+                .label("cursor paging takes `limit` and `cursor`")
+                .help("add `style: pages` to page by number, or remove the name"),
+            );
+        }
+        return None;
+    };
+    if let Some(k) = &p.keyset {
+        let at = k.first().map_or(style.pos, |k| k.pos);
+        fr.diags.push(
+            Diagnostic::error(
+                "paging-style",
+                fr.span(at),
+                "page numbers cannot page by a keyset",
+            )
+            .label("a page number is an offset")
+            .help("remove `keyset`, or page by cursor (remove `style: pages`) to keep it"),
+        );
+    }
+    let name = |v: &Option<Sp<String>>, default: &str| {
+        v.as_ref().map_or((default.to_string(), style.pos), |n| {
+            (n.value.clone(), n.pos)
+        })
+    };
+    let (page, page_at) = name(&p.page_param, "page");
+    let (size, size_at) = name(&p.size_param, "per_page");
+    for (n, at) in [(&page, page_at), (&size, size_at)] {
+        if !is_portable_param_name(n) {
+            fr.diags.push(
+                Diagnostic::error(
+                    "invalid-name",
+                    fr.span(at),
+                    format!("parameter `{n}` is not portable to Anthropic"),
+                )
+                .label("must match ^[a-zA-Z0-9_-]{1,64}$")
+                .help("use letters, digits, `_` and `-` (`page`, `perPage`)"),
+            );
+        } else if let Some(f) = params.iter().find(|f| f.name == *n) {
+            fr.diags.push(
+                Diagnostic::error(
+                    "reserved-name",
+                    f.span,
+                    format!("`{n}` is the page-number paging's own parameter"),
+                )
+                .label("toolspec adds this itself")
+                .help(format!(
+                    "remove `{n}` from `params`: `paging` adds it with its bounds and default"
+                )),
+            );
+        }
+    }
+    if page == size {
+        fr.diags.push(
+            Diagnostic::error(
+                "paging-style",
+                fr.span(size_at),
+                format!("`{size}` names both the page and its size"),
+            )
+            .label("same name twice")
+            .help("give the page number and the page size different names (`page`, `perPage`)"),
+        );
+    }
+    Some(PageNumbers { page, size })
+}
+
+/// Parameter names, nested ones included, that a provider refuses as property keys: any
+/// wire name is a usable output field, but Anthropic takes input schema keys only of
+/// letters, digits, `_` and `-`. Each field is reported once, however many parameters share
+/// its named type.
+fn portable_params(fr: &mut FieldResolver, params: &[Field]) {
+    fn walk<'f>(fields: &'f [Field], out: &mut Vec<&'f Field>) {
+        for f in fields {
+            if !is_portable_param_name(&f.name)
+                && wire_name_problem(&f.name).is_none()
+                && !out.iter().any(|o| o.span == f.span)
+            {
+                out.push(f);
+            }
+            walk_type(&f.ty, out);
+        }
+    }
+    fn walk_type<'f>(ty: &'f Type, out: &mut Vec<&'f Field>) {
+        match &ty.kind {
+            Kind::Object { fields, .. } => walk(fields, out),
+            Kind::Array { items, .. } => walk_type(items, out),
+            Kind::Map { values, .. } => walk_type(values, out),
+            Kind::Union { variants, .. } => {
+                for v in variants {
+                    walk_type(&v.ty, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut bad = Vec::new();
+    walk(params, &mut bad);
+    for f in bad {
+        fr.diags.push(
+            Diagnostic::error(
+                "invalid-name",
+                f.span,
+                format!("parameter `{}` is not portable to Anthropic", f.name),
+            )
+            .label("must match ^[a-zA-Z0-9_-]{1,64}$")
+            .help("Anthropic refuses input schema keys outside letters, digits, `_` and `-`; such names are fine for output fields, not for parameters"),
         );
     }
 }
@@ -643,7 +829,7 @@ fn holds_list(ty: &Type) -> bool {
 
 /// `keyset` names top-level scalar fields of the paged items that every item has: each
 /// item's sort key is read from them to make the next cursor.
-fn check_keyset(fr: &mut FieldResolver, p: &raw::Paging, output: &[Field], keyset: &[Text]) {
+fn check_keyset(fr: &mut FieldResolver, p: &raw::Paging, list: Option<&Field>, keyset: &[Text]) {
     if p.keyset.as_ref().is_some_and(Vec::is_empty) {
         fr.diags.push(
             Diagnostic::error(
@@ -656,16 +842,13 @@ fn check_keyset(fr: &mut FieldResolver, p: &raw::Paging, output: &[Field], keyse
         );
         return;
     }
-    let item_fields = output
-        .iter()
-        .find(|f| f.name == p.items.value)
-        .and_then(|f| match &f.ty.kind {
-            Kind::Array { items, .. } => match &items.kind {
-                Kind::Object { fields, .. } => Some(fields.as_slice()),
-                _ => None,
-            },
+    let item_fields = list.and_then(|f| match &f.ty.kind {
+        Kind::Array { items, .. } => match &items.kind {
+            Kind::Object { fields, .. } => Some(fields.as_slice()),
             _ => None,
-        });
+        },
+        _ => None,
+    });
     let Some(item_fields) = item_fields else {
         if let Some(first) = keyset.first() {
             fr.diags.push(

@@ -21,15 +21,16 @@ fn queries(ctx: &Ctx<'_, '_>) -> Vec<Value> {
         .into_iter()
         .map(|mut q| {
             unset(&mut q, "cursor");
+            if let Some((page, _)) = ctx.tool.paging.and_then(|p| p.pages) {
+                unset(&mut q, page);
+            }
             q
         })
         .collect()
 }
 
 fn items_of<'v>(page: &'v Value, paging: &PagingFacts) -> &'v [Value] {
-    page.get(paging.items)
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
+    crate::engine::glue::items_at(page, paging.items).map_or(&[], Vec::as_slice)
 }
 
 /// The most items a walk of a tool without `total` may return before it counts as endless.
@@ -41,7 +42,10 @@ fn total_of(page: &Value) -> Option<u64> {
 
 /// How to page right, for the tool's kind of paging.
 fn walk_fix(paging: &PagingFacts) -> &'static str {
-    if paging.keyset {
+    if paging.pages.is_some() {
+        "return the `window.limit` items that follow the first `window.offset` matches (page \
+         `window.page()`), in a stable order, and the number of all matches as the page's total"
+    } else if paging.keyset {
         "return the `window.limit` items that sort after `window.after()` (from the first when it \
          is None), in the keyset's order, with the number of all matches as the page's total"
     } else {
@@ -61,11 +65,15 @@ fn walk(
     let paging = paging(ctx)?;
     let tool = ctx.tool.name;
     let mut args = query.clone();
-    set(&mut args, "limit", json!(limit));
+    set(&mut args, paging.size_param(), json!(limit));
     let mut seen: Vec<String> = Vec::new();
     let mut total = None;
     for page_no in 1.. {
         let page = session.ok(tool, &args, promise)?;
+        if page_no == 1 && crate::engine::glue::items_at(&page, paging.items).is_none() {
+            // A result of a tagged union's other variant: this query is not paged.
+            return Ok((Vec::new(), 0));
+        }
         let items = items_of(&page, &paging);
         let shown_args = args.clone();
         let fail = |got: String, expected: &str| {
@@ -124,8 +132,27 @@ fn walk(
             }
             seen.push(text);
         }
-        match page.get("next_cursor").and_then(Value::as_str) {
-            Some(cursor) => {
+        let next = match paging.pages {
+            None => page
+                .get("next_cursor")
+                .and_then(Value::as_str)
+                .map(|c| json!(c)),
+            Some((param, _)) => match page.get("next_page") {
+                None => None,
+                Some(n) if n.as_u64() == Some(page_no + 1) => {
+                    set(&mut args, param, json!(page_no + 1));
+                    Some(json!(page_no + 1))
+                }
+                Some(n) => {
+                    return Err(fail(
+                        format!("page {page_no} says next_page {n}"),
+                        &format!("next_page {} while more follow", page_no + 1),
+                    ));
+                }
+            },
+        };
+        match next {
+            Some(next) => {
                 let cut = page.get("truncated").is_some();
                 if items.len() as u64 != limit && !cut {
                     return Err(fail(
@@ -136,7 +163,9 @@ fn walk(
                         "full pages of `limit` items until the last one",
                     ));
                 }
-                set(&mut args, "cursor", json!(cursor));
+                if paging.pages.is_none() {
+                    set(&mut args, "cursor", next);
+                }
             }
             None => break,
         }
@@ -211,7 +240,7 @@ pub(crate) fn default_limit(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     );
     let session = ctx.session()?;
     for mut query in queries(ctx) {
-        unset(&mut query, "limit");
+        unset(&mut query, paging.size_param());
         page_size(
             &session,
             tool,
@@ -236,9 +265,9 @@ pub(crate) fn max_limit(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     );
     let session = ctx.session()?;
     for mut query in queries(ctx) {
-        set(&mut query, "limit", json!(max));
+        set(&mut query, paging.size_param(), json!(max));
         page_size(&session, tool, &query, &paging, max, &promise)?;
-        set(&mut query, "limit", json!(max + 1));
+        set(&mut query, paging.size_param(), json!(max + 1));
         let e = session.refused(tool, &query, "out_of_range", &promise)?;
         if e.details.get("maximum").and_then(Value::as_u64) != Some(max) {
             return Err(Failure::new(promise)
@@ -278,7 +307,9 @@ fn page_size(
 /// A tampered cursor, a cursor of another query and a made-up one are refused with
 /// `invalid_cursor`.
 pub(crate) fn forged_cursor_refused(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
-    paging(ctx)?;
+    if let Some((page, _)) = paging(ctx)?.pages {
+        return page_zero_refused(ctx, page);
+    }
     let tool = ctx.tool;
     let promise = format!(
         "{} refuses a cursor it did not issue for the same query (invalid_cursor)",
@@ -313,5 +344,20 @@ pub(crate) fn forged_cursor_refused(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
         set(&mut other, "cursor", json!(real));
         session.refused(tool.name, &other, "invalid_cursor", &promise)?;
     }
+    Ok(())
+}
+
+/// Page numbers: there is no cursor to forge, but a page before the first is refused with
+/// `out_of_range` (pages count from 1), and so is a page of a fraction.
+fn page_zero_refused(ctx: &Ctx<'_, '_>, page: &str) -> Result<(), Failure> {
+    let tool = ctx.tool.name;
+    let promise = format!("{tool} refuses {page} 0: pages count from 1 (out_of_range)");
+    let session = ctx.session()?;
+    let mut query = queries(ctx)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| ctx.base_call());
+    set(&mut query, page, json!(0));
+    session.refused(tool, &query, "out_of_range", &promise)?;
     Ok(())
 }

@@ -157,22 +157,46 @@ impl Examples<'_> {
         }
     }
 
-    /// `next_cursor` when the page does not hold every match, signed as the runtime signs it.
+    /// `next_cursor` when the page does not hold every match, signed as the runtime signs it
+    /// (`next_page` for page numbers).
     pub(super) fn add_next_cursor(&self, prepared: &Value, result: &mut Value) {
         let Some(paging) = &self.tool.paging else {
             return;
         };
-        let shown = result
-            .get(&paging.items.text)
+        let shown = paging
+            .path
+            .iter()
+            .try_fold(&*result, |v, key| v.get(key))
             .and_then(Value::as_array)
             .map_or(0, Vec::len) as u64;
         let total = result.get("total").and_then(Value::as_u64).unwrap_or(0);
-        if shown == 0 || shown >= total {
+        // Page numbers: the example's page, and `next_page` while matches lie past it.
+        let number = paging.pages.as_ref().map(|n| {
+            prepared
+                .get(&n.page)
+                .and_then(Value::as_u64)
+                .unwrap_or(1)
+                .max(1)
+        });
+        let before = number.map_or(0, |n| {
+            let size = prepared
+                .get(paging.size_param())
+                .and_then(Value::as_u64)
+                .unwrap_or(u64::from(paging.default_limit));
+            (n - 1).saturating_mul(size)
+        });
+        if shown == 0 || before + shown >= total {
             return;
         }
-        let cursor = self
-            .cursors
-            .encode(&self.tool.name.text, &fingerprint(prepared), shown);
+        let (key, next): (&str, Value) = match number {
+            Some(n) => ("next_page", (n + 1).into()),
+            None => (
+                "next_cursor",
+                self.cursors
+                    .encode(&self.tool.name.text, &fingerprint(prepared), shown)
+                    .into(),
+            ),
+        };
         let mut entries: Vec<(String, Value)> = match std::mem::take(result) {
             Value::Object(m) => m.into_iter().collect(),
             _ => Vec::new(),
@@ -182,7 +206,7 @@ impl Examples<'_> {
             .iter()
             .position(|(k, _)| k == "total")
             .map_or(entries.len(), |i| i + 1);
-        entries.insert(at, ("next_cursor".into(), cursor.into()));
+        entries.insert(at, (key.into(), next));
         *result = Value::Object(entries.into_iter().collect());
     }
 

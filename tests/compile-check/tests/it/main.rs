@@ -15,3 +15,4 @@ mod gauntlet_every_spec;
 mod gauntlet_hostile;
 mod hostile;
 mod tickets;
+mod wire;
