@@ -6,7 +6,8 @@ use crate::model::implied::{self, RESERVED_OUTPUTS, RESERVED_PARAMS};
 use crate::model::values::check_arguments;
 use crate::model::{
     Content, Defaults, ErrorCode, Example, Field, Idempotency, Kind, ListProblem, NotFor, Origin,
-    PageNumbers, Paging, Preview, Requirement, Selection, Text, Tool, Type, Undo, find_list, keys_of,
+    PageNumbers, Paging, Preview, Requirement, Selection, Text, Tool, Type, Undo, find_list,
+    keys_of,
 };
 use crate::spec::format::{self as raw, Effect, Tier};
 use crate::spec::spanned::{Pos, Sp};
