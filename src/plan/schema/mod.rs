@@ -118,7 +118,7 @@ pub fn output_schema(tool: &Tool) -> Value {
 }
 
 /// The output schema the MCP `tools/list` publishes for `tool`, at the tool's
-/// [`OutputSchema`] level: all of [`output_schema`], its [`shape`], or none.
+/// [`OutputSchema`] level: all of [`output_schema`], its shape (no words, no rules), or none.
 pub fn published_output_schema(tool: &Tool) -> Option<Value> {
     let full = output_schema(tool);
     match tool.output_schema {
