@@ -121,6 +121,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("PagingStyle", "pages\n"),
     ("Approval", "host\n"),
     ("Effect", "remote_keyed\n"),
+    ("OutputSchema", "none\n"),
 ];
 
 /// The order sections appear in: the top level, then the tool and what it holds, then the
@@ -142,6 +143,7 @@ const ORDER: &[&str] = &[
     "Preview",
     "Approval",
     "Effect",
+    "OutputSchema",
     "Undo",
     "Example",
     "Defaults",
