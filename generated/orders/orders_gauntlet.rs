@@ -51,6 +51,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 ],
                 paging: None,
                 response_format: None,
+                projection: None,
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
@@ -124,6 +125,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                         "orders/*/total_amount",
                     ],
                 }),
+                projection: None,
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
@@ -185,6 +187,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 ],
                 paging: None,
                 response_format: None,
+                projection: None,
                 idempotency_ttl_secs: Some(172800),
                 preview: Some(PreviewFacts {
                     ttl_secs: 900,
@@ -249,6 +252,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 ],
                 paging: None,
                 response_format: None,
+                projection: None,
                 idempotency_ttl_secs: Some(604800),
                 preview: Some(PreviewFacts {
                     ttl_secs: 1800,

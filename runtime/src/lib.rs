@@ -119,6 +119,7 @@ pub mod mcp;
 pub mod prelude;
 pub mod preview;
 pub mod problem;
+pub mod projection;
 mod random;
 pub mod shape;
 #[cfg(feature = "sqlite")]

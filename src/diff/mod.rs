@@ -18,6 +18,7 @@
 
 mod constraints;
 mod fields;
+mod projection;
 pub mod render;
 mod settings;
 
@@ -266,6 +267,8 @@ fn compare_tool(o: &Tool, n: &Tool, out: &mut Changes) {
         );
     }
     settings::compare_settings(o, n, out);
+    projection::compare_projection(o, n, out);
+    projection::compare_output_schema(o, n, out);
     if o.open_world != n.open_world {
         out.push(
             "open-world-changed",

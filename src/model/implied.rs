@@ -1,6 +1,7 @@
 //! The parameters and output fields that a tool's settings imply.
 //!
 //! Paging implies `limit`, `cursor`, `total` and `next_cursor`; `response_format` its enum;
+//! `projection` its field list;
 //! idempotency `idempotency_key` and `replayed`; previews `preview_id`, `applied` and
 //! `preview`; undo the `undo` call; every result may carry `truncated`. They are built here,
 //! once, from the settings' numbers, so that the schema, the Rust code, the docs and the
@@ -9,7 +10,7 @@
 use crate::diagnostics::Span;
 use crate::model::describe::capitalize;
 use crate::model::values::compose_example;
-use crate::model::{Duration, Field, Kind, Origin, StringRules, Type, format_duration};
+use crate::model::{Duration, Field, Kind, Origin, Projection, StringRules, Type, format_duration};
 use crate::spec::format::{Effect, Format, Verbosity};
 use serde_json::{Value, json};
 
@@ -51,6 +52,7 @@ fn field(
         default: None,
         example,
         detailed_only: false,
+        projected: false,
         nullable: false,
         origin,
     }
@@ -153,6 +155,47 @@ pub fn response_format_param(span: Span, default: Verbosity, detailed_only: &[St
     );
     f.default = Some(json!(default.as_str()));
     f
+}
+
+/// The field list of a `projection` (`fields`): which of `fields` to return, said with
+/// what always comes and what a call that names none gets. `of` names the projected
+/// objects in words (`each item of events`, `the result`).
+pub fn projection_param(span: Span, projection: &Projection, of: &str) -> Field {
+    let mut words = format!("Fields of {of} to return");
+    if !projection.always.is_empty() {
+        words.push_str(&format!(
+            " besides {}, which always come",
+            projection.always.join(", ")
+        ));
+    }
+    words.push_str(&match &projection.default {
+        None => "; omit for all.".to_string(),
+        Some(d) if d.is_empty() && projection.always.is_empty() => "; omit for none.".into(),
+        Some(d) if d.is_empty() => "; omit for only those.".into(),
+        Some(d) => format!("; omit for {}.", d.join(", ")),
+    });
+    let example = projection
+        .fields
+        .iter()
+        .find(|f| !projection.always.contains(f))
+        .or(projection.fields.first())
+        .map_or_else(|| json!([]), |f| json!([f]));
+    field(
+        &projection.param,
+        span,
+        words,
+        Type::of(Kind::Array {
+            items: Box::new(Type::of(Kind::String(StringRules {
+                enum_values: Some(projection.fields.clone()),
+                ..StringRules::default()
+            }))),
+            min_items: None,
+            max_items: Some(projection.fields.len() as u64),
+        }),
+        false,
+        example,
+        Origin::Projection,
+    )
 }
 
 /// `idempotency_key`: required on idempotent writes, unless the spec says why it may be left

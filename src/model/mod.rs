@@ -207,6 +207,8 @@ pub struct Tool {
     pub paging: Option<Paging>,
     /// Default response format, if the tool takes `response_format`.
     pub response_format: Option<Verbosity>,
+    /// Field projection, if the caller chooses which fields come back.
+    pub projection: Option<Projection>,
     /// Idempotency settings, if it takes a key.
     pub idempotency: Option<Idempotency>,
     /// Preview settings, if irreversible.
@@ -319,6 +321,65 @@ pub struct Paging {
     pub in_variant: bool,
     /// Where paging was declared.
     pub span: Span,
+}
+
+/// Field projection of a read-only tool (`projection`): the objects it projects and which
+/// of their fields a call that asks for none gets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Projection {
+    /// The parameter listing the fields asked for (`fields`).
+    pub param: String,
+    /// The JSON keys from the result down to the projected list (`[events]`); empty when
+    /// the result's own fields are projected.
+    pub path: Vec<String>,
+    /// Every field of the projected objects, in order: the parameter's values.
+    pub fields: Vec<String>,
+    /// The fields every result keeps.
+    pub always: Vec<String>,
+    /// The fields a call that names none gets besides `always`; `None` for every field.
+    pub default: Option<Vec<String>>,
+    /// Where `projection` was written.
+    pub span: Span,
+}
+
+impl Projection {
+    /// Where the projected objects are, as the runtime's shaping paths write it: object
+    /// keys joined by `/`, `*` for every item (`events/*`); empty for the result itself.
+    pub fn objects_path(&self) -> String {
+        if self.path.is_empty() {
+            String::new()
+        } else {
+            format!("{}/*", self.path.join("/"))
+        }
+    }
+
+    /// Removes from `result` what the runtime removes for a call with `arguments`: the
+    /// projected fields it did not ask for (see `toolspec_runtime::projection`).
+    pub fn apply(&self, arguments: &serde_json::Value, result: &mut serde_json::Value) {
+        fn strs(v: &[String]) -> Vec<&str> {
+            v.iter().map(String::as_str).collect()
+        }
+        let (fields, always) = (strs(&self.fields), strs(&self.always));
+        let default = self.default.as_deref().map(strs);
+        let objects = self.objects_path();
+        toolspec_runtime::projection::Projection {
+            param: &self.param,
+            objects: &objects,
+            fields: &fields,
+            always: &always,
+            default: default.as_deref(),
+        }
+        .apply(arguments, result);
+    }
+
+    /// Whether a call that passes no field list gets `field`.
+    pub fn sent_by_default(&self, field: &str) -> bool {
+        self.always.iter().any(|a| a == field)
+            || self
+                .default
+                .as_ref()
+                .is_none_or(|d| d.iter().any(|x| x == field))
+    }
 }
 
 /// The parameters of page-number paging (`paging: {style: pages}`).

@@ -23,6 +23,9 @@ pub struct Field {
     pub example: Value,
     /// Present only in detailed responses.
     pub detailed_only: bool,
+    /// Left out of results whose call does not ask for it: a field of the objects a tool's
+    /// `projection` projects that is not in its `always`.
+    pub projected: bool,
     /// Whether `null` is a value of its own: clears an optional parameter, says "none" for
     /// a required one or an output field.
     pub nullable: bool,
@@ -39,6 +42,8 @@ pub enum Origin {
     Paging,
     /// `response_format` from `response_format`.
     ResponseFormat,
+    /// The field list parameter (`fields`) from `projection`.
+    Projection,
     /// `idempotency_key` and `replayed` from `idempotency`.
     Idempotency,
     /// `preview_id`, `applied` and `preview` from `preview`.

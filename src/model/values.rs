@@ -224,6 +224,7 @@ mod tests {
             default: None,
             example,
             detailed_only: false,
+            projected: false,
             nullable: false,
             origin: Origin::Spec,
         }

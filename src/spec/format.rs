@@ -454,6 +454,11 @@ pub struct Tool {
     /// `detailed_only` are left out of concise results.
     #[serde(default)]
     pub response_format: Option<Sp<ResponseFormat>>,
+    /// Lets a read-only tool's caller choose which output fields come back: adds a
+    /// parameter (`fields` unless `param` says otherwise) listing output field names. The
+    /// method still returns every field; the generated layer drops the ones not asked for.
+    #[serde(default)]
+    pub projection: Option<Sp<Projection>>,
     /// Makes a write safe to retry: adds an `idempotency_key` parameter; a repeat with the
     /// same key and arguments returns the stored result marked `replayed`.
     #[serde(default)]
@@ -632,6 +637,34 @@ pub enum Verbosity {
     Concise,
     /// Every field.
     Detailed,
+}
+
+/// Field projection settings of a read-only tool: which output fields a call asks for.
+///
+/// Each projected object (the result itself, or each item of the list `items` names)
+/// keeps the `always` fields, then the fields the call names in the parameter, or, when it
+/// names none, the `default` ones. The parameter's values are the projected object's field
+/// names as they are on the wire, `always` ones included (asking for one is harmless). The
+/// output schema marks the other fields optional; the Rust type keeps them as written, so
+/// the method fills every field and never has to know what was asked.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Projection {
+    /// The parameter's name (default `fields`).
+    #[serde(default)]
+    pub param: Option<Sp<String>>,
+    /// The output list whose items are projected, as `paging.items` names one (`events`,
+    /// `page.events`); without it, the result's own fields are.
+    #[serde(default)]
+    pub items: Option<Sp<String>>,
+    /// Fields every result keeps, asked for or not: the ids a caller needs to act on an
+    /// item, a paged list, a keyset's sort fields.
+    #[serde(default)]
+    pub always: Option<Vec<Sp<String>>>,
+    /// Fields a call that names none gets besides `always` (default: every field). `[]`
+    /// returns only the `always` ones unless the call asks for more.
+    #[serde(default)]
+    pub default: Option<Vec<Sp<String>>>,
 }
 
 /// Idempotency settings of a write tool.

@@ -88,6 +88,10 @@ const EXAMPLES: &[(&str, &str)] = &[
     ),
     ("ResponseFormat", "default: concise\n"),
     (
+        "Projection",
+        "items: events\nalways: [id, summary, start]\ndefault: []\n",
+    ),
+    (
         "Idempotency",
         "ttl: 48h\nkey_optional: Callers from before keys existed send none; a duplicate note is harmless.\n",
     ),
@@ -139,6 +143,7 @@ const ORDER: &[&str] = &[
     "PagingStyle",
     "ResponseFormat",
     "Verbosity",
+    "Projection",
     "Idempotency",
     "Preview",
     "Approval",

@@ -183,6 +183,20 @@ const CASES: &[(&str, &str, Option<Party>, bool)] = &[
         true,
     ),
     ("description-changed", "description-changed", None, false),
+    // Fields a call without a field list got come only when it names them.
+    (
+        "projection-default-narrowed",
+        "projection-default-narrowed",
+        Some(Party::Consumers),
+        true,
+    ),
+    // The MCP list publishes less of the output schema; results are the same.
+    (
+        "output-schema-level-lowered",
+        "output-schema-level-changed",
+        None,
+        false,
+    ),
 ];
 
 fn side(path: &str) -> Vec<(String, String)> {

@@ -87,6 +87,7 @@ use super::{
 use crate::content::ContentKind;
 use crate::error::ToolError;
 use crate::fingerprint::fingerprint;
+use crate::projection::Projection;
 use crate::shape::{self, ResponseFormat, ShapeSpec};
 use crate::store::{Effect, Work};
 
@@ -229,6 +230,8 @@ pub struct Serve {
     pub effect: Effect,
     /// Output unions whose variant follows a parameter (see [`Serve::selections`]).
     pub selections: &'static [Selection],
+    /// The fields a call may choose (see [`Serve::projection`]).
+    pub projection: Option<Projection<'static>>,
 }
 
 /// An output union whose variant follows the value of an enum parameter (`selected_by`):
@@ -270,7 +273,15 @@ impl Serve {
             confirmation: Confirmation::HostOrPreview,
             effect: Effect::Store,
             selections: &[],
+            projection: None,
         }
+    }
+
+    /// Takes a field list (`projection`): results keep the fields the call names, and the
+    /// projection's `always` ones (see [`crate::projection`]).
+    pub const fn projection(mut self, projection: Projection<'static>) -> Self {
+        self.projection = Some(projection);
+        self
     }
 
     /// Output unions whose variant follows a parameter: a result whose variant is not the
@@ -566,8 +577,12 @@ fn result_of<O: Serialize>(serve: &Serve, args: &Value, result: &O) -> Result<Va
     Ok(value)
 }
 
-/// Applies `response_format` and the token budget to a result.
+/// Applies the projection, `response_format` and the token budget to a result: the
+/// budget is measured on what the call keeps.
 pub fn shape_result(serve: &Serve, args: &Value, result: &mut Value) {
+    if let Some(p) = &serve.projection {
+        p.apply(args, result);
+    }
     shape::apply(result, &serve.shape, serve.format(args));
     if !serve.content.is_empty() {
         crate::content::extract(result, serve.content);

@@ -83,6 +83,8 @@ pub struct ToolFacts {
     pub paging: Option<PagingFacts>,
     /// Response formats, if the tool takes `response_format`.
     pub response_format: Option<ResponseFormatFacts>,
+    /// The field list a call may pass, if the tool has a `projection`.
+    pub projection: Option<crate::projection::Projection<'static>>,
     /// How long idempotency keys are kept, in seconds, if the tool takes one.
     pub idempotency_ttl_secs: Option<u64>,
     /// The preview, if the tool is gated behind one.
@@ -350,6 +352,9 @@ pub enum Check {
     OutputMatchesSchema,
     /// Concise results carry no detailed-only field.
     ConciseOmitsDetailedOnly,
+    /// A call naming one field of the projection gets the whole result's projected
+    /// objects with only that field and the `always` ones.
+    ProjectionKeepsWhatWasAsked,
     /// Every allowed value of `param` is accepted.
     AllowedValuesAccepted {
         /// The enum parameter.

@@ -117,6 +117,26 @@ pub(crate) fn selection_at(g: &str, s: &crate::model::Selection) -> String {
     )
 }
 
+/// A tool's projection as a `toolspec_runtime::projection::Projection` expression: the
+/// server layer's `Serve` and the gauntlet's facts state it in this one form.
+pub(crate) fn projection_literal(p: &crate::model::Projection) -> String {
+    let list = |names: &[String]| {
+        let each: Vec<String> = names.iter().map(|n| escape::lit(n)).collect();
+        format!("&[{}]", each.join(", "))
+    };
+    format!(
+        "::toolspec_runtime::projection::Projection {{ param: {}, objects: {}, fields: {}, always: {}, default: {} }}",
+        escape::lit(&p.param),
+        escape::lit(&p.objects_path()),
+        list(&p.fields),
+        list(&p.always),
+        match &p.default {
+            None => "::core::option::Option::None".to_string(),
+            Some(d) => format!("::core::option::Option::Some({})", list(d)),
+        }
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -292,6 +292,19 @@ fn output_rows(tool: &Tool) -> Vec<FieldRow> {
     if tool.response_format.is_none() {
         out.iter_mut().for_each(|r| r.detailed_only = false);
     }
+    // A projected field: whether a call that names no fields gets it.
+    if let Some(p) = &tool.projection {
+        for r in out.iter_mut().filter(|r| r.projected.is_some()) {
+            let field = r.name.rsplit('.').next().unwrap_or_default();
+            let by_default = p.sent_by_default(field);
+            r.projected = Some(match (by_default, r.required) {
+                (true, true) => format!("always unless `{}` leaves it out", p.param),
+                (true, false) => format!("sometimes, unless `{}` leaves it out", p.param),
+                (false, true) => format!("only when `{}` names it", p.param),
+                (false, false) => format!("sometimes, when `{}` names it", p.param),
+            });
+        }
+    }
     // A preview answer carries only `applied` and `preview`: the other fields come with
     // the applied result, so no row of them says "always".
     if tool.preview.is_some() && tool.low_risk.is_none() {

@@ -32,13 +32,16 @@ pub struct FieldRow {
     pub example: String,
     /// What it means.
     pub description: String,
-    /// `spec`, or the setting that implied it: `paging`, `response_format`, `idempotency`,
-    /// `preview`, `undo`, `budget`.
+    /// `spec`, or the setting that implied it: `paging`, `response_format`, `projection`,
+    /// `idempotency`, `preview`, `undo`, `budget`.
     pub origin: &'static str,
     /// Whether a setting implied it rather than the spec listing it.
     pub implied: bool,
     /// Present only in detailed responses (itself or a parent).
     pub detailed_only: bool,
+    /// A projected field: when results carry it, in words (`` unless `fields` leaves it
+    /// out ``); `None` for a field every result carries.
+    pub projected: Option<String>,
     /// The variant of a union it belongs to, as a condition on the wire (`` `result.kind`
     /// is `get` ``); `None` outside unions. Its `required` holds within that variant.
     pub when: Option<String>,
@@ -73,6 +76,7 @@ fn walk(
             origin: origin_name(f.origin),
             implied: f.origin != Origin::Spec,
             detailed_only,
+            projected: f.projected.then(String::new),
             when: when.map(str::to_string),
         });
         let inner = (detailed_only, when);
@@ -139,6 +143,7 @@ fn union_rows(
             origin: origin_name(f.origin),
             implied: f.origin != Origin::Spec,
             detailed_only: detailed,
+            projected: None,
             when: when.map(str::to_string),
         });
     }
@@ -186,6 +191,7 @@ fn origin_name(o: Origin) -> &'static str {
         Origin::Spec => "spec",
         Origin::Paging => "paging",
         Origin::ResponseFormat => "response_format",
+        Origin::Projection => "projection",
         Origin::Idempotency => "idempotency",
         Origin::Preview => "preview",
         Origin::Undo => "undo",

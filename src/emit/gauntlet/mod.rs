@@ -27,7 +27,7 @@ use serde::Serialize;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::emit::GeneratedFile;
 use crate::emit::code::escape::{const_ident, ident};
-use crate::emit::code::safe;
+use crate::emit::code::{safe, safe_opt};
 use crate::model::{Model, Tier, Tool, ToolSet};
 use crate::plan::{Definition, detailed_only};
 use plan::ModuleCtx;
@@ -159,6 +159,9 @@ struct ToolCtx {
     examples: Vec<ExampleCtx>,
     paging: Option<PagingCtx>,
     response_format: Option<FormatCtx>,
+    /// The field list a call may pass, as one `Projection` expression.
+    #[serde(serialize_with = "safe_opt")]
+    projection: Option<String>,
     idempotency_ttl: Option<u64>,
     preview: Option<PreviewCtx>,
     undo_tool: Option<String>,
@@ -286,6 +289,10 @@ fn tool_context(model: &Model, t: &Tool) -> ToolCtx {
             default: v.as_str().into(),
             detailed_only: detailed_only(t),
         }),
+        projection: t
+            .projection
+            .as_ref()
+            .map(crate::emit::code::projection_literal),
         idempotency_ttl: t
             .idempotency
             .as_ref()

@@ -208,6 +208,15 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
             format!("{CHECK}::ConciseOmitsDetailedOnly"),
         );
     }
+    if t.projection
+        .as_ref()
+        .is_some_and(|p| p.fields.len() > p.always.len())
+    {
+        add(
+            "projected_results_keep_only_what_was_asked".into(),
+            format!("{CHECK}::ProjectionKeepsWhatWasAsked"),
+        );
+    }
     for p in &t.params {
         if p.ty.enum_values().is_some() {
             add(

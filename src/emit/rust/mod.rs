@@ -195,6 +195,9 @@ struct ToolCtx {
     #[serde(serialize_with = "safe_opt")]
     response_format: Option<String>,
     detailed_only: Vec<String>,
+    /// The field list a call may pass (`projection`), as one `Projection` expression.
+    #[serde(serialize_with = "safe_opt")]
+    projection: Option<String>,
     token_budget: u32,
     idempotency_ttl: Option<u64>,
     preview_ttl: Option<u64>,
@@ -523,6 +526,10 @@ fn tool_context(
         } else {
             Vec::new()
         },
+        projection: t
+            .projection
+            .as_ref()
+            .map(crate::emit::code::projection_literal),
         token_budget: t.token_budget,
         idempotency_ttl: t.idempotency.as_ref().map(|i| i.ttl.as_secs()),
         preview_ttl: t.preview.as_ref().map(|p| p.ttl.as_secs()),

@@ -11,17 +11,18 @@ pub static RULE: Rule = Rule {
     severity: Severity::Warning,
     set: Set::Recommended,
     category: Category::Results,
-    summary: "Paginated tools and tools with many output fields offer `response_format`.",
-    what: "Reports a tool without `response_format` that is paginated (over a list of \
-           objects: a list of plain values has no fields to leave out), or whose output has \
-           more than 12 leaf fields (nested fields counted, list items once).",
+    summary: "Paginated tools and tools with many output fields offer `response_format` or a `projection`.",
+    what: "Reports a tool with neither `response_format` nor `projection` that is paginated \
+           (over a list of objects: a list of plain values has no fields to leave out), or \
+           whose output has more than 12 leaf fields (nested fields counted, list items once).",
     why: "Most calls need a few fields: the model scanning a page of results needs ids and \
           titles, not every email and body. `response_format` lets it ask for `concise` \
           results (fields marked `detailed_only` left out) and `detailed` only when it needs \
-          them, which keeps pages small in the context.",
+          them, which keeps pages small in the context. A `projection` does the same with a \
+          list of the fields the call wants, for a server whose callers already send one.",
     bad: "  - name: orders_search\n    paging: { items: orders }",
     good: "  - name: orders_search\n    paging: { items: orders }\n    response_format: {}   # and `detailed_only: true` on the fields a scan does not need",
-    fix: "Add `response_format: {}` and mark the fields only some calls need `detailed_only: true`.",
+    fix: "Add `response_format: {}` and mark the fields only some calls need `detailed_only: true`, or add a `projection` (`projection: { always: [id] }`) so calls name the fields they want.",
     check,
 };
 
@@ -49,7 +50,8 @@ fn pages_objects(tool: &Tool) -> bool {
 
 fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for (_, tool) in cx.tools() {
-        if tool.response_format.is_some() {
+        // Either lets a call ask for less.
+        if tool.response_format.is_some() || tool.projection.is_some() {
             continue;
         }
         let n = leaves(&tool.output);
@@ -66,7 +68,7 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
         out.push(
             Finding::on(tool, tool.name.span, why)
                 .label("every call gets every field")
-                .help("add `response_format: {}` and mark the fields a quick scan does not need `detailed_only: true`"),
+                .help("add `response_format: {}` and mark the fields a quick scan does not need `detailed_only: true`, or a `projection` so calls name the fields they want"),
         );
     }
 }

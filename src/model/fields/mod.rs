@@ -303,6 +303,7 @@ impl<'a> FieldResolver<'a> {
             default,
             example,
             detailed_only: f.detailed_only.as_ref().is_some_and(|d| d.value),
+            projected: false,
             nullable,
             origin: Origin::Spec,
         }

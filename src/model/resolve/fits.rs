@@ -314,6 +314,7 @@ mod tests {
             default: None,
             example: Value::Null,
             detailed_only: false,
+            projected: false,
             nullable: false,
             origin: Origin::Spec,
         }

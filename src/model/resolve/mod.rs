@@ -11,6 +11,7 @@
 mod cross;
 mod example_result;
 mod fits;
+mod projection;
 mod tool;
 mod undo;
 

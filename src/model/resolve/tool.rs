@@ -79,6 +79,7 @@ pub(super) fn resolve_tool(
         }
     });
 
+    let projection = super::projection::resolve(fr, t, &params, &mut output, paging.as_ref());
     let response_format = t.response_format.as_ref().map(|r| {
         r.default
             .as_ref()
@@ -165,6 +166,13 @@ pub(super) fn resolve_tool(
             default,
             &detailed,
         ));
+    }
+    if let Some(p) = &projection {
+        let of = match p.path.last() {
+            None => "the result".to_string(),
+            Some(list) => format!("each item of {list}"),
+        };
+        params.push(implied::projection_param(p.span, p, &of));
     }
     if let Some(i) = &idempotency {
         params.push(implied::idempotency_key_param(
@@ -273,6 +281,7 @@ pub(super) fn resolve_tool(
         errors,
         paging,
         response_format,
+        projection,
         idempotency,
         preview,
         undo,

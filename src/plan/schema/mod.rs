@@ -88,8 +88,8 @@ pub fn input_schema_beside_calls(tool: &Tool, profile: Profile, calls: &[&Value]
 /// The schema of a tool's successful structured result.
 ///
 /// Required are the fields always present: not `detailed_only` ones on a tool with
-/// `response_format` (concise responses drop them; a tool without it always sends them)
-/// and, for tools with a preview, none of the spec's own fields, because a preview
+/// `response_format` (concise responses drop them; a tool without it always sends them),
+/// not the fields a `projection` lets a call leave out, and, for tools with a preview, none of the spec's own fields, because a preview
 /// (`applied: false`) carries only the implied `applied`, `preview` and `truncated` keys, not
 /// the `undo` of a reversible tool's applied result.
 /// Implied fields keep the `required` the model gives them.
@@ -196,9 +196,10 @@ fn strip_rules(schema: &mut Value) {
 struct Concise(bool);
 
 impl Concise {
-    /// Whether `f` is in every result: required, and not dropped by a concise response.
+    /// Whether `f` is in every result: required, not dropped by a concise response, and
+    /// not a projected field a call may leave out.
     fn always_sent(self, f: &Field) -> bool {
-        f.required && !(self.0 && f.detailed_only)
+        f.required && !(self.0 && f.detailed_only) && !f.projected
     }
 }
 

@@ -151,6 +151,7 @@ pub(crate) fn run(gauntlet: &Gauntlet<'_>, def: &'static CheckDef) -> Result<(),
         Check::MaxLimit => paging::max_limit(&ctx),
         Check::OutputMatchesSchema => output::matches_schema(&ctx),
         Check::ConciseOmitsDetailedOnly => output::concise_omits_detailed(&ctx),
+        Check::ProjectionKeepsWhatWasAsked => output::projection_keeps_what_was_asked(&ctx),
         Check::AllowedValuesAccepted { param } => output::allowed_values_accepted(&ctx, param),
         Check::BoundsAccepted { param } => output::bounds_accepted(&ctx, param),
     }

@@ -101,6 +101,51 @@ pub(crate) fn concise_omits_detailed(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     Ok(())
 }
 
+/// A call naming one projected field (the first not in `always`) gets exactly what the
+/// same call asking for every field gets, less the other projected fields: nothing the
+/// spec lets the caller leave out comes back, and nothing asked for goes missing.
+pub(crate) fn projection_keeps_what_was_asked(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
+    let tool = ctx.tool;
+    let Some(p) = tool.projection else {
+        return Err(not_applicable(ctx, "has a projection"));
+    };
+    let Some(one) = p.fields.iter().find(|f| !p.always.contains(f)) else {
+        return Err(not_applicable(ctx, "has a field outside `always`"));
+    };
+    let promise = format!(
+        "{} with {}: [{one:?}] returns only {one} and the fields that always come",
+        tool.name, p.param
+    );
+    let session = ctx.session()?;
+    for call in ctx.success_calls() {
+        let mut every = call.clone();
+        set(&mut every, p.param, json!(p.fields));
+        let mut asked = call;
+        set(&mut asked, p.param, json!([one]));
+        let (_, mut whole) = session.succeed(tool, &every, &promise)?;
+        let (_, mut got) = session.succeed(tool, &asked, &promise)?;
+        // A cut to the budget depends on the size, and a cursor on the arguments.
+        if whole.get("truncated").is_some() || got.get("truncated").is_some() {
+            continue;
+        }
+        for r in [&mut whole, &mut got] {
+            if let Some(m) = r.as_object_mut() {
+                m.remove("next_cursor");
+            }
+        }
+        let mut want = whole.clone();
+        p.apply(&asked, &mut want);
+        if got != want {
+            return Err(Failure::new(promise)
+                .call(tool.name, &asked)
+                .got(show(&got))
+                .expected(format!("{} (every field's result, projected)", show(&want)))
+                .fix("serve the tool through the generated layer, which projects results, and return every field from the method"));
+        }
+    }
+    Ok(())
+}
+
 /// `value` for `param` in the base call is accepted: no validation error about it, and no
 /// internal error.
 fn accepted(ctx: &Ctx<'_, '_>, param: &str, value: Value, promise: &str) -> Result<(), Failure> {

@@ -108,6 +108,9 @@ impl Examples<'_> {
         let mut result = Value::Object(out);
         self.add_next_cursor(prepared, &mut result);
         self.add_undo(prepared, &mut result);
+        if let Some(p) = &self.tool.projection {
+            p.apply(prepared, &mut result);
+        }
         result
     }
 

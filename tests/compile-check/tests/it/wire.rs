@@ -125,6 +125,18 @@ impl WireTools for Host {
         };
         Ok(Page::more(WirePullReadOutput { result }, false))
     }
+
+    async fn wire_pull_get(&self, input: WirePullGetInput) -> Result<WirePullGetOutput, ToolError> {
+        // Every field, whatever the call asked for: the generated layer projects.
+        let n = input.pull_number;
+        Ok(WirePullGetOutput {
+            number: n,
+            title: format!("Pull request {n}"),
+            body: "Pins the toolchain.".into(),
+            author: "ada".into(),
+            html_url: format!("https://example.com/pull/{n}"),
+        })
+    }
 }
 
 /// The server under test, around a fresh host.
@@ -152,8 +164,11 @@ async fn pages_by_number_with_the_wire_s_names() {
     assert_eq!(first["total"], 5);
     assert_eq!(first["next_page"], 2);
     assert_eq!(first["comments"][0]["id"], 101);
-    assert_eq!(first["comments"][0]["reactions"]["+1"], 1);
-    assert_eq!(first["comments"][0]["reactions"]["@type"], "Reactions");
+    let reacted = call(&server, json!({"pull_number": 7, "fields": ["reactions"]}))
+        .await
+        .expect("reactions");
+    assert_eq!(reacted["comments"][0]["reactions"]["+1"], 1);
+    assert_eq!(reacted["comments"][0]["reactions"]["@type"], "Reactions");
     assert!(first.get("next_cursor").is_none());
     let third = call(&server, json!({"pull_number": 7, "page": 3, "perPage": 2}))
         .await
@@ -226,4 +241,97 @@ async fn pages_a_list_inside_one_variant_of_a_tagged_union() {
         get.get("next_page").is_none() && get.get("total").is_none(),
         "{get}"
     );
+}
+
+#[tokio::test]
+async fn results_keep_the_fields_asked_for() {
+    let server = fixture(Runtime::in_memory().expect("runtime"));
+    let get = |args: Value| {
+        let server = &server;
+        async move {
+            server
+                .call("wire_pull_get", args, &CallContext::new())
+                .await
+                .map(|out| out.structured)
+        }
+    };
+    let every = get(json!({"pull_number": 7})).await.expect("get");
+    assert_eq!(
+        every.as_object().map(|m| m.len()),
+        Some(5),
+        "no fields named: every field ({every})"
+    );
+    let title = get(json!({"pull_number": 7, "fields": ["title"]}))
+        .await
+        .expect("title");
+    assert_eq!(title, json!({"number": 7, "title": "Pull request 7"}));
+    let none = get(json!({"pull_number": 7, "fields": []}))
+        .await
+        .expect("[]");
+    assert_eq!(none, json!({"number": 7}), "`always` fields only");
+    let e = get(json!({"pull_number": 7, "fields": ["titel"]}))
+        .await
+        .expect_err("not a field");
+    assert_eq!(e.code, "invalid_enum", "{e:?}");
+
+    // A page's items: the default leaves the reactions out; asked for, only they come
+    // (with the id), and the page itself keeps its count and next page.
+    let page = call(&server, json!({"pull_number": 7}))
+        .await
+        .expect("page");
+    assert_eq!(
+        page["comments"][0],
+        json!({"id": 101, "body": "comment 101", "state": "open"})
+    );
+    let reactions = call(&server, json!({"pull_number": 7, "fields": ["reactions"]}))
+        .await
+        .expect("reactions");
+    assert_eq!(
+        reactions["comments"][1],
+        json!({"id": 102, "reactions": {"+1": 2, "-1": 0, "@type": "Reactions"}})
+    );
+    assert_eq!(
+        (reactions["total"].clone(), reactions["next_page"].clone()),
+        (json!(5), json!(2))
+    );
+}
+
+/// The wire server behind a hand-written layer that drops the field list before the
+/// generated one sees it: a server that ignores `fields`.
+struct IgnoresFields(WireServer<Host>);
+
+impl Toolset for IgnoresFields {
+    fn definitions(&self) -> &'static [toolspec_runtime::engine::ToolDefinition] {
+        self.0.definitions()
+    }
+
+    fn call<'a>(
+        &'a self,
+        name: &'a str,
+        mut arguments: Value,
+        ctx: &'a CallContext,
+    ) -> toolspec_runtime::engine::BoxFuture<
+        'a,
+        Result<toolspec_runtime::engine::CallOutput, ToolError>,
+    > {
+        if let Some(m) = arguments.as_object_mut() {
+            m.remove("fields");
+        }
+        self.0.call(name, arguments, ctx)
+    }
+}
+
+#[test]
+fn a_server_that_ignores_the_field_list_fails_the_projection_check() {
+    use toolspec_runtime::gauntlet::{Fixture, Gauntlet};
+    let fixture = |runtime| IgnoresFields(fixture(runtime));
+    let report = Gauntlet::new(&WIRE_GAUNTLET, Fixture::new(fixture)).run_all();
+    for tool in ["wire_pull_get", "wire_comments_list"] {
+        let check = format!("{tool}::projected_results_keep_only_what_was_asked");
+        let failure = report
+            .failure(&check)
+            .unwrap_or_else(|| panic!("{check} should fail: {report}"))
+            .to_string();
+        assert!(failure.contains("returns only"), "{failure}");
+    }
 }
