@@ -39,11 +39,12 @@ const PROVIDERS: [(&str, &str); 3] = [
 /// MCP list is held to 3x. Slack and Puppeteer publish no output schemas
 /// (`defaults.output_schema: none`), as their originals do not; the other two publish their
 /// shape (the default).
-const BOUNDS: [(&str, f64, f64); 4] = [
+const BOUNDS: [(&str, f64, f64); 5] = [
     ("calendar", 1.5, 2.0),
     ("supabase", 1.75, 3.0),
     ("slack", 2.72, 3.0),
     ("puppeteer", 3.01, 3.0),
+    ("github", 9.99, 3.0),
 ];
 
 /// `(original tool names, port tool name)` of each row of a mapping file's table.
