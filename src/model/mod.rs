@@ -345,6 +345,38 @@ impl Paging {
         find_list(output, &segments).ok()
     }
 
+    /// The variants of a tagged union whose results are pages (`[get_reviews]` for
+    /// `result.get_reviews.reviews`, every variant holding `items` for `result.*.items`), at
+    /// the first union the path goes through; empty when it goes through none.
+    pub fn variants(&self, output: &[Field]) -> Vec<String> {
+        let segments: Vec<&str> = self.items.text.split('.').collect();
+        let mut level = output;
+        for (i, seg) in segments.iter().enumerate() {
+            let Some(f) = level.iter().find(|f| f.name == *seg) else {
+                return Vec::new();
+            };
+            match &f.ty.kind {
+                Kind::Object { fields, .. } => level = fields,
+                Kind::Union { variants, .. } => {
+                    let (Some(v), Some(next)) = (segments.get(i + 1), segments.get(i + 2)) else {
+                        return Vec::new();
+                    };
+                    return variants
+                        .iter()
+                        .filter(|x| *v == "*" || x.name == *v)
+                        .filter(|x| match &x.ty.kind {
+                            Kind::Object { fields, .. } => fields.iter().any(|f| f.name == *next),
+                            _ => false,
+                        })
+                        .map(|x| x.name.clone())
+                        .collect();
+                }
+                _ => return Vec::new(),
+            }
+        }
+        Vec::new()
+    }
+
     /// Whether the output field at the dotted `path` (variant names included) is a paged
     /// list: `items` itself, or one of the lists its `*` stands for.
     pub fn names(&self, path: &str) -> bool {

@@ -2228,7 +2228,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 6] = [
         },
         deprecated_aliases: &[],
         input: &LIST_PULL_REQUESTS_INPUT,
-        example_call: r#"{"owner":"octo-org","repo":"hello-world","state":"open","fields":["number","title"]}"#,
+        example_call: r#"{"owner":"octo-org","repo":"hello-world","state":"open","direction":"asc","fields":["number","title"],"perPage":1}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "create_pull_request",

@@ -150,7 +150,7 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "3d646469912129b5",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
-                    "54386afaa0e00d27",
+                    "361246481f6d5279",
                     "32fa71c87297a220",
                     "09117e6006fb5c20",
                     "e3b0c44298fc1c14",
@@ -199,8 +199,8 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 ],
                 examples: &[
                     ExampleFacts {
-                        title: "The open ones, numbers and titles",
-                        arguments: r#"{"owner":"octo-org","repo":"hello-world","state":"open","fields":["number","title"]}"#,
+                        title: "The oldest open one, number and title only",
+                        arguments: r#"{"owner":"octo-org","repo":"hello-world","state":"open","direction":"asc","fields":["number","title"],"perPage":1}"#,
                         result: Some(r#"{"pull_requests":[{"number":42,"title":"Fix the login loop"}]}"#),
                         error: None,
                     },
@@ -911,7 +911,7 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Schema,
             },
             CheckDef {
-                name: "list_pull_requests::example_the_open_ones_numbers_and_titles",
+                name: "list_pull_requests::example_the_oldest_open_one_number_and_title_only",
                 tool: "list_pull_requests",
                 check: Check::Example(0),
             },
@@ -2331,8 +2331,8 @@ macro_rules! github_gauntlet {
                     super::super::__github_gauntlet("list_pull_requests::schema_matches_the_spec");
                 }
                 #[test]
-                fn example_the_open_ones_numbers_and_titles() {
-                    super::super::__github_gauntlet("list_pull_requests::example_the_open_ones_numbers_and_titles");
+                fn example_the_oldest_open_one_number_and_title_only() {
+                    super::super::__github_gauntlet("list_pull_requests::example_the_oldest_open_one_number_and_title_only");
                 }
                 #[test]
                 fn example_every_one_a_page_of_two() {
