@@ -40,7 +40,7 @@ const PROVIDERS: [(&str, &str); 3] = [
 /// MCP list is held to 3x. Slack and Puppeteer publish no output schemas
 /// (`defaults.output_schema: none`), as their originals do not; the other two publish their
 /// shape (the default). The GitHub port (issue 29's new one) is bounded at its first
-/// measure, 1.89x for its heaviest provider list (its original spends 277 tokens a tool,
+/// measure, 1.90x for its heaviest provider list (its original spends 277 tokens a tool,
 /// `pull_request_read` alone describing nine methods), and publishes no output schemas as
 /// its original does not; its original's MCP objects carry `_meta` and base64 icons, so its
 /// MCP list is about the original's size.
