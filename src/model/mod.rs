@@ -399,10 +399,51 @@ impl Paging {
     }
 
     /// The paged list's field among `output`, following `items` down objects and the
-    /// variants of tagged unions (`result.get_reviews.reviews`).
+    /// variants of tagged unions (`result.get_reviews.reviews`); of `result.*.items`, the
+    /// first variant's.
     pub fn list<'f>(&self, output: &'f [Field]) -> Option<&'f Field> {
         let segments: Vec<&str> = self.items.text.split('.').collect();
         find_list(output, &segments).ok()
+    }
+
+    /// The variants of a tagged union whose results are pages (`[get_reviews]` for
+    /// `result.get_reviews.reviews`, every variant holding `items` for `result.*.items`), at
+    /// the first union the path goes through; empty when it goes through none.
+    pub fn variants(&self, output: &[Field]) -> Vec<String> {
+        let segments: Vec<&str> = self.items.text.split('.').collect();
+        let mut level = output;
+        for (i, seg) in segments.iter().enumerate() {
+            let Some(f) = level.iter().find(|f| f.name == *seg) else {
+                return Vec::new();
+            };
+            match &f.ty.kind {
+                Kind::Object { fields, .. } => level = fields,
+                Kind::Union { variants, .. } => {
+                    let (Some(v), Some(next)) = (segments.get(i + 1), segments.get(i + 2)) else {
+                        return Vec::new();
+                    };
+                    return variants
+                        .iter()
+                        .filter(|x| *v == "*" || x.name == *v)
+                        .filter(|x| match &x.ty.kind {
+                            Kind::Object { fields, .. } => fields.iter().any(|f| f.name == *next),
+                            _ => false,
+                        })
+                        .map(|x| x.name.clone())
+                        .collect();
+                }
+                _ => return Vec::new(),
+            }
+        }
+        Vec::new()
+    }
+
+    /// Whether the output field at the dotted `path` (variant names included) is a paged
+    /// list: `items` itself, or one of the lists its `*` stands for.
+    pub fn names(&self, path: &str) -> bool {
+        let (ours, theirs) = (self.items.text.split('.'), path.split('.'));
+        ours.clone().count() == theirs.clone().count()
+            && ours.zip(theirs).all(|(a, b)| a == "*" || a == b)
     }
 
     /// The name of the page-size parameter: `limit`, or the `size_param` of page numbers.
@@ -581,6 +622,13 @@ pub enum ListProblem {
         /// Its variants.
         variants: Vec<String>,
     },
+    /// `<union>.*.<name>`: no variant of the union has a field of that name.
+    NoVariantHolds {
+        /// The union field's name.
+        union: String,
+        /// The field looked for in its variants.
+        name: String,
+    },
     /// An untagged union, whose results cannot say which variant they are.
     Untagged {
         /// The union field's name.
@@ -589,8 +637,20 @@ pub enum ListProblem {
 }
 
 /// Follows `segments` (`paging.items` split at `.`) from `fields` to a list field: object
-/// fields by name, a tagged union by the name of one of its variants.
+/// fields by name, a tagged union by the name of one of its variants. The first list of
+/// [`find_lists`].
 pub fn find_list<'f>(fields: &'f [Field], segments: &[&str]) -> Result<&'f Field, ListProblem> {
+    find_lists(fields, segments).map(|lists| lists[0])
+}
+
+/// Every list `segments` names, never none: one, or, where a tagged union's variant is
+/// written `*` (`result.*.items`), the list of each variant that has a field by the next
+/// name. Those lists sit at the same JSON keys, so the runtime finds the page of any of
+/// them at one pointer; a variant without that field holds no page.
+pub fn find_lists<'f>(
+    fields: &'f [Field],
+    segments: &[&str],
+) -> Result<Vec<&'f Field>, ListProblem> {
     let Some((first, rest)) = segments.split_first() else {
         return Err(ListProblem::NoField {
             name: String::new(),
@@ -609,7 +669,7 @@ pub fn find_list<'f>(fields: &'f [Field], segments: &[&str]) -> Result<&'f Field
     };
     if rest.is_empty() {
         return match f.ty.kind {
-            Kind::Array { .. } => Ok(f),
+            Kind::Array { .. } => Ok(vec![f]),
             _ => Err(ListProblem::NotAList {
                 name: f.name.clone(),
                 json_type: f.ty.json_type(),
@@ -621,24 +681,47 @@ pub fn find_list<'f>(fields: &'f [Field], segments: &[&str]) -> Result<&'f Field
             fields,
             open: false,
             ..
-        } => find_list(fields, rest),
+        } => find_lists(fields, rest),
         Kind::Union {
             variants,
             tag: Some(_),
         } => {
-            let variant = variants.iter().find(|v| v.name == rest[0]);
-            match (variant, &rest[1..]) {
-                (Some(v), inner) if !inner.is_empty() => match &v.ty.kind {
-                    Kind::Object { fields, .. } => find_list(fields, inner),
+            let no_variant = || ListProblem::NoVariant {
+                union: f.name.clone(),
+                variants: variants.iter().map(|v| v.name.clone()).collect(),
+            };
+            let inner = &rest[1..];
+            if inner.is_empty() {
+                return Err(no_variant());
+            }
+            if rest[0] == "*" {
+                // Every variant whose fields hold the next name; each must lead to a list.
+                let mut lists = Vec::new();
+                for v in variants {
+                    if let Kind::Object { fields, .. } = &v.ty.kind
+                        && fields.iter().any(|x| x.name == inner[0])
+                    {
+                        lists.extend(find_lists(fields, inner)?);
+                    }
+                }
+                return if lists.is_empty() {
+                    Err(ListProblem::NoVariantHolds {
+                        union: f.name.clone(),
+                        name: inner[0].to_string(),
+                    })
+                } else {
+                    Ok(lists)
+                };
+            }
+            match variants.iter().find(|v| v.name == rest[0]) {
+                Some(v) => match &v.ty.kind {
+                    Kind::Object { fields, .. } => find_lists(fields, inner),
                     _ => Err(ListProblem::NotAnObject {
                         name: v.name.clone(),
                         json_type: v.ty.json_type(),
                     }),
                 },
-                _ => Err(ListProblem::NoVariant {
-                    union: f.name.clone(),
-                    variants: variants.iter().map(|v| v.name.clone()).collect(),
-                }),
+                None => Err(no_variant()),
             }
         }
         Kind::Union { tag: None, .. } => Err(ListProblem::Untagged {
@@ -652,7 +735,8 @@ pub fn find_list<'f>(fields: &'f [Field], segments: &[&str]) -> Result<&'f Field
 }
 
 /// The JSON keys of `segments` from `fields`: the segments without the variant names
-/// (a tagged union's variant is not a key of its value), and whether one was passed.
+/// (a tagged union's variant, or its `*`, is not a key of its value), and whether one was
+/// passed.
 pub fn keys_of(fields: &[Field], segments: &[&str]) -> (Vec<String>, bool) {
     let mut keys = Vec::new();
     let mut in_variant = false;
@@ -668,11 +752,21 @@ pub fn keys_of(fields: &[Field], segments: &[&str]) -> (Vec<String>, bool) {
             Kind::Union { variants, .. } => {
                 in_variant = true;
                 i += 1;
-                match segments
-                    .get(i)
-                    .and_then(|v| variants.iter().find(|x| x.name == *v))
-                    .map(|v| &v.ty.kind)
-                {
+                // `*`: the variants holding the next name hold it at the same keys; the
+                // first of them leads the walk on.
+                let next = segments.get(i + 1).copied();
+                let holds = |x: &&Field| match &x.ty.kind {
+                    Kind::Object { fields, .. } => {
+                        fields.iter().any(|f| Some(f.name.as_str()) == next)
+                    }
+                    _ => false,
+                };
+                let variant = match segments.get(i) {
+                    Some(&"*") => variants.iter().find(holds),
+                    Some(v) => variants.iter().find(|x| x.name == *v),
+                    None => None,
+                };
+                match variant.map(|v| &v.ty.kind) {
                     Some(Kind::Object { fields, .. }) => level = fields,
                     _ => break,
                 }

@@ -571,7 +571,11 @@ pub enum Tier {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Paging {
-    /// The output field (an array) that holds the page's items.
+    /// The output field (an array) that holds the page's items, or its dotted path through
+    /// objects and tagged-union variants (`result.get_reviews.reviews`). `*` in a variant's
+    /// place (`result.*.items`) pages the list of that name in every variant that has one,
+    /// for a multiplexed tool whose methods return different lists; results of the other
+    /// variants are not pages.
     pub items: Sp<String>,
     /// Items per page when the caller passes no `limit` (defaults to the toolset's).
     #[serde(default)]

@@ -135,3 +135,33 @@ fn the_words_say_the_rules_once_in_every_provider_and_mcp_lists_every_property()
         "The part asked for. Its kind is the call's method."
     );
 }
+
+/// `paging.items: result.*.items` (the GitHub port's `pull_request_read`): the list of that
+/// name in every variant that has one is paged, at one JSON pointer, and no other list.
+#[test]
+fn a_wildcard_variant_pages_each_variants_list() {
+    let model = load_clean(&[root().join("tests/corpus/github.yaml")]);
+    let (_, read) = model.tool("pull_request_read").expect("read tool");
+    let paging = read.paging.as_ref().expect("paged");
+    assert_eq!(paging.pointer(), "result/items");
+    assert!(paging.in_variant);
+    assert_eq!(
+        paging.variants(&read.output),
+        [
+            "get_files",
+            "get_commits",
+            "get_reviews",
+            "get_comments",
+            "get_check_runs"
+        ]
+    );
+    assert!(paging.names("result.get_files.items"));
+    assert!(paging.names("result.get_check_runs.items"));
+    assert!(!paging.names("result.get_review_comments.review_threads"));
+    assert!(!paging.names("result.get_status.statuses"));
+    // The lists it stands for are bounded by the page size; a list it does not name is not.
+    let (_, list) = model.tool("list_pull_requests").expect("list tool");
+    let one = list.paging.as_ref().expect("paged");
+    assert!(one.names("pull_requests") && !one.names("pull_requests.labels"));
+    assert_eq!(one.variants(&list.output), Vec::<String>::new());
+}

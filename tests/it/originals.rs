@@ -1,8 +1,9 @@
-//! What the model reads from our ports of four real MCP servers, against the originals'
+//! What the model reads from our ports of five real MCP servers, against the originals'
 //! own definitions.
 //!
 //! `tests/corpus/originals/<port>.tools.json` is the `tools/list` result of each original
-//! server (captured by `scripts/capture-originals`); `tests/corpus/<port>.md` maps its tools
+//! server (captured by `scripts/capture-originals`; GitHub's taken from the tool snapshots
+//! its Go tests hold, see `tests/corpus/originals/README.md`); `tests/corpus/<port>.md` maps its tools
 //! onto the port's (the first and third cells of each table row). For each port this counts
 //! `o200k_base` tokens of compact JSON:
 //!
@@ -38,12 +39,17 @@ const PROVIDERS: [(&str, &str); 3] = [
 /// bounds are the figures before issue 29 (rounded up), so that they can only go down; the
 /// MCP list is held to 3x. Slack and Puppeteer publish no output schemas
 /// (`defaults.output_schema: none`), as their originals do not; the other two publish their
-/// shape (the default).
-const BOUNDS: [(&str, f64, f64); 4] = [
+/// shape (the default). The GitHub port (issue 29's new one) is bounded at its first
+/// measure, 1.90x for its heaviest provider list (its original spends 277 tokens a tool,
+/// `pull_request_read` alone describing nine methods), and publishes no output schemas as
+/// its original does not; its original's MCP objects carry `_meta` and base64 icons, so its
+/// MCP list is about the original's size.
+const BOUNDS: [(&str, f64, f64); 5] = [
     ("calendar", 1.5, 2.0),
     ("supabase", 1.75, 3.0),
     ("slack", 2.72, 3.0),
     ("puppeteer", 3.01, 3.0),
+    ("github", 1.90, 3.0),
 ];
 
 /// `(original tool names, port tool name)` of each row of a mapping file's table.

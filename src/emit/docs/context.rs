@@ -238,6 +238,9 @@ pub struct PagingCtx {
     pub keyset: Vec<String>,
     /// Page-number paging's page and page-size parameters; `None` for cursors.
     pub pages: Option<(String, String)>,
+    /// The union variants whose results are pages, when the list is inside a union (the
+    /// others' results are not); empty otherwise.
+    pub variants: Vec<String>,
 }
 
 /// Response formats.
@@ -374,6 +377,7 @@ pub fn tool_page(
                 total: p.total,
                 keyset: p.keyset.iter().map(|k| k.text.clone()).collect(),
                 pages: p.pages.as_ref().map(|n| (n.page.clone(), n.size.clone())),
+                variants: p.variants(&tool.output),
             }),
             response_format: tool.response_format.map(|v| ResponseFormatCtx {
                 default: v.as_str(),

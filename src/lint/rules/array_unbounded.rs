@@ -23,7 +23,7 @@ pub static RULE: Rule = Rule {
 
 fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for (ts, tool) in cx.tools() {
-        let paged = tool.paging.as_ref().map(|p| p.items.text.as_str());
+        let paging = tool.paging.as_ref();
         for (fields, what) in [(&tool.params, "parameter"), (&tool.output, "output")] {
             walk(fields, &mut |s: &Slot| {
                 let Kind::Array {
@@ -32,8 +32,8 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
                 else {
                     return;
                 };
-                // The paged list, top-level or at its dotted path inside an object.
-                if what == "output" && !s.is_items && Some(s.path) == paged {
+                // A paged list, top-level or at its dotted path inside an object or variants.
+                if what == "output" && !s.is_items && paging.is_some_and(|p| p.names(s.path)) {
                     return;
                 }
                 let f = constraint_finding(

@@ -6,7 +6,7 @@ use crate::model::implied::{self, RESERVED_OUTPUTS, RESERVED_PARAMS};
 use crate::model::values::check_arguments;
 use crate::model::{
     Content, Defaults, ErrorCode, Example, Field, Idempotency, Kind, ListProblem, NotFor, Origin,
-    PageNumbers, Paging, Preview, Requirement, Selection, Text, Tool, Type, Undo, find_list,
+    PageNumbers, Paging, Preview, Requirement, Selection, Text, Tool, Type, Undo, find_lists,
     keys_of,
 };
 use crate::spec::format::{self as raw, Effect, Tier};
@@ -56,16 +56,20 @@ pub(super) fn resolve_tool(
         );
         *fr.diags = diags;
         let segments: Vec<&str> = p.items.value.split('.').collect();
-        let list = match find_list(&output, &segments) {
-            Ok(list) => Some(list),
+        let lists = match find_lists(&output, &segments) {
+            Ok(lists) => lists,
             Err(problem) => {
                 no_list(fr, p, problem);
-                None
+                Vec::new()
             }
         };
         let (path, in_variant) = keys_of(&output, &segments);
         let keyset: Vec<Text> = p.keyset.iter().flatten().map(|k| text(file, k)).collect();
-        check_keyset(fr, p, list, &keyset);
+        check_keyset(fr, p, lists.first().copied(), &keyset);
+        // The lists of the other variants `*` names sort by the same key.
+        for list in lists.iter().skip(1).filter(|_| !keyset.is_empty()) {
+            check_keyset(fr, p, Some(list), &keyset);
+        }
         Paging {
             items: text(file, &p.items),
             default_limit: d,
@@ -387,8 +391,17 @@ fn no_list(fr: &mut FieldResolver, p: &raw::Paging, problem: ListProblem) {
         )
         .label("which variant holds the list?")
         .help(format!(
-            "write `{union}.<variant>.<list>`, the variant one of {}",
+            "write `{union}.<variant>.<list>`, the variant one of {}, or `{union}.*.<list>` for the list of every variant that has one",
             variants.join(", ")
+        )),
+        ListProblem::NoVariantHolds { union, name } => Diagnostic::error(
+            "paging-without-list",
+            at,
+            format!("paging items `{items}`: no variant of the union `{union}` has a field `{name}`"),
+        )
+        .label("`*` stands for the variants that hold the list")
+        .help(format!(
+            "give the variants that are pages a list field `{name}`, or name one variant instead of `*`"
         )),
         ListProblem::Untagged { union } => Diagnostic::error(
             "paging-without-list",

@@ -44,6 +44,10 @@ pub mod corpus {
     pub mod slack {
         include!("../../corpus/generated/slack/slack.rs");
     }
+    /// GitHub's MCP server's pull-request tools (its multiplexed `pull_request_read`).
+    pub mod github {
+        include!("../../corpus/generated/github/github.rs");
+    }
 }
 
 /// Small specs of one construct each (`tests/constructs/`), as the CLI generated them into

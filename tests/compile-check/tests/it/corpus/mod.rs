@@ -4,6 +4,7 @@
 //! toolspec-compile-check --test it corpus::` runs them all.
 
 mod calendar;
+mod github;
 mod puppeteer;
 mod served;
 mod slack;

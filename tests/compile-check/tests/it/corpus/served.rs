@@ -151,6 +151,8 @@ async fn every_port_is_served_over_mcp_as_its_spec_says() {
     serve_and_check(super::slack::FACTS, slack).await;
     let calendar = Arc::new(super::calendar::fixture(runtime()));
     serve_and_check(super::calendar::FACTS, calendar).await;
+    let github = Arc::new(super::github::fixture(runtime()));
+    serve_and_check(super::github::FACTS, github).await;
     let supabase = Arc::new(super::supabase::fixture(runtime()));
     let calls = serve_and_check(super::supabase::FACTS, supabase).await;
     let types = blocks_of(&calls, "supabase_generate_typescript_types");
