@@ -247,7 +247,9 @@ fn not_a_list(fr: &mut FieldResolver, items: &Sp<String>, problem: ListProblem) 
         ListProblem::NotAnObject { name, json_type } => {
             format!("goes inside `{name}`, which is {json_type}")
         }
-        ListProblem::NoVariant { union, .. } | ListProblem::Untagged { union } => {
+        ListProblem::NoVariant { union, .. }
+        | ListProblem::NoVariantHolds { union, .. }
+        | ListProblem::Untagged { union } => {
             format!("goes inside the union `{union}`")
         }
     };

@@ -712,10 +712,6 @@ pub struct ListPullRequestsInput {
     /// Sort direction
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub direction: ::core::option::Option<ListPullRequestsInputDirection>,
-    /// Only these fields of each pull request; every field when left out. Leave out body to keep
-    /// pages small.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub fields: ::core::option::Option<::std::vec::Vec<ListPullRequestsInputFieldsItem>>,
 }
 
 #[derive(
@@ -840,225 +836,12 @@ impl ::core::fmt::Display for ListPullRequestsInputDirection {
     }
 }
 
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    ::serde::Serialize,
-    ::serde::Deserialize
-)]
-#[allow(clippy::enum_variant_names)]
-pub enum ListPullRequestsInputFieldsItem {
-    #[serde(rename = "number")]
-    Number,
-    #[serde(rename = "title")]
-    Title,
-    #[serde(rename = "body")]
-    Body,
-    #[serde(rename = "state")]
-    State,
-    #[serde(rename = "draft")]
-    Draft,
-    #[serde(rename = "merged")]
-    Merged,
-    #[serde(rename = "mergeable_state")]
-    MergeableState,
-    #[serde(rename = "html_url")]
-    HtmlUrl,
-    #[serde(rename = "user")]
-    User,
-    #[serde(rename = "labels")]
-    Labels,
-    #[serde(rename = "assignees")]
-    Assignees,
-    #[serde(rename = "requested_reviewers")]
-    RequestedReviewers,
-    #[serde(rename = "merged_by")]
-    MergedBy,
-    #[serde(rename = "head")]
-    Head,
-    #[serde(rename = "base")]
-    Base,
-    #[serde(rename = "additions")]
-    Additions,
-    #[serde(rename = "deletions")]
-    Deletions,
-    #[serde(rename = "changed_files")]
-    ChangedFiles,
-    #[serde(rename = "commits")]
-    Commits,
-    #[serde(rename = "comments")]
-    Comments,
-    #[serde(rename = "created_at")]
-    CreatedAt,
-    #[serde(rename = "updated_at")]
-    UpdatedAt,
-    #[serde(rename = "closed_at")]
-    ClosedAt,
-    #[serde(rename = "merged_at")]
-    MergedAt,
-    #[serde(rename = "milestone")]
-    Milestone,
-}
-
-impl ListPullRequestsInputFieldsItem {
-    /// Every value, in the order the spec lists them.
-    pub const ALL: &'static [Self] = &[
-        Self::Number,
-        Self::Title,
-        Self::Body,
-        Self::State,
-        Self::Draft,
-        Self::Merged,
-        Self::MergeableState,
-        Self::HtmlUrl,
-        Self::User,
-        Self::Labels,
-        Self::Assignees,
-        Self::RequestedReviewers,
-        Self::MergedBy,
-        Self::Head,
-        Self::Base,
-        Self::Additions,
-        Self::Deletions,
-        Self::ChangedFiles,
-        Self::Commits,
-        Self::Comments,
-        Self::CreatedAt,
-        Self::UpdatedAt,
-        Self::ClosedAt,
-        Self::MergedAt,
-        Self::Milestone,
-    ];
-    /// The value as it is written on the wire.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Number => "number",
-            Self::Title => "title",
-            Self::Body => "body",
-            Self::State => "state",
-            Self::Draft => "draft",
-            Self::Merged => "merged",
-            Self::MergeableState => "mergeable_state",
-            Self::HtmlUrl => "html_url",
-            Self::User => "user",
-            Self::Labels => "labels",
-            Self::Assignees => "assignees",
-            Self::RequestedReviewers => "requested_reviewers",
-            Self::MergedBy => "merged_by",
-            Self::Head => "head",
-            Self::Base => "base",
-            Self::Additions => "additions",
-            Self::Deletions => "deletions",
-            Self::ChangedFiles => "changed_files",
-            Self::Commits => "commits",
-            Self::Comments => "comments",
-            Self::CreatedAt => "created_at",
-            Self::UpdatedAt => "updated_at",
-            Self::ClosedAt => "closed_at",
-            Self::MergedAt => "merged_at",
-            Self::Milestone => "milestone",
-        }
-    }
-}
-
-impl ::core::fmt::Display for ListPullRequestsInputFieldsItem {
-    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// Result of the list_pull_requests tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct ListPullRequestsOutput {
     /// This page of pull requests, each with only the fields asked for.
-    pub pull_requests: ::std::vec::Vec<ListPullRequestsOutputPullRequestsItem>,
+    pub pull_requests: ::std::vec::Vec<PullRequest>,
 }
-
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct ListPullRequestsOutputPullRequestsItem {
-    /// Its number.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub number: ::core::option::Option<PullNumber>,
-    /// Its title.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub title: ::core::option::Option<::std::string::String>,
-    /// Its description.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub body: ::core::option::Option<::std::string::String>,
-    /// Whether it is open.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub state: ::core::option::Option<ListPullRequestsOutputPullRequestsItemState>,
-    /// Whether it is a draft.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub draft: ::core::option::Option<bool>,
-    /// Whether it is merged.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub merged: ::core::option::Option<bool>,
-    /// GitHub's mergeable state.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub mergeable_state: ::core::option::Option<::std::string::String>,
-    /// Its page.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub html_url: ::core::option::Option<Url>,
-    /// Who opened it.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub user: ::core::option::Option<User>,
-    /// Its labels.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub labels: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
-    /// Its assignees' logins.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub assignees: ::core::option::Option<::std::vec::Vec<Login>>,
-    /// Who is asked to review.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub requested_reviewers: ::core::option::Option<::std::vec::Vec<Login>>,
-    /// Who merged it.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub merged_by: ::core::option::Option<Login>,
-    /// The branch it merges.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub head: ::core::option::Option<BranchRef>,
-    /// The branch it merges into.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub base: ::core::option::Option<BranchRef>,
-    /// Lines added.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub additions: ::core::option::Option<u64>,
-    /// Lines removed.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub deletions: ::core::option::Option<u64>,
-    /// Files changed.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub changed_files: ::core::option::Option<u64>,
-    /// Its commits.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub commits: ::core::option::Option<u64>,
-    /// Its comments.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub comments: ::core::option::Option<u64>,
-    /// When it was opened.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub created_at: ::core::option::Option<Time>,
-    /// When it last changed.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub updated_at: ::core::option::Option<Time>,
-    /// When it was closed.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub closed_at: ::core::option::Option<Time>,
-    /// When it was merged.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub merged_at: ::core::option::Option<Time>,
-    /// Its milestone's title.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub milestone: ::core::option::Option<::std::string::String>,
-}
-
-/// The same enum as PullRequestState, written alike here: one type.
-pub type ListPullRequestsOutputPullRequestsItemState = PullRequestState;
 
 /// Arguments of the create_pull_request tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -1888,10 +1671,6 @@ static LIST_PULL_REQUESTS_INPUT: validate::ObjectShape = validate::ObjectShape::
                 validate::StringShape::new().one_of(&["asc", "desc"]),
             ),
         ),
-        validate::Field::optional(
-            "fields",
-            validate::Shape::Array(&LIST_PULL_REQUESTS_INPUT_FIELDS_ITEMS),
-        ),
         validate::Field::optional("page", validate::Shape::integer(Some(1), None))
             .default_json("1"),
         validate::Field::optional(
@@ -1899,6 +1678,10 @@ static LIST_PULL_REQUESTS_INPUT: validate::ObjectShape = validate::ObjectShape::
                 validate::Shape::integer(Some(1), Some(100)),
             )
             .default_json("30"),
+        validate::Field::optional(
+            "fields",
+            validate::Shape::Array(&LIST_PULL_REQUESTS_INPUT_FIELDS_ITEMS),
+        ),
     ],
 );
 
@@ -2217,8 +2000,8 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 6] = [
         name: "list_pull_requests",
         title: "List pull requests",
         description: "List the pull requests of a repository, a page at a time. Returns pull requests with the fields asked for, all of them by default. Use when the user asks which pull requests a repository has, by state or branch. Not for one pull request's diff, files or reviews: call pull_request_read instead. Read-only.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"owner\":{\"type\":\"string\",\"description\":\"Repository owner. Example: \\\"octo-org\\\".\",\"pattern\":\"^[A-Za-z0-9-]+$\",\"minLength\":1,\"maxLength\":39},\"repo\":{\"type\":\"string\",\"description\":\"Repository name. Example: \\\"hello-world\\\".\",\"pattern\":\"^[A-Za-z0-9._-]+$\",\"minLength\":1,\"maxLength\":100},\"state\":{\"type\":\"string\",\"description\":\"Filter by state. Example: \\\"open\\\".\",\"enum\":[\"open\",\"closed\",\"all\"]},\"head\":{\"type\":\"string\",\"description\":\"Filter by head user/org and branch (user:branch). Example: \\\"octo-org:feature/login\\\".\",\"maxLength\":300},\"base\":{\"type\":\"string\",\"description\":\"Filter by base branch. Example: \\\"main\\\".\",\"minLength\":1,\"maxLength\":255},\"sort\":{\"type\":\"string\",\"description\":\"What to sort by (GitHub: created when left out). Example: \\\"updated\\\".\",\"enum\":[\"created\",\"updated\",\"popularity\",\"long-running\"]},\"direction\":{\"type\":\"string\",\"description\":\"Sort direction. Example: \\\"desc\\\".\",\"enum\":[\"asc\",\"desc\"]},\"fields\":{\"type\":\"array\",\"description\":\"Only these fields of each pull request; every field when left out. Leave out body to keep pages small. Example: [\\\"title\\\"].\",\"maxItems\":25,\"items\":{\"type\":\"string\",\"enum\":[\"number\",\"title\",\"body\",\"state\",\"draft\",\"merged\",\"mergeable_state\",\"html_url\",\"user\",\"labels\",\"assignees\",\"requested_reviewers\",\"merged_by\",\"head\",\"base\",\"additions\",\"deletions\",\"changed_files\",\"commits\",\"comments\",\"created_at\",\"updated_at\",\"closed_at\",\"merged_at\",\"milestone\"]}},\"page\":{\"type\":\"integer\",\"description\":\"Page number, from 1; pass a result's next_page for the page after it.\",\"minimum\":1,\"default\":1},\"perPage\":{\"type\":\"integer\",\"description\":\"Items per page.\",\"minimum\":1,\"maximum\":100,\"default\":30}},\"required\":[\"owner\",\"repo\"],\"additionalProperties\":false}",
-        output_schema: "{\"type\":\"object\",\"properties\":{\"pull_requests\":{\"type\":\"array\",\"description\":\"This page of pull requests, each with only the fields asked for.\",\"items\":{\"type\":\"object\",\"properties\":{\"number\":{\"type\":\"integer\",\"description\":\"Its number.\",\"minimum\":1},\"title\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":256},\"body\":{\"type\":\"string\",\"description\":\"Its description.\",\"maxLength\":65536},\"state\":{\"type\":\"string\",\"description\":\"Whether it is open.\",\"enum\":[\"open\",\"closed\"]},\"draft\":{\"type\":\"boolean\",\"description\":\"Whether it is a draft.\"},\"merged\":{\"type\":\"boolean\",\"description\":\"Whether it is merged.\"},\"mergeable_state\":{\"type\":\"string\",\"description\":\"GitHub's mergeable state.\",\"maxLength\":20},\"html_url\":{\"type\":\"string\",\"description\":\"Its page.\",\"format\":\"uri\"},\"user\":{\"type\":\"object\",\"description\":\"Who opened it.\",\"properties\":{\"login\":{\"type\":\"string\",\"description\":\"Their login.\",\"maxLength\":39}},\"required\":[\"login\"]},\"labels\":{\"type\":\"array\",\"description\":\"Its labels.\",\"maxItems\":100,\"items\":{\"type\":\"string\",\"maxLength\":50}},\"assignees\":{\"type\":\"array\",\"description\":\"Its assignees' logins.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"maxLength\":39}},\"requested_reviewers\":{\"type\":\"array\",\"description\":\"Who is asked to review.\",\"maxItems\":100,\"items\":{\"type\":\"string\",\"maxLength\":39}},\"merged_by\":{\"type\":\"string\",\"description\":\"Who merged it.\",\"maxLength\":39},\"head\":{\"type\":\"object\",\"description\":\"The branch it merges.\",\"properties\":{\"ref\":{\"type\":\"string\",\"description\":\"The branch.\",\"minLength\":1,\"maxLength\":255},\"sha\":{\"type\":\"string\",\"description\":\"Its head commit.\",\"pattern\":\"^[0-9a-f]{40}$\"}},\"required\":[\"ref\",\"sha\"]},\"base\":{\"type\":\"object\",\"description\":\"The branch it merges into.\",\"properties\":{\"ref\":{\"type\":\"string\",\"description\":\"The branch.\",\"minLength\":1,\"maxLength\":255},\"sha\":{\"type\":\"string\",\"description\":\"Its head commit.\",\"pattern\":\"^[0-9a-f]{40}$\"}},\"required\":[\"ref\",\"sha\"]},\"additions\":{\"type\":\"integer\",\"description\":\"Lines added.\",\"minimum\":0},\"deletions\":{\"type\":\"integer\",\"description\":\"Lines removed.\",\"minimum\":0},\"changed_files\":{\"type\":\"integer\",\"description\":\"Files changed.\",\"minimum\":0},\"commits\":{\"type\":\"integer\",\"description\":\"Its commits.\",\"minimum\":0},\"comments\":{\"type\":\"integer\",\"description\":\"Its comments.\",\"minimum\":0},\"created_at\":{\"type\":\"string\",\"description\":\"When it was opened.\",\"format\":\"date-time\"},\"updated_at\":{\"type\":\"string\",\"description\":\"When it last changed.\",\"format\":\"date-time\"},\"closed_at\":{\"type\":\"string\",\"description\":\"When it was closed.\",\"format\":\"date-time\"},\"merged_at\":{\"type\":\"string\",\"description\":\"When it was merged.\",\"format\":\"date-time\"},\"milestone\":{\"type\":\"string\",\"description\":\"Its milestone's title.\",\"maxLength\":256}}}},\"next_page\":{\"type\":\"integer\",\"description\":\"Pass as page for the next page; absent on the last page.\",\"minimum\":2},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"pull_requests\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"owner\":{\"type\":\"string\",\"description\":\"Repository owner. Example: \\\"octo-org\\\".\",\"pattern\":\"^[A-Za-z0-9-]+$\",\"minLength\":1,\"maxLength\":39},\"repo\":{\"type\":\"string\",\"description\":\"Repository name. Example: \\\"hello-world\\\".\",\"pattern\":\"^[A-Za-z0-9._-]+$\",\"minLength\":1,\"maxLength\":100},\"state\":{\"type\":\"string\",\"description\":\"Filter by state. Example: \\\"open\\\".\",\"enum\":[\"open\",\"closed\",\"all\"]},\"head\":{\"type\":\"string\",\"description\":\"Filter by head user/org and branch (user:branch). Example: \\\"octo-org:feature/login\\\".\",\"maxLength\":300},\"base\":{\"type\":\"string\",\"description\":\"Filter by base branch. Example: \\\"main\\\".\",\"minLength\":1,\"maxLength\":255},\"sort\":{\"type\":\"string\",\"description\":\"What to sort by (GitHub: created when left out). Example: \\\"updated\\\".\",\"enum\":[\"created\",\"updated\",\"popularity\",\"long-running\"]},\"direction\":{\"type\":\"string\",\"description\":\"Sort direction. Example: \\\"desc\\\".\",\"enum\":[\"asc\",\"desc\"]},\"page\":{\"type\":\"integer\",\"description\":\"Page number, from 1; pass a result's next_page for the page after it.\",\"minimum\":1,\"default\":1},\"perPage\":{\"type\":\"integer\",\"description\":\"Items per page.\",\"minimum\":1,\"maximum\":100,\"default\":30},\"fields\":{\"type\":\"array\",\"description\":\"Fields of each item of pull_requests to return; omit for all.\",\"maxItems\":25,\"items\":{\"type\":\"string\",\"enum\":[\"number\",\"title\",\"body\",\"state\",\"draft\",\"merged\",\"mergeable_state\",\"html_url\",\"user\",\"labels\",\"assignees\",\"requested_reviewers\",\"merged_by\",\"head\",\"base\",\"additions\",\"deletions\",\"changed_files\",\"commits\",\"comments\",\"created_at\",\"updated_at\",\"closed_at\",\"merged_at\",\"milestone\"]}}},\"required\":[\"owner\",\"repo\"],\"additionalProperties\":false}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"pull_requests\":{\"type\":\"array\",\"description\":\"This page of pull requests, each with only the fields asked for.\",\"items\":{\"type\":\"object\",\"description\":\"A pull request.\",\"properties\":{\"number\":{\"type\":\"integer\",\"description\":\"Its number.\",\"minimum\":1},\"title\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":256},\"body\":{\"type\":\"string\",\"description\":\"Its description.\",\"maxLength\":65536},\"state\":{\"type\":\"string\",\"description\":\"Whether it is open.\",\"enum\":[\"open\",\"closed\"]},\"draft\":{\"type\":\"boolean\",\"description\":\"Whether it is a draft.\"},\"merged\":{\"type\":\"boolean\",\"description\":\"Whether it is merged.\"},\"mergeable_state\":{\"type\":\"string\",\"description\":\"GitHub's mergeable state (clean, dirty, blocked, ...).\",\"maxLength\":20},\"html_url\":{\"type\":\"string\",\"description\":\"Its page.\",\"format\":\"uri\"},\"user\":{\"type\":\"object\",\"description\":\"Who opened it.\",\"properties\":{\"login\":{\"type\":\"string\",\"description\":\"Their login.\",\"maxLength\":39}},\"required\":[\"login\"]},\"labels\":{\"type\":\"array\",\"description\":\"Its labels.\",\"maxItems\":100,\"items\":{\"type\":\"string\",\"maxLength\":50}},\"assignees\":{\"type\":\"array\",\"description\":\"Its assignees' logins.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"maxLength\":39}},\"requested_reviewers\":{\"type\":\"array\",\"description\":\"Who is asked to review.\",\"maxItems\":100,\"items\":{\"type\":\"string\",\"maxLength\":39}},\"merged_by\":{\"type\":\"string\",\"description\":\"Who merged it.\",\"maxLength\":39},\"head\":{\"type\":\"object\",\"description\":\"The branch it merges.\",\"properties\":{\"ref\":{\"type\":\"string\",\"description\":\"The branch.\",\"minLength\":1,\"maxLength\":255},\"sha\":{\"type\":\"string\",\"description\":\"Its head commit.\",\"pattern\":\"^[0-9a-f]{40}$\"}},\"required\":[\"ref\",\"sha\"]},\"base\":{\"type\":\"object\",\"description\":\"The branch it merges into.\",\"properties\":{\"ref\":{\"type\":\"string\",\"description\":\"The branch.\",\"minLength\":1,\"maxLength\":255},\"sha\":{\"type\":\"string\",\"description\":\"Its head commit.\",\"pattern\":\"^[0-9a-f]{40}$\"}},\"required\":[\"ref\",\"sha\"]},\"additions\":{\"type\":\"integer\",\"description\":\"Lines added.\",\"minimum\":0},\"deletions\":{\"type\":\"integer\",\"description\":\"Lines removed.\",\"minimum\":0},\"changed_files\":{\"type\":\"integer\",\"description\":\"Files changed.\",\"minimum\":0},\"commits\":{\"type\":\"integer\",\"description\":\"Its commits.\",\"minimum\":0},\"comments\":{\"type\":\"integer\",\"description\":\"Its comments.\",\"minimum\":0},\"created_at\":{\"type\":\"string\",\"description\":\"When it was opened.\",\"format\":\"date-time\"},\"updated_at\":{\"type\":\"string\",\"description\":\"When it last changed.\",\"format\":\"date-time\"},\"closed_at\":{\"type\":\"string\",\"description\":\"When it was closed.\",\"format\":\"date-time\"},\"merged_at\":{\"type\":\"string\",\"description\":\"When it was merged.\",\"format\":\"date-time\"},\"milestone\":{\"type\":\"string\",\"description\":\"Its milestone's title.\",\"maxLength\":256}}}},\"next_page\":{\"type\":\"integer\",\"description\":\"Pass as page for the next page; absent on the last page.\",\"minimum\":2},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"pull_requests\"]}",
         listed_output_schema: "",
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: true,
@@ -2320,6 +2103,39 @@ static SERVE: [glue::Serve; 6] = [
         .paged("pull_requests", 30)
         .without_total()
         .pages("page", "perPage")
+        .projection(::toolspec_runtime::projection::Projection {
+            param: "fields",
+            objects: "pull_requests/*",
+            fields: &[
+                "number",
+                "title",
+                "body",
+                "state",
+                "draft",
+                "merged",
+                "mergeable_state",
+                "html_url",
+                "user",
+                "labels",
+                "assignees",
+                "requested_reviewers",
+                "merged_by",
+                "head",
+                "base",
+                "additions",
+                "deletions",
+                "changed_files",
+                "commits",
+                "comments",
+                "created_at",
+                "updated_at",
+                "closed_at",
+                "merged_at",
+                "milestone",
+            ],
+            always: &[],
+            default: ::core::option::Option::None,
+        })
         .budget(::core::option::Option::Some(5000)),
     glue::Serve::new("create_pull_request")
         .budget(::core::option::Option::Some(5000))

@@ -136,6 +136,7 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     pages: Some(("page", "perPage")),
                 }),
                 response_format: None,
+                projection: None,
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
@@ -151,8 +152,8 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "361246481f6d5279",
-                    "32fa71c87297a220",
-                    "09117e6006fb5c20",
+                    "390542e494cd8db1",
+                    "e966256d6f950f6b",
                     "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
@@ -185,16 +186,16 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                         example: r#""desc""#,
                     },
                     ParamExample {
-                        name: "fields",
-                        example: r#"["title"]"#,
-                    },
-                    ParamExample {
                         name: "page",
                         example: "1",
                     },
                     ParamExample {
                         name: "perPage",
                         example: "5",
+                    },
+                    ParamExample {
+                        name: "fields",
+                        example: r#"["number"]"#,
                     },
                 ],
                 examples: &[
@@ -226,6 +227,7 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     pages: Some(("page", "perPage")),
                 }),
                 response_format: None,
+                projection: Some(::toolspec_runtime::projection::Projection { param: "fields", objects: "pull_requests/*", fields: &["number", "title", "body", "state", "draft", "merged", "mergeable_state", "html_url", "user", "labels", "assignees", "requested_reviewers", "merged_by", "head", "base", "additions", "deletions", "changed_files", "commits", "comments", "created_at", "updated_at", "closed_at", "merged_at", "milestone"], always: &[], default: ::core::option::Option::None }),
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
@@ -303,6 +305,7 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 ],
                 paging: None,
                 response_format: None,
+                projection: None,
                 idempotency_ttl_secs: Some(86400),
                 preview: None,
                 undo_tool: None,
@@ -384,6 +387,7 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 ],
                 paging: None,
                 response_format: None,
+                projection: None,
                 idempotency_ttl_secs: Some(86400),
                 preview: None,
                 undo_tool: None,
@@ -453,6 +457,7 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 ],
                 paging: None,
                 response_format: None,
+                projection: None,
                 idempotency_ttl_secs: Some(86400),
                 preview: Some(PreviewFacts {
                     ttl_secs: 600,
@@ -537,6 +542,7 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 ],
                 paging: None,
                 response_format: None,
+                projection: None,
                 idempotency_ttl_secs: Some(86400),
                 preview: None,
                 undo_tool: None,
@@ -1031,16 +1037,6 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Refused { param: "direction", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "list_pull_requests::fields_of_the_wrong_type_is_refused",
-                tool: "list_pull_requests",
-                check: Check::Refused { param: "fields", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "list_pull_requests::fields_too_long_is_refused",
-                tool: "list_pull_requests",
-                check: Check::Refused { param: "fields", violation: Violation::TooLong },
-            },
-            CheckDef {
                 name: "list_pull_requests::page_of_the_wrong_type_is_refused",
                 tool: "list_pull_requests",
                 check: Check::Refused { param: "page", violation: Violation::WrongType },
@@ -1064,6 +1060,16 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "list_pull_requests::per_page_above_the_maximum_is_refused",
                 tool: "list_pull_requests",
                 check: Check::Refused { param: "perPage", violation: Violation::AboveMaximum },
+            },
+            CheckDef {
+                name: "list_pull_requests::fields_of_the_wrong_type_is_refused",
+                tool: "list_pull_requests",
+                check: Check::Refused { param: "fields", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "list_pull_requests::fields_too_long_is_refused",
+                tool: "list_pull_requests",
+                check: Check::Refused { param: "fields", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "list_pull_requests::unknown_argument_is_refused",
@@ -1094,6 +1100,11 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "list_pull_requests::output_matches_the_schema",
                 tool: "list_pull_requests",
                 check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "list_pull_requests::projected_results_keep_only_what_was_asked",
+                tool: "list_pull_requests",
+                check: Check::ProjectionKeepsWhatWasAsked,
             },
             CheckDef {
                 name: "list_pull_requests::owner_accepts_its_bounds",
@@ -2427,14 +2438,6 @@ macro_rules! github_gauntlet {
                     super::super::__github_gauntlet("list_pull_requests::direction_outside_the_allowed_values_is_refused");
                 }
                 #[test]
-                fn fields_of_the_wrong_type_is_refused() {
-                    super::super::__github_gauntlet("list_pull_requests::fields_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn fields_too_long_is_refused() {
-                    super::super::__github_gauntlet("list_pull_requests::fields_too_long_is_refused");
-                }
-                #[test]
                 fn page_of_the_wrong_type_is_refused() {
                     super::super::__github_gauntlet("list_pull_requests::page_of_the_wrong_type_is_refused");
                 }
@@ -2453,6 +2456,14 @@ macro_rules! github_gauntlet {
                 #[test]
                 fn per_page_above_the_maximum_is_refused() {
                     super::super::__github_gauntlet("list_pull_requests::per_page_above_the_maximum_is_refused");
+                }
+                #[test]
+                fn fields_of_the_wrong_type_is_refused() {
+                    super::super::__github_gauntlet("list_pull_requests::fields_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn fields_too_long_is_refused() {
+                    super::super::__github_gauntlet("list_pull_requests::fields_too_long_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
@@ -2477,6 +2488,10 @@ macro_rules! github_gauntlet {
                 #[test]
                 fn output_matches_the_schema() {
                     super::super::__github_gauntlet("list_pull_requests::output_matches_the_schema");
+                }
+                #[test]
+                fn projected_results_keep_only_what_was_asked() {
+                    super::super::__github_gauntlet("list_pull_requests::projected_results_keep_only_what_was_asked");
                 }
                 #[test]
                 fn owner_accepts_its_bounds() {

@@ -277,18 +277,6 @@ fn window<T: Clone>(items: &[T], w: &Window) -> (Vec<T>, bool) {
     (page, more)
 }
 
-/// A field of `pr` as a list item shows it: the whole pull request, or the `fields` asked for.
-fn listed(
-    pr: &PullRequest,
-    fields: Option<&[ListPullRequestsInputFieldsItem]>,
-) -> Result<ListPullRequestsOutputPullRequestsItem, ToolError> {
-    let mut json = serde_json::to_value(pr).map_err(|e| ToolError::internal(e.to_string()))?;
-    if let (Some(fields), Value::Object(map)) = (fields, &mut json) {
-        map.retain(|k, _| fields.iter().any(|f| f.as_str() == k));
-    }
-    serde_json::from_value(json).map_err(|e| ToolError::internal(e.to_string()))
-}
-
 impl Repository {
     /// The repository the examples describe.
     pub fn demo() -> Self {
@@ -517,11 +505,13 @@ impl GithubTools for Repository {
             prs.reverse();
         }
         let (page, more) = window(&prs, &w);
-        let pull_requests = page
-            .iter()
-            .map(|pr| listed(pr, input.fields.as_deref()))
-            .collect::<Result<_, _>>()?;
-        Ok(Page::more(ListPullRequestsOutput { pull_requests }, more))
+        // Every field: the generated layer keeps only those `fields` names.
+        Ok(Page::more(
+            ListPullRequestsOutput {
+                pull_requests: page,
+            },
+            more,
+        ))
     }
 
     async fn create_pull_request(
