@@ -40,9 +40,14 @@ const PROVIDERS: [(&str, &str); 3] = [
 /// MCP list is held to 3x. Slack and Puppeteer publish no output schemas
 /// (`defaults.output_schema: none`), as their originals do not; the other two publish their
 /// shape (the default).
+///
+/// Supabase's bound was 1.75 while its port folded the original's `get_cost` and
+/// `confirm_cost` into `create_project`'s preview: the originals' figure counted those two
+/// tools, the port's did not. Keeping their wire (issue 29) lists them as tools of their own
+/// (about 350 tokens), so the bound is the figure with them, rounded up.
 const BOUNDS: [(&str, f64, f64); 4] = [
     ("calendar", 1.5, 2.0),
-    ("supabase", 1.75, 3.0),
+    ("supabase", 1.9, 3.0),
     ("slack", 2.72, 3.0),
     ("puppeteer", 3.01, 3.0),
 ];
