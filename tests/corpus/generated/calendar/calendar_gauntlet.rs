@@ -401,16 +401,16 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                         error: None,
                     },
                     ExampleFacts {
-                        title: "The standup again",
-                        arguments: r#"{"calendarId":"primary","summary":"Standup","start":"2026-12-07T09:00:00","end":"2026-12-07T09:15:00"}"#,
-                        result: None,
-                        error: Some("duplicate_event"),
-                    },
-                    ExampleFacts {
                         title: "An end before the start",
                         arguments: r#"{"calendarId":"primary","summary":"Oops","start":"2026-12-07T15:00:00","end":"2026-12-07T14:00:00","idempotency_key":"create-oops-1"}"#,
                         result: None,
                         error: Some("invalid_time_range"),
+                    },
+                    ExampleFacts {
+                        title: "The standup again",
+                        arguments: r#"{"calendarId":"primary","summary":"Standup","start":"2026-12-07T09:00:00","end":"2026-12-07T09:15:00"}"#,
+                        result: None,
+                        error: Some("duplicate_event"),
                     },
                 ],
                 paging: None,
@@ -1264,12 +1264,12 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Example(2),
             },
             CheckDef {
-                name: "calendar_create_event::example_the_standup_again",
+                name: "calendar_create_event::example_an_end_before_the_start",
                 tool: "calendar_create_event",
                 check: Check::Example(3),
             },
             CheckDef {
-                name: "calendar_create_event::example_an_end_before_the_start",
+                name: "calendar_create_event::example_the_standup_again",
                 tool: "calendar_create_event",
                 check: Check::Example(4),
             },
@@ -3059,12 +3059,12 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_create_event::example_a_start_with_its_own_time_zone");
                 }
                 #[test]
-                fn example_the_standup_again() {
-                    super::super::__calendar_gauntlet("calendar_create_event::example_the_standup_again");
-                }
-                #[test]
                 fn example_an_end_before_the_start() {
                     super::super::__calendar_gauntlet("calendar_create_event::example_an_end_before_the_start");
+                }
+                #[test]
+                fn example_the_standup_again() {
+                    super::super::__calendar_gauntlet("calendar_create_event::example_the_standup_again");
                 }
                 #[test]
                 fn account_of_the_wrong_type_is_refused() {
