@@ -987,6 +987,31 @@ pub struct CalendarSearchEventsOutput {
     pub events: ::std::vec::Vec<Event>,
 }
 
+/// Arguments of the calendar_get_event tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarGetEventInput {
+    /// The account to use; needed only with several connected.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<AccountId>,
+    /// The event's calendar.
+    #[serde(rename = "calendarId")]
+    pub calendar_id: CalendarId,
+    /// The event to read.
+    #[serde(rename = "eventId")]
+    pub event_id: EventId,
+    /// Event fields to return beyond id, summary, start, end, status, htmlLink, location and
+    /// attendees.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub fields: ::core::option::Option<::std::vec::Vec<EventField>>,
+}
+
+/// Result of the calendar_get_event tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarGetEventOutput {
+    /// The event.
+    pub event: Event,
+}
+
 /// Arguments of the calendar_list_colors tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct CalendarListColorsInput {
@@ -1548,6 +1573,90 @@ pub struct CalendarDeleteEventPreview {
     pub summary: ::core::option::Option<::std::string::String>,
 }
 
+/// Arguments of the calendar_respond_to_event tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarRespondToEventInput {
+    /// The account to answer as; needed only with several connected.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<AccountId>,
+    /// The event's calendar.
+    #[serde(rename = "calendarId")]
+    pub calendar_id: CalendarId,
+    /// The event to answer.
+    #[serde(rename = "eventId")]
+    pub event_id: EventId,
+    /// The answer (needsAction takes it back).
+    pub response: ResponseStatus,
+    /// A note for the organizer with the answer.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub comment: ::core::option::Option<::std::string::String>,
+    /// Which occurrences of a recurring event to answer; all when left out.
+    #[serde(rename = "modificationScope")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub modification_scope: ::core::option::Option<
+        CalendarRespondToEventInputModificationScope,
+    >,
+    /// When the one occurrence to answer was to start.
+    #[serde(rename = "originalStartTime")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub original_start_time: ::core::option::Option<LocalDateTime>,
+    /// Who is emailed the answer; nobody when left out.
+    #[serde(rename = "sendUpdates")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub send_updates: ::core::option::Option<SendUpdates>,
+}
+
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[allow(clippy::enum_variant_names)]
+pub enum CalendarRespondToEventInputModificationScope {
+    #[serde(rename = "thisEventOnly")]
+    ThisEventOnly,
+    #[serde(rename = "all")]
+    All,
+}
+
+impl CalendarRespondToEventInputModificationScope {
+    /// Every value, in the order the spec lists them.
+    pub const ALL: &'static [Self] = &[Self::ThisEventOnly, Self::All];
+    /// The value as it is written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::ThisEventOnly => "thisEventOnly",
+            Self::All => "all",
+        }
+    }
+}
+
+impl ::core::fmt::Display for CalendarRespondToEventInputModificationScope {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Result of the calendar_respond_to_event tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarRespondToEventOutput {
+    /// The event's calendar.
+    #[serde(rename = "calendarId")]
+    pub calendar_id: CalendarId,
+    /// The event answered.
+    #[serde(rename = "eventId")]
+    pub event_id: EventId,
+    /// The answer now.
+    pub response: ResponseStatus,
+    /// The answer before.
+    pub previous: ResponseStatus,
+}
+
 /// Arguments of the calendar_get_freebusy tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct CalendarGetFreebusyInput {
@@ -1648,6 +1757,11 @@ pub enum CalendarError {
         /// The event it repeats.
         event_id: EventId,
     },
+    /// The event has no guest with the account's address (the organizer answers nothing).
+    NotInvited {
+        /// The event.
+        event_id: EventId,
+    },
     /// The calendar id names no calendar the person can see.
     CalendarNotFound {
         /// The id that was looked up.
@@ -1676,6 +1790,7 @@ impl CalendarError {
             Self::AccountNotFound { .. } => "account_not_found",
             Self::InvalidEventTime { .. } => "invalid_event_time",
             Self::DuplicateEvent { .. } => "duplicate_event",
+            Self::NotInvited { .. } => "not_invited",
             Self::CalendarNotFound { .. } => "calendar_not_found",
             Self::EventNotFound { .. } => "event_not_found",
             Self::InvalidTimeRange { .. } => "invalid_time_range",
@@ -1687,6 +1802,7 @@ impl CalendarError {
             Self::AccountNotFound { .. } => false,
             Self::InvalidEventTime { .. } => false,
             Self::DuplicateEvent { .. } => false,
+            Self::NotInvited { .. } => false,
             Self::CalendarNotFound { .. } => false,
             Self::EventNotFound { .. } => false,
             Self::InvalidTimeRange { .. } => false,
@@ -1703,6 +1819,9 @@ impl CalendarError {
             }
             Self::DuplicateEvent { .. } => {
                 "Event {event_id} on {calendar_id} has the same title and times. Tell the user; pass allowDuplicates: true only if they want a second one."
+            }
+            Self::NotInvited { .. } => {
+                "The person is not a guest of event {event_id}, so there is no invitation to answer. Check the event with calendar_get_event."
             }
             Self::CalendarNotFound { .. } => {
                 "No calendar {calendar_id} for this account. List the calendars with calendar_list_calendars."
@@ -1775,6 +1894,18 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             CalendarSearchEventsOutput,
+            ::toolspec_runtime::ToolError,
+        >,
+    > + ::core::marker::Send;
+    /// Get one event of a calendar by its id. Returns the event with its times, guests, status and
+    /// recurrence. Use when you have an event's id and need its details. Not for finding events by
+    /// words: call calendar_search_events instead. Read-only.
+    fn calendar_get_event(
+        &self,
+        input: CalendarGetEventInput,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            CalendarGetEventOutput,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
@@ -1929,6 +2060,32 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
+    /// Accept, decline or tentatively accept an event the person is invited to. Returns the answer
+    /// now and before, and the call that gives the earlier answer again. Use when the user asks to
+    /// accept, decline or say maybe to a meeting. Not for changing the event itself: call
+    /// calendar_update_event instead. When modificationScope is thisEventOnly, pass
+    /// originalStartTime. Reversible: the result's undo is the call that reverts it at the remote
+    /// service, not what that service did with it meanwhile (notifications it sent). After an error
+    /// or no answer, a retry may make the change twice: check first.
+    ///
+    /// Reversible: the undo call is built from the result and attached for you. Return
+    /// what the undo restores as the service reports it when it makes the change.
+    ///
+    /// Its change is made at a remote service that can neither dedupe nor be asked
+    /// (`effect: remote_unprotected`): a retry after the process died may make it twice,
+    /// and the agent is told so. Send `remote.key()` if the service keeps any reference.
+    /// Records of it kept in the runtime's store go through `remote.work()` and commit
+    /// with the call's records.
+    fn calendar_respond_to_event(
+        &self,
+        input: CalendarRespondToEventInput,
+        remote: ::toolspec_runtime::store::Remote,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            CalendarRespondToEventOutput,
+            ::toolspec_runtime::ToolError,
+        >,
+    > + ::core::marker::Send;
     /// Get when each of several calendars is busy in a time window of at most three months. Returns
     /// each calendar's busy intervals, by calendar id. Use when the user asks when people are free,
     /// to find a time to meet. Not for what the events are: call calendar_list_events instead.
@@ -2074,7 +2231,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 &SERVE[3],
                                 input,
                                 &args,
-                                |input| tools.calendar_list_colors(input),
+                                |input| tools.calendar_get_event(input),
                             )
                             .await
                     },
@@ -2085,21 +2242,12 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                     glue::Call::new(rt, &DEFINITIONS[4], &SERVE[4], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[4], arguments)?;
-                        glue::gated(
+                        glue::read(
                                 rt,
                                 &SERVE[4],
-                                ctx,
                                 input,
                                 &args,
-                                |input| tools.preview_calendar_create_event(input),
-                                |input, preview, work| {
-                                    tools
-                                        .calendar_create_event(
-                                            input,
-                                            preview,
-                                            ::toolspec_runtime::store::Remote::from(work),
-                                        )
-                                },
+                                |input| tools.calendar_list_colors(input),
                             )
                             .await
                     },
@@ -2116,10 +2264,10 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 ctx,
                                 input,
                                 &args,
-                                |input| tools.preview_calendar_update_event(input),
+                                |input| tools.preview_calendar_create_event(input),
                                 |input, preview, work| {
                                     tools
-                                        .calendar_update_event(
+                                        .calendar_create_event(
                                             input,
                                             preview,
                                             ::toolspec_runtime::store::Remote::from(work),
@@ -2141,10 +2289,10 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 ctx,
                                 input,
                                 &args,
-                                |input| tools.preview_calendar_delete_event(input),
+                                |input| tools.preview_calendar_update_event(input),
                                 |input, preview, work| {
                                     tools
-                                        .calendar_delete_event(
+                                        .calendar_update_event(
                                             input,
                                             preview,
                                             ::toolspec_runtime::store::Remote::from(work),
@@ -2160,12 +2308,21 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                     glue::Call::new(rt, &DEFINITIONS[7], &SERVE[7], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[7], arguments)?;
-                        glue::read(
+                        glue::gated(
                                 rt,
                                 &SERVE[7],
+                                ctx,
                                 input,
                                 &args,
-                                |input| tools.calendar_get_freebusy(input),
+                                |input| tools.preview_calendar_delete_event(input),
+                                |input, preview, work| {
+                                    tools
+                                        .calendar_delete_event(
+                                            input,
+                                            preview,
+                                            ::toolspec_runtime::store::Remote::from(work),
+                                        )
+                                },
                             )
                             .await
                     },
@@ -2176,9 +2333,47 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                     glue::Call::new(rt, &DEFINITIONS[8], &SERVE[8], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[8], arguments)?;
-                        glue::read(
+                        glue::reversible(
                                 rt,
                                 &SERVE[8],
+                                input,
+                                &args,
+                                |input, work| {
+                                    tools
+                                        .calendar_respond_to_event(
+                                            input,
+                                            ::toolspec_runtime::store::Remote::from(work),
+                                        )
+                                },
+                            )
+                            .await
+                    },
+                )
+            }
+            9 => {
+                glue::answer(
+                    glue::Call::new(rt, &DEFINITIONS[9], &SERVE[9], name, &arguments),
+                    async move {
+                        let (input, args) = glue::accept(&DEFINITIONS[9], arguments)?;
+                        glue::read(
+                                rt,
+                                &SERVE[9],
+                                input,
+                                &args,
+                                |input| tools.calendar_get_freebusy(input),
+                            )
+                            .await
+                    },
+                )
+            }
+            10 => {
+                glue::answer(
+                    glue::Call::new(rt, &DEFINITIONS[10], &SERVE[10], name, &arguments),
+                    async move {
+                        let (input, args) = glue::accept(&DEFINITIONS[10], arguments)?;
+                        glue::read(
+                                rt,
+                                &SERVE[10],
                                 input,
                                 &args,
                                 |input| tools.calendar_get_current_time(input),
@@ -2558,6 +2753,85 @@ static PROPERTY_FILTER_ITEMS_4: validate::ArrayShape = validate::ArrayShape::new
         ),
     )
     .bounds(None, Some(300));
+static CALENDAR_GET_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::optional(
+            "account",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&ACCOUNT_ID_PATTERN),
+            ),
+        ),
+        validate::Field::required(
+            "calendarId",
+            validate::Shape::String(
+                validate::StringShape::new().length(Some(1), Some(254)),
+            ),
+        ),
+        validate::Field::required(
+            "eventId",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(1024))
+                    .pattern(&EVENT_ID_PATTERN),
+            ),
+        ),
+        validate::Field::optional(
+            "fields",
+            validate::Shape::Array(&CALENDAR_GET_EVENT_INPUT_FIELDS_ITEMS),
+        ),
+    ],
+);
+
+static EVENT_ID_PATTERN: validate::Pattern = validate::Pattern::new(
+    "^[a-v0-9]{5,1024}$",
+);
+
+static CALENDAR_GET_EVENT_INPUT_FIELDS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(
+            validate::StringShape::new()
+                .one_of(
+                    &[
+                        "id",
+                        "summary",
+                        "description",
+                        "start",
+                        "end",
+                        "location",
+                        "attendees",
+                        "colorId",
+                        "transparency",
+                        "extendedProperties",
+                        "reminders",
+                        "conferenceData",
+                        "attachments",
+                        "status",
+                        "htmlLink",
+                        "created",
+                        "updated",
+                        "creator",
+                        "organizer",
+                        "recurrence",
+                        "recurringEventId",
+                        "originalStartTime",
+                        "visibility",
+                        "iCalUID",
+                        "sequence",
+                        "hangoutLink",
+                        "anyoneCanAddSelf",
+                        "guestsCanInviteOthers",
+                        "guestsCanModify",
+                        "guestsCanSeeOtherGuests",
+                        "privateCopy",
+                        "locked",
+                        "source",
+                        "eventType",
+                    ],
+                ),
+        ),
+    )
+    .bounds(None, Some(34));
 static CALENDAR_LIST_COLORS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::optional(
@@ -2745,10 +3019,6 @@ static CALENDAR_CREATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
             ),
         ),
     ],
-);
-
-static EVENT_ID_PATTERN: validate::Pattern = validate::Pattern::new(
-    "^[a-v0-9]{5,1024}$",
 );
 
 static EVENT_TIME_PATTERN: validate::Pattern = validate::Pattern::new(
@@ -3351,6 +3621,82 @@ static CALENDAR_DELETE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
     ],
 );
 
+static CALENDAR_RESPOND_TO_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+        &[
+            validate::Field::optional(
+                "account",
+                validate::Shape::String(
+                    validate::StringShape::new()
+                        .length(None, Some(64))
+                        .pattern(&ACCOUNT_ID_PATTERN),
+                ),
+            ),
+            validate::Field::required(
+                "calendarId",
+                validate::Shape::String(
+                    validate::StringShape::new().length(Some(1), Some(254)),
+                ),
+            ),
+            validate::Field::required(
+                "eventId",
+                validate::Shape::String(
+                    validate::StringShape::new()
+                        .length(None, Some(1024))
+                        .pattern(&EVENT_ID_PATTERN),
+                ),
+            ),
+            validate::Field::required(
+                "response",
+                validate::Shape::String(
+                    validate::StringShape::new()
+                        .one_of(&["needsAction", "declined", "tentative", "accepted"]),
+                ),
+            ),
+            validate::Field::optional(
+                "comment",
+                validate::Shape::String(
+                    validate::StringShape::new().length(None, Some(1000)),
+                ),
+            ),
+            validate::Field::optional(
+                "modificationScope",
+                validate::Shape::String(
+                    validate::StringShape::new().one_of(&["thisEventOnly", "all"]),
+                ),
+            ),
+            validate::Field::optional(
+                "originalStartTime",
+                validate::Shape::String(
+                    validate::StringShape::new()
+                        .length(None, Some(25))
+                        .pattern(&LOCAL_DATE_TIME_PATTERN),
+                ),
+            ),
+            validate::Field::optional(
+                "sendUpdates",
+                validate::Shape::String(
+                    validate::StringShape::new().one_of(&["all", "externalOnly", "none"]),
+                ),
+            ),
+            validate::Field::optional(
+                "idempotency_key",
+                validate::Shape::String(
+                    validate::StringShape::new().length(Some(1), Some(255)),
+                ),
+            ),
+        ],
+    )
+    .conditions(
+        &[
+            validate::Condition::When {
+                field: "modificationScope",
+                values: &["thisEventOnly"],
+                by_default: false,
+                needs: &["originalStartTime"],
+                allows: &[],
+            },
+        ],
+    );
 static CALENDAR_GET_FREEBUSY_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::optional("account", validate::Shape::Union(&ACCOUNTS_UNION_4)),
@@ -3456,7 +3802,7 @@ static CALENDAR_GET_CURRENT_TIME_INPUT: validate::ObjectShape = validate::Object
 );
 
 /// Every tool of this toolset, in the order `tools/list` shows them.
-pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 9] = [
+pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 11] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "calendar_list_calendars",
         title: "List calendars",
@@ -3507,6 +3853,23 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 9] = [
         deprecated_aliases: &[],
         input: &CALENDAR_SEARCH_EVENTS_INPUT,
         example_call: r#"{"calendarId":"team@example.com","query":"planning","timeMin":"2026-12-01T00:00:00","timeMax":"2026-12-31T23:59:59"}"#,
+    },
+    ::toolspec_runtime::engine::ToolDefinition {
+        name: "calendar_get_event",
+        title: "Get an event",
+        description: "Get one event of a calendar by its id. Returns the event with its times, guests, status and recurrence. Use when you have an event's id and need its details. Not for finding events by words: call calendar_search_events instead. Read-only.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to use; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The event's calendar. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"The event to read. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"fields\":{\"type\":\"array\",\"description\":\"Event fields to return beyond id, summary, start, end, status, htmlLink, location and attendees. Example: [\\\"colorId\\\"].\",\"maxItems\":34,\"items\":{\"type\":\"string\",\"description\":\"The name of an event's field.\",\"enum\":[\"id\",\"summary\",\"description\",\"start\",\"end\",\"location\",\"attendees\",\"colorId\",\"transparency\",\"extendedProperties\",\"reminders\",\"conferenceData\",\"attachments\",\"status\",\"htmlLink\",\"created\",\"updated\",\"creator\",\"organizer\",\"recurrence\",\"recurringEventId\",\"originalStartTime\",\"visibility\",\"iCalUID\",\"sequence\",\"hangoutLink\",\"anyoneCanAddSelf\",\"guestsCanInviteOthers\",\"guestsCanModify\",\"guestsCanSeeOtherGuests\",\"privateCopy\",\"locked\",\"source\",\"eventType\"]}}},\"required\":[\"calendarId\",\"eventId\"],\"additionalProperties\":false}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"event\":{\"type\":\"object\",\"description\":\"The event.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"event\"]}",
+        listed_output_schema: r#"{"type":"object","properties":{"event":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"displayName":{"type":"string"},"optional":{"type":"boolean"},"responseStatus":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"colorId":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}},"eventType":{"type":"string","enum":["default","focusTime","outOfOffice","workingLocation"]},"hangoutLink":{"type":"string"},"extendedProperties":{"type":"object","properties":{"private":{"type":"object","additionalProperties":{"type":"string"}},"shared":{"type":"object","additionalProperties":{"type":"string"}}}}},"required":["id","calendarId","summary","description","location","start","end","status","attendees","colorId","recurrence"]},"truncated":{"type":"object"}},"required":["event"]}"#,
+        annotations: ::toolspec_runtime::engine::Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        deprecated_aliases: &[],
+        input: &CALENDAR_GET_EVENT_INPUT,
+        example_call: r#"{"calendarId":"primary","eventId":"ev0standup01"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "calendar_list_colors",
@@ -3577,6 +3940,23 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 9] = [
         example_call: r#"{"calendarId":"team@example.com","eventId":"ev0offsite01","idempotency_key":"cancel-offsite-1"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
+        name: "calendar_respond_to_event",
+        title: "Answer an invitation",
+        description: "Accept, decline or tentatively accept an event the person is invited to. Returns the answer now and before, and the call that gives the earlier answer again. Use when the user asks to accept, decline or say maybe to a meeting. Not for changing the event itself: call calendar_update_event instead. When modificationScope is thisEventOnly, pass originalStartTime. Reversible: the result's undo is the call that reverts it at the remote service, not what that service did with it meanwhile (notifications it sent). After an error or no answer, a retry may make the change twice: check first.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to answer as; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The event's calendar. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"The event to answer. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"response\":{\"type\":\"string\",\"description\":\"The answer (needsAction takes it back). Example: \\\"needsAction\\\".\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"comment\":{\"type\":\"string\",\"description\":\"A note for the organizer with the answer. Example: \\\"I have a conflict\\\".\",\"maxLength\":1000},\"modificationScope\":{\"type\":\"string\",\"description\":\"Which occurrences of a recurring event to answer; all when left out. Example: \\\"all\\\".\",\"enum\":[\"thisEventOnly\",\"all\"]},\"originalStartTime\":{\"type\":\"string\",\"description\":\"When the one occurrence to answer was to start. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed the answer; nobody when left out. One of: all, externalOnly (only guests who do not use Google Calendar), none. Example: \\\"all\\\".\",\"enum\":[\"all\",\"externalOnly\",\"none\"]},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"calendarId\",\"eventId\",\"response\"],\"additionalProperties\":false}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"calendarId\":{\"type\":\"string\",\"description\":\"The event's calendar.\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"The event answered.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"response\":{\"type\":\"string\",\"description\":\"The answer now.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"previous\":{\"type\":\"string\",\"description\":\"The answer before.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"undo\":{\"type\":\"object\",\"description\":\"The exact call that reverts this change.\",\"properties\":{\"tool\":{\"type\":\"string\",\"enum\":[\"calendar_respond_to_event\"]},\"arguments\":{\"type\":\"object\",\"required\":[\"calendarId\",\"eventId\",\"response\"],\"properties\":{\"calendarId\":{\"type\":\"string\",\"maxLength\":254,\"minLength\":1},\"eventId\":{\"type\":\"string\",\"maxLength\":1024,\"pattern\":\"^[a-v0-9]{5,1024}$\"},\"response\":{\"type\":\"string\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"idempotency_key\":{\"type\":\"string\",\"maxLength\":255,\"minLength\":1}}}},\"required\":[\"tool\",\"arguments\"]}},\"required\":[\"calendarId\",\"eventId\",\"response\",\"previous\",\"undo\"]}",
+        listed_output_schema: r#"{"type":"object","properties":{"calendarId":{"type":"string"},"eventId":{"type":"string"},"response":{"type":"string","enum":["needsAction","declined","tentative","accepted"]},"previous":{"type":"string","enum":["needsAction","declined","tentative","accepted"]},"replayed":{"type":"boolean"},"undo":{"type":"object"}},"required":["calendarId","eventId","response","previous","undo"]}"#,
+        annotations: ::toolspec_runtime::engine::Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: true,
+        },
+        deprecated_aliases: &[],
+        input: &CALENDAR_RESPOND_TO_EVENT_INPUT,
+        example_call: r#"{"calendarId":"team@example.com","eventId":"ev0offsite01","response":"accepted"}"#,
+    },
+    ::toolspec_runtime::engine::ToolDefinition {
         name: "calendar_get_freebusy",
         title: "Get free/busy times",
         description: "Get when each of several calendars is busy in a time window of at most three months. Returns each calendar's busy intervals, by calendar id. Use when the user asks when people are free, to find a time to meet. Not for what the events are: call calendar_list_events instead. Read-only.",
@@ -3613,12 +3993,13 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 9] = [
 ];
 
 /// How each tool of [`DEFINITIONS`] is served (same order).
-static SERVE: [glue::Serve; 9] = [
+static SERVE: [glue::Serve; 11] = [
     glue::Serve::new("calendar_list_calendars")
         .budget(::core::option::Option::Some(5000)),
     glue::Serve::new("calendar_list_events").budget(::core::option::Option::Some(5000)),
     glue::Serve::new("calendar_search_events")
         .budget(::core::option::Option::Some(5000)),
+    glue::Serve::new("calendar_get_event").budget(::core::option::Option::Some(5000)),
     glue::Serve::new("calendar_list_colors").budget(::core::option::Option::Some(5000)),
     glue::Serve::new("calendar_create_event")
         .budget(::core::option::Option::Some(5000))
@@ -3648,6 +4029,19 @@ static SERVE: [glue::Serve; 9] = [
         .idempotency(::core::time::Duration::from_secs(86400))
         .preview(::core::time::Duration::from_secs(600))
         .effect(::toolspec_runtime::store::Effect::RemoteLookup),
+    glue::Serve::new("calendar_respond_to_event")
+        .budget(::core::option::Option::Some(5000))
+        .idempotency(::core::time::Duration::from_secs(86400))
+        .effect(::toolspec_runtime::store::Effect::RemoteUnprotected)
+        .undo(::toolspec_runtime::engine::UndoSpec {
+            tool: "calendar_respond_to_event",
+            arguments: &[
+                ("calendarId", "/calendarId"),
+                ("eventId", "/eventId"),
+                ("response", "/previous"),
+            ],
+            takes_idempotency_key: true,
+        }),
     glue::Serve::new("calendar_get_freebusy").budget(::core::option::Option::Some(5000)),
     glue::Serve::new("calendar_get_current_time")
         .budget(::core::option::Option::Some(5000)),

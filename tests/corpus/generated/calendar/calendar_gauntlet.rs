@@ -200,6 +200,59 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
+                name: "calendar_get_event",
+                tier: Tier::ReadOnly,
+                definition: [
+                    "0f59c1979c5e803c",
+                    "e3f0783094e9d342",
+                    "965dd8a423b36118",
+                    "e3b0c44298fc1c14",
+                    "15d2ff8802e4f90d",
+                    "919f595710874fbe",
+                    "be85b6ec4002c3c8",
+                    "8caac5eb4e198b1a",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "account",
+                        example: r#""work""#,
+                    },
+                    ParamExample {
+                        name: "calendarId",
+                        example: r#""primary""#,
+                    },
+                    ParamExample {
+                        name: "eventId",
+                        example: r#""ev0standup01""#,
+                    },
+                    ParamExample {
+                        name: "fields",
+                        example: r#"["colorId"]"#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "The standup",
+                        arguments: r#"{"calendarId":"primary","eventId":"ev0standup01"}"#,
+                        result: Some(r#"{"event":{"id":"ev0standup01","summary":"Standup"}}"#),
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "An event that does not exist",
+                        arguments: r#"{"calendarId":"primary","eventId":"ev0nothing00"}"#,
+                        result: None,
+                        error: Some("event_not_found"),
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                idempotency_ttl_secs: None,
+                preview: None,
+                undo_tool: None,
+                requires: &[],
+                selections: &[],
+            },
+            ToolFacts {
                 name: "calendar_list_colors",
                 tier: Tier::ReadOnly,
                 definition: [
@@ -661,6 +714,79 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
+                name: "calendar_respond_to_event",
+                tier: Tier::Reversible,
+                definition: [
+                    "285764cb2ffc824a",
+                    "3e1375dd311fc5b3",
+                    "960bf33fd5e78861",
+                    "e3b0c44298fc1c14",
+                    "a37f44cf664eceb5",
+                    "a7e780bc2d264044",
+                    "df052e9174901a42",
+                    "279bac3553950556",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "account",
+                        example: r#""work""#,
+                    },
+                    ParamExample {
+                        name: "calendarId",
+                        example: r#""primary""#,
+                    },
+                    ParamExample {
+                        name: "eventId",
+                        example: r#""ev0standup01""#,
+                    },
+                    ParamExample {
+                        name: "response",
+                        example: r#""needsAction""#,
+                    },
+                    ParamExample {
+                        name: "comment",
+                        example: r#""I have a conflict""#,
+                    },
+                    ParamExample {
+                        name: "modificationScope",
+                        example: r#""all""#,
+                    },
+                    ParamExample {
+                        name: "originalStartTime",
+                        example: r#""2026-12-07T10:00:00""#,
+                    },
+                    ParamExample {
+                        name: "sendUpdates",
+                        example: r#""all""#,
+                    },
+                    ParamExample {
+                        name: "idempotency_key",
+                        example: r#""k-7f3a""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Accept the offsite",
+                        arguments: r#"{"calendarId":"team@example.com","eventId":"ev0offsite01","response":"accepted"}"#,
+                        result: Some(r#"{"response":"accepted","previous":"needsAction"}"#),
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "An event the person is not invited to",
+                        arguments: r#"{"calendarId":"primary","eventId":"ev0standup01","response":"declined"}"#,
+                        result: None,
+                        error: Some("not_invited"),
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                idempotency_ttl_secs: Some(86400),
+                preview: None,
+                undo_tool: Some("calendar_respond_to_event"),
+                requires: &[::toolspec_runtime::validate::Condition::When { field: "modificationScope", values: &["thisEventOnly"], by_default: false, needs: &["originalStartTime"], allows: &[] }, ],
+                selections: &[],
+            },
+            ToolFacts {
                 name: "calendar_get_freebusy",
                 tier: Tier::ReadOnly,
                 definition: [
@@ -770,6 +896,10 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             },
             ErrorFacts {
                 code: "duplicate_event",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "not_invited",
                 retryable: false,
             },
             ErrorFacts {
@@ -1202,6 +1332,111 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "calendar_search_events::time_zone_accepts_its_bounds",
                 tool: "calendar_search_events",
                 check: Check::BoundsAccepted { param: "timeZone" },
+            },
+            CheckDef {
+                name: "calendar_get_event::schema_matches_the_spec",
+                tool: "calendar_get_event",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "calendar_get_event::example_the_standup",
+                tool: "calendar_get_event",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "calendar_get_event::example_an_event_that_does_not_exist",
+                tool: "calendar_get_event",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "calendar_get_event::account_of_the_wrong_type_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "account", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_get_event::account_too_long_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "account", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_get_event::account_not_matching_the_pattern_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "calendar_get_event::calendar_id_missing_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "calendarId", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "calendar_get_event::calendar_id_of_the_wrong_type_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_get_event::calendar_id_too_short_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "calendarId", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "calendar_get_event::calendar_id_too_long_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "calendarId", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_get_event::event_id_missing_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "eventId", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "calendar_get_event::event_id_of_the_wrong_type_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "eventId", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_get_event::event_id_too_long_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "eventId", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_get_event::event_id_not_matching_the_pattern_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "eventId", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "calendar_get_event::fields_of_the_wrong_type_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "fields", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_get_event::fields_too_long_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "fields", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_get_event::unknown_argument_is_refused",
+                tool: "calendar_get_event",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "calendar_get_event::output_matches_the_schema",
+                tool: "calendar_get_event",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "calendar_get_event::account_accepts_its_bounds",
+                tool: "calendar_get_event",
+                check: Check::BoundsAccepted { param: "account" },
+            },
+            CheckDef {
+                name: "calendar_get_event::calendar_id_accepts_its_bounds",
+                tool: "calendar_get_event",
+                check: Check::BoundsAccepted { param: "calendarId" },
+            },
+            CheckDef {
+                name: "calendar_get_event::event_id_accepts_its_bounds",
+                tool: "calendar_get_event",
+                check: Check::BoundsAccepted { param: "eventId" },
             },
             CheckDef {
                 name: "calendar_list_colors::schema_matches_the_spec",
@@ -2494,6 +2729,241 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::BoundsAccepted { param: "preview_id" },
             },
             CheckDef {
+                name: "calendar_respond_to_event::schema_matches_the_spec",
+                tool: "calendar_respond_to_event",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::example_accept_the_offsite",
+                tool: "calendar_respond_to_event",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::example_an_event_the_person_is_not_invited_to",
+                tool: "calendar_respond_to_event",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::account_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "account", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::account_too_long_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "account", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::account_not_matching_the_pattern_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::calendar_id_missing_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "calendarId", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::calendar_id_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::calendar_id_too_short_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "calendarId", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::calendar_id_too_long_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "calendarId", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::event_id_missing_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "eventId", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::event_id_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "eventId", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::event_id_too_long_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "eventId", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::event_id_not_matching_the_pattern_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "eventId", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::response_missing_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "response", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::response_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "response", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::response_outside_the_allowed_values_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "response", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::comment_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "comment", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::comment_too_long_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "comment", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::modification_scope_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "modificationScope", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::modification_scope_outside_the_allowed_values_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "modificationScope", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::original_start_time_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "originalStartTime", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::original_start_time_too_long_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "originalStartTime", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::original_start_time_not_matching_the_pattern_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "originalStartTime", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::send_updates_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "sendUpdates", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::send_updates_outside_the_allowed_values_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "sendUpdates", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::idempotency_key_too_short_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::idempotency_key_too_long_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::unknown_argument_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::retry_with_the_same_key_runs_once",
+                tool: "calendar_respond_to_event",
+                check: Check::RetryRunsOnce,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::same_key_with_other_arguments_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::RetryWithOtherArgumentsRefused,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::concurrent_calls_with_one_key_run_once",
+                tool: "calendar_respond_to_event",
+                check: Check::ConcurrentRetriesRunOnce,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::idempotency_key_is_kept_for_its_ttl",
+                tool: "calendar_respond_to_event",
+                check: Check::IdempotencyTtl,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::calls_breaking_its_rules_are_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::RequirementsEnforced,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::a_lost_outcome_says_a_retry_may_repeat_the_change",
+                tool: "calendar_respond_to_event",
+                check: Check::RemoteRetryMayRepeat,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::undo_restores_the_prior_state",
+                tool: "calendar_respond_to_event",
+                check: Check::UndoRestores,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::output_matches_the_schema",
+                tool: "calendar_respond_to_event",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::account_accepts_its_bounds",
+                tool: "calendar_respond_to_event",
+                check: Check::BoundsAccepted { param: "account" },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::calendar_id_accepts_its_bounds",
+                tool: "calendar_respond_to_event",
+                check: Check::BoundsAccepted { param: "calendarId" },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::event_id_accepts_its_bounds",
+                tool: "calendar_respond_to_event",
+                check: Check::BoundsAccepted { param: "eventId" },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::response_accepts_every_allowed_value",
+                tool: "calendar_respond_to_event",
+                check: Check::AllowedValuesAccepted { param: "response" },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::comment_accepts_its_bounds",
+                tool: "calendar_respond_to_event",
+                check: Check::BoundsAccepted { param: "comment" },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::modification_scope_accepts_every_allowed_value",
+                tool: "calendar_respond_to_event",
+                check: Check::AllowedValuesAccepted { param: "modificationScope" },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::original_start_time_accepts_its_bounds",
+                tool: "calendar_respond_to_event",
+                check: Check::BoundsAccepted { param: "originalStartTime" },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::send_updates_accepts_every_allowed_value",
+                tool: "calendar_respond_to_event",
+                check: Check::AllowedValuesAccepted { param: "sendUpdates" },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::idempotency_key_accepts_its_bounds",
+                tool: "calendar_respond_to_event",
+                check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
+            CheckDef {
                 name: "calendar_get_freebusy::schema_matches_the_spec",
                 tool: "calendar_get_freebusy",
                 check: Check::Schema,
@@ -3005,6 +3475,92 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn time_zone_accepts_its_bounds() {
                     super::super::__calendar_gauntlet("calendar_search_events::time_zone_accepts_its_bounds");
+                }
+            }
+            mod calendar_get_event {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__calendar_gauntlet("calendar_get_event::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_the_standup() {
+                    super::super::__calendar_gauntlet("calendar_get_event::example_the_standup");
+                }
+                #[test]
+                fn example_an_event_that_does_not_exist() {
+                    super::super::__calendar_gauntlet("calendar_get_event::example_an_event_that_does_not_exist");
+                }
+                #[test]
+                fn account_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::account_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn account_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::account_too_long_is_refused");
+                }
+                #[test]
+                fn account_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::account_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn calendar_id_missing_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::calendar_id_missing_is_refused");
+                }
+                #[test]
+                fn calendar_id_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::calendar_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn calendar_id_too_short_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::calendar_id_too_short_is_refused");
+                }
+                #[test]
+                fn calendar_id_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::calendar_id_too_long_is_refused");
+                }
+                #[test]
+                fn event_id_missing_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::event_id_missing_is_refused");
+                }
+                #[test]
+                fn event_id_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::event_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn event_id_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::event_id_too_long_is_refused");
+                }
+                #[test]
+                fn event_id_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::event_id_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn fields_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::fields_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn fields_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::fields_too_long_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::unknown_argument_is_refused");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__calendar_gauntlet("calendar_get_event::output_matches_the_schema");
+                }
+                #[test]
+                fn account_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_get_event::account_accepts_its_bounds");
+                }
+                #[test]
+                fn calendar_id_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_get_event::calendar_id_accepts_its_bounds");
+                }
+                #[test]
+                fn event_id_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_get_event::event_id_accepts_its_bounds");
                 }
             }
             mod calendar_list_colors {
@@ -4045,6 +4601,196 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn preview_id_accepts_its_bounds() {
                     super::super::__calendar_gauntlet("calendar_delete_event::preview_id_accepts_its_bounds");
+                }
+            }
+            mod calendar_respond_to_event {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_accept_the_offsite() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::example_accept_the_offsite");
+                }
+                #[test]
+                fn example_an_event_the_person_is_not_invited_to() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::example_an_event_the_person_is_not_invited_to");
+                }
+                #[test]
+                fn account_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::account_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn account_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::account_too_long_is_refused");
+                }
+                #[test]
+                fn account_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::account_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn calendar_id_missing_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::calendar_id_missing_is_refused");
+                }
+                #[test]
+                fn calendar_id_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::calendar_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn calendar_id_too_short_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::calendar_id_too_short_is_refused");
+                }
+                #[test]
+                fn calendar_id_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::calendar_id_too_long_is_refused");
+                }
+                #[test]
+                fn event_id_missing_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::event_id_missing_is_refused");
+                }
+                #[test]
+                fn event_id_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::event_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn event_id_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::event_id_too_long_is_refused");
+                }
+                #[test]
+                fn event_id_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::event_id_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn response_missing_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::response_missing_is_refused");
+                }
+                #[test]
+                fn response_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::response_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn response_outside_the_allowed_values_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::response_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn comment_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::comment_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn comment_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::comment_too_long_is_refused");
+                }
+                #[test]
+                fn modification_scope_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::modification_scope_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn modification_scope_outside_the_allowed_values_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::modification_scope_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn original_start_time_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::original_start_time_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn original_start_time_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::original_start_time_too_long_is_refused");
+                }
+                #[test]
+                fn original_start_time_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::original_start_time_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn send_updates_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::send_updates_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn send_updates_outside_the_allowed_values_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::send_updates_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn idempotency_key_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::idempotency_key_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_short_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::idempotency_key_too_short_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::idempotency_key_too_long_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::unknown_argument_is_refused");
+                }
+                #[test]
+                fn retry_with_the_same_key_runs_once() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::retry_with_the_same_key_runs_once");
+                }
+                #[test]
+                fn same_key_with_other_arguments_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::same_key_with_other_arguments_is_refused");
+                }
+                #[test]
+                fn concurrent_calls_with_one_key_run_once() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::concurrent_calls_with_one_key_run_once");
+                }
+                #[test]
+                fn idempotency_key_is_kept_for_its_ttl() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::idempotency_key_is_kept_for_its_ttl");
+                }
+                #[test]
+                fn calls_breaking_its_rules_are_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::calls_breaking_its_rules_are_refused");
+                }
+                #[test]
+                fn a_lost_outcome_says_a_retry_may_repeat_the_change() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::a_lost_outcome_says_a_retry_may_repeat_the_change");
+                }
+                #[test]
+                fn undo_restores_the_prior_state() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::undo_restores_the_prior_state");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::output_matches_the_schema");
+                }
+                #[test]
+                fn account_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::account_accepts_its_bounds");
+                }
+                #[test]
+                fn calendar_id_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::calendar_id_accepts_its_bounds");
+                }
+                #[test]
+                fn event_id_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::event_id_accepts_its_bounds");
+                }
+                #[test]
+                fn response_accepts_every_allowed_value() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::response_accepts_every_allowed_value");
+                }
+                #[test]
+                fn comment_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::comment_accepts_its_bounds");
+                }
+                #[test]
+                fn modification_scope_accepts_every_allowed_value() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::modification_scope_accepts_every_allowed_value");
+                }
+                #[test]
+                fn original_start_time_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::original_start_time_accepts_its_bounds");
+                }
+                #[test]
+                fn send_updates_accepts_every_allowed_value() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::send_updates_accepts_every_allowed_value");
+                }
+                #[test]
+                fn idempotency_key_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::idempotency_key_accepts_its_bounds");
                 }
             }
             mod calendar_get_freebusy {
