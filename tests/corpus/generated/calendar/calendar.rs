@@ -334,6 +334,77 @@ impl ::core::fmt::Display for AutoDeclineMode {
     }
 }
 
+/// One event of a batch; what it leaves out comes from the batch's defaults.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NewEvent {
+    /// Its title as guests see it.
+    pub summary: ::std::string::String,
+    /// When it begins: a date and time, or a date for an all-day event.
+    pub start: EventTime,
+    /// When it is over (an all-day event ends the next day).
+    pub end: EventTime,
+    /// Its calendar instead of the batch's.
+    #[serde(rename = "calendarId")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub calendar_id: ::core::option::Option<CalendarId>,
+    /// Its account instead of the batch's.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<AccountId>,
+    /// Its time zone instead of the batch's.
+    #[serde(rename = "timeZone")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub time_zone: ::core::option::Option<TimeZone>,
+    /// Notes for the guests.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub description: ::core::option::Option<::std::string::String>,
+    /// The room or address guests go to.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub location: ::core::option::Option<::std::string::String>,
+    /// The guests to invite.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub attendees: ::core::option::Option<::std::vec::Vec<Attendee>>,
+    /// The color it shows in (see calendar_list_colors).
+    #[serde(rename = "colorId")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub color_id: ::core::option::Option<ColorId>,
+    /// When guests are reminded; the defaults when left out.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub reminders: ::core::option::Option<Reminders>,
+    /// How it repeats; once when left out.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub recurrence: ::core::option::Option<Recurrence>,
+    /// Busy (opaque) or free (transparent).
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub transparency: ::core::option::Option<Transparency>,
+    /// Who sees its details.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub visibility: ::core::option::Option<Visibility>,
+    /// Whether guests may invite others.
+    #[serde(rename = "guestsCanInviteOthers")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub guests_can_invite_others: ::core::option::Option<bool>,
+    /// Whether guests may change it.
+    #[serde(rename = "guestsCanModify")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub guests_can_modify: ::core::option::Option<bool>,
+    /// Whether guests see each other.
+    #[serde(rename = "guestsCanSeeOtherGuests")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub guests_can_see_other_guests: ::core::option::Option<bool>,
+    /// Whether anyone may add themselves.
+    #[serde(rename = "anyoneCanAddSelf")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub anyone_can_add_self: ::core::option::Option<bool>,
+    /// Who is emailed (instead of the batch's choice).
+    #[serde(rename = "sendUpdates")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub send_updates: ::core::option::Option<SendUpdates>,
+    /// A video call to add.
+    #[serde(rename = "conferenceData")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub conference_data: ::core::option::Option<ConferenceData>,
+}
+
 /// An event that overlaps the new or moved one.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct Conflict {
@@ -1340,6 +1411,47 @@ pub struct CalendarCreateEventPreview {
     pub summary: ::core::option::Option<::std::string::String>,
 }
 
+/// Arguments of the calendar_create_events tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarCreateEventsInput {
+    /// The account for every event that names none.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<AccountId>,
+    /// The calendar for every event that names none.
+    #[serde(rename = "calendarId")]
+    pub calendar_id: CalendarId,
+    /// The time zone for every event that names none.
+    #[serde(rename = "timeZone")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub time_zone: ::core::option::Option<TimeZone>,
+    /// Who is emailed about every event that does not say.
+    #[serde(rename = "sendUpdates")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub send_updates: ::core::option::Option<SendUpdates>,
+    /// The events to create; no conflict or duplicate check is made.
+    pub events: ::std::vec::Vec<NewEvent>,
+}
+
+/// Result of the calendar_create_events tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarCreateEventsOutput {
+    /// The new events.
+    pub events: ::std::vec::Vec<Event>,
+}
+
+/// What the calendar_create_events tool would change, shown before it is applied.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarCreateEventsPreview {
+    /// How many events would be created.
+    pub count: u64,
+    /// How many guests would be emailed.
+    pub invitations: u64,
+    /// One sentence on what applying would do, shown to the user; a generic one is used when left
+    /// out.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub summary: ::core::option::Option<::std::string::String>,
+}
+
 /// Arguments of the calendar_update_event tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct CalendarUpdateEventInput {
@@ -1744,7 +1856,8 @@ pub enum CalendarError {
         /// The nickname that was looked up.
         account: AccountId,
     },
-    /// An event time written as a JSON object does not parse, or holds no dateTime or date.
+    /// An event time is none of its forms, or is a JSON object that does not parse or holds no
+    /// dateTime or date.
     InvalidEventTime {
         /// The time given.
         value: ::std::string::String,
@@ -1961,6 +2074,51 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             CalendarCreateEventOutput,
+            ::toolspec_runtime::ToolError,
+        >,
+    > + ::core::marker::Send;
+    /// Create up to 50 events at once, with defaults they share, and invite their guests. Returns
+    /// the new events with their ids, in the order given. Use when the user asks to put several
+    /// events on their calendar at once, such as a series of sessions. Not for one event: call
+    /// calendar_create_event instead. Irreversible: without preview_id a call only previews: show
+    /// it to the user and apply only once they agree (a client with MCP elicitation asks them in
+    /// the call; a no is approval_declined: do not retry).
+    ///
+    /// Irreversible, first step: what the call would change, without changing anything.
+    /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
+    fn preview_calendar_create_events(
+        &self,
+        input: CalendarCreateEventsInput,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            CalendarCreateEventsPreview,
+            ::toolspec_runtime::ToolError,
+        >,
+    > + ::core::marker::Send;
+    /// Create up to 50 events at once, with defaults they share, and invite their guests. Returns
+    /// the new events with their ids, in the order given. Use when the user asks to put several
+    /// events on their calendar at once, such as a series of sessions. Not for one event: call
+    /// calendar_create_event instead. Irreversible: without preview_id a call only previews: show
+    /// it to the user and apply only once they agree (a client with MCP elicitation asks them in
+    /// the call; a no is approval_declined: do not retry).
+    ///
+    /// Irreversible, second step: called only with an approved preview, made by
+    /// [`CalendarTools::preview_calendar_create_events`] for these very arguments.
+    ///
+    /// Its change is made at a remote service that honours an idempotency key
+    /// (`effect: remote_keyed`): send `remote.key()` as that key. It is the same on every
+    /// retry of this call, so the service makes the change once; the agent is told a retry
+    /// never makes it twice.
+    /// Records of it kept in the runtime's store go through `remote.work()` and commit
+    /// with the call's records.
+    fn calendar_create_events(
+        &self,
+        input: CalendarCreateEventsInput,
+        preview: CalendarCreateEventsPreview,
+        remote: ::toolspec_runtime::store::Remote,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            CalendarCreateEventsOutput,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
@@ -2289,10 +2447,10 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 ctx,
                                 input,
                                 &args,
-                                |input| tools.preview_calendar_update_event(input),
+                                |input| tools.preview_calendar_create_events(input),
                                 |input, preview, work| {
                                     tools
-                                        .calendar_update_event(
+                                        .calendar_create_events(
                                             input,
                                             preview,
                                             ::toolspec_runtime::store::Remote::from(work),
@@ -2314,10 +2472,10 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 ctx,
                                 input,
                                 &args,
-                                |input| tools.preview_calendar_delete_event(input),
+                                |input| tools.preview_calendar_update_event(input),
                                 |input, preview, work| {
                                     tools
-                                        .calendar_delete_event(
+                                        .calendar_update_event(
                                             input,
                                             preview,
                                             ::toolspec_runtime::store::Remote::from(work),
@@ -2333,9 +2491,34 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                     glue::Call::new(rt, &DEFINITIONS[8], &SERVE[8], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[8], arguments)?;
-                        glue::reversible(
+                        glue::gated(
                                 rt,
                                 &SERVE[8],
+                                ctx,
+                                input,
+                                &args,
+                                |input| tools.preview_calendar_delete_event(input),
+                                |input, preview, work| {
+                                    tools
+                                        .calendar_delete_event(
+                                            input,
+                                            preview,
+                                            ::toolspec_runtime::store::Remote::from(work),
+                                        )
+                                },
+                            )
+                            .await
+                    },
+                )
+            }
+            9 => {
+                glue::answer(
+                    glue::Call::new(rt, &DEFINITIONS[9], &SERVE[9], name, &arguments),
+                    async move {
+                        let (input, args) = glue::accept(&DEFINITIONS[9], arguments)?;
+                        glue::reversible(
+                                rt,
+                                &SERVE[9],
                                 input,
                                 &args,
                                 |input, work| {
@@ -2350,22 +2533,6 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                     },
                 )
             }
-            9 => {
-                glue::answer(
-                    glue::Call::new(rt, &DEFINITIONS[9], &SERVE[9], name, &arguments),
-                    async move {
-                        let (input, args) = glue::accept(&DEFINITIONS[9], arguments)?;
-                        glue::read(
-                                rt,
-                                &SERVE[9],
-                                input,
-                                &args,
-                                |input| tools.calendar_get_freebusy(input),
-                            )
-                            .await
-                    },
-                )
-            }
             10 => {
                 glue::answer(
                     glue::Call::new(rt, &DEFINITIONS[10], &SERVE[10], name, &arguments),
@@ -2374,6 +2541,22 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                         glue::read(
                                 rt,
                                 &SERVE[10],
+                                input,
+                                &args,
+                                |input| tools.calendar_get_freebusy(input),
+                            )
+                            .await
+                    },
+                )
+            }
+            11 => {
+                glue::answer(
+                    glue::Call::new(rt, &DEFINITIONS[11], &SERVE[11], name, &arguments),
+                    async move {
+                        let (input, args) = glue::accept(&DEFINITIONS[11], arguments)?;
+                        glue::read(
+                                rt,
+                                &SERVE[11],
                                 input,
                                 &args,
                                 |input| tools.calendar_get_current_time(input),
@@ -2883,19 +3066,11 @@ static CALENDAR_CREATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
         ),
         validate::Field::required(
             "start",
-            validate::Shape::String(
-                validate::StringShape::new()
-                    .length(None, Some(200))
-                    .pattern(&EVENT_TIME_PATTERN),
-            ),
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
         ),
         validate::Field::required(
             "end",
-            validate::Shape::String(
-                validate::StringShape::new()
-                    .length(None, Some(200))
-                    .pattern(&EVENT_TIME_PATTERN),
-            ),
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
         ),
         validate::Field::optional(
             "timeZone",
@@ -3019,10 +3194,6 @@ static CALENDAR_CREATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
             ),
         ),
     ],
-);
-
-static EVENT_TIME_PATTERN: validate::Pattern = validate::Pattern::new(
-    "^([0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?|\\{.*\\})$",
 );
 
 static CALENDAR_CREATE_EVENT_INPUT_ATTENDEES_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
@@ -3354,6 +3525,195 @@ static CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_CUSTOM_LOCA
     ],
 );
 
+static CALENDAR_CREATE_EVENTS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::optional(
+            "account",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&ACCOUNT_ID_PATTERN),
+            ),
+        ),
+        validate::Field::optional(
+                "calendarId",
+                validate::Shape::String(
+                    validate::StringShape::new().length(Some(1), Some(254)),
+                ),
+            )
+            .default_json(r#""primary""#),
+        validate::Field::optional(
+            "timeZone",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&TIME_ZONE_PATTERN),
+            ),
+        ),
+        validate::Field::optional(
+            "sendUpdates",
+            validate::Shape::String(
+                validate::StringShape::new().one_of(&["all", "externalOnly", "none"]),
+            ),
+        ),
+        validate::Field::required(
+            "events",
+            validate::Shape::Array(&CALENDAR_CREATE_EVENTS_INPUT_EVENTS_ITEMS),
+        ),
+        validate::Field::optional(
+            "idempotency_key",
+            validate::Shape::String(
+                validate::StringShape::new().length(Some(1), Some(255)),
+            ),
+        ),
+        validate::Field::optional(
+            "preview_id",
+            validate::Shape::String(
+                validate::StringShape::new().length(Some(1), Some(128)),
+            ),
+        ),
+    ],
+);
+
+static CALENDAR_CREATE_EVENTS_INPUT_EVENTS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::Object(&NEW_EVENT_SHAPE),
+    )
+    .bounds(Some(1), Some(50));
+static NEW_EVENT_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::required(
+            "summary",
+            validate::Shape::String(
+                validate::StringShape::new().length(Some(1), Some(1024)),
+            ),
+        ),
+        validate::Field::required(
+            "start",
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
+        ),
+        validate::Field::required(
+            "end",
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
+        ),
+        validate::Field::optional(
+            "calendarId",
+            validate::Shape::String(
+                validate::StringShape::new().length(Some(1), Some(254)),
+            ),
+        ),
+        validate::Field::optional(
+            "account",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&ACCOUNT_ID_PATTERN),
+            ),
+        ),
+        validate::Field::optional(
+            "timeZone",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&TIME_ZONE_PATTERN),
+            ),
+        ),
+        validate::Field::optional(
+            "description",
+            validate::Shape::String(
+                validate::StringShape::new().length(None, Some(8192)),
+            ),
+        ),
+        validate::Field::optional(
+            "location",
+            validate::Shape::String(
+                validate::StringShape::new().length(None, Some(1024)),
+            ),
+        ),
+        validate::Field::optional(
+            "attendees",
+            validate::Shape::Array(&NEW_EVENT_SHAPE_ATTENDEES_ITEMS),
+        ),
+        validate::Field::optional(
+            "colorId",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(2))
+                    .pattern(&COLOR_ID_PATTERN),
+            ),
+        ),
+        validate::Field::optional(
+            "reminders",
+            validate::Shape::Object(&REMINDERS_SHAPE),
+        ),
+        validate::Field::optional(
+            "recurrence",
+            validate::Shape::Array(&RECURRENCE_ITEMS_2),
+        ),
+        validate::Field::optional(
+            "transparency",
+            validate::Shape::String(
+                validate::StringShape::new().one_of(&["opaque", "transparent"]),
+            ),
+        ),
+        validate::Field::optional(
+            "visibility",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .one_of(&["default", "public", "private", "confidential"]),
+            ),
+        ),
+        validate::Field::optional("guestsCanInviteOthers", validate::Shape::Boolean),
+        validate::Field::optional("guestsCanModify", validate::Shape::Boolean),
+        validate::Field::optional("guestsCanSeeOtherGuests", validate::Shape::Boolean),
+        validate::Field::optional("anyoneCanAddSelf", validate::Shape::Boolean),
+        validate::Field::optional(
+            "sendUpdates",
+            validate::Shape::String(
+                validate::StringShape::new().one_of(&["all", "externalOnly", "none"]),
+            ),
+        ),
+        validate::Field::optional(
+            "conferenceData",
+            validate::Shape::Object(&CONFERENCE_DATA_SHAPE),
+        ),
+    ],
+);
+
+static NEW_EVENT_SHAPE_ATTENDEES_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::Object(&ATTENDEE_SHAPE),
+    )
+    .bounds(None, Some(100));
+static ATTENDEE_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::required(
+            "email",
+            validate::Shape::String(
+                validate::StringShape::new().format(validate::Format::Email),
+            ),
+        ),
+        validate::Field::optional(
+            "displayName",
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
+        ),
+        validate::Field::optional("optional", validate::Shape::Boolean),
+        validate::Field::optional(
+            "responseStatus",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .one_of(&["needsAction", "declined", "tentative", "accepted"]),
+            ),
+        ),
+    ],
+);
+
+static RECURRENCE_ITEMS_2: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(
+            validate::StringShape::new()
+                .length(None, Some(500))
+                .pattern(&CALENDAR_CREATE_EVENT_INPUT_RECURRENCE_ITEM_PATTERN),
+        ),
+    )
+    .bounds(None, Some(10));
 static CALENDAR_UPDATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
         &[
             validate::Field::optional(
@@ -3394,17 +3754,13 @@ static CALENDAR_UPDATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
             validate::Field::optional(
                 "start",
                 validate::Shape::String(
-                    validate::StringShape::new()
-                        .length(None, Some(200))
-                        .pattern(&EVENT_TIME_PATTERN),
+                    validate::StringShape::new().length(None, Some(200)),
                 ),
             ),
             validate::Field::optional(
                 "end",
                 validate::Shape::String(
-                    validate::StringShape::new()
-                        .length(None, Some(200))
-                        .pattern(&EVENT_TIME_PATTERN),
+                    validate::StringShape::new().length(None, Some(200)),
                 ),
             ),
             validate::Field::optional(
@@ -3441,7 +3797,7 @@ static CALENDAR_UPDATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
             ),
             validate::Field::optional(
                 "recurrence",
-                validate::Shape::Array(&RECURRENCE_ITEMS_2),
+                validate::Shape::Array(&RECURRENCE_ITEMS_3),
             ),
             validate::Field::optional(
                 "transparency",
@@ -3559,7 +3915,7 @@ static ATTENDEE_EMAIL_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
     ],
 );
 
-static RECURRENCE_ITEMS_2: validate::ArrayShape = validate::ArrayShape::new(
+static RECURRENCE_ITEMS_3: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::String(
             validate::StringShape::new()
                 .length(None, Some(500))
@@ -3802,7 +4158,7 @@ static CALENDAR_GET_CURRENT_TIME_INPUT: validate::ObjectShape = validate::Object
 );
 
 /// Every tool of this toolset, in the order `tools/list` shows them.
-pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 11] = [
+pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "calendar_list_calendars",
         title: "List calendars",
@@ -3892,7 +4248,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 11] = [
         name: "calendar_create_event",
         title: "Create an event",
         description: "Create an event on a calendar and invite its guests. Returns the new event with its id. Use when the user asks to book a meeting, put something on their calendar or invite people. Not for changing an event that exists: call calendar_update_event instead. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to use; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar to add it to. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"An id of your choosing for the new event; Google makes one when left out. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"summary\":{\"type\":\"string\",\"description\":\"The event's title. Example: \\\"Design review\\\".\",\"minLength\":1,\"maxLength\":1024},\"description\":{\"type\":\"string\",\"description\":\"Notes for the guests. Example: \\\"Bring the mockups\\\".\",\"maxLength\":8192},\"start\":{\"type\":\"string\",\"description\":\"When the event begins: a date and time, a date for an all-day event, or a JSON object string with dateTime and timeZone. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^([0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?|\\\\{.*\\\\})$\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"description\":\"When it is over, written as start is (an all-day event ends the next day). Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^([0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?|\\\\{.*\\\\})$\",\"maxLength\":200},\"timeZone\":{\"type\":\"string\",\"description\":\"How start and end without an offset are read. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"location\":{\"type\":\"string\",\"description\":\"The room or address guests go to. Example: \\\"Room 4\\\".\",\"maxLength\":1024},\"attendees\":{\"type\":\"array\",\"description\":\"The guests to invite.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest to invite.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address. Example: \\\"grace@example.com\\\".\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address. Example: \\\"Grace Hopper\\\".\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest. Example: false.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Their answer so far. Example: \\\"needsAction\\\".\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"comment\":{\"type\":\"string\",\"description\":\"Their comment on the answer. Example: \\\"Running late\\\".\",\"maxLength\":1000},\"additionalGuests\":{\"type\":\"integer\",\"description\":\"How many guests they bring. Example: 0.\",\"minimum\":0,\"maximum\":100}},\"required\":[\"email\"],\"additionalProperties\":false}},\"colorId\":{\"type\":\"string\",\"description\":\"The color the event shows in (see calendar_list_colors). Example: \\\"5\\\".\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},\"reminders\":{\"type\":\"object\",\"description\":\"Its reminders; the calendar's defaults when left out.\",\"properties\":{\"useDefault\":{\"type\":\"boolean\",\"description\":\"Whether the calendar's default reminders apply. Example: false.\"},\"overrides\":{\"type\":\"array\",\"description\":\"Reminders of this event instead of the defaults.\",\"maxItems\":5,\"items\":{\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"How the reminder comes.\",\"enum\":[\"email\",\"popup\"],\"default\":\"popup\"},\"minutes\":{\"type\":\"integer\",\"description\":\"Minutes before the start. Example: 10.\",\"minimum\":0,\"maximum\":40320}},\"required\":[\"minutes\"],\"additionalProperties\":false}}},\"required\":[\"useDefault\"],\"additionalProperties\":false},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; once when left out. Example: [\\\"RRULE:FREQ=WEEKLY;COUNT=5\\\"].\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"transparency\":{\"type\":\"string\",\"description\":\"Busy (opaque) or free (transparent); busy when left out. Example: \\\"opaque\\\".\",\"enum\":[\"opaque\",\"transparent\"]},\"visibility\":{\"type\":\"string\",\"description\":\"Who sees its details. Example: \\\"default\\\".\",\"enum\":[\"default\",\"public\",\"private\",\"confidential\"]},\"guestsCanInviteOthers\":{\"type\":\"boolean\",\"description\":\"Whether guests may invite others (yes when left out). Example: true.\"},\"guestsCanModify\":{\"type\":\"boolean\",\"description\":\"Whether guests may change it (no when left out). Example: false.\"},\"guestsCanSeeOtherGuests\":{\"type\":\"boolean\",\"description\":\"Whether guests see each other (yes when left out). Example: true.\"},\"anyoneCanAddSelf\":{\"type\":\"boolean\",\"description\":\"Whether anyone may add themselves (no when left out). Example: false.\"},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed the invitation. One of: all, externalOnly (only guests who do not use Google Calendar), none. Example: \\\"all\\\".\",\"enum\":[\"all\",\"externalOnly\",\"none\"]},\"conferenceData\":{\"type\":\"object\",\"description\":\"A video call to add.\",\"properties\":{\"createRequest\":{\"type\":\"object\",\"description\":\"The request for a new conference.\",\"properties\":{\"requestId\":{\"type\":\"string\",\"description\":\"Your id of this request; the same id makes no second conference. Example: \\\"standup-meet-1\\\".\",\"minLength\":1,\"maxLength\":100},\"conferenceSolutionKey\":{\"type\":\"object\",\"description\":\"The kind of conference.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which conference product. Example: \\\"hangoutsMeet\\\".\",\"enum\":[\"hangoutsMeet\",\"eventHangout\",\"eventNamedHangout\",\"addOn\"]}},\"required\":[\"type\"],\"additionalProperties\":false}},\"required\":[\"requestId\",\"conferenceSolutionKey\"],\"additionalProperties\":false}},\"required\":[\"createRequest\"],\"additionalProperties\":false},\"extendedProperties\":{\"type\":\"object\",\"description\":\"Data of your app to keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}},\"additionalProperties\":false},\"attachments\":{\"type\":\"array\",\"description\":\"Files to attach (the calendar must allow attachments).\",\"maxItems\":25,\"items\":{\"type\":\"object\",\"description\":\"A file attached to the event.\",\"properties\":{\"fileUrl\":{\"type\":\"string\",\"description\":\"The file's link. Example: \\\"https://drive.google.com/file/d/abc\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"title\":{\"type\":\"string\",\"description\":\"The file's title. Example: \\\"Agenda\\\".\",\"maxLength\":1024},\"mimeType\":{\"type\":\"string\",\"description\":\"The file's media type. Example: \\\"application/pdf\\\".\",\"maxLength\":255},\"iconLink\":{\"type\":\"string\",\"description\":\"The link of the file's icon. Example: \\\"https://drive.google.com/icon.png\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"fileId\":{\"type\":\"string\",\"description\":\"The file's Google Drive id. Example: \\\"abc\\\".\",\"maxLength\":255}},\"required\":[\"fileUrl\"],\"additionalProperties\":false}},\"source\":{\"type\":\"object\",\"description\":\"Where it comes from (a web page, an email).\",\"properties\":{\"url\":{\"type\":\"string\",\"description\":\"The source's address. Example: \\\"https://example.com/invite\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"title\":{\"type\":\"string\",\"description\":\"The source's title. Example: \\\"Invitation\\\".\",\"maxLength\":1024}},\"required\":[\"url\",\"title\"],\"additionalProperties\":false},\"calendarsToCheck\":{\"type\":\"array\",\"description\":\"Where to look for events it overlaps. Example: [\\\"primary\\\"].\",\"maxItems\":50,\"items\":{\"type\":\"string\",\"description\":\"A calendar's id (`primary`, an address) or name.\",\"minLength\":1,\"maxLength\":254}},\"duplicateSimilarityThreshold\":{\"type\":\"number\",\"description\":\"The original's duplicate threshold (0-1); conflicts lists every overlap however alike.\",\"minimum\":0,\"maximum\":1,\"default\":0.7},\"allowDuplicates\":{\"type\":\"boolean\",\"description\":\"Create it even when an event with the same title and times exists.\",\"default\":false},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind; a default event when left out. Example: \\\"default\\\".\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"focusTimeProperties\":{\"type\":\"object\",\"description\":\"How a focus time block behaves (eventType focusTime).\",\"properties\":{\"autoDeclineMode\":{\"type\":\"string\",\"description\":\"Which overlapping meetings are declined. Example: \\\"declineNone\\\".\",\"enum\":[\"declineNone\",\"declineAllConflictingInvitations\",\"declineOnlyNewConflictingInvitations\"]},\"chatStatus\":{\"type\":\"string\",\"description\":\"The chat status during it. Example: \\\"doNotDisturb\\\".\",\"enum\":[\"available\",\"doNotDisturb\"]},\"declineMessage\":{\"type\":\"string\",\"description\":\"The message sent with a decline. Example: \\\"In focus time\\\".\",\"maxLength\":1024}},\"additionalProperties\":false},\"outOfOfficeProperties\":{\"type\":\"object\",\"description\":\"How an out of office event behaves (eventType outOfOffice).\",\"properties\":{\"autoDeclineMode\":{\"type\":\"string\",\"description\":\"Which overlapping meetings are declined.\",\"enum\":[\"declineNone\",\"declineAllConflictingInvitations\",\"declineOnlyNewConflictingInvitations\"],\"default\":\"declineAllConflictingInvitations\"},\"declineMessage\":{\"type\":\"string\",\"description\":\"The message sent with a decline. Example: \\\"Out until Monday\\\".\",\"maxLength\":1024}},\"additionalProperties\":false},\"workingLocationProperties\":{\"type\":\"object\",\"description\":\"Where the person works that day (eventType workingLocation).\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which kind of place. Example: \\\"homeOffice\\\".\",\"enum\":[\"homeOffice\",\"officeLocation\",\"customLocation\"]},\"homeOffice\":{\"type\":\"object\",\"description\":\"Set for a home office; it has no fields.\",\"additionalProperties\":false},\"officeLocation\":{\"type\":\"object\",\"description\":\"Which office, by its name or the building's resources.\",\"properties\":{\"label\":{\"type\":\"string\",\"description\":\"The office's name in Calendar. Example: \\\"HQ\\\".\",\"maxLength\":200},\"buildingId\":{\"type\":\"string\",\"description\":\"The building's resource id. Example: \\\"hq-1\\\".\",\"maxLength\":200},\"floorId\":{\"type\":\"string\",\"description\":\"The floor within the building. Example: \\\"3\\\".\",\"maxLength\":200},\"floorSectionId\":{\"type\":\"string\",\"description\":\"Which part of that floor (a wing, a zone). Example: \\\"east\\\".\",\"maxLength\":200},\"deskId\":{\"type\":\"string\",\"description\":\"The desk the person sits at. Example: \\\"d42\\\".\",\"maxLength\":200}},\"additionalProperties\":false},\"customLocation\":{\"type\":\"object\",\"description\":\"Another place.\",\"properties\":{\"label\":{\"type\":\"string\",\"description\":\"The place's name. Example: \\\"Client site\\\".\",\"maxLength\":200}},\"additionalProperties\":false}},\"required\":[\"type\"],\"additionalProperties\":false},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; the service gets it too, so a retry with it never repeats the change and returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"calendarId\",\"summary\",\"start\",\"end\"],\"additionalProperties\":false}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to use; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar to add it to. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"An id of your choosing for the new event; Google makes one when left out. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"summary\":{\"type\":\"string\",\"description\":\"The event's title. Example: \\\"Design review\\\".\",\"minLength\":1,\"maxLength\":1024},\"description\":{\"type\":\"string\",\"description\":\"Notes for the guests. Example: \\\"Bring the mockups\\\".\",\"maxLength\":8192},\"start\":{\"type\":\"string\",\"description\":\"When the event begins: a date and time, a date for an all-day event, or a JSON object string with dateTime and timeZone. Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"description\":\"When it is over, written as start is (an all-day event ends the next day). Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"timeZone\":{\"type\":\"string\",\"description\":\"How start and end without an offset are read. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"location\":{\"type\":\"string\",\"description\":\"The room or address guests go to. Example: \\\"Room 4\\\".\",\"maxLength\":1024},\"attendees\":{\"type\":\"array\",\"description\":\"The guests to invite.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest to invite.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address. Example: \\\"grace@example.com\\\".\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address. Example: \\\"Grace Hopper\\\".\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest. Example: false.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Their answer so far. Example: \\\"needsAction\\\".\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"comment\":{\"type\":\"string\",\"description\":\"Their comment on the answer. Example: \\\"Running late\\\".\",\"maxLength\":1000},\"additionalGuests\":{\"type\":\"integer\",\"description\":\"How many guests they bring. Example: 0.\",\"minimum\":0,\"maximum\":100}},\"required\":[\"email\"],\"additionalProperties\":false}},\"colorId\":{\"type\":\"string\",\"description\":\"The color the event shows in (see calendar_list_colors). Example: \\\"5\\\".\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},\"reminders\":{\"type\":\"object\",\"description\":\"Its reminders; the calendar's defaults when left out.\",\"properties\":{\"useDefault\":{\"type\":\"boolean\",\"description\":\"Whether the calendar's default reminders apply. Example: false.\"},\"overrides\":{\"type\":\"array\",\"description\":\"Reminders of this event instead of the defaults.\",\"maxItems\":5,\"items\":{\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"How the reminder comes.\",\"enum\":[\"email\",\"popup\"],\"default\":\"popup\"},\"minutes\":{\"type\":\"integer\",\"description\":\"Minutes before the start. Example: 10.\",\"minimum\":0,\"maximum\":40320}},\"required\":[\"minutes\"],\"additionalProperties\":false}}},\"required\":[\"useDefault\"],\"additionalProperties\":false},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; once when left out. Example: [\\\"RRULE:FREQ=WEEKLY;COUNT=5\\\"].\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"transparency\":{\"type\":\"string\",\"description\":\"Busy (opaque) or free (transparent); busy when left out. Example: \\\"opaque\\\".\",\"enum\":[\"opaque\",\"transparent\"]},\"visibility\":{\"type\":\"string\",\"description\":\"Who sees its details. Example: \\\"default\\\".\",\"enum\":[\"default\",\"public\",\"private\",\"confidential\"]},\"guestsCanInviteOthers\":{\"type\":\"boolean\",\"description\":\"Whether guests may invite others (yes when left out). Example: true.\"},\"guestsCanModify\":{\"type\":\"boolean\",\"description\":\"Whether guests may change it (no when left out). Example: false.\"},\"guestsCanSeeOtherGuests\":{\"type\":\"boolean\",\"description\":\"Whether guests see each other (yes when left out). Example: true.\"},\"anyoneCanAddSelf\":{\"type\":\"boolean\",\"description\":\"Whether anyone may add themselves (no when left out). Example: false.\"},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed the invitation. One of: all, externalOnly (only guests who do not use Google Calendar), none. Example: \\\"all\\\".\",\"enum\":[\"all\",\"externalOnly\",\"none\"]},\"conferenceData\":{\"type\":\"object\",\"description\":\"A video call to add.\",\"properties\":{\"createRequest\":{\"type\":\"object\",\"description\":\"The request for a new conference.\",\"properties\":{\"requestId\":{\"type\":\"string\",\"description\":\"Your id of this request; the same id makes no second conference. Example: \\\"standup-meet-1\\\".\",\"minLength\":1,\"maxLength\":100},\"conferenceSolutionKey\":{\"type\":\"object\",\"description\":\"The kind of conference.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which conference product. Example: \\\"hangoutsMeet\\\".\",\"enum\":[\"hangoutsMeet\",\"eventHangout\",\"eventNamedHangout\",\"addOn\"]}},\"required\":[\"type\"],\"additionalProperties\":false}},\"required\":[\"requestId\",\"conferenceSolutionKey\"],\"additionalProperties\":false}},\"required\":[\"createRequest\"],\"additionalProperties\":false},\"extendedProperties\":{\"type\":\"object\",\"description\":\"Data of your app to keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}},\"additionalProperties\":false},\"attachments\":{\"type\":\"array\",\"description\":\"Files to attach (the calendar must allow attachments).\",\"maxItems\":25,\"items\":{\"type\":\"object\",\"description\":\"A file attached to the event.\",\"properties\":{\"fileUrl\":{\"type\":\"string\",\"description\":\"The file's link. Example: \\\"https://drive.google.com/file/d/abc\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"title\":{\"type\":\"string\",\"description\":\"The file's title. Example: \\\"Agenda\\\".\",\"maxLength\":1024},\"mimeType\":{\"type\":\"string\",\"description\":\"The file's media type. Example: \\\"application/pdf\\\".\",\"maxLength\":255},\"iconLink\":{\"type\":\"string\",\"description\":\"The link of the file's icon. Example: \\\"https://drive.google.com/icon.png\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"fileId\":{\"type\":\"string\",\"description\":\"The file's Google Drive id. Example: \\\"abc\\\".\",\"maxLength\":255}},\"required\":[\"fileUrl\"],\"additionalProperties\":false}},\"source\":{\"type\":\"object\",\"description\":\"Where it comes from (a web page, an email).\",\"properties\":{\"url\":{\"type\":\"string\",\"description\":\"The source's address. Example: \\\"https://example.com/invite\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"title\":{\"type\":\"string\",\"description\":\"The source's title. Example: \\\"Invitation\\\".\",\"maxLength\":1024}},\"required\":[\"url\",\"title\"],\"additionalProperties\":false},\"calendarsToCheck\":{\"type\":\"array\",\"description\":\"Where to look for events it overlaps. Example: [\\\"primary\\\"].\",\"maxItems\":50,\"items\":{\"type\":\"string\",\"description\":\"A calendar's id (`primary`, an address) or name.\",\"minLength\":1,\"maxLength\":254}},\"duplicateSimilarityThreshold\":{\"type\":\"number\",\"description\":\"The original's duplicate threshold (0-1); conflicts lists every overlap however alike.\",\"minimum\":0,\"maximum\":1,\"default\":0.7},\"allowDuplicates\":{\"type\":\"boolean\",\"description\":\"Create it even when an event with the same title and times exists.\",\"default\":false},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind; a default event when left out. Example: \\\"default\\\".\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"focusTimeProperties\":{\"type\":\"object\",\"description\":\"How a focus time block behaves (eventType focusTime).\",\"properties\":{\"autoDeclineMode\":{\"type\":\"string\",\"description\":\"Which overlapping meetings are declined. Example: \\\"declineNone\\\".\",\"enum\":[\"declineNone\",\"declineAllConflictingInvitations\",\"declineOnlyNewConflictingInvitations\"]},\"chatStatus\":{\"type\":\"string\",\"description\":\"The chat status during it. Example: \\\"doNotDisturb\\\".\",\"enum\":[\"available\",\"doNotDisturb\"]},\"declineMessage\":{\"type\":\"string\",\"description\":\"The message sent with a decline. Example: \\\"In focus time\\\".\",\"maxLength\":1024}},\"additionalProperties\":false},\"outOfOfficeProperties\":{\"type\":\"object\",\"description\":\"How an out of office event behaves (eventType outOfOffice).\",\"properties\":{\"autoDeclineMode\":{\"type\":\"string\",\"description\":\"Which overlapping meetings are declined.\",\"enum\":[\"declineNone\",\"declineAllConflictingInvitations\",\"declineOnlyNewConflictingInvitations\"],\"default\":\"declineAllConflictingInvitations\"},\"declineMessage\":{\"type\":\"string\",\"description\":\"The message sent with a decline. Example: \\\"Out until Monday\\\".\",\"maxLength\":1024}},\"additionalProperties\":false},\"workingLocationProperties\":{\"type\":\"object\",\"description\":\"Where the person works that day (eventType workingLocation).\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which kind of place. Example: \\\"homeOffice\\\".\",\"enum\":[\"homeOffice\",\"officeLocation\",\"customLocation\"]},\"homeOffice\":{\"type\":\"object\",\"description\":\"Set for a home office; it has no fields.\",\"additionalProperties\":false},\"officeLocation\":{\"type\":\"object\",\"description\":\"Which office, by its name or the building's resources.\",\"properties\":{\"label\":{\"type\":\"string\",\"description\":\"The office's name in Calendar. Example: \\\"HQ\\\".\",\"maxLength\":200},\"buildingId\":{\"type\":\"string\",\"description\":\"The building's resource id. Example: \\\"hq-1\\\".\",\"maxLength\":200},\"floorId\":{\"type\":\"string\",\"description\":\"The floor within the building. Example: \\\"3\\\".\",\"maxLength\":200},\"floorSectionId\":{\"type\":\"string\",\"description\":\"Which part of that floor (a wing, a zone). Example: \\\"east\\\".\",\"maxLength\":200},\"deskId\":{\"type\":\"string\",\"description\":\"The desk the person sits at. Example: \\\"d42\\\".\",\"maxLength\":200}},\"additionalProperties\":false},\"customLocation\":{\"type\":\"object\",\"description\":\"Another place.\",\"properties\":{\"label\":{\"type\":\"string\",\"description\":\"The place's name. Example: \\\"Client site\\\".\",\"maxLength\":200}},\"additionalProperties\":false}},\"required\":[\"type\"],\"additionalProperties\":false},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; the service gets it too, so a retry with it never repeats the change and returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"calendarId\",\"summary\",\"start\",\"end\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"event\":{\"type\":\"object\",\"description\":\"The new event.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]},\"conflicts\":{\"type\":\"array\",\"description\":\"Events it overlaps on the calendars checked (a warning: it is created anyway).\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"An event that overlaps the new or moved one.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The overlapping event.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"Its calendar.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024}},\"required\":[\"id\",\"calendarId\",\"summary\"]}},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"title\":{\"type\":\"string\",\"description\":\"The title it would have.\",\"maxLength\":1024},\"invitations\":{\"type\":\"integer\",\"description\":\"How many guests would be emailed.\",\"minimum\":0}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"title\",\"invitations\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
         listed_output_schema: r#"{"type":"object","properties":{"event":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"displayName":{"type":"string"},"optional":{"type":"boolean"},"responseStatus":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"colorId":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}},"eventType":{"type":"string","enum":["default","focusTime","outOfOffice","workingLocation"]},"hangoutLink":{"type":"string"},"extendedProperties":{"type":"object","properties":{"private":{"type":"object","additionalProperties":{"type":"string"}},"shared":{"type":"object","additionalProperties":{"type":"string"}}}}},"required":["id","calendarId","summary","description","location","start","end","status","attendees","colorId","recurrence"]},"conflicts":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"}},"required":["id","calendarId","summary"]}},"replayed":{"type":"boolean"},"applied":{"type":"boolean"},"preview":{"type":"object"},"truncated":{"type":"object"}},"required":["applied"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {
@@ -3906,11 +4262,28 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 11] = [
         example_call: r#"{"calendarId":"primary","summary":"Design review","start":"2026-12-07T09:00:00","end":"2026-12-07T10:00:00","attendees":[{"email":"grace@example.com"}],"idempotency_key":"create-review-1"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
+        name: "calendar_create_events",
+        title: "Create several events",
+        description: "Create up to 50 events at once, with defaults they share, and invite their guests. Returns the new events with their ids, in the order given. Use when the user asks to put several events on their calendar at once, such as a series of sessions. Not for one event: call calendar_create_event instead. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account for every event that names none. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar for every event that names none.\",\"minLength\":1,\"maxLength\":254,\"default\":\"primary\"},\"timeZone\":{\"type\":\"string\",\"description\":\"The time zone for every event that names none. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed about every event that does not say. One of: all, externalOnly (only guests who do not use Google Calendar), none. Example: \\\"all\\\".\",\"enum\":[\"all\",\"externalOnly\",\"none\"]},\"events\":{\"type\":\"array\",\"description\":\"The events to create; no conflict or duplicate check is made.\",\"minItems\":1,\"maxItems\":50,\"items\":{\"type\":\"object\",\"description\":\"One event of a batch; what it leaves out comes from the batch's defaults.\",\"properties\":{\"summary\":{\"type\":\"string\",\"description\":\"Its title as guests see it. Example: \\\"Standup\\\".\",\"minLength\":1,\"maxLength\":1024},\"start\":{\"type\":\"string\",\"description\":\"When it begins: a date and time, or a date for an all-day event. Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"description\":\"When it is over (an all-day event ends the next day). Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"calendarId\":{\"type\":\"string\",\"description\":\"Its calendar instead of the batch's. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"account\":{\"type\":\"string\",\"description\":\"Its account instead of the batch's. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"timeZone\":{\"type\":\"string\",\"description\":\"Its time zone instead of the batch's. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"description\":{\"type\":\"string\",\"description\":\"Notes for the guests. Example: \\\"Daily sync\\\".\",\"maxLength\":8192},\"location\":{\"type\":\"string\",\"description\":\"The room or address guests go to. Example: \\\"Room 4\\\".\",\"maxLength\":1024},\"attendees\":{\"type\":\"array\",\"description\":\"The guests to invite.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address. Example: \\\"grace@example.com\\\".\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address. Example: \\\"Grace Hopper\\\".\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest. Example: false.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted. Example: \\\"needsAction\\\".\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"],\"additionalProperties\":false}},\"colorId\":{\"type\":\"string\",\"description\":\"The color it shows in (see calendar_list_colors). Example: \\\"5\\\".\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},\"reminders\":{\"type\":\"object\",\"description\":\"When guests are reminded; the defaults when left out.\",\"properties\":{\"useDefault\":{\"type\":\"boolean\",\"description\":\"Whether the calendar's default reminders apply. Example: false.\"},\"overrides\":{\"type\":\"array\",\"description\":\"Reminders of this event instead of the defaults.\",\"maxItems\":5,\"items\":{\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"How the reminder comes.\",\"enum\":[\"email\",\"popup\"],\"default\":\"popup\"},\"minutes\":{\"type\":\"integer\",\"description\":\"Minutes before the start. Example: 10.\",\"minimum\":0,\"maximum\":40320}},\"required\":[\"minutes\"],\"additionalProperties\":false}}},\"required\":[\"useDefault\"],\"additionalProperties\":false},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; once when left out. Example: [\\\"RRULE:FREQ=WEEKLY;COUNT=5\\\"].\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"transparency\":{\"type\":\"string\",\"description\":\"Busy (opaque) or free (transparent). Example: \\\"opaque\\\".\",\"enum\":[\"opaque\",\"transparent\"]},\"visibility\":{\"type\":\"string\",\"description\":\"Who sees its details. Example: \\\"default\\\".\",\"enum\":[\"default\",\"public\",\"private\",\"confidential\"]},\"guestsCanInviteOthers\":{\"type\":\"boolean\",\"description\":\"Whether guests may invite others. Example: true.\"},\"guestsCanModify\":{\"type\":\"boolean\",\"description\":\"Whether guests may change it. Example: false.\"},\"guestsCanSeeOtherGuests\":{\"type\":\"boolean\",\"description\":\"Whether guests see each other. Example: true.\"},\"anyoneCanAddSelf\":{\"type\":\"boolean\",\"description\":\"Whether anyone may add themselves. Example: false.\"},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed (instead of the batch's choice). One of: all, externalOnly (only guests who do not use Google Calendar), none. Example: \\\"all\\\".\",\"enum\":[\"all\",\"externalOnly\",\"none\"]},\"conferenceData\":{\"type\":\"object\",\"description\":\"A video call to add.\",\"properties\":{\"createRequest\":{\"type\":\"object\",\"description\":\"The request for a new conference.\",\"properties\":{\"requestId\":{\"type\":\"string\",\"description\":\"Your id of this request; the same id makes no second conference. Example: \\\"standup-meet-1\\\".\",\"minLength\":1,\"maxLength\":100},\"conferenceSolutionKey\":{\"type\":\"object\",\"description\":\"The kind of conference.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which conference product. Example: \\\"hangoutsMeet\\\".\",\"enum\":[\"hangoutsMeet\",\"eventHangout\",\"eventNamedHangout\",\"addOn\"]}},\"required\":[\"type\"],\"additionalProperties\":false}},\"required\":[\"requestId\",\"conferenceSolutionKey\"],\"additionalProperties\":false}},\"required\":[\"createRequest\"],\"additionalProperties\":false}},\"required\":[\"summary\",\"start\",\"end\"],\"additionalProperties\":false}},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; the service gets it too, so a retry with it never repeats the change and returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"events\"],\"additionalProperties\":false}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"events\":{\"type\":\"array\",\"description\":\"The new events.\",\"maxItems\":50,\"items\":{\"type\":\"object\",\"description\":\"An event of a calendar.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]}},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"count\":{\"type\":\"integer\",\"description\":\"How many events would be created.\",\"minimum\":1},\"invitations\":{\"type\":\"integer\",\"description\":\"How many guests would be emailed.\",\"minimum\":0}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"count\",\"invitations\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
+        listed_output_schema: r#"{"type":"object","properties":{"events":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"displayName":{"type":"string"},"optional":{"type":"boolean"},"responseStatus":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"colorId":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}},"eventType":{"type":"string","enum":["default","focusTime","outOfOffice","workingLocation"]},"hangoutLink":{"type":"string"},"extendedProperties":{"type":"object","properties":{"private":{"type":"object","additionalProperties":{"type":"string"}},"shared":{"type":"object","additionalProperties":{"type":"string"}}}}},"required":["id","calendarId","summary","description","location","start","end","status","attendees","colorId","recurrence"]}},"replayed":{"type":"boolean"},"applied":{"type":"boolean"},"preview":{"type":"object"},"truncated":{"type":"object"}},"required":["applied"]}"#,
+        annotations: ::toolspec_runtime::engine::Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+            open_world: true,
+        },
+        deprecated_aliases: &[],
+        input: &CALENDAR_CREATE_EVENTS_INPUT,
+        example_call: r#"{"events":[{"summary":"Workshop 1","start":"2026-12-08T10:00:00","end":"2026-12-08T11:00:00"},{"summary":"Workshop 2","start":"2026-12-09","end":"2026-12-10","calendarId":"team@example.com","attendees":[{"email":"grace@example.com"}]}]}"#,
+    },
+    ::toolspec_runtime::engine::ToolDefinition {
         name: "calendar_update_event",
         title: "Update an event",
         description: "Change an existing event. Returns the event now and before. Use when the user asks to move an event or change its notes. Not for removing an event: call calendar_delete_event instead. When modificationScope is thisEventOnly, pass originalStartTime. When modificationScope is thisAndFollowing, pass futureStartDate. Reversible: the applied result's undo is the call that reverts it at the remote service, not what that service did with it meanwhile (notifications it sent). Without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry). After an error or no answer, a retry may make the change twice: check first.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to use; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The event's calendar. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"The event to change. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"summary\":{\"type\":\"string\",\"description\":\"Its new title. Example: \\\"Design review (moved)\\\".\",\"minLength\":1,\"maxLength\":1024},\"description\":{\"description\":\"Its new notes. Null clears it; left out, it is kept. Example: \\\"Agenda in the doc\\\".\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"Its new start: a date and time, a date (all day), or a JSON object string with dateTime and timeZone. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^([0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?|\\\\{.*\\\\})$\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"description\":\"Its new end (written as start is). Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^([0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?|\\\\{.*\\\\})$\",\"maxLength\":200},\"timeZone\":{\"type\":\"string\",\"description\":\"How start and end without an offset are read. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"location\":{\"description\":\"Its new place. Null clears it; left out, it is kept. Example: \\\"Room 7\\\".\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"attendees\":{\"type\":\"array\",\"description\":\"Its new guest list (replacing the old one).\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest to invite.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address. Example: \\\"grace@example.com\\\".\",\"format\":\"email\"}},\"required\":[\"email\"],\"additionalProperties\":false}},\"colorId\":{\"description\":\"Its new color. Null clears it; left out, it is kept. Example: \\\"5\\\".\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"reminders\":{\"type\":\"object\",\"description\":\"Its new reminders.\",\"properties\":{\"useDefault\":{\"type\":\"boolean\",\"description\":\"Whether the calendar's default reminders apply. Example: false.\"},\"overrides\":{\"type\":\"array\",\"description\":\"Reminders of this event instead of the defaults.\",\"maxItems\":5,\"items\":{\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"How the reminder comes.\",\"enum\":[\"email\",\"popup\"],\"default\":\"popup\"},\"minutes\":{\"type\":\"integer\",\"description\":\"Minutes before the start. Example: 10.\",\"minimum\":0,\"maximum\":40320}},\"required\":[\"minutes\"],\"additionalProperties\":false}}},\"required\":[\"useDefault\"],\"additionalProperties\":false},\"recurrence\":{\"type\":\"array\",\"description\":\"Its new recurrence rules. Example: [\\\"RRULE:FREQ=WEEKLY;COUNT=5\\\"].\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"transparency\":{\"type\":\"string\",\"description\":\"Busy (opaque) or free (transparent). Example: \\\"opaque\\\".\",\"enum\":[\"opaque\",\"transparent\"]},\"visibility\":{\"type\":\"string\",\"description\":\"Who sees its details. Example: \\\"default\\\".\",\"enum\":[\"default\",\"public\",\"private\",\"confidential\"]},\"guestsCanInviteOthers\":{\"type\":\"boolean\",\"description\":\"Whether guests may invite others. Example: true.\"},\"guestsCanModify\":{\"type\":\"boolean\",\"description\":\"Whether guests may change it. Example: false.\"},\"guestsCanSeeOtherGuests\":{\"type\":\"boolean\",\"description\":\"Whether guests see each other. Example: true.\"},\"anyoneCanAddSelf\":{\"type\":\"boolean\",\"description\":\"Whether anyone may add themselves. Example: false.\"},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed about the change. One of: all, externalOnly (only guests who do not use Google Calendar), none.\",\"enum\":[\"all\",\"externalOnly\",\"none\"],\"default\":\"all\"},\"checkConflicts\":{\"type\":\"boolean\",\"description\":\"Whether to report events the changed one overlaps; yes when its times change. Example: true.\"},\"calendarsToCheck\":{\"type\":\"array\",\"description\":\"Where to look for events it overlaps. Example: [\\\"primary\\\"].\",\"maxItems\":50,\"items\":{\"type\":\"string\",\"description\":\"A calendar's id (`primary`, an address) or name.\",\"minLength\":1,\"maxLength\":254}},\"conferenceData\":{\"type\":\"object\",\"description\":\"A video call to add.\",\"properties\":{\"createRequest\":{\"type\":\"object\",\"description\":\"The request for a new conference.\",\"properties\":{\"requestId\":{\"type\":\"string\",\"description\":\"Your id of this request; the same id makes no second conference. Example: \\\"standup-meet-1\\\".\",\"minLength\":1,\"maxLength\":100},\"conferenceSolutionKey\":{\"type\":\"object\",\"description\":\"The kind of conference.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which conference product. Example: \\\"hangoutsMeet\\\".\",\"enum\":[\"hangoutsMeet\",\"eventHangout\",\"eventNamedHangout\",\"addOn\"]}},\"required\":[\"type\"],\"additionalProperties\":false}},\"required\":[\"requestId\",\"conferenceSolutionKey\"],\"additionalProperties\":false}},\"required\":[\"createRequest\"],\"additionalProperties\":false},\"extendedProperties\":{\"type\":\"object\",\"description\":\"Data of your app to keep on it (replacing what was kept).\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}},\"additionalProperties\":false},\"attachments\":{\"type\":\"array\",\"description\":\"Its new attachments (replacing the old ones).\",\"maxItems\":25,\"items\":{\"type\":\"object\",\"description\":\"A file attached to the event.\",\"properties\":{\"fileUrl\":{\"type\":\"string\",\"description\":\"The file's link. Example: \\\"https://drive.google.com/file/d/abc\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"title\":{\"type\":\"string\",\"description\":\"The file's title. Example: \\\"Agenda\\\".\",\"maxLength\":1024},\"mimeType\":{\"type\":\"string\",\"description\":\"The file's media type. Example: \\\"application/pdf\\\".\",\"maxLength\":255},\"iconLink\":{\"type\":\"string\",\"description\":\"The link of the file's icon. Example: \\\"https://drive.google.com/icon.png\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"fileId\":{\"type\":\"string\",\"description\":\"The file's Google Drive id. Example: \\\"abc\\\".\",\"maxLength\":255}},\"required\":[\"fileUrl\"],\"additionalProperties\":false}},\"modificationScope\":{\"type\":\"string\",\"description\":\"Which occurrences of a recurring event change; all of them when left out. Example: \\\"all\\\".\",\"enum\":[\"thisAndFollowing\",\"all\",\"thisEventOnly\"]},\"originalStartTime\":{\"type\":\"string\",\"description\":\"When the one occurrence to change was to start. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"futureStartDate\":{\"type\":\"string\",\"description\":\"The start of the first occurrence to change. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"calendarId\",\"eventId\"],\"additionalProperties\":false}",
-        output_schema: "{\"type\":\"object\",\"properties\":{\"event\":{\"type\":\"object\",\"description\":\"The event as it is now.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]},\"conflicts\":{\"type\":\"array\",\"description\":\"Events it now overlaps on the calendars checked (a warning: it is changed anyway).\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"An event that overlaps the new or moved one.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The overlapping event.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"Its calendar.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024}},\"required\":[\"id\",\"calendarId\",\"summary\"]}},\"previous\":{\"type\":\"object\",\"description\":\"What the changed event was before.\",\"properties\":{\"summary\":{\"type\":\"string\",\"description\":\"Its title before.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes before. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Its place before. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"Its start before.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"Its end before.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25}},\"required\":[\"summary\",\"description\",\"location\",\"start\",\"end\"]},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"changes\":{\"type\":\"array\",\"description\":\"The fields that would change.\",\"maxItems\":20,\"items\":{\"type\":\"string\",\"maxLength\":40}},\"notified\":{\"type\":\"integer\",\"description\":\"How many guests would be emailed.\",\"minimum\":0}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"changes\",\"notified\"]},\"undo\":{\"type\":\"object\",\"description\":\"The exact call that reverts this change.\",\"properties\":{\"tool\":{\"type\":\"string\",\"enum\":[\"calendar_update_event\"]},\"arguments\":{\"type\":\"object\",\"required\":[\"calendarId\",\"eventId\",\"summary\",\"description\",\"location\",\"start\",\"end\"],\"properties\":{\"calendarId\":{\"type\":\"string\",\"maxLength\":254,\"minLength\":1},\"eventId\":{\"type\":\"string\",\"maxLength\":1024,\"pattern\":\"^[a-v0-9]{5,1024}$\"},\"summary\":{\"type\":\"string\",\"maxLength\":1024,\"minLength\":1},\"description\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"maxLength\":200,\"pattern\":\"^([0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?|\\\\{.*\\\\})$\"},\"end\":{\"type\":\"string\",\"maxLength\":200,\"pattern\":\"^([0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?|\\\\{.*\\\\})$\"},\"idempotency_key\":{\"type\":\"string\",\"maxLength\":255,\"minLength\":1}}}},\"required\":[\"tool\",\"arguments\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to use; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The event's calendar. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"The event to change. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"summary\":{\"type\":\"string\",\"description\":\"Its new title. Example: \\\"Design review (moved)\\\".\",\"minLength\":1,\"maxLength\":1024},\"description\":{\"description\":\"Its new notes. Null clears it; left out, it is kept. Example: \\\"Agenda in the doc\\\".\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"Its new start: a date and time, a date (all day), or a JSON object string with dateTime and timeZone. Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"description\":\"Its new end (written as start is). Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"timeZone\":{\"type\":\"string\",\"description\":\"How start and end without an offset are read. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"location\":{\"description\":\"Its new place. Null clears it; left out, it is kept. Example: \\\"Room 7\\\".\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"attendees\":{\"type\":\"array\",\"description\":\"Its new guest list (replacing the old one).\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest to invite.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address. Example: \\\"grace@example.com\\\".\",\"format\":\"email\"}},\"required\":[\"email\"],\"additionalProperties\":false}},\"colorId\":{\"description\":\"Its new color. Null clears it; left out, it is kept. Example: \\\"5\\\".\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"reminders\":{\"type\":\"object\",\"description\":\"Its new reminders.\",\"properties\":{\"useDefault\":{\"type\":\"boolean\",\"description\":\"Whether the calendar's default reminders apply. Example: false.\"},\"overrides\":{\"type\":\"array\",\"description\":\"Reminders of this event instead of the defaults.\",\"maxItems\":5,\"items\":{\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"How the reminder comes.\",\"enum\":[\"email\",\"popup\"],\"default\":\"popup\"},\"minutes\":{\"type\":\"integer\",\"description\":\"Minutes before the start. Example: 10.\",\"minimum\":0,\"maximum\":40320}},\"required\":[\"minutes\"],\"additionalProperties\":false}}},\"required\":[\"useDefault\"],\"additionalProperties\":false},\"recurrence\":{\"type\":\"array\",\"description\":\"Its new recurrence rules. Example: [\\\"RRULE:FREQ=WEEKLY;COUNT=5\\\"].\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"transparency\":{\"type\":\"string\",\"description\":\"Busy (opaque) or free (transparent). Example: \\\"opaque\\\".\",\"enum\":[\"opaque\",\"transparent\"]},\"visibility\":{\"type\":\"string\",\"description\":\"Who sees its details. Example: \\\"default\\\".\",\"enum\":[\"default\",\"public\",\"private\",\"confidential\"]},\"guestsCanInviteOthers\":{\"type\":\"boolean\",\"description\":\"Whether guests may invite others. Example: true.\"},\"guestsCanModify\":{\"type\":\"boolean\",\"description\":\"Whether guests may change it. Example: false.\"},\"guestsCanSeeOtherGuests\":{\"type\":\"boolean\",\"description\":\"Whether guests see each other. Example: true.\"},\"anyoneCanAddSelf\":{\"type\":\"boolean\",\"description\":\"Whether anyone may add themselves. Example: false.\"},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed about the change. One of: all, externalOnly (only guests who do not use Google Calendar), none.\",\"enum\":[\"all\",\"externalOnly\",\"none\"],\"default\":\"all\"},\"checkConflicts\":{\"type\":\"boolean\",\"description\":\"Whether to report events the changed one overlaps; yes when its times change. Example: true.\"},\"calendarsToCheck\":{\"type\":\"array\",\"description\":\"Where to look for events it overlaps. Example: [\\\"primary\\\"].\",\"maxItems\":50,\"items\":{\"type\":\"string\",\"description\":\"A calendar's id (`primary`, an address) or name.\",\"minLength\":1,\"maxLength\":254}},\"conferenceData\":{\"type\":\"object\",\"description\":\"A video call to add.\",\"properties\":{\"createRequest\":{\"type\":\"object\",\"description\":\"The request for a new conference.\",\"properties\":{\"requestId\":{\"type\":\"string\",\"description\":\"Your id of this request; the same id makes no second conference. Example: \\\"standup-meet-1\\\".\",\"minLength\":1,\"maxLength\":100},\"conferenceSolutionKey\":{\"type\":\"object\",\"description\":\"The kind of conference.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which conference product. Example: \\\"hangoutsMeet\\\".\",\"enum\":[\"hangoutsMeet\",\"eventHangout\",\"eventNamedHangout\",\"addOn\"]}},\"required\":[\"type\"],\"additionalProperties\":false}},\"required\":[\"requestId\",\"conferenceSolutionKey\"],\"additionalProperties\":false}},\"required\":[\"createRequest\"],\"additionalProperties\":false},\"extendedProperties\":{\"type\":\"object\",\"description\":\"Data of your app to keep on it (replacing what was kept).\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}},\"additionalProperties\":false},\"attachments\":{\"type\":\"array\",\"description\":\"Its new attachments (replacing the old ones).\",\"maxItems\":25,\"items\":{\"type\":\"object\",\"description\":\"A file attached to the event.\",\"properties\":{\"fileUrl\":{\"type\":\"string\",\"description\":\"The file's link. Example: \\\"https://drive.google.com/file/d/abc\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"title\":{\"type\":\"string\",\"description\":\"The file's title. Example: \\\"Agenda\\\".\",\"maxLength\":1024},\"mimeType\":{\"type\":\"string\",\"description\":\"The file's media type. Example: \\\"application/pdf\\\".\",\"maxLength\":255},\"iconLink\":{\"type\":\"string\",\"description\":\"The link of the file's icon. Example: \\\"https://drive.google.com/icon.png\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"fileId\":{\"type\":\"string\",\"description\":\"The file's Google Drive id. Example: \\\"abc\\\".\",\"maxLength\":255}},\"required\":[\"fileUrl\"],\"additionalProperties\":false}},\"modificationScope\":{\"type\":\"string\",\"description\":\"Which occurrences of a recurring event change; all of them when left out. Example: \\\"all\\\".\",\"enum\":[\"thisAndFollowing\",\"all\",\"thisEventOnly\"]},\"originalStartTime\":{\"type\":\"string\",\"description\":\"When the one occurrence to change was to start. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"futureStartDate\":{\"type\":\"string\",\"description\":\"The start of the first occurrence to change. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"calendarId\",\"eventId\"],\"additionalProperties\":false}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"event\":{\"type\":\"object\",\"description\":\"The event as it is now.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]},\"conflicts\":{\"type\":\"array\",\"description\":\"Events it now overlaps on the calendars checked (a warning: it is changed anyway).\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"An event that overlaps the new or moved one.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The overlapping event.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"Its calendar.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024}},\"required\":[\"id\",\"calendarId\",\"summary\"]}},\"previous\":{\"type\":\"object\",\"description\":\"What the changed event was before.\",\"properties\":{\"summary\":{\"type\":\"string\",\"description\":\"Its title before.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes before. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Its place before. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"Its start before.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"Its end before.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25}},\"required\":[\"summary\",\"description\",\"location\",\"start\",\"end\"]},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"changes\":{\"type\":\"array\",\"description\":\"The fields that would change.\",\"maxItems\":20,\"items\":{\"type\":\"string\",\"maxLength\":40}},\"notified\":{\"type\":\"integer\",\"description\":\"How many guests would be emailed.\",\"minimum\":0}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"changes\",\"notified\"]},\"undo\":{\"type\":\"object\",\"description\":\"The exact call that reverts this change.\",\"properties\":{\"tool\":{\"type\":\"string\",\"enum\":[\"calendar_update_event\"]},\"arguments\":{\"type\":\"object\",\"required\":[\"calendarId\",\"eventId\",\"summary\",\"description\",\"location\",\"start\",\"end\"],\"properties\":{\"calendarId\":{\"type\":\"string\",\"maxLength\":254,\"minLength\":1},\"eventId\":{\"type\":\"string\",\"maxLength\":1024,\"pattern\":\"^[a-v0-9]{5,1024}$\"},\"summary\":{\"type\":\"string\",\"maxLength\":1024,\"minLength\":1},\"description\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"maxLength\":200},\"idempotency_key\":{\"type\":\"string\",\"maxLength\":255,\"minLength\":1}}}},\"required\":[\"tool\",\"arguments\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
         listed_output_schema: r#"{"type":"object","properties":{"event":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"displayName":{"type":"string"},"optional":{"type":"boolean"},"responseStatus":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"colorId":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}},"eventType":{"type":"string","enum":["default","focusTime","outOfOffice","workingLocation"]},"hangoutLink":{"type":"string"},"extendedProperties":{"type":"object","properties":{"private":{"type":"object","additionalProperties":{"type":"string"}},"shared":{"type":"object","additionalProperties":{"type":"string"}}}}},"required":["id","calendarId","summary","description","location","start","end","status","attendees","colorId","recurrence"]},"conflicts":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"}},"required":["id","calendarId","summary"]}},"previous":{"type":"object","properties":{"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"}},"required":["summary","description","location","start","end"]},"replayed":{"type":"boolean"},"applied":{"type":"boolean"},"preview":{"type":"object"},"undo":{"type":"object"},"truncated":{"type":"object"}},"required":["applied"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
@@ -3993,7 +4366,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 11] = [
 ];
 
 /// How each tool of [`DEFINITIONS`] is served (same order).
-static SERVE: [glue::Serve; 11] = [
+static SERVE: [glue::Serve; 12] = [
     glue::Serve::new("calendar_list_calendars")
         .budget(::core::option::Option::Some(5000)),
     glue::Serve::new("calendar_list_events").budget(::core::option::Option::Some(5000)),
@@ -4002,6 +4375,11 @@ static SERVE: [glue::Serve; 11] = [
     glue::Serve::new("calendar_get_event").budget(::core::option::Option::Some(5000)),
     glue::Serve::new("calendar_list_colors").budget(::core::option::Option::Some(5000)),
     glue::Serve::new("calendar_create_event")
+        .budget(::core::option::Option::Some(5000))
+        .idempotency(::core::time::Duration::from_secs(86400))
+        .preview(::core::time::Duration::from_secs(600))
+        .effect(::toolspec_runtime::store::Effect::RemoteKeyed),
+    glue::Serve::new("calendar_create_events")
         .budget(::core::option::Option::Some(5000))
         .idempotency(::core::time::Duration::from_secs(86400))
         .preview(::core::time::Duration::from_secs(600))

@@ -81,27 +81,59 @@ fn instant(t: &str) -> String {
 /// (`{"dateTime": ..., "timeZone": ...}` or `{"date": ...}`) gives its date and time (the
 /// fake reads every zone as UTC); a date or a date and time is kept as written.
 fn event_time(t: &str) -> Result<String, ToolError> {
-    if !t.starts_with('{') {
-        return Ok(t.to_owned());
-    }
     let bad = || -> ToolError {
         CalendarError::InvalidEventTime {
             value: t.to_owned(),
         }
         .into()
     };
+    if !t.starts_with('{') {
+        return if is_when(t) {
+            Ok(t.to_owned())
+        } else {
+            Err(bad())
+        };
+    }
     let v: serde_json::Value = serde_json::from_str(t).map_err(|_| bad())?;
     let inner = v
         .get("dateTime")
         .or_else(|| v.get("date"))
         .and_then(|x| x.as_str())
         .ok_or_else(bad)?;
-    let dated = inner.len() >= 10 && inner.as_bytes()[4] == b'-' && inner.as_bytes()[7] == b'-';
-    if dated && (inner.len() == 10 || inner.len() >= 19) {
+    if is_when(inner) {
         Ok(inner.to_owned())
     } else {
         Err(bad())
     }
+}
+
+/// Whether `t` is a date (`2026-12-07`) or a date and time to the second, with or without
+/// an offset (`2026-12-07T10:00:00`, `…Z`, `…+01:00`): the forms the spec's `When` allows.
+fn is_when(t: &str) -> bool {
+    if !t.is_ascii() {
+        return false;
+    }
+    // `d` a digit, other bytes as written.
+    let fits = |s: &str, shape: &str| {
+        s.len() == shape.len()
+            && s.bytes().zip(shape.bytes()).all(|(c, m)| {
+                if m == b'd' {
+                    c.is_ascii_digit()
+                } else {
+                    c == m
+                }
+            })
+    };
+    let (date, rest) = t.split_at(t.len().min(10));
+    if !fits(date, "dddd-dd-dd") {
+        return false;
+    }
+    if rest.is_empty() {
+        return true;
+    }
+    let (time, offset) = rest.split_at(rest.len().min(9));
+    fits(time, "Tdd:dd:dd")
+        && (offset.is_empty() || offset == "Z" || fits(&offset.replace('-', "+"), "+dd:dd"))
 }
 
 /// The one connected account's nickname, and the person's address (a guest of the offsite).
@@ -374,6 +406,42 @@ impl Account {
         Ok((calendar, start, end))
     }
 
+    /// The events of a batch as they would be made: each with the batch's defaults for what
+    /// it leaves out, checked (account, calendar, times); no duplicate check, as in the
+    /// original. With each, whether its guests are emailed.
+    fn batch(&self, input: &CalendarCreateEventsInput) -> Result<Vec<(Event, bool)>, ToolError> {
+        account(input.account.as_deref())?;
+        let mut made = Vec::new();
+        for (n, e) in input.events.iter().enumerate() {
+            account(e.account.as_deref())?;
+            let calendar = self.calendar(e.calendar_id.as_deref().unwrap_or(&input.calendar_id))?;
+            let (start, end) = (event_time(&e.start)?, event_time(&e.end)?);
+            range(&start, &end)?;
+            let id = format!("ev0batch{n:04}");
+            let mut created = event(&id, &calendar, &e.summary, &start, &end);
+            created.description = e.description.clone();
+            created.location = e.location.clone();
+            created.color_id = e.color_id.clone();
+            created.recurrence = e.recurrence.clone().unwrap_or_default();
+            created.hangout_link = meet_link(&e.conference_data);
+            created.attendees = e
+                .attendees
+                .iter()
+                .flatten()
+                .map(|a| Attendee {
+                    response_status: Some(a.response_status.unwrap_or(ResponseStatus::NeedsAction)),
+                    ..a.clone()
+                })
+                .collect();
+            let emailed = !matches!(
+                e.send_updates.or(input.send_updates),
+                Some(SendUpdates::None)
+            );
+            made.push((created, emailed));
+        }
+        Ok(made)
+    }
+
     /// The event on `calendar` with this title and these times, if there is one.
     fn duplicate(&self, calendar: &str, summary: &str, start: &str, end: &str) -> Option<Event> {
         self.events
@@ -608,6 +676,48 @@ impl CalendarTools for Account {
             event: created,
             conflicts,
         })
+    }
+
+    async fn preview_calendar_create_events(
+        &self,
+        input: CalendarCreateEventsInput,
+    ) -> Result<CalendarCreateEventsPreview, ToolError> {
+        let made = self.batch(&input)?;
+        let invitations: u64 = made
+            .iter()
+            .filter(|(_, emailed)| *emailed)
+            .map(|(e, _)| e.attendees.len() as u64)
+            .sum();
+        let count = made.len() as u64;
+        Ok(CalendarCreateEventsPreview {
+            count,
+            invitations,
+            summary: Some(format!(
+                "Add {count} events and email {invitations} guests."
+            )),
+        })
+    }
+
+    async fn calendar_create_events(
+        &self,
+        input: CalendarCreateEventsInput,
+        _preview: CalendarCreateEventsPreview,
+        remote: Remote,
+    ) -> Result<CalendarCreateEventsOutput, ToolError> {
+        // Ids unique to this call: the store's counter, then the event's place in the batch.
+        let call = self.next.fetch_add(1, Ordering::SeqCst);
+        let events: Vec<Event> = self
+            .batch(&input)?
+            .into_iter()
+            .enumerate()
+            .map(|(n, (mut e, _))| {
+                e.id = format!("ev0made{call:04}b{n:02}");
+                e
+            })
+            .collect();
+        let stored = events.clone();
+        self.change(remote.work(), move |all| all.extend(stored));
+        Ok(CalendarCreateEventsOutput { events })
     }
 
     async fn preview_calendar_update_event(
