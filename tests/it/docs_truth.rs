@@ -295,13 +295,59 @@ fn union_outputs_are_listed_per_variant_at_wire_paths() {
         !page.contains("`item.product.product"),
         "a variant shown as a key"
     );
-    // The corpus's union parameter too.
-    let model = load(&corpus_paths());
+    // A tagged-union parameter too (the calendar port had one until it went back to its
+    // original's flat wire): each variant's fields at wire paths, required per variant.
+    let dir = std::env::temp_dir().join(format!("toolspec-union-param-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let spec = dir.join("events.yaml");
+    std::fs::write(&spec, UNION_PARAM).expect("spec written");
+    let model = load(&[spec]);
     let files = generate(&model, &[Kind::Docs]);
-    let page = &files["calendar/docs/calendar_update_event.md"];
-    assert!(page.contains("- **`scope.original_start_time`** · LocalDateTime (string) · required when `scope.kind` is `this_event_only`"));
-    assert!(!page.contains("`scope.this_event_only"));
+    let page = &files["events/docs/events_move.md"];
+    assert!(
+        page.contains(
+            "- **`scope.original_start`** · string · required when `scope.kind` is `one`"
+        ),
+        "{page}"
+    );
+    assert!(!page.contains("`scope.one"), "a variant shown as a key");
+    std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A spec whose one tool takes a tagged union: which occurrences of an event move.
+const UNION_PARAM: &str = r#"toolspec: 1
+service: events
+title: Events
+description: Move the events of one calendar.
+tools:
+  - name: events_move
+    title: Move an event
+    summary: Move an event, or some of its occurrences, to a new start.
+    returns: the event's new start.
+    tier: read_only
+    params:
+      event_id: { type: string, description: The event to move., max_length: 40, example: ev1 }
+      scope:
+        type: union
+        description: Which occurrences move; all of them when left out.
+        required: false
+        tag: kind
+        variants:
+          one:
+            type: object
+            description: Only the occurrence that was to start at original_start.
+            fields:
+              original_start: { type: string, format: date-time, description: When that occurrence was to start., example: '2026-12-07T10:00:00Z' }
+          all:
+            type: object
+            description: Every occurrence.
+            fields: {}
+    output:
+      start: { type: string, format: date-time, description: The new start., example: '2026-12-07T11:00:00Z' }
+    examples:
+      - title: Move one occurrence
+        arguments: { event_id: ev1, scope: { kind: one, original_start: '2026-12-07T10:00:00Z' } }
+"#;
 
 /// An undo through a previewed tool is a preview: the page says the undo call reverts
 /// nothing until its preview is applied and shows that apply; the undo's arguments are

@@ -13,8 +13,9 @@
 //!
 //! and holds each port's lists to its bounds ([`BOUNDS`]), with at
 //! least the originals' facts (bounds, patterns, enums, defaults, formats) in the input
-//! schemas. Print the table
-//! the README shows with `cargo test --features tokens --test it originals:: -- --nocapture`.
+//! schemas; and checks that each port takes what its original's callers send (every
+//! parameter and nested field by its original name, the enums' values, the defaults, nothing
+//! more required). Print the table the README shows with `cargo test --features tokens --test it originals:: -- --nocapture`.
 
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -44,9 +45,14 @@ const PROVIDERS: [(&str, &str); 3] = [
 /// `pull_request_read` alone describing nine methods), and publishes no output schemas as
 /// its original does not; its original's MCP objects carry `_meta` and base64 icons, so its
 /// MCP list is about the original's size.
+///
+/// Supabase's bound was 1.75 while its port folded the original's `get_cost` and
+/// `confirm_cost` into `create_project`'s preview: the originals' figure counted those two
+/// tools, the port's did not. Keeping their wire (issue 29) lists them as tools of their own
+/// (about 350 tokens), so the bound is the figure with them, rounded up.
 const BOUNDS: [(&str, f64, f64); 5] = [
     ("calendar", 1.5, 2.0),
-    ("supabase", 1.75, 3.0),
+    ("supabase", 1.9, 3.0),
     ("slack", 2.72, 3.0),
     ("puppeteer", 3.01, 3.0),
     ("github", 1.90, 3.0),
@@ -218,4 +224,129 @@ fn ports_cost_at_most_their_bounds_against_the_originals() {
         println!("{row}");
     }
     assert!(failures.is_empty(), "over the bounds: {failures:?}");
+}
+
+/// A port keeps its original's wire: every parameter of each original tool its mapping row
+/// names is a parameter of the port's tool, under the same name, and so is every nested field
+/// (of objects, array items and each variant of a union); the port requires nothing the
+/// original does not at the top; an enum keeps every value the original takes, in its case;
+/// a default stays the original's. What a port adds beside them (keys, previews, paging) may
+/// only be optional, so a call an original caller makes still has its shape.
+#[test]
+fn ports_take_what_their_originals_callers_send() {
+    let mut problems = Vec::new();
+    for (port, _, _) in BOUNDS {
+        let originals = read_json(&format!("tests/corpus/originals/{port}.tools.json"));
+        let ours = read_json(&format!("tests/corpus/generated/{port}/tools.mcp.json"));
+        let find = |list: &Value, name: &str| -> Option<Value> {
+            list["tools"]
+                .as_array()?
+                .iter()
+                .find(|t| t["name"] == name)
+                .map(|t| t["inputSchema"].clone())
+        };
+        for (names, port_tool) in mapping(port) {
+            let mine = find(&ours, &port_tool).expect("the port lists its tool");
+            let mut original_required = BTreeSet::new();
+            for name in &names {
+                let theirs = find(&originals, name).expect("the original lists its tool");
+                original_required.extend(required(&theirs));
+                same_wire(
+                    &theirs,
+                    &mine,
+                    &format!("{port} {port_tool}"),
+                    true,
+                    &mut problems,
+                );
+            }
+            for extra in required(&mine).difference(&original_required) {
+                problems.push(format!(
+                    "{port} {port_tool}: requires `{extra}`, which the original does not"
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "wire changes: {problems:#?}");
+}
+
+fn required(schema: &Value) -> BTreeSet<String> {
+    schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str().map(str::to_owned))
+        .collect()
+}
+
+fn enum_values(schema: &Value) -> BTreeSet<String> {
+    schema["enum"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|x| x.as_str().map(str::to_owned))
+        .collect()
+}
+
+/// The schemas a value may match: the variants of an `anyOf` (a union, or a nullable
+/// field's value and `null`), else the schema itself.
+fn variants(schema: &Value) -> Vec<&Value> {
+    match schema["anyOf"].as_array() {
+        Some(list) => list.iter().collect(),
+        None => vec![schema],
+    }
+}
+
+/// Problems where `ours` does not take what `theirs` takes, at `path`: a lost field, enum
+/// value or default, or a nested field required that the original leaves optional (the
+/// caller checks the top level, where several original tools may map onto one), followed
+/// into objects, array items and union variants.
+fn same_wire(theirs: &Value, ours: &Value, path: &str, top: bool, problems: &mut Vec<String>) {
+    for want in variants(theirs) {
+        let json_type = &want["type"];
+        let candidates = variants(ours);
+        let got = candidates
+            .iter()
+            .find(|g| json_type.is_null() || g["type"] == *json_type)
+            .copied()
+            .unwrap_or(ours);
+        let lost: Vec<String> = enum_values(want)
+            .difference(&enum_values(got))
+            .cloned()
+            .collect();
+        if !lost.is_empty() {
+            problems.push(format!("{path}: enum lost {lost:?}"));
+        }
+        if !want["default"].is_null() && want["default"] != got["default"] {
+            problems.push(format!(
+                "{path}: default {} where the original's is {}",
+                got["default"], want["default"]
+            ));
+        }
+        if let Some(fields) = want["properties"].as_object() {
+            if !top {
+                for extra in required(got).difference(&required(want)) {
+                    problems.push(format!(
+                        "{path}: requires `{extra}`, which the original does not"
+                    ));
+                }
+            }
+            for (name, field) in fields {
+                match got["properties"].get(name) {
+                    Some(mine) => {
+                        same_wire(field, mine, &format!("{path}.{name}"), false, problems)
+                    }
+                    None => problems.push(format!("{path}: no `{name}`")),
+                }
+            }
+        }
+        if want["items"].is_object() {
+            same_wire(
+                &want["items"],
+                &got["items"],
+                &format!("{path}[]"),
+                false,
+                problems,
+            );
+        }
+    }
 }

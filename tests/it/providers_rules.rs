@@ -617,7 +617,9 @@ fn openai_profile_keeps_dropped_facts_in_words() {
 /// idempotent); a previewed delete is destructive and, with its key required, idempotent.
 #[test]
 fn hints_follow_low_risk_and_optional_keys() {
-    let model = load_clean(&common::yaml_files(&common::root().join("tests/corpus")));
+    let mut paths = common::yaml_files(&common::root().join("tests/corpus"));
+    paths.extend(example_specs());
+    let model = load_clean(&paths);
     let hints = |name: &str| {
         let (ts, _) = model.tool(name).expect("a port's tool");
         let list = generated(&model, ts, "tools.mcp.json");
@@ -638,13 +640,23 @@ fn hints_follow_low_risk_and_optional_keys() {
         // Not idempotent is MCP's default: left out.
         (Some(false), None)
     );
+    // A destructive write whose key every call must send is idempotent.
+    let refund = hints("orders_refund");
+    assert_eq!(
+        (
+            refund["destructiveHint"].as_bool(),
+            refund["idempotentHint"].as_bool()
+        ),
+        (Some(true), Some(true))
+    );
+    // The same with the key optional, as the calendar port's original callers send none.
     let delete = hints("calendar_delete_event");
     assert_eq!(
         (
             delete["destructiveHint"].as_bool(),
             delete["idempotentHint"].as_bool()
         ),
-        (Some(true), Some(true))
+        (Some(true), None)
     );
     let fill = hints("puppeteer_fill");
     assert_eq!(
@@ -707,4 +719,46 @@ fn mcp_output_schemas_are_published_at_the_spec_level() {
     let (none, whole) = published(&mut model, OutputSchema::None);
     assert_eq!(none, None);
     assert_eq!(whole["type"], "object", "the per-tool file stays whole");
+}
+
+/// OpenAI strict mode lists every property as required and sends `null` for one left out,
+/// so every optional parameter's schema takes `null`: a scalar by its type list, a union by
+/// one more `{"type": "null"}` variant (an optional union without it refused every call
+/// that left it out, as the calendar port's `account` did).
+#[test]
+fn openai_strict_optional_parameters_take_null() {
+    let mut paths = example_specs();
+    paths.extend(common::yaml_files(&common::root().join("tests/corpus")));
+    let model = load_clean(&paths);
+    let mut unions = 0;
+    for ts in &model.toolsets {
+        let list = generated(&model, ts, "tools.openai.json");
+        for tool in &ts.tools {
+            let entry = list
+                .as_array()
+                .and_then(|l| l.iter().find(|e| e["function"]["name"] == tool.name.text))
+                .expect("tool in the OpenAI list");
+            if entry["function"]["strict"] != true {
+                continue;
+            }
+            let props = &entry["function"]["parameters"]["properties"];
+            for f in tool.params.iter().filter(|f| !f.required) {
+                let p = &props[f.name.as_str()];
+                let by_type = p["type"]
+                    .as_array()
+                    .is_some_and(|t| t.iter().any(|x| x == "null"));
+                let by_variant = p["anyOf"]
+                    .as_array()
+                    .is_some_and(|v| v.iter().any(|x| x["type"] == "null"));
+                unions += usize::from(by_variant);
+                assert!(
+                    by_type || by_variant,
+                    "{} `{}` takes no null: {p}",
+                    tool.name.text,
+                    f.name
+                );
+            }
+        }
+    }
+    assert!(unions > 0, "an optional union was checked");
 }

@@ -321,13 +321,9 @@ fn input_property(f: &Field, profile: Profile) -> Value {
     if f.nullable {
         body = or_null(body, profile);
     } else if profile == Profile::OpenAiStrict && !f.required {
-        // Strict mode lists every property as required; `null` stands for "left out".
-        if let Some(t) = body.get_mut("type") {
-            *t = json!([t.take(), "null"]);
-        }
-        if let Some(Value::Array(values)) = body.get_mut("enum") {
-            values.push(Value::Null);
-        }
+        // Strict mode lists every property as required; `null` stands for "left out"
+        // (a union takes it as one more variant).
+        body = or_null(body, profile);
     }
     let description = input_description(f, profile);
     // Gemini takes `anyOf` only alone in its schema: a union's own description goes into

@@ -387,8 +387,9 @@ fn the_fast_path_and_the_full_one_agree_on_every_call() {
 }
 
 /// Tools of the real-server ports whose inputs hold the constructs the example specs lack:
-/// a union (`calendar_id`), a tagged union (`scope`), fields `null` clears, rules over
-/// which go together, a free-form object (`launch_options`), a list with a default.
+/// unions (`calendarId`, `account`), fields `null` clears, rules over which go together (one
+/// conditioned on an enum's value: `modificationScope`), maps (`extendedProperties`), a
+/// free-form object (`launchOptions`), a list with a default.
 fn corpus_checks() -> Vec<TypedCheck> {
     use toolspec_compile_check::corpus::{calendar, puppeteer, slack, supabase};
     let named = |defs: &'static [ToolDefinition], name: &str| {
@@ -418,8 +419,8 @@ fn corpus_checks() -> Vec<TypedCheck> {
             both_ways::<puppeteer::PuppeteerNavigateInput>,
         ),
         (
-            named(&supabase::DEFINITIONS, "supabase_list_tables"),
-            both_ways::<supabase::SupabaseListTablesInput>,
+            named(&supabase::DEFINITIONS, "list_tables"),
+            both_ways::<supabase::ListTablesInput>,
         ),
         (
             named(&slack::DEFINITIONS, "slack_post_message"),

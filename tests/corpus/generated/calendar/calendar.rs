@@ -2,11 +2,591 @@
 use ::toolspec_runtime::engine::glue;
 use ::toolspec_runtime::validate;
 
-/// A calendar id, \`primary\` for the person's main calendar, else an address.
+/// A connected account's nickname.
+pub type AccountId = ::std::string::String;
+
+/// The connected accounts to read; every one when left out.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(untagged)]
+#[allow(clippy::enum_variant_names, clippy::large_enum_variant)]
+pub enum Accounts {
+    /// One account.
+    One(AccountId),
+    /// Several accounts.
+    Several(::std::vec::Vec<AccountId>),
+}
+
+/// The calendars to read: one id or name, an array of them, or a JSON string holding such an
+/// array ('\["primary", "Team"\]'); a calendar given twice is read once.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(untagged)]
+#[allow(clippy::enum_variant_names, clippy::large_enum_variant)]
+pub enum CalendarIds {
+    /// One calendar id or name, or a JSON array of them in a string ('\["Work", "Team"\]').
+    One(CalendarId),
+    /// Several calendars.
+    Several(::std::vec::Vec<CalendarId>),
+}
+
+/// The name of an event's field.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[allow(clippy::enum_variant_names)]
+pub enum EventField {
+    #[serde(rename = "id")]
+    Id,
+    #[serde(rename = "summary")]
+    Summary,
+    #[serde(rename = "description")]
+    Description,
+    #[serde(rename = "start")]
+    Start,
+    #[serde(rename = "end")]
+    End,
+    #[serde(rename = "location")]
+    Location,
+    #[serde(rename = "attendees")]
+    Attendees,
+    #[serde(rename = "colorId")]
+    ColorId,
+    #[serde(rename = "transparency")]
+    Transparency,
+    #[serde(rename = "extendedProperties")]
+    ExtendedProperties,
+    #[serde(rename = "reminders")]
+    Reminders,
+    #[serde(rename = "conferenceData")]
+    ConferenceData,
+    #[serde(rename = "attachments")]
+    Attachments,
+    #[serde(rename = "status")]
+    Status,
+    #[serde(rename = "htmlLink")]
+    HtmlLink,
+    #[serde(rename = "created")]
+    Created,
+    #[serde(rename = "updated")]
+    Updated,
+    #[serde(rename = "creator")]
+    Creator,
+    #[serde(rename = "organizer")]
+    Organizer,
+    #[serde(rename = "recurrence")]
+    Recurrence,
+    #[serde(rename = "recurringEventId")]
+    RecurringEventId,
+    #[serde(rename = "originalStartTime")]
+    OriginalStartTime,
+    #[serde(rename = "visibility")]
+    Visibility,
+    #[serde(rename = "iCalUID")]
+    ICalUid,
+    #[serde(rename = "sequence")]
+    Sequence,
+    #[serde(rename = "hangoutLink")]
+    HangoutLink,
+    #[serde(rename = "anyoneCanAddSelf")]
+    AnyoneCanAddSelf,
+    #[serde(rename = "guestsCanInviteOthers")]
+    GuestsCanInviteOthers,
+    #[serde(rename = "guestsCanModify")]
+    GuestsCanModify,
+    #[serde(rename = "guestsCanSeeOtherGuests")]
+    GuestsCanSeeOtherGuests,
+    #[serde(rename = "privateCopy")]
+    PrivateCopy,
+    #[serde(rename = "locked")]
+    Locked,
+    #[serde(rename = "source")]
+    Source,
+    #[serde(rename = "eventType")]
+    EventType,
+}
+
+impl EventField {
+    /// Every value, in the order the spec lists them.
+    pub const ALL: &'static [Self] = &[
+        Self::Id,
+        Self::Summary,
+        Self::Description,
+        Self::Start,
+        Self::End,
+        Self::Location,
+        Self::Attendees,
+        Self::ColorId,
+        Self::Transparency,
+        Self::ExtendedProperties,
+        Self::Reminders,
+        Self::ConferenceData,
+        Self::Attachments,
+        Self::Status,
+        Self::HtmlLink,
+        Self::Created,
+        Self::Updated,
+        Self::Creator,
+        Self::Organizer,
+        Self::Recurrence,
+        Self::RecurringEventId,
+        Self::OriginalStartTime,
+        Self::Visibility,
+        Self::ICalUid,
+        Self::Sequence,
+        Self::HangoutLink,
+        Self::AnyoneCanAddSelf,
+        Self::GuestsCanInviteOthers,
+        Self::GuestsCanModify,
+        Self::GuestsCanSeeOtherGuests,
+        Self::PrivateCopy,
+        Self::Locked,
+        Self::Source,
+        Self::EventType,
+    ];
+    /// The value as it is written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Id => "id",
+            Self::Summary => "summary",
+            Self::Description => "description",
+            Self::Start => "start",
+            Self::End => "end",
+            Self::Location => "location",
+            Self::Attendees => "attendees",
+            Self::ColorId => "colorId",
+            Self::Transparency => "transparency",
+            Self::ExtendedProperties => "extendedProperties",
+            Self::Reminders => "reminders",
+            Self::ConferenceData => "conferenceData",
+            Self::Attachments => "attachments",
+            Self::Status => "status",
+            Self::HtmlLink => "htmlLink",
+            Self::Created => "created",
+            Self::Updated => "updated",
+            Self::Creator => "creator",
+            Self::Organizer => "organizer",
+            Self::Recurrence => "recurrence",
+            Self::RecurringEventId => "recurringEventId",
+            Self::OriginalStartTime => "originalStartTime",
+            Self::Visibility => "visibility",
+            Self::ICalUid => "iCalUID",
+            Self::Sequence => "sequence",
+            Self::HangoutLink => "hangoutLink",
+            Self::AnyoneCanAddSelf => "anyoneCanAddSelf",
+            Self::GuestsCanInviteOthers => "guestsCanInviteOthers",
+            Self::GuestsCanModify => "guestsCanModify",
+            Self::GuestsCanSeeOtherGuests => "guestsCanSeeOtherGuests",
+            Self::PrivateCopy => "privateCopy",
+            Self::Locked => "locked",
+            Self::Source => "source",
+            Self::EventType => "eventType",
+        }
+    }
+}
+
+impl ::core::fmt::Display for EventField {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Only events with every one of these extended properties (key=value).
+pub type PropertyFilter = ::std::vec::Vec<::std::string::String>;
+
+/// Data of an app kept on the event (at most 300 properties, 32 KB in all).
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ExtendedProperties {
+    /// Properties only this app sees.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub private: ::core::option::Option<
+        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    >,
+    /// Properties every guest's calendar sees.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub shared: ::core::option::Option<
+        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    >,
+}
+
+/// A video call to add to the event.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ConferenceData {
+    /// The request for a new conference.
+    #[serde(rename = "createRequest")]
+    pub create_request: ConferenceDataCreateRequest,
+}
+
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ConferenceDataCreateRequest {
+    /// Your id of this request; the same id makes no second conference.
+    #[serde(rename = "requestId")]
+    pub request_id: ::std::string::String,
+    /// The kind of conference.
+    #[serde(rename = "conferenceSolutionKey")]
+    pub conference_solution_key: ConferenceDataCreateRequestConferenceSolutionKey,
+}
+
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ConferenceDataCreateRequestConferenceSolutionKey {
+    /// Which conference product.
+    pub r#type: ConferenceDataCreateRequestConferenceSolutionKeyType,
+}
+
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[allow(clippy::enum_variant_names)]
+pub enum ConferenceDataCreateRequestConferenceSolutionKeyType {
+    #[serde(rename = "hangoutsMeet")]
+    HangoutsMeet,
+    #[serde(rename = "eventHangout")]
+    EventHangout,
+    #[serde(rename = "eventNamedHangout")]
+    EventNamedHangout,
+    #[serde(rename = "addOn")]
+    AddOn,
+}
+
+impl ConferenceDataCreateRequestConferenceSolutionKeyType {
+    /// Every value, in the order the spec lists them.
+    pub const ALL: &'static [Self] = &[
+        Self::HangoutsMeet,
+        Self::EventHangout,
+        Self::EventNamedHangout,
+        Self::AddOn,
+    ];
+    /// The value as it is written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::HangoutsMeet => "hangoutsMeet",
+            Self::EventHangout => "eventHangout",
+            Self::EventNamedHangout => "eventNamedHangout",
+            Self::AddOn => "addOn",
+        }
+    }
+}
+
+impl ::core::fmt::Display for ConferenceDataCreateRequestConferenceSolutionKeyType {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The calendars to look for overlapping events in; the event's own when left out.
+pub type CalendarsToCheck = ::std::vec::Vec<CalendarId>;
+
+/// Which meetings that overlap are declined.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[allow(clippy::enum_variant_names)]
+pub enum AutoDeclineMode {
+    #[serde(rename = "declineNone")]
+    DeclineNone,
+    #[serde(rename = "declineAllConflictingInvitations")]
+    DeclineAllConflictingInvitations,
+    #[serde(rename = "declineOnlyNewConflictingInvitations")]
+    DeclineOnlyNewConflictingInvitations,
+}
+
+impl AutoDeclineMode {
+    /// Every value, in the order the spec lists them.
+    pub const ALL: &'static [Self] = &[
+        Self::DeclineNone,
+        Self::DeclineAllConflictingInvitations,
+        Self::DeclineOnlyNewConflictingInvitations,
+    ];
+    /// The value as it is written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::DeclineNone => "declineNone",
+            Self::DeclineAllConflictingInvitations => "declineAllConflictingInvitations",
+            Self::DeclineOnlyNewConflictingInvitations => {
+                "declineOnlyNewConflictingInvitations"
+            }
+        }
+    }
+}
+
+impl ::core::fmt::Display for AutoDeclineMode {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One event of a batch; what it leaves out comes from the batch's defaults.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NewEvent {
+    /// Its title as guests see it.
+    pub summary: ::std::string::String,
+    /// When it begins: a date and time, or a date for an all-day event.
+    pub start: EventTime,
+    /// When it is over (an all-day event ends the next day).
+    pub end: EventTime,
+    /// Its calendar instead of the batch's.
+    #[serde(rename = "calendarId")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub calendar_id: ::core::option::Option<CalendarId>,
+    /// Its account instead of the batch's.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<AccountId>,
+    /// Its time zone instead of the batch's.
+    #[serde(rename = "timeZone")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub time_zone: ::core::option::Option<TimeZone>,
+    /// Notes for the guests.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub description: ::core::option::Option<::std::string::String>,
+    /// The room or address guests go to.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub location: ::core::option::Option<::std::string::String>,
+    /// The guests to invite.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub attendees: ::core::option::Option<::std::vec::Vec<Attendee>>,
+    /// The color it shows in (see calendar_list_colors).
+    #[serde(rename = "colorId")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub color_id: ::core::option::Option<ColorId>,
+    /// When guests are reminded; the defaults when left out.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub reminders: ::core::option::Option<Reminders>,
+    /// How it repeats; once when left out.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub recurrence: ::core::option::Option<Recurrence>,
+    /// Busy (opaque) or free (transparent).
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub transparency: ::core::option::Option<Transparency>,
+    /// Who sees its details.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub visibility: ::core::option::Option<Visibility>,
+    /// Whether guests may invite others.
+    #[serde(rename = "guestsCanInviteOthers")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub guests_can_invite_others: ::core::option::Option<bool>,
+    /// Whether guests may change it.
+    #[serde(rename = "guestsCanModify")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub guests_can_modify: ::core::option::Option<bool>,
+    /// Whether guests see each other.
+    #[serde(rename = "guestsCanSeeOtherGuests")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub guests_can_see_other_guests: ::core::option::Option<bool>,
+    /// Whether anyone may add themselves.
+    #[serde(rename = "anyoneCanAddSelf")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub anyone_can_add_self: ::core::option::Option<bool>,
+    /// Who is emailed (instead of the batch's choice).
+    #[serde(rename = "sendUpdates")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub send_updates: ::core::option::Option<SendUpdates>,
+    /// A video call to add.
+    #[serde(rename = "conferenceData")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub conference_data: ::core::option::Option<ConferenceData>,
+}
+
+/// An event that overlaps the new or moved one.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct Conflict {
+    /// The overlapping event.
+    pub id: EventId,
+    /// Its calendar.
+    #[serde(rename = "calendarId")]
+    pub calendar_id: CalendarId,
+    /// Its title.
+    pub summary: ::std::string::String,
+}
+
+/// A file attached to the event.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct Attachment {
+    /// The file's link.
+    #[serde(rename = "fileUrl")]
+    pub file_url: ::std::string::String,
+    /// The file's title.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub title: ::core::option::Option<::std::string::String>,
+    /// The file's media type.
+    #[serde(rename = "mimeType")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub mime_type: ::core::option::Option<::std::string::String>,
+    /// The link of the file's icon.
+    #[serde(rename = "iconLink")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub icon_link: ::core::option::Option<::std::string::String>,
+    /// The file's Google Drive id.
+    #[serde(rename = "fileId")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub file_id: ::core::option::Option<::std::string::String>,
+}
+
+/// An event's kind: focus time, out of office and working location need Google Workspace and
+/// the primary calendar.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[allow(clippy::enum_variant_names)]
+pub enum EventType {
+    #[serde(rename = "default")]
+    Default,
+    #[serde(rename = "focusTime")]
+    FocusTime,
+    #[serde(rename = "outOfOffice")]
+    OutOfOffice,
+    #[serde(rename = "workingLocation")]
+    WorkingLocation,
+}
+
+impl EventType {
+    /// Every value, in the order the spec lists them.
+    pub const ALL: &'static [Self] = &[
+        Self::Default,
+        Self::FocusTime,
+        Self::OutOfOffice,
+        Self::WorkingLocation,
+    ];
+    /// The value as it is written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Default => "default",
+            Self::FocusTime => "focusTime",
+            Self::OutOfOffice => "outOfOffice",
+            Self::WorkingLocation => "workingLocation",
+        }
+    }
+}
+
+impl ::core::fmt::Display for EventType {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Whether the event blocks time.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[allow(clippy::enum_variant_names)]
+pub enum Transparency {
+    #[serde(rename = "opaque")]
+    Opaque,
+    #[serde(rename = "transparent")]
+    Transparent,
+}
+
+impl Transparency {
+    /// Every value, in the order the spec lists them.
+    pub const ALL: &'static [Self] = &[Self::Opaque, Self::Transparent];
+    /// The value as it is written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Opaque => "opaque",
+            Self::Transparent => "transparent",
+        }
+    }
+}
+
+impl ::core::fmt::Display for Transparency {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Who sees the event's details.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[allow(clippy::enum_variant_names)]
+pub enum Visibility {
+    #[serde(rename = "default")]
+    Default,
+    #[serde(rename = "public")]
+    Public,
+    #[serde(rename = "private")]
+    Private,
+    #[serde(rename = "confidential")]
+    Confidential,
+}
+
+impl Visibility {
+    /// Every value, in the order the spec lists them.
+    pub const ALL: &'static [Self] = &[
+        Self::Default,
+        Self::Public,
+        Self::Private,
+        Self::Confidential,
+    ];
+    /// The value as it is written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Default => "default",
+            Self::Public => "public",
+            Self::Private => "private",
+            Self::Confidential => "confidential",
+        }
+    }
+}
+
+impl ::core::fmt::Display for Visibility {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A calendar's id (\`primary\`, an address) or name.
 pub type CalendarId = ::std::string::String;
 
 /// An event id.
 pub type EventId = ::std::string::String;
+
+/// When an event starts or ends: a date and time ('2026-12-07T10:00:00', with or without an
+/// offset), a date for an all-day event ('2026-12-07'), or a JSON object with its own zone
+/// ('{"dateTime": "2026-12-07T10:00:00", "timeZone": "Europe/Berlin"}').
+pub type EventTime = ::std::string::String;
+
+/// A date and time (with or without an offset), or a date for an all-day event.
+pub type When = ::std::string::String;
 
 /// A date and time; without an offset it is read in the time zone given, else the calendar's.
 pub type LocalDateTime = ::std::string::String;
@@ -30,13 +610,11 @@ pub type ColorId = ::std::string::String;
 )]
 #[allow(clippy::enum_variant_names)]
 pub enum SendUpdates {
-    /// Every guest.
     #[serde(rename = "all")]
     All,
-    /// Only guests outside the calendar's organization.
+    /// Only guests who do not use Google Calendar.
     #[serde(rename = "externalOnly")]
     ExternalOnly,
-    /// Nobody; guests see the change when they next look.
     #[serde(rename = "none")]
     None,
 }
@@ -60,16 +638,7 @@ impl ::core::fmt::Display for SendUpdates {
     }
 }
 
-/// A guest of an event.
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct Attendee {
-    /// The guest's address.
-    pub email: ::std::string::String,
-    /// Whether they accepted.
-    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub response_status: ::core::option::Option<AttendeeResponseStatus>,
-}
-
+/// Whether a guest accepted.
 #[derive(
     Debug,
     Clone,
@@ -81,7 +650,7 @@ pub struct Attendee {
     ::serde::Deserialize
 )]
 #[allow(clippy::enum_variant_names)]
-pub enum AttendeeResponseStatus {
+pub enum ResponseStatus {
     #[serde(rename = "needsAction")]
     NeedsAction,
     #[serde(rename = "declined")]
@@ -92,7 +661,7 @@ pub enum AttendeeResponseStatus {
     Accepted,
 }
 
-impl AttendeeResponseStatus {
+impl ResponseStatus {
     /// Every value, in the order the spec lists them.
     pub const ALL: &'static [Self] = &[
         Self::NeedsAction,
@@ -111,10 +680,53 @@ impl AttendeeResponseStatus {
     }
 }
 
-impl ::core::fmt::Display for AttendeeResponseStatus {
+impl ::core::fmt::Display for ResponseStatus {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+/// A guest of an event.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct Attendee {
+    /// The guest's address.
+    pub email: ::std::string::String,
+    /// The name shown for them instead of the address.
+    #[serde(rename = "displayName")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub display_name: ::core::option::Option<::std::string::String>,
+    /// Whether they are an optional guest.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub optional: ::core::option::Option<bool>,
+    /// Whether they accepted.
+    #[serde(rename = "responseStatus")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub response_status: ::core::option::Option<ResponseStatus>,
+}
+
+/// A guest to invite.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NewAttendee {
+    /// The guest's address.
+    pub email: ::std::string::String,
+    /// The name shown for them instead of the address.
+    #[serde(rename = "displayName")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub display_name: ::core::option::Option<::std::string::String>,
+    /// Whether they are an optional guest.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub optional: ::core::option::Option<bool>,
+    /// Their answer so far.
+    #[serde(rename = "responseStatus")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub response_status: ::core::option::Option<ResponseStatus>,
+    /// Their comment on the answer.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub comment: ::core::option::Option<::std::string::String>,
+    /// How many guests they bring.
+    #[serde(rename = "additionalGuests")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub additional_guests: ::core::option::Option<u64>,
 }
 
 /// A guest to invite.
@@ -128,6 +740,7 @@ pub struct AttendeeEmail {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct Reminders {
     /// Whether the calendar's default reminders apply.
+    #[serde(rename = "useDefault")]
     pub use_default: bool,
     /// Reminders of this event instead of the defaults.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -187,6 +800,7 @@ pub struct Event {
     /// The event's id.
     pub id: EventId,
     /// The calendar it is on.
+    #[serde(rename = "calendarId")]
     pub calendar_id: CalendarId,
     /// Its title.
     pub summary: ::std::string::String,
@@ -195,17 +809,30 @@ pub struct Event {
     /// Where it happens.
     pub location: ::core::option::Option<::std::string::String>,
     /// When it starts.
-    pub start: LocalDateTime,
+    pub start: When,
     /// When it ends.
-    pub end: LocalDateTime,
+    pub end: When,
     /// Whether it takes place.
     pub status: EventStatus,
     /// Its guests.
     pub attendees: ::std::vec::Vec<Attendee>,
     /// Its color.
+    #[serde(rename = "colorId")]
     pub color_id: ::core::option::Option<ColorId>,
     /// How it repeats; empty for a single event.
     pub recurrence: Recurrence,
+    /// Its kind.
+    #[serde(rename = "eventType")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub event_type: ::core::option::Option<EventType>,
+    /// Its video call's link.
+    #[serde(rename = "hangoutLink")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub hangout_link: ::core::option::Option<::std::string::String>,
+    /// The data apps keep on it.
+    #[serde(rename = "extendedProperties")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub extended_properties: ::core::option::Option<ExtendedProperties>,
 }
 
 #[derive(
@@ -271,7 +898,12 @@ pub struct Busy {
 
 /// Arguments of the calendar_list_calendars tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarListCalendarsInput {}
+pub struct CalendarListCalendarsInput {
+    /// The accounts whose calendars to list; every connected one when left out.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<Accounts>,
+}
+
 /// Result of the calendar_list_calendars tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct CalendarListCalendarsOutput {
@@ -286,8 +918,10 @@ pub struct CalendarListCalendarsOutputCalendarsItem {
     /// Its title.
     pub summary: ::std::string::String,
     /// Its time zone.
+    #[serde(rename = "timeZone")]
     pub time_zone: TimeZone,
     /// What the person may do with it.
+    #[serde(rename = "accessRole")]
     pub access_role: CalendarListCalendarsOutputCalendarsItemAccessRole,
     /// Whether it is the person's main calendar.
     pub primary: bool,
@@ -343,27 +977,36 @@ impl ::core::fmt::Display for CalendarListCalendarsOutputCalendarsItemAccessRole
 /// Arguments of the calendar_list_events tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct CalendarListEventsInput {
-    /// The calendar to read, or a list of them.
-    pub calendar_id: CalendarListEventsInputCalendarId,
+    /// The accounts to read; every connected one when left out.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<Accounts>,
+    /// The calendar or calendars to read.
+    #[serde(rename = "calendarId")]
+    pub calendar_id: CalendarIds,
     /// Only events ending after this.
+    #[serde(rename = "timeMin")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub time_min: ::core::option::Option<LocalDateTime>,
     /// Only events starting before this.
+    #[serde(rename = "timeMax")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub time_max: ::core::option::Option<LocalDateTime>,
     /// How times without an offset are read; the calendar's by default.
+    #[serde(rename = "timeZone")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub time_zone: ::core::option::Option<TimeZone>,
-}
-
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[serde(untagged)]
-#[allow(clippy::enum_variant_names, clippy::large_enum_variant)]
-pub enum CalendarListEventsInputCalendarId {
-    /// One calendar.
-    One(CalendarId),
-    /// Several calendars, each once.
-    Several(::std::vec::Vec<CalendarId>),
+    /// Event fields to return beyond id, summary, start, end, status, htmlLink, location and
+    /// attendees.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub fields: ::core::option::Option<::std::vec::Vec<EventField>>,
+    /// Only events with all these private extended properties (key=value).
+    #[serde(rename = "privateExtendedProperty")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub private_extended_property: ::core::option::Option<PropertyFilter>,
+    /// Only events with all these shared extended properties (key=value).
+    #[serde(rename = "sharedExtendedProperty")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub shared_extended_property: ::core::option::Option<PropertyFilter>,
 }
 
 /// Result of the calendar_list_events tool.
@@ -376,17 +1019,36 @@ pub struct CalendarListEventsOutput {
 /// Arguments of the calendar_search_events tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct CalendarSearchEventsInput {
-    /// The calendar to search.
-    pub calendar_id: CalendarId,
+    /// The accounts to search; every connected one when left out.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<Accounts>,
+    /// The calendar or calendars to search.
+    #[serde(rename = "calendarId")]
+    pub calendar_id: CalendarIds,
     /// Words to find in the title or notes or place or guests.
     pub query: ::std::string::String,
     /// Only events ending after this.
+    #[serde(rename = "timeMin")]
     pub time_min: LocalDateTime,
     /// Only events starting before this.
+    #[serde(rename = "timeMax")]
     pub time_max: LocalDateTime,
     /// How times without an offset are read.
+    #[serde(rename = "timeZone")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub time_zone: ::core::option::Option<TimeZone>,
+    /// Event fields to return beyond id, summary, start, end, status, htmlLink, location and
+    /// attendees.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub fields: ::core::option::Option<::std::vec::Vec<EventField>>,
+    /// Only events with all these private extended properties (key=value).
+    #[serde(rename = "privateExtendedProperty")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub private_extended_property: ::core::option::Option<PropertyFilter>,
+    /// Only events with all these shared extended properties (key=value).
+    #[serde(rename = "sharedExtendedProperty")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub shared_extended_property: ::core::option::Option<PropertyFilter>,
 }
 
 /// Result of the calendar_search_events tool.
@@ -396,9 +1058,39 @@ pub struct CalendarSearchEventsOutput {
     pub events: ::std::vec::Vec<Event>,
 }
 
+/// Arguments of the calendar_get_event tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarGetEventInput {
+    /// The account to use; needed only with several connected.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<AccountId>,
+    /// The event's calendar.
+    #[serde(rename = "calendarId")]
+    pub calendar_id: CalendarId,
+    /// The event to read.
+    #[serde(rename = "eventId")]
+    pub event_id: EventId,
+    /// Event fields to return beyond id, summary, start, end, status, htmlLink, location and
+    /// attendees.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub fields: ::core::option::Option<::std::vec::Vec<EventField>>,
+}
+
+/// Result of the calendar_get_event tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarGetEventOutput {
+    /// The event.
+    pub event: Event,
+}
+
 /// Arguments of the calendar_list_colors tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarListColorsInput {}
+pub struct CalendarListColorsInput {
+    /// The account whose palette to read; needed only with several connected.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<AccountId>,
+}
+
 /// Result of the calendar_list_colors tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct CalendarListColorsOutput {
@@ -411,27 +1103,38 @@ pub struct CalendarListColorsOutput {
 /// Arguments of the calendar_create_event tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct CalendarCreateEventInput {
+    /// The account to use; needed only with several connected.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<AccountId>,
     /// The calendar to add it to.
+    #[serde(rename = "calendarId")]
     pub calendar_id: CalendarId,
+    /// An id of your choosing for the new event; Google makes one when left out.
+    #[serde(rename = "eventId")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub event_id: ::core::option::Option<EventId>,
     /// The event's title.
     pub summary: ::std::string::String,
     /// Notes for the guests.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub description: ::core::option::Option<::std::string::String>,
-    /// The date and time the event begins.
-    pub start: LocalDateTime,
-    /// The date and time the event is over; after start.
-    pub end: LocalDateTime,
+    /// When the event begins: a date and time, a date for an all-day event, or a JSON object string
+    /// with dateTime and timeZone.
+    pub start: EventTime,
+    /// When it is over, written as start is (an all-day event ends the next day).
+    pub end: EventTime,
     /// How start and end without an offset are read.
+    #[serde(rename = "timeZone")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub time_zone: ::core::option::Option<TimeZone>,
     /// The room or address guests go to.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub location: ::core::option::Option<::std::string::String>,
-    /// The guests to invite; each gets an email.
+    /// The guests to invite.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub attendees: ::core::option::Option<::std::vec::Vec<AttendeeEmail>>,
+    pub attendees: ::core::option::Option<::std::vec::Vec<NewAttendee>>,
     /// The color the event shows in (see calendar_list_colors).
+    #[serde(rename = "colorId")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub color_id: ::core::option::Option<ColorId>,
     /// Its reminders; the calendar's defaults when left out.
@@ -440,6 +1143,250 @@ pub struct CalendarCreateEventInput {
     /// How it repeats; once when left out.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub recurrence: ::core::option::Option<Recurrence>,
+    /// Busy (opaque) or free (transparent); busy when left out.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub transparency: ::core::option::Option<Transparency>,
+    /// Who sees its details.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub visibility: ::core::option::Option<Visibility>,
+    /// Whether guests may invite others (yes when left out).
+    #[serde(rename = "guestsCanInviteOthers")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub guests_can_invite_others: ::core::option::Option<bool>,
+    /// Whether guests may change it (no when left out).
+    #[serde(rename = "guestsCanModify")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub guests_can_modify: ::core::option::Option<bool>,
+    /// Whether guests see each other (yes when left out).
+    #[serde(rename = "guestsCanSeeOtherGuests")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub guests_can_see_other_guests: ::core::option::Option<bool>,
+    /// Whether anyone may add themselves (no when left out).
+    #[serde(rename = "anyoneCanAddSelf")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub anyone_can_add_self: ::core::option::Option<bool>,
+    /// Who is emailed the invitation.
+    #[serde(rename = "sendUpdates")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub send_updates: ::core::option::Option<SendUpdates>,
+    /// A video call to add.
+    #[serde(rename = "conferenceData")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub conference_data: ::core::option::Option<ConferenceData>,
+    /// Data of your app to keep on it.
+    #[serde(rename = "extendedProperties")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub extended_properties: ::core::option::Option<ExtendedProperties>,
+    /// Files to attach (the calendar must allow attachments).
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub attachments: ::core::option::Option<::std::vec::Vec<Attachment>>,
+    /// Where it comes from (a web page, an email).
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub source: ::core::option::Option<CalendarCreateEventInputSource>,
+    /// Where to look for events it overlaps.
+    #[serde(rename = "calendarsToCheck")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub calendars_to_check: ::core::option::Option<CalendarsToCheck>,
+    /// The original's duplicate threshold (0-1); conflicts lists every overlap however alike.
+    #[serde(rename = "duplicateSimilarityThreshold")]
+    pub duplicate_similarity_threshold: f64,
+    /// Create it even when an event with the same title and times exists.
+    #[serde(rename = "allowDuplicates")]
+    pub allow_duplicates: bool,
+    /// Its kind; a default event when left out.
+    #[serde(rename = "eventType")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub event_type: ::core::option::Option<EventType>,
+    /// How a focus time block behaves (eventType focusTime).
+    #[serde(rename = "focusTimeProperties")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub focus_time_properties: ::core::option::Option<
+        CalendarCreateEventInputFocusTimeProperties,
+    >,
+    /// How an out of office event behaves (eventType outOfOffice).
+    #[serde(rename = "outOfOfficeProperties")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub out_of_office_properties: ::core::option::Option<
+        CalendarCreateEventInputOutOfOfficeProperties,
+    >,
+    /// Where the person works that day (eventType workingLocation).
+    #[serde(rename = "workingLocationProperties")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub working_location_properties: ::core::option::Option<
+        CalendarCreateEventInputWorkingLocationProperties,
+    >,
+}
+
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarCreateEventInputSource {
+    /// The source's address.
+    pub url: ::std::string::String,
+    /// The source's title.
+    pub title: ::std::string::String,
+}
+
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarCreateEventInputFocusTimeProperties {
+    /// Which overlapping meetings are declined.
+    #[serde(rename = "autoDeclineMode")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub auto_decline_mode: ::core::option::Option<AutoDeclineMode>,
+    /// The chat status during it.
+    #[serde(rename = "chatStatus")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub chat_status: ::core::option::Option<
+        CalendarCreateEventInputFocusTimePropertiesChatStatus,
+    >,
+    /// The message sent with a decline.
+    #[serde(rename = "declineMessage")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub decline_message: ::core::option::Option<::std::string::String>,
+}
+
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[allow(clippy::enum_variant_names)]
+pub enum CalendarCreateEventInputFocusTimePropertiesChatStatus {
+    #[serde(rename = "available")]
+    Available,
+    #[serde(rename = "doNotDisturb")]
+    DoNotDisturb,
+}
+
+impl CalendarCreateEventInputFocusTimePropertiesChatStatus {
+    /// Every value, in the order the spec lists them.
+    pub const ALL: &'static [Self] = &[Self::Available, Self::DoNotDisturb];
+    /// The value as it is written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Available => "available",
+            Self::DoNotDisturb => "doNotDisturb",
+        }
+    }
+}
+
+impl ::core::fmt::Display for CalendarCreateEventInputFocusTimePropertiesChatStatus {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarCreateEventInputOutOfOfficeProperties {
+    /// Which overlapping meetings are declined.
+    #[serde(rename = "autoDeclineMode")]
+    pub auto_decline_mode: AutoDeclineMode,
+    /// The message sent with a decline.
+    #[serde(rename = "declineMessage")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub decline_message: ::core::option::Option<::std::string::String>,
+}
+
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarCreateEventInputWorkingLocationProperties {
+    /// Which kind of place.
+    pub r#type: CalendarCreateEventInputWorkingLocationPropertiesType,
+    /// Set for a home office; it has no fields.
+    #[serde(rename = "homeOffice")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub home_office: ::core::option::Option<
+        CalendarCreateEventInputWorkingLocationPropertiesHomeOffice,
+    >,
+    /// Which office, by its name or the building's resources.
+    #[serde(rename = "officeLocation")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub office_location: ::core::option::Option<
+        CalendarCreateEventInputWorkingLocationPropertiesOfficeLocation,
+    >,
+    /// Another place.
+    #[serde(rename = "customLocation")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub custom_location: ::core::option::Option<
+        CalendarCreateEventInputWorkingLocationPropertiesCustomLocation,
+    >,
+}
+
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[allow(clippy::enum_variant_names)]
+pub enum CalendarCreateEventInputWorkingLocationPropertiesType {
+    #[serde(rename = "homeOffice")]
+    HomeOffice,
+    #[serde(rename = "officeLocation")]
+    OfficeLocation,
+    #[serde(rename = "customLocation")]
+    CustomLocation,
+}
+
+impl CalendarCreateEventInputWorkingLocationPropertiesType {
+    /// Every value, in the order the spec lists them.
+    pub const ALL: &'static [Self] = &[
+        Self::HomeOffice,
+        Self::OfficeLocation,
+        Self::CustomLocation,
+    ];
+    /// The value as it is written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::HomeOffice => "homeOffice",
+            Self::OfficeLocation => "officeLocation",
+            Self::CustomLocation => "customLocation",
+        }
+    }
+}
+
+impl ::core::fmt::Display for CalendarCreateEventInputWorkingLocationPropertiesType {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarCreateEventInputWorkingLocationPropertiesHomeOffice {}
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarCreateEventInputWorkingLocationPropertiesOfficeLocation {
+    /// The office's name in Calendar.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub label: ::core::option::Option<::std::string::String>,
+    /// The building's resource id.
+    #[serde(rename = "buildingId")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub building_id: ::core::option::Option<::std::string::String>,
+    /// The floor within the building.
+    #[serde(rename = "floorId")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub floor_id: ::core::option::Option<::std::string::String>,
+    /// Which part of that floor (a wing, a zone).
+    #[serde(rename = "floorSectionId")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub floor_section_id: ::core::option::Option<::std::string::String>,
+    /// The desk the person sits at.
+    #[serde(rename = "deskId")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub desk_id: ::core::option::Option<::std::string::String>,
+}
+
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarCreateEventInputWorkingLocationPropertiesCustomLocation {
+    /// The place's name.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub label: ::core::option::Option<::std::string::String>,
 }
 
 /// Result of the calendar_create_event tool.
@@ -447,6 +1394,8 @@ pub struct CalendarCreateEventInput {
 pub struct CalendarCreateEventOutput {
     /// The new event.
     pub event: Event,
+    /// Events it overlaps on the calendars checked (a warning: it is created anyway).
+    pub conflicts: ::std::vec::Vec<Conflict>,
 }
 
 /// What the calendar_create_event tool would change, shown before it is applied.
@@ -462,12 +1411,58 @@ pub struct CalendarCreateEventPreview {
     pub summary: ::core::option::Option<::std::string::String>,
 }
 
+/// Arguments of the calendar_create_events tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarCreateEventsInput {
+    /// The account for every event that names none.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<AccountId>,
+    /// The calendar for every event that names none.
+    #[serde(rename = "calendarId")]
+    pub calendar_id: CalendarId,
+    /// The time zone for every event that names none.
+    #[serde(rename = "timeZone")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub time_zone: ::core::option::Option<TimeZone>,
+    /// Who is emailed about every event that does not say.
+    #[serde(rename = "sendUpdates")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub send_updates: ::core::option::Option<SendUpdates>,
+    /// The events to create; no conflict or duplicate check is made.
+    pub events: ::std::vec::Vec<NewEvent>,
+}
+
+/// Result of the calendar_create_events tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarCreateEventsOutput {
+    /// The new events.
+    pub events: ::std::vec::Vec<Event>,
+}
+
+/// What the calendar_create_events tool would change, shown before it is applied.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarCreateEventsPreview {
+    /// How many events would be created.
+    pub count: u64,
+    /// How many guests would be emailed.
+    pub invitations: u64,
+    /// One sentence on what applying would do, shown to the user; a generic one is used when left
+    /// out.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub summary: ::core::option::Option<::std::string::String>,
+}
+
 /// Arguments of the calendar_update_event tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct CalendarUpdateEventInput {
+    /// The account to use; needed only with several connected.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<AccountId>,
     /// The event's calendar.
+    #[serde(rename = "calendarId")]
     pub calendar_id: CalendarId,
     /// The event to change.
+    #[serde(rename = "eventId")]
     pub event_id: EventId,
     /// Its new title.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -478,13 +1473,15 @@ pub struct CalendarUpdateEventInput {
         skip_serializing_if = "::toolspec_runtime::prelude::Clearable::is_keep"
     )]
     pub description: ::toolspec_runtime::prelude::Clearable<::std::string::String>,
-    /// Its new start.
+    /// Its new start: a date and time, a date (all day), or a JSON object string with dateTime and
+    /// timeZone.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub start: ::core::option::Option<LocalDateTime>,
-    /// Its new end.
+    pub start: ::core::option::Option<EventTime>,
+    /// Its new end (written as start is).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub end: ::core::option::Option<LocalDateTime>,
+    pub end: ::core::option::Option<EventTime>,
     /// How start and end without an offset are read.
+    #[serde(rename = "timeZone")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub time_zone: ::core::option::Option<TimeZone>,
     /// Its new place.
@@ -497,6 +1494,7 @@ pub struct CalendarUpdateEventInput {
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub attendees: ::core::option::Option<::std::vec::Vec<AttendeeEmail>>,
     /// Its new color.
+    #[serde(rename = "colorId")]
     #[serde(
         default,
         skip_serializing_if = "::toolspec_runtime::prelude::Clearable::is_keep"
@@ -508,47 +1506,116 @@ pub struct CalendarUpdateEventInput {
     /// Its new recurrence rules.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub recurrence: ::core::option::Option<Recurrence>,
-    /// Who is emailed about the change.
-    pub send_updates: SendUpdates,
-    /// Which occurrences of a recurring event change; all of them when left out.
+    /// Busy (opaque) or free (transparent).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub scope: ::core::option::Option<CalendarUpdateEventInputScope>,
-}
-
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[serde(tag = "kind")]
-#[allow(clippy::enum_variant_names, clippy::large_enum_variant)]
-pub enum CalendarUpdateEventInputScope {
-    /// Only the occurrence that started at original_start_time.
-    #[serde(rename = "this_event_only")]
-    ThisEventOnly(CalendarUpdateEventInputScopeThisEventOnly),
-    /// That occurrence and every later one.
-    #[serde(rename = "this_and_following")]
-    ThisAndFollowing(CalendarUpdateEventInputScopeThisAndFollowing),
-    /// Every occurrence.
-    #[serde(rename = "all")]
-    All(CalendarUpdateEventInputScopeAll),
-}
-
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarUpdateEventInputScopeThisEventOnly {
-    /// When that occurrence was to start.
-    pub original_start_time: LocalDateTime,
-}
-
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarUpdateEventInputScopeThisAndFollowing {
+    pub transparency: ::core::option::Option<Transparency>,
+    /// Who sees its details.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub visibility: ::core::option::Option<Visibility>,
+    /// Whether guests may invite others.
+    #[serde(rename = "guestsCanInviteOthers")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub guests_can_invite_others: ::core::option::Option<bool>,
+    /// Whether guests may change it.
+    #[serde(rename = "guestsCanModify")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub guests_can_modify: ::core::option::Option<bool>,
+    /// Whether guests see each other.
+    #[serde(rename = "guestsCanSeeOtherGuests")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub guests_can_see_other_guests: ::core::option::Option<bool>,
+    /// Whether anyone may add themselves.
+    #[serde(rename = "anyoneCanAddSelf")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub anyone_can_add_self: ::core::option::Option<bool>,
+    /// Who is emailed about the change.
+    #[serde(rename = "sendUpdates")]
+    pub send_updates: SendUpdates,
+    /// Whether to report events the changed one overlaps; yes when its times change.
+    #[serde(rename = "checkConflicts")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub check_conflicts: ::core::option::Option<bool>,
+    /// Where to look for events it overlaps.
+    #[serde(rename = "calendarsToCheck")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub calendars_to_check: ::core::option::Option<CalendarsToCheck>,
+    /// A video call to add.
+    #[serde(rename = "conferenceData")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub conference_data: ::core::option::Option<ConferenceData>,
+    /// Data of your app to keep on it (replacing what was kept).
+    #[serde(rename = "extendedProperties")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub extended_properties: ::core::option::Option<ExtendedProperties>,
+    /// Its new attachments (replacing the old ones).
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub attachments: ::core::option::Option<::std::vec::Vec<Attachment>>,
+    /// Which occurrences of a recurring event change; all of them when left out.
+    #[serde(rename = "modificationScope")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub modification_scope: ::core::option::Option<
+        CalendarUpdateEventInputModificationScope,
+    >,
+    /// When the one occurrence to change was to start.
+    #[serde(rename = "originalStartTime")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub original_start_time: ::core::option::Option<LocalDateTime>,
     /// The start of the first occurrence to change.
-    pub future_start_date: LocalDateTime,
+    #[serde(rename = "futureStartDate")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub future_start_date: ::core::option::Option<LocalDateTime>,
 }
 
-#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarUpdateEventInputScopeAll {}
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[allow(clippy::enum_variant_names)]
+pub enum CalendarUpdateEventInputModificationScope {
+    #[serde(rename = "thisAndFollowing")]
+    ThisAndFollowing,
+    #[serde(rename = "all")]
+    All,
+    #[serde(rename = "thisEventOnly")]
+    ThisEventOnly,
+}
+
+impl CalendarUpdateEventInputModificationScope {
+    /// Every value, in the order the spec lists them.
+    pub const ALL: &'static [Self] = &[
+        Self::ThisAndFollowing,
+        Self::All,
+        Self::ThisEventOnly,
+    ];
+    /// The value as it is written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::ThisAndFollowing => "thisAndFollowing",
+            Self::All => "all",
+            Self::ThisEventOnly => "thisEventOnly",
+        }
+    }
+}
+
+impl ::core::fmt::Display for CalendarUpdateEventInputModificationScope {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Result of the calendar_update_event tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct CalendarUpdateEventOutput {
     /// The event as it is now.
     pub event: Event,
+    /// Events it now overlaps on the calendars checked (a warning: it is changed anyway).
+    pub conflicts: ::std::vec::Vec<Conflict>,
     /// What the changed event was before.
     pub previous: CalendarUpdateEventOutputPrevious,
 }
@@ -583,11 +1650,17 @@ pub struct CalendarUpdateEventPreview {
 /// Arguments of the calendar_delete_event tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct CalendarDeleteEventInput {
+    /// The account to use; needed only with several connected.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<AccountId>,
     /// The event's calendar.
+    #[serde(rename = "calendarId")]
     pub calendar_id: CalendarId,
     /// The event to delete.
+    #[serde(rename = "eventId")]
     pub event_id: EventId,
     /// Who is emailed the cancellation.
+    #[serde(rename = "sendUpdates")]
     pub send_updates: SendUpdates,
 }
 
@@ -595,6 +1668,7 @@ pub struct CalendarDeleteEventInput {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct CalendarDeleteEventOutput {
     /// The deleted event.
+    #[serde(rename = "eventId")]
     pub event_id: EventId,
 }
 
@@ -611,22 +1685,114 @@ pub struct CalendarDeleteEventPreview {
     pub summary: ::core::option::Option<::std::string::String>,
 }
 
+/// Arguments of the calendar_respond_to_event tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarRespondToEventInput {
+    /// The account to answer as; needed only with several connected.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<AccountId>,
+    /// The event's calendar.
+    #[serde(rename = "calendarId")]
+    pub calendar_id: CalendarId,
+    /// The event to answer.
+    #[serde(rename = "eventId")]
+    pub event_id: EventId,
+    /// The answer (needsAction takes it back).
+    pub response: ResponseStatus,
+    /// A note for the organizer with the answer.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub comment: ::core::option::Option<::std::string::String>,
+    /// Which occurrences of a recurring event to answer; all when left out.
+    #[serde(rename = "modificationScope")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub modification_scope: ::core::option::Option<
+        CalendarRespondToEventInputModificationScope,
+    >,
+    /// When the one occurrence to answer was to start.
+    #[serde(rename = "originalStartTime")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub original_start_time: ::core::option::Option<LocalDateTime>,
+    /// Who is emailed the answer; nobody when left out.
+    #[serde(rename = "sendUpdates")]
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub send_updates: ::core::option::Option<SendUpdates>,
+}
+
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[allow(clippy::enum_variant_names)]
+pub enum CalendarRespondToEventInputModificationScope {
+    #[serde(rename = "thisEventOnly")]
+    ThisEventOnly,
+    #[serde(rename = "all")]
+    All,
+}
+
+impl CalendarRespondToEventInputModificationScope {
+    /// Every value, in the order the spec lists them.
+    pub const ALL: &'static [Self] = &[Self::ThisEventOnly, Self::All];
+    /// The value as it is written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::ThisEventOnly => "thisEventOnly",
+            Self::All => "all",
+        }
+    }
+}
+
+impl ::core::fmt::Display for CalendarRespondToEventInputModificationScope {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Result of the calendar_respond_to_event tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CalendarRespondToEventOutput {
+    /// The event's calendar.
+    #[serde(rename = "calendarId")]
+    pub calendar_id: CalendarId,
+    /// The event answered.
+    #[serde(rename = "eventId")]
+    pub event_id: EventId,
+    /// The answer now.
+    pub response: ResponseStatus,
+    /// The answer before.
+    pub previous: ResponseStatus,
+}
+
 /// Arguments of the calendar_get_freebusy tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct CalendarGetFreebusyInput {
+    /// The accounts to ask; every connected one when left out.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<Accounts>,
     /// The calendars or groups to look at.
     pub calendars: ::std::vec::Vec<CalendarGetFreebusyInputCalendarsItem>,
     /// The window's start.
+    #[serde(rename = "timeMin")]
     pub time_min: LocalDateTime,
     /// The window's end (at most three months after its start).
+    #[serde(rename = "timeMax")]
     pub time_max: LocalDateTime,
     /// How times without an offset are read.
+    #[serde(rename = "timeZone")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub time_zone: ::core::option::Option<TimeZone>,
     /// Most calendars a group expands to.
+    #[serde(rename = "groupExpansionMax")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub group_expansion_max: ::core::option::Option<u64>,
     /// Most calendars in the answer.
+    #[serde(rename = "calendarExpansionMax")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub calendar_expansion_max: ::core::option::Option<u64>,
 }
@@ -656,7 +1822,11 @@ pub struct CalendarGetFreebusyOutputCalendarsValue {
 /// Arguments of the calendar_get_current_time tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct CalendarGetCurrentTimeInput {
+    /// The account whose calendar's zone to use; needed only with several connected.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub account: ::core::option::Option<AccountId>,
     /// The zone to show the time in; UTC when left out.
+    #[serde(rename = "timeZone")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub time_zone: ::core::option::Option<TimeZone>,
 }
@@ -667,6 +1837,7 @@ pub struct CalendarGetCurrentTimeOutput {
     /// The time now in UTC.
     pub utc: ::std::string::String,
     /// The zone used.
+    #[serde(rename = "timeZone")]
     pub time_zone: TimeZone,
     /// The time now in that zone.
     pub local: LocalDateTime,
@@ -680,6 +1851,30 @@ pub struct CalendarGetCurrentTimeOutput {
 #[serde(untagged)]
 #[allow(clippy::enum_variant_names, clippy::large_enum_variant)]
 pub enum CalendarError {
+    /// An account nickname names no connected account.
+    AccountNotFound {
+        /// The nickname that was looked up.
+        account: AccountId,
+    },
+    /// An event time is none of its forms, or is a JSON object that does not parse or holds no
+    /// dateTime or date.
+    InvalidEventTime {
+        /// The time given.
+        value: ::std::string::String,
+    },
+    /// A new event has the title, start and end of one on its calendar, and allowDuplicates is not
+    /// set.
+    DuplicateEvent {
+        /// The calendar.
+        calendar_id: CalendarId,
+        /// The event it repeats.
+        event_id: EventId,
+    },
+    /// The event has no guest with the account's address (the organizer answers nothing).
+    NotInvited {
+        /// The event.
+        event_id: EventId,
+    },
     /// The calendar id names no calendar the person can see.
     CalendarNotFound {
         /// The id that was looked up.
@@ -705,6 +1900,10 @@ impl CalendarError {
     /// The error's code, as agents see it.
     pub const fn code(&self) -> &'static str {
         match self {
+            Self::AccountNotFound { .. } => "account_not_found",
+            Self::InvalidEventTime { .. } => "invalid_event_time",
+            Self::DuplicateEvent { .. } => "duplicate_event",
+            Self::NotInvited { .. } => "not_invited",
             Self::CalendarNotFound { .. } => "calendar_not_found",
             Self::EventNotFound { .. } => "event_not_found",
             Self::InvalidTimeRange { .. } => "invalid_time_range",
@@ -713,6 +1912,10 @@ impl CalendarError {
     /// Whether the same call may succeed later (the catalog's flag).
     pub const fn retryable(&self) -> bool {
         match self {
+            Self::AccountNotFound { .. } => false,
+            Self::InvalidEventTime { .. } => false,
+            Self::DuplicateEvent { .. } => false,
+            Self::NotInvited { .. } => false,
             Self::CalendarNotFound { .. } => false,
             Self::EventNotFound { .. } => false,
             Self::InvalidTimeRange { .. } => false,
@@ -721,6 +1924,18 @@ impl CalendarError {
     /// The message template, with `{placeholders}` filled from the details.
     pub const fn template(&self) -> &'static str {
         match self {
+            Self::AccountNotFound { .. } => {
+                "No connected account is named {account}. Leave account out to use every connected account."
+            }
+            Self::InvalidEventTime { .. } => {
+                "The time {value} is not a date, a date and time, or a JSON object with dateTime (or date) and timeZone. Pass one of those."
+            }
+            Self::DuplicateEvent { .. } => {
+                "Event {event_id} on {calendar_id} has the same title and times. Tell the user; pass allowDuplicates: true only if they want a second one."
+            }
+            Self::NotInvited { .. } => {
+                "The person is not a guest of event {event_id}, so there is no invitation to answer. Check the event with calendar_get_event."
+            }
             Self::CalendarNotFound { .. } => {
                 "No calendar {calendar_id} for this account. List the calendars with calendar_list_calendars."
             }
@@ -772,7 +1987,7 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     /// events with their times, guests, status and recurrence. Use when the user asks what is on
     /// their calendar on a day or in a period. Not for events matching words: call
     /// calendar_search_events instead. Not for only whether people are free: call
-    /// calendar_get_freebusy instead. Pass all of time_min, time_max or none. Read-only.
+    /// calendar_get_freebusy instead. Read-only.
     fn calendar_list_events(
         &self,
         input: CalendarListEventsInput,
@@ -795,8 +2010,20 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
+    /// Get one event of a calendar by its id. Returns the event with its times, guests, status and
+    /// recurrence. Use when you have an event's id and need its details. Not for finding events by
+    /// words: call calendar_search_events instead. Read-only.
+    fn calendar_get_event(
+        &self,
+        input: CalendarGetEventInput,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            CalendarGetEventOutput,
+            ::toolspec_runtime::ToolError,
+        >,
+    > + ::core::marker::Send;
     /// List the color ids events and calendars can have, with their colors. Returns the palette of
-    /// events and of calendars, each by color id. Use when you set an event's color_id and need to
+    /// events and of calendars, each by color id. Use when you set an event's colorId and need to
     /// know which id is which color. Read-only.
     fn calendar_list_colors(
         &self,
@@ -850,14 +2077,60 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
+    /// Create up to 50 events at once, with defaults they share, and invite their guests. Returns
+    /// the new events with their ids, in the order given. Use when the user asks to put several
+    /// events on their calendar at once, such as a series of sessions. Not for one event: call
+    /// calendar_create_event instead. Irreversible: without preview_id a call only previews: show
+    /// it to the user and apply only once they agree (a client with MCP elicitation asks them in
+    /// the call; a no is approval_declined: do not retry).
+    ///
+    /// Irreversible, first step: what the call would change, without changing anything.
+    /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
+    fn preview_calendar_create_events(
+        &self,
+        input: CalendarCreateEventsInput,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            CalendarCreateEventsPreview,
+            ::toolspec_runtime::ToolError,
+        >,
+    > + ::core::marker::Send;
+    /// Create up to 50 events at once, with defaults they share, and invite their guests. Returns
+    /// the new events with their ids, in the order given. Use when the user asks to put several
+    /// events on their calendar at once, such as a series of sessions. Not for one event: call
+    /// calendar_create_event instead. Irreversible: without preview_id a call only previews: show
+    /// it to the user and apply only once they agree (a client with MCP elicitation asks them in
+    /// the call; a no is approval_declined: do not retry).
+    ///
+    /// Irreversible, second step: called only with an approved preview, made by
+    /// [`CalendarTools::preview_calendar_create_events`] for these very arguments.
+    ///
+    /// Its change is made at a remote service that honours an idempotency key
+    /// (`effect: remote_keyed`): send `remote.key()` as that key. It is the same on every
+    /// retry of this call, so the service makes the change once; the agent is told a retry
+    /// never makes it twice.
+    /// Records of it kept in the runtime's store go through `remote.work()` and commit
+    /// with the call's records.
+    fn calendar_create_events(
+        &self,
+        input: CalendarCreateEventsInput,
+        preview: CalendarCreateEventsPreview,
+        remote: ::toolspec_runtime::store::Remote,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            CalendarCreateEventsOutput,
+            ::toolspec_runtime::ToolError,
+        >,
+    > + ::core::marker::Send;
     /// Change an existing event. Returns the event now and before. Use when the user asks to move
     /// an event or change its notes. Not for removing an event: call calendar_delete_event instead.
-    /// Pass at least one of summary, description, start, end, location, attendees, color_id,
-    /// reminders, recurrence. Reversible: the applied result's undo is the call that reverts it at
-    /// the remote service, not what that service did with it meanwhile (notifications it sent).
-    /// Without preview_id a call only previews: show it to the user and apply only once they agree
-    /// (a client with MCP elicitation asks them in the call; a no is approval_declined: do not
-    /// retry). After an error or no answer, a retry may make the change twice: check first.
+    /// When modificationScope is thisEventOnly, pass originalStartTime. When modificationScope is
+    /// thisAndFollowing, pass futureStartDate. Reversible: the applied result's undo is the call
+    /// that reverts it at the remote service, not what that service did with it meanwhile
+    /// (notifications it sent). Without preview_id a call only previews: show it to the user and
+    /// apply only once they agree (a client with MCP elicitation asks them in the call; a no is
+    /// approval_declined: do not retry). After an error or no answer, a retry may make the change
+    /// twice: check first.
     ///
     /// Reversible, previewed, first step: what the call would change, without changing anything.
     /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
@@ -872,12 +2145,13 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     > + ::core::marker::Send;
     /// Change an existing event. Returns the event now and before. Use when the user asks to move
     /// an event or change its notes. Not for removing an event: call calendar_delete_event instead.
-    /// Pass at least one of summary, description, start, end, location, attendees, color_id,
-    /// reminders, recurrence. Reversible: the applied result's undo is the call that reverts it at
-    /// the remote service, not what that service did with it meanwhile (notifications it sent).
-    /// Without preview_id a call only previews: show it to the user and apply only once they agree
-    /// (a client with MCP elicitation asks them in the call; a no is approval_declined: do not
-    /// retry). After an error or no answer, a retry may make the change twice: check first.
+    /// When modificationScope is thisEventOnly, pass originalStartTime. When modificationScope is
+    /// thisAndFollowing, pass futureStartDate. Reversible: the applied result's undo is the call
+    /// that reverts it at the remote service, not what that service did with it meanwhile
+    /// (notifications it sent). Without preview_id a call only previews: show it to the user and
+    /// apply only once they agree (a client with MCP elicitation asks them in the call; a no is
+    /// approval_declined: do not retry). After an error or no answer, a retry may make the change
+    /// twice: check first.
     ///
     /// Reversible, previewed, second step: called only with an approved preview, made by
     /// [`CalendarTools::preview_calendar_update_event`] for these very arguments.
@@ -941,6 +2215,32 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             CalendarDeleteEventOutput,
+            ::toolspec_runtime::ToolError,
+        >,
+    > + ::core::marker::Send;
+    /// Accept, decline or tentatively accept an event the person is invited to. Returns the answer
+    /// now and before, and the call that gives the earlier answer again. Use when the user asks to
+    /// accept, decline or say maybe to a meeting. Not for changing the event itself: call
+    /// calendar_update_event instead. When modificationScope is thisEventOnly, pass
+    /// originalStartTime. Reversible: the result's undo is the call that reverts it at the remote
+    /// service, not what that service did with it meanwhile (notifications it sent). After an error
+    /// or no answer, a retry may make the change twice: check first.
+    ///
+    /// Reversible: the undo call is built from the result and attached for you. Return
+    /// what the undo restores as the service reports it when it makes the change.
+    ///
+    /// Its change is made at a remote service that can neither dedupe nor be asked
+    /// (`effect: remote_unprotected`): a retry after the process died may make it twice,
+    /// and the agent is told so. Send `remote.key()` if the service keeps any reference.
+    /// Records of it kept in the runtime's store go through `remote.work()` and commit
+    /// with the call's records.
+    fn calendar_respond_to_event(
+        &self,
+        input: CalendarRespondToEventInput,
+        remote: ::toolspec_runtime::store::Remote,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            CalendarRespondToEventOutput,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
@@ -1089,7 +2389,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 &SERVE[3],
                                 input,
                                 &args,
-                                |input| tools.calendar_list_colors(input),
+                                |input| tools.calendar_get_event(input),
                             )
                             .await
                     },
@@ -1100,21 +2400,12 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                     glue::Call::new(rt, &DEFINITIONS[4], &SERVE[4], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[4], arguments)?;
-                        glue::gated(
+                        glue::read(
                                 rt,
                                 &SERVE[4],
-                                ctx,
                                 input,
                                 &args,
-                                |input| tools.preview_calendar_create_event(input),
-                                |input, preview, work| {
-                                    tools
-                                        .calendar_create_event(
-                                            input,
-                                            preview,
-                                            ::toolspec_runtime::store::Remote::from(work),
-                                        )
-                                },
+                                |input| tools.calendar_list_colors(input),
                             )
                             .await
                     },
@@ -1131,10 +2422,10 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 ctx,
                                 input,
                                 &args,
-                                |input| tools.preview_calendar_update_event(input),
+                                |input| tools.preview_calendar_create_event(input),
                                 |input, preview, work| {
                                     tools
-                                        .calendar_update_event(
+                                        .calendar_create_event(
                                             input,
                                             preview,
                                             ::toolspec_runtime::store::Remote::from(work),
@@ -1156,10 +2447,10 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 ctx,
                                 input,
                                 &args,
-                                |input| tools.preview_calendar_delete_event(input),
+                                |input| tools.preview_calendar_create_events(input),
                                 |input, preview, work| {
                                     tools
-                                        .calendar_delete_event(
+                                        .calendar_create_events(
                                             input,
                                             preview,
                                             ::toolspec_runtime::store::Remote::from(work),
@@ -1175,12 +2466,21 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                     glue::Call::new(rt, &DEFINITIONS[7], &SERVE[7], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[7], arguments)?;
-                        glue::read(
+                        glue::gated(
                                 rt,
                                 &SERVE[7],
+                                ctx,
                                 input,
                                 &args,
-                                |input| tools.calendar_get_freebusy(input),
+                                |input| tools.preview_calendar_update_event(input),
+                                |input, preview, work| {
+                                    tools
+                                        .calendar_update_event(
+                                            input,
+                                            preview,
+                                            ::toolspec_runtime::store::Remote::from(work),
+                                        )
+                                },
                             )
                             .await
                     },
@@ -1191,9 +2491,72 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                     glue::Call::new(rt, &DEFINITIONS[8], &SERVE[8], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[8], arguments)?;
-                        glue::read(
+                        glue::gated(
                                 rt,
                                 &SERVE[8],
+                                ctx,
+                                input,
+                                &args,
+                                |input| tools.preview_calendar_delete_event(input),
+                                |input, preview, work| {
+                                    tools
+                                        .calendar_delete_event(
+                                            input,
+                                            preview,
+                                            ::toolspec_runtime::store::Remote::from(work),
+                                        )
+                                },
+                            )
+                            .await
+                    },
+                )
+            }
+            9 => {
+                glue::answer(
+                    glue::Call::new(rt, &DEFINITIONS[9], &SERVE[9], name, &arguments),
+                    async move {
+                        let (input, args) = glue::accept(&DEFINITIONS[9], arguments)?;
+                        glue::reversible(
+                                rt,
+                                &SERVE[9],
+                                input,
+                                &args,
+                                |input, work| {
+                                    tools
+                                        .calendar_respond_to_event(
+                                            input,
+                                            ::toolspec_runtime::store::Remote::from(work),
+                                        )
+                                },
+                            )
+                            .await
+                    },
+                )
+            }
+            10 => {
+                glue::answer(
+                    glue::Call::new(rt, &DEFINITIONS[10], &SERVE[10], name, &arguments),
+                    async move {
+                        let (input, args) = glue::accept(&DEFINITIONS[10], arguments)?;
+                        glue::read(
+                                rt,
+                                &SERVE[10],
+                                input,
+                                &args,
+                                |input| tools.calendar_get_freebusy(input),
+                            )
+                            .await
+                    },
+                )
+            }
+            11 => {
+                glue::answer(
+                    glue::Call::new(rt, &DEFINITIONS[11], &SERVE[11], name, &arguments),
+                    async move {
+                        let (input, args) = glue::accept(&DEFINITIONS[11], arguments)?;
+                        glue::read(
+                                rt,
+                                &SERVE[11],
                                 input,
                                 &args,
                                 |input| tools.calendar_get_current_time(input),
@@ -1208,43 +2571,112 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
 }
 
 static CALENDAR_LIST_CALENDARS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
-    &[],
+    &[validate::Field::optional("account", validate::Shape::Union(&ACCOUNTS_UNION))],
 );
 
-static CALENDAR_LIST_EVENTS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
-        &[
-            validate::Field::required(
-                "calendar_id",
-                validate::Shape::Union(&CALENDAR_LIST_EVENTS_INPUT_CALENDAR_ID_UNION),
+static ACCOUNTS_UNION: validate::UnionShape = validate::UnionShape::new(
+    &[
+        (
+            "one",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&ACCOUNT_ID_PATTERN),
             ),
-            validate::Field::optional(
-                "time_min",
-                validate::Shape::String(
-                    validate::StringShape::new()
-                        .length(None, Some(25))
-                        .pattern(&LOCAL_DATE_TIME_PATTERN),
-                ),
-            ),
-            validate::Field::optional(
-                "time_max",
-                validate::Shape::String(
-                    validate::StringShape::new()
-                        .length(None, Some(25))
-                        .pattern(&LOCAL_DATE_TIME_PATTERN),
-                ),
-            ),
-            validate::Field::optional(
-                "time_zone",
-                validate::Shape::String(
-                    validate::StringShape::new()
-                        .length(None, Some(64))
-                        .pattern(&TIME_ZONE_PATTERN),
-                ),
-            ),
-        ],
+        ),
+        (
+            "several",
+            validate::Shape::Array(&CALENDAR_LIST_CALENDARS_INPUT_ACCOUNT_SEVERAL_ITEMS),
+        ),
+    ],
+    "string or array",
+);
+
+static ACCOUNT_ID_PATTERN: validate::Pattern = validate::Pattern::new(
+    "^[a-z0-9_-]{1,64}$",
+);
+
+static CALENDAR_LIST_CALENDARS_INPUT_ACCOUNT_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(
+            validate::StringShape::new()
+                .length(None, Some(64))
+                .pattern(&ACCOUNT_ID_PATTERN),
+        ),
     )
-    .conditions(&[validate::Condition::AllOrNone(&["time_min", "time_max"])]);
-static CALENDAR_LIST_EVENTS_INPUT_CALENDAR_ID_UNION: validate::UnionShape = validate::UnionShape::new(
+    .bounds(Some(1), Some(10));
+static CALENDAR_LIST_EVENTS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::optional("account", validate::Shape::Union(&ACCOUNTS_UNION_2)),
+        validate::Field::required(
+            "calendarId",
+            validate::Shape::Union(&CALENDAR_IDS_UNION),
+        ),
+        validate::Field::optional(
+            "timeMin",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(25))
+                    .pattern(&LOCAL_DATE_TIME_PATTERN),
+            ),
+        ),
+        validate::Field::optional(
+            "timeMax",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(25))
+                    .pattern(&LOCAL_DATE_TIME_PATTERN),
+            ),
+        ),
+        validate::Field::optional(
+            "timeZone",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&TIME_ZONE_PATTERN),
+            ),
+        ),
+        validate::Field::optional(
+            "fields",
+            validate::Shape::Array(&CALENDAR_LIST_EVENTS_INPUT_FIELDS_ITEMS),
+        ),
+        validate::Field::optional(
+            "privateExtendedProperty",
+            validate::Shape::Array(&PROPERTY_FILTER_ITEMS),
+        ),
+        validate::Field::optional(
+            "sharedExtendedProperty",
+            validate::Shape::Array(&PROPERTY_FILTER_ITEMS_2),
+        ),
+    ],
+);
+
+static ACCOUNTS_UNION_2: validate::UnionShape = validate::UnionShape::new(
+    &[
+        (
+            "one",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&ACCOUNT_ID_PATTERN),
+            ),
+        ),
+        (
+            "several",
+            validate::Shape::Array(&CALENDAR_LIST_EVENTS_INPUT_ACCOUNT_SEVERAL_ITEMS),
+        ),
+    ],
+    "string or array",
+);
+
+static CALENDAR_LIST_EVENTS_INPUT_ACCOUNT_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(
+            validate::StringShape::new()
+                .length(None, Some(64))
+                .pattern(&ACCOUNT_ID_PATTERN),
+        ),
+    )
+    .bounds(Some(1), Some(10));
+static CALENDAR_IDS_UNION: validate::UnionShape = validate::UnionShape::new(
     &[
         (
             "one",
@@ -1269,16 +2701,83 @@ static LOCAL_DATE_TIME_PATTERN: validate::Pattern = validate::Pattern::new(
 );
 
 static TIME_ZONE_PATTERN: validate::Pattern = validate::Pattern::new(
-    "^[A-Za-z_]+(/[A-Za-z0-9_+-]+){0,2}$",
+    "^[A-Za-z0-9_/+-]+$",
 );
 
+static CALENDAR_LIST_EVENTS_INPUT_FIELDS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(
+            validate::StringShape::new()
+                .one_of(
+                    &[
+                        "id",
+                        "summary",
+                        "description",
+                        "start",
+                        "end",
+                        "location",
+                        "attendees",
+                        "colorId",
+                        "transparency",
+                        "extendedProperties",
+                        "reminders",
+                        "conferenceData",
+                        "attachments",
+                        "status",
+                        "htmlLink",
+                        "created",
+                        "updated",
+                        "creator",
+                        "organizer",
+                        "recurrence",
+                        "recurringEventId",
+                        "originalStartTime",
+                        "visibility",
+                        "iCalUID",
+                        "sequence",
+                        "hangoutLink",
+                        "anyoneCanAddSelf",
+                        "guestsCanInviteOthers",
+                        "guestsCanModify",
+                        "guestsCanSeeOtherGuests",
+                        "privateCopy",
+                        "locked",
+                        "source",
+                        "eventType",
+                    ],
+                ),
+        ),
+    )
+    .bounds(None, Some(34));
+static PROPERTY_FILTER_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(
+            validate::StringShape::new()
+                .length(None, Some(1069))
+                .pattern(
+                    &CALENDAR_LIST_EVENTS_INPUT_PRIVATE_EXTENDED_PROPERTY_ITEM_PATTERN,
+                ),
+        ),
+    )
+    .bounds(None, Some(300));
+static CALENDAR_LIST_EVENTS_INPUT_PRIVATE_EXTENDED_PROPERTY_ITEM_PATTERN: validate::Pattern = validate::Pattern::new(
+    "^[^=]+=[^=]+$",
+);
+
+static PROPERTY_FILTER_ITEMS_2: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(
+            validate::StringShape::new()
+                .length(None, Some(1069))
+                .pattern(
+                    &CALENDAR_LIST_EVENTS_INPUT_PRIVATE_EXTENDED_PROPERTY_ITEM_PATTERN,
+                ),
+        ),
+    )
+    .bounds(None, Some(300));
 static CALENDAR_SEARCH_EVENTS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
+        validate::Field::optional("account", validate::Shape::Union(&ACCOUNTS_UNION_3)),
         validate::Field::required(
-            "calendar_id",
-            validate::Shape::String(
-                validate::StringShape::new().length(Some(1), Some(254)),
-            ),
+            "calendarId",
+            validate::Shape::Union(&CALENDAR_IDS_UNION_2),
         ),
         validate::Field::required(
             "query",
@@ -1287,7 +2786,7 @@ static CALENDAR_SEARCH_EVENTS_INPUT: validate::ObjectShape = validate::ObjectSha
             ),
         ),
         validate::Field::required(
-            "time_min",
+            "timeMin",
             validate::Shape::String(
                 validate::StringShape::new()
                     .length(None, Some(25))
@@ -1295,7 +2794,7 @@ static CALENDAR_SEARCH_EVENTS_INPUT: validate::ObjectShape = validate::ObjectSha
             ),
         ),
         validate::Field::required(
-            "time_max",
+            "timeMax",
             validate::Shape::String(
                 validate::StringShape::new()
                     .length(None, Some(25))
@@ -1303,26 +2802,254 @@ static CALENDAR_SEARCH_EVENTS_INPUT: validate::ObjectShape = validate::ObjectSha
             ),
         ),
         validate::Field::optional(
-            "time_zone",
+            "timeZone",
             validate::Shape::String(
                 validate::StringShape::new()
                     .length(None, Some(64))
                     .pattern(&TIME_ZONE_PATTERN),
             ),
         ),
+        validate::Field::optional(
+            "fields",
+            validate::Shape::Array(&CALENDAR_SEARCH_EVENTS_INPUT_FIELDS_ITEMS),
+        ),
+        validate::Field::optional(
+            "privateExtendedProperty",
+            validate::Shape::Array(&PROPERTY_FILTER_ITEMS_3),
+        ),
+        validate::Field::optional(
+            "sharedExtendedProperty",
+            validate::Shape::Array(&PROPERTY_FILTER_ITEMS_4),
+        ),
     ],
 );
 
+static ACCOUNTS_UNION_3: validate::UnionShape = validate::UnionShape::new(
+    &[
+        (
+            "one",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&ACCOUNT_ID_PATTERN),
+            ),
+        ),
+        (
+            "several",
+            validate::Shape::Array(&CALENDAR_SEARCH_EVENTS_INPUT_ACCOUNT_SEVERAL_ITEMS),
+        ),
+    ],
+    "string or array",
+);
+
+static CALENDAR_SEARCH_EVENTS_INPUT_ACCOUNT_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(
+            validate::StringShape::new()
+                .length(None, Some(64))
+                .pattern(&ACCOUNT_ID_PATTERN),
+        ),
+    )
+    .bounds(Some(1), Some(10));
+static CALENDAR_IDS_UNION_2: validate::UnionShape = validate::UnionShape::new(
+    &[
+        (
+            "one",
+            validate::Shape::String(
+                validate::StringShape::new().length(Some(1), Some(254)),
+            ),
+        ),
+        (
+            "several",
+            validate::Shape::Array(
+                &CALENDAR_SEARCH_EVENTS_INPUT_CALENDAR_ID_SEVERAL_ITEMS,
+            ),
+        ),
+    ],
+    "string or array",
+);
+
+static CALENDAR_SEARCH_EVENTS_INPUT_CALENDAR_ID_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(validate::StringShape::new().length(Some(1), Some(254))),
+    )
+    .bounds(Some(1), Some(50));
+static CALENDAR_SEARCH_EVENTS_INPUT_FIELDS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(
+            validate::StringShape::new()
+                .one_of(
+                    &[
+                        "id",
+                        "summary",
+                        "description",
+                        "start",
+                        "end",
+                        "location",
+                        "attendees",
+                        "colorId",
+                        "transparency",
+                        "extendedProperties",
+                        "reminders",
+                        "conferenceData",
+                        "attachments",
+                        "status",
+                        "htmlLink",
+                        "created",
+                        "updated",
+                        "creator",
+                        "organizer",
+                        "recurrence",
+                        "recurringEventId",
+                        "originalStartTime",
+                        "visibility",
+                        "iCalUID",
+                        "sequence",
+                        "hangoutLink",
+                        "anyoneCanAddSelf",
+                        "guestsCanInviteOthers",
+                        "guestsCanModify",
+                        "guestsCanSeeOtherGuests",
+                        "privateCopy",
+                        "locked",
+                        "source",
+                        "eventType",
+                    ],
+                ),
+        ),
+    )
+    .bounds(None, Some(34));
+static PROPERTY_FILTER_ITEMS_3: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(
+            validate::StringShape::new()
+                .length(None, Some(1069))
+                .pattern(
+                    &CALENDAR_LIST_EVENTS_INPUT_PRIVATE_EXTENDED_PROPERTY_ITEM_PATTERN,
+                ),
+        ),
+    )
+    .bounds(None, Some(300));
+static PROPERTY_FILTER_ITEMS_4: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(
+            validate::StringShape::new()
+                .length(None, Some(1069))
+                .pattern(
+                    &CALENDAR_LIST_EVENTS_INPUT_PRIVATE_EXTENDED_PROPERTY_ITEM_PATTERN,
+                ),
+        ),
+    )
+    .bounds(None, Some(300));
+static CALENDAR_GET_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::optional(
+            "account",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&ACCOUNT_ID_PATTERN),
+            ),
+        ),
+        validate::Field::required(
+            "calendarId",
+            validate::Shape::String(
+                validate::StringShape::new().length(Some(1), Some(254)),
+            ),
+        ),
+        validate::Field::required(
+            "eventId",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(1024))
+                    .pattern(&EVENT_ID_PATTERN),
+            ),
+        ),
+        validate::Field::optional(
+            "fields",
+            validate::Shape::Array(&CALENDAR_GET_EVENT_INPUT_FIELDS_ITEMS),
+        ),
+    ],
+);
+
+static EVENT_ID_PATTERN: validate::Pattern = validate::Pattern::new(
+    "^[a-v0-9]{5,1024}$",
+);
+
+static CALENDAR_GET_EVENT_INPUT_FIELDS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(
+            validate::StringShape::new()
+                .one_of(
+                    &[
+                        "id",
+                        "summary",
+                        "description",
+                        "start",
+                        "end",
+                        "location",
+                        "attendees",
+                        "colorId",
+                        "transparency",
+                        "extendedProperties",
+                        "reminders",
+                        "conferenceData",
+                        "attachments",
+                        "status",
+                        "htmlLink",
+                        "created",
+                        "updated",
+                        "creator",
+                        "organizer",
+                        "recurrence",
+                        "recurringEventId",
+                        "originalStartTime",
+                        "visibility",
+                        "iCalUID",
+                        "sequence",
+                        "hangoutLink",
+                        "anyoneCanAddSelf",
+                        "guestsCanInviteOthers",
+                        "guestsCanModify",
+                        "guestsCanSeeOtherGuests",
+                        "privateCopy",
+                        "locked",
+                        "source",
+                        "eventType",
+                    ],
+                ),
+        ),
+    )
+    .bounds(None, Some(34));
 static CALENDAR_LIST_COLORS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
-    &[],
+    &[
+        validate::Field::optional(
+            "account",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&ACCOUNT_ID_PATTERN),
+            ),
+        ),
+    ],
 );
 
 static CALENDAR_CREATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
+        validate::Field::optional(
+            "account",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&ACCOUNT_ID_PATTERN),
+            ),
+        ),
         validate::Field::required(
-            "calendar_id",
+            "calendarId",
             validate::Shape::String(
                 validate::StringShape::new().length(Some(1), Some(254)),
+            ),
+        ),
+        validate::Field::optional(
+            "eventId",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(1024))
+                    .pattern(&EVENT_ID_PATTERN),
             ),
         ),
         validate::Field::required(
@@ -1339,22 +3066,14 @@ static CALENDAR_CREATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
         ),
         validate::Field::required(
             "start",
-            validate::Shape::String(
-                validate::StringShape::new()
-                    .length(None, Some(25))
-                    .pattern(&LOCAL_DATE_TIME_PATTERN),
-            ),
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
         ),
         validate::Field::required(
             "end",
-            validate::Shape::String(
-                validate::StringShape::new()
-                    .length(None, Some(25))
-                    .pattern(&LOCAL_DATE_TIME_PATTERN),
-            ),
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
         ),
         validate::Field::optional(
-            "time_zone",
+            "timeZone",
             validate::Shape::String(
                 validate::StringShape::new()
                     .length(None, Some(64))
@@ -1372,7 +3091,7 @@ static CALENDAR_CREATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
             validate::Shape::Array(&CALENDAR_CREATE_EVENT_INPUT_ATTENDEES_ITEMS),
         ),
         validate::Field::optional(
-            "color_id",
+            "colorId",
             validate::Shape::String(
                 validate::StringShape::new()
                     .length(None, Some(2))
@@ -1387,7 +3106,82 @@ static CALENDAR_CREATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
             "recurrence",
             validate::Shape::Array(&RECURRENCE_ITEMS),
         ),
-        validate::Field::required(
+        validate::Field::optional(
+            "transparency",
+            validate::Shape::String(
+                validate::StringShape::new().one_of(&["opaque", "transparent"]),
+            ),
+        ),
+        validate::Field::optional(
+            "visibility",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .one_of(&["default", "public", "private", "confidential"]),
+            ),
+        ),
+        validate::Field::optional("guestsCanInviteOthers", validate::Shape::Boolean),
+        validate::Field::optional("guestsCanModify", validate::Shape::Boolean),
+        validate::Field::optional("guestsCanSeeOtherGuests", validate::Shape::Boolean),
+        validate::Field::optional("anyoneCanAddSelf", validate::Shape::Boolean),
+        validate::Field::optional(
+            "sendUpdates",
+            validate::Shape::String(
+                validate::StringShape::new().one_of(&["all", "externalOnly", "none"]),
+            ),
+        ),
+        validate::Field::optional(
+            "conferenceData",
+            validate::Shape::Object(&CONFERENCE_DATA_SHAPE),
+        ),
+        validate::Field::optional(
+            "extendedProperties",
+            validate::Shape::Object(&EXTENDED_PROPERTIES_SHAPE),
+        ),
+        validate::Field::optional(
+            "attachments",
+            validate::Shape::Array(&CALENDAR_CREATE_EVENT_INPUT_ATTACHMENTS_ITEMS),
+        ),
+        validate::Field::optional(
+            "source",
+            validate::Shape::Object(&CALENDAR_CREATE_EVENT_INPUT_SOURCE_SHAPE),
+        ),
+        validate::Field::optional(
+            "calendarsToCheck",
+            validate::Shape::Array(&CALENDARS_TO_CHECK_ITEMS),
+        ),
+        validate::Field::optional(
+                "duplicateSimilarityThreshold",
+                validate::Shape::number(Some(0.0), Some(1.0)),
+            )
+            .default_json("0.7"),
+        validate::Field::optional("allowDuplicates", validate::Shape::Boolean)
+            .default_json("false"),
+        validate::Field::optional(
+            "eventType",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .one_of(&["default", "focusTime", "outOfOffice", "workingLocation"]),
+            ),
+        ),
+        validate::Field::optional(
+            "focusTimeProperties",
+            validate::Shape::Object(
+                &CALENDAR_CREATE_EVENT_INPUT_FOCUS_TIME_PROPERTIES_SHAPE,
+            ),
+        ),
+        validate::Field::optional(
+            "outOfOfficeProperties",
+            validate::Shape::Object(
+                &CALENDAR_CREATE_EVENT_INPUT_OUT_OF_OFFICE_PROPERTIES_SHAPE,
+            ),
+        ),
+        validate::Field::optional(
+            "workingLocationProperties",
+            validate::Shape::Object(
+                &CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE,
+            ),
+        ),
+        validate::Field::optional(
             "idempotency_key",
             validate::Shape::String(
                 validate::StringShape::new().length(Some(1), Some(255)),
@@ -1403,16 +3197,38 @@ static CALENDAR_CREATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
 );
 
 static CALENDAR_CREATE_EVENT_INPUT_ATTENDEES_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
-        validate::Shape::Object(&ATTENDEE_EMAIL_SHAPE),
+        validate::Shape::Object(&NEW_ATTENDEE_SHAPE),
     )
     .bounds(None, Some(100));
-static ATTENDEE_EMAIL_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+static NEW_ATTENDEE_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::required(
             "email",
             validate::Shape::String(
                 validate::StringShape::new().format(validate::Format::Email),
             ),
+        ),
+        validate::Field::optional(
+            "displayName",
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
+        ),
+        validate::Field::optional("optional", validate::Shape::Boolean),
+        validate::Field::optional(
+            "responseStatus",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .one_of(&["needsAction", "declined", "tentative", "accepted"]),
+            ),
+        ),
+        validate::Field::optional(
+            "comment",
+            validate::Shape::String(
+                validate::StringShape::new().length(None, Some(1000)),
+            ),
+        ),
+        validate::Field::optional(
+            "additionalGuests",
+            validate::Shape::integer(Some(0), Some(100)),
         ),
     ],
 );
@@ -1421,7 +3237,7 @@ static COLOR_ID_PATTERN: validate::Pattern = validate::Pattern::new("^[0-9]{1,2}
 
 static REMINDERS_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
     &[
-        validate::Field::required("use_default", validate::Shape::Boolean),
+        validate::Field::required("useDefault", validate::Shape::Boolean),
         validate::Field::optional(
             "overrides",
             validate::Shape::Array(&REMINDERS_SHAPE_OVERRIDES_ITEMS),
@@ -1461,16 +3277,461 @@ static CALENDAR_CREATE_EVENT_INPUT_RECURRENCE_ITEM_PATTERN: validate::Pattern = 
     "^(RRULE|EXRULE|RDATE|EXDATE)[:;]",
 );
 
+static CONFERENCE_DATA_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::required(
+            "createRequest",
+            validate::Shape::Object(&CONFERENCE_DATA_SHAPE_CREATE_REQUEST_SHAPE),
+        ),
+    ],
+);
+
+static CONFERENCE_DATA_SHAPE_CREATE_REQUEST_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::required(
+            "requestId",
+            validate::Shape::String(
+                validate::StringShape::new().length(Some(1), Some(100)),
+            ),
+        ),
+        validate::Field::required(
+            "conferenceSolutionKey",
+            validate::Shape::Object(
+                &CONFERENCE_DATA_SHAPE_CREATE_REQUEST_SHAPE_CONFERENCE_SOLUTION_KEY_SHAPE,
+            ),
+        ),
+    ],
+);
+
+static CONFERENCE_DATA_SHAPE_CREATE_REQUEST_SHAPE_CONFERENCE_SOLUTION_KEY_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::required(
+            "type",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .one_of(
+                        &["hangoutsMeet", "eventHangout", "eventNamedHangout", "addOn"],
+                    ),
+            ),
+        ),
+    ],
+);
+
+static EXTENDED_PROPERTIES_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::optional(
+            "private",
+            validate::Shape::Map(&EXTENDED_PROPERTIES_SHAPE_PRIVATE_MAP),
+        ),
+        validate::Field::optional(
+            "shared",
+            validate::Shape::Map(&EXTENDED_PROPERTIES_SHAPE_SHARED_MAP),
+        ),
+    ],
+);
+
+static EXTENDED_PROPERTIES_SHAPE_PRIVATE_MAP: validate::MapShape = validate::MapShape::new(
+        validate::Shape::String(validate::StringShape::new().length(None, Some(1024))),
+    )
+    .keys(validate::StringShape::new().length(None, Some(44)))
+    .max_entries(Some(300));
+static EXTENDED_PROPERTIES_SHAPE_SHARED_MAP: validate::MapShape = validate::MapShape::new(
+        validate::Shape::String(validate::StringShape::new().length(None, Some(1024))),
+    )
+    .keys(validate::StringShape::new().length(None, Some(44)))
+    .max_entries(Some(300));
+static CALENDAR_CREATE_EVENT_INPUT_ATTACHMENTS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::Object(&ATTACHMENT_SHAPE),
+    )
+    .bounds(None, Some(25));
+static ATTACHMENT_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::required(
+            "fileUrl",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(2048))
+                    .format(validate::Format::Uri),
+            ),
+        ),
+        validate::Field::optional(
+            "title",
+            validate::Shape::String(
+                validate::StringShape::new().length(None, Some(1024)),
+            ),
+        ),
+        validate::Field::optional(
+            "mimeType",
+            validate::Shape::String(validate::StringShape::new().length(None, Some(255))),
+        ),
+        validate::Field::optional(
+            "iconLink",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(2048))
+                    .format(validate::Format::Uri),
+            ),
+        ),
+        validate::Field::optional(
+            "fileId",
+            validate::Shape::String(validate::StringShape::new().length(None, Some(255))),
+        ),
+    ],
+);
+
+static CALENDAR_CREATE_EVENT_INPUT_SOURCE_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::required(
+            "url",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(2048))
+                    .format(validate::Format::Uri),
+            ),
+        ),
+        validate::Field::required(
+            "title",
+            validate::Shape::String(
+                validate::StringShape::new().length(None, Some(1024)),
+            ),
+        ),
+    ],
+);
+
+static CALENDARS_TO_CHECK_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(validate::StringShape::new().length(Some(1), Some(254))),
+    )
+    .bounds(None, Some(50));
+static CALENDAR_CREATE_EVENT_INPUT_FOCUS_TIME_PROPERTIES_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::optional(
+            "autoDeclineMode",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .one_of(
+                        &[
+                            "declineNone",
+                            "declineAllConflictingInvitations",
+                            "declineOnlyNewConflictingInvitations",
+                        ],
+                    ),
+            ),
+        ),
+        validate::Field::optional(
+            "chatStatus",
+            validate::Shape::String(
+                validate::StringShape::new().one_of(&["available", "doNotDisturb"]),
+            ),
+        ),
+        validate::Field::optional(
+            "declineMessage",
+            validate::Shape::String(
+                validate::StringShape::new().length(None, Some(1024)),
+            ),
+        ),
+    ],
+);
+
+static CALENDAR_CREATE_EVENT_INPUT_OUT_OF_OFFICE_PROPERTIES_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::optional(
+                "autoDeclineMode",
+                validate::Shape::String(
+                    validate::StringShape::new()
+                        .one_of(
+                            &[
+                                "declineNone",
+                                "declineAllConflictingInvitations",
+                                "declineOnlyNewConflictingInvitations",
+                            ],
+                        ),
+                ),
+            )
+            .default_json(r#""declineAllConflictingInvitations""#),
+        validate::Field::optional(
+            "declineMessage",
+            validate::Shape::String(
+                validate::StringShape::new().length(None, Some(1024)),
+            ),
+        ),
+    ],
+);
+
+static CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::required(
+            "type",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .one_of(&["homeOffice", "officeLocation", "customLocation"]),
+            ),
+        ),
+        validate::Field::optional(
+            "homeOffice",
+            validate::Shape::Object(
+                &CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_HOME_OFFICE_SHAPE,
+            ),
+        ),
+        validate::Field::optional(
+            "officeLocation",
+            validate::Shape::Object(
+                &CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_OFFICE_LOCATION_SHAPE,
+            ),
+        ),
+        validate::Field::optional(
+            "customLocation",
+            validate::Shape::Object(
+                &CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_CUSTOM_LOCATION_SHAPE,
+            ),
+        ),
+    ],
+);
+
+static CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_HOME_OFFICE_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[],
+);
+
+static CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_OFFICE_LOCATION_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::optional(
+            "label",
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
+        ),
+        validate::Field::optional(
+            "buildingId",
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
+        ),
+        validate::Field::optional(
+            "floorId",
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
+        ),
+        validate::Field::optional(
+            "floorSectionId",
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
+        ),
+        validate::Field::optional(
+            "deskId",
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
+        ),
+    ],
+);
+
+static CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_CUSTOM_LOCATION_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::optional(
+            "label",
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
+        ),
+    ],
+);
+
+static CALENDAR_CREATE_EVENTS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::optional(
+            "account",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&ACCOUNT_ID_PATTERN),
+            ),
+        ),
+        validate::Field::optional(
+                "calendarId",
+                validate::Shape::String(
+                    validate::StringShape::new().length(Some(1), Some(254)),
+                ),
+            )
+            .default_json(r#""primary""#),
+        validate::Field::optional(
+            "timeZone",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&TIME_ZONE_PATTERN),
+            ),
+        ),
+        validate::Field::optional(
+            "sendUpdates",
+            validate::Shape::String(
+                validate::StringShape::new().one_of(&["all", "externalOnly", "none"]),
+            ),
+        ),
+        validate::Field::required(
+            "events",
+            validate::Shape::Array(&CALENDAR_CREATE_EVENTS_INPUT_EVENTS_ITEMS),
+        ),
+        validate::Field::optional(
+            "idempotency_key",
+            validate::Shape::String(
+                validate::StringShape::new().length(Some(1), Some(255)),
+            ),
+        ),
+        validate::Field::optional(
+            "preview_id",
+            validate::Shape::String(
+                validate::StringShape::new().length(Some(1), Some(128)),
+            ),
+        ),
+    ],
+);
+
+static CALENDAR_CREATE_EVENTS_INPUT_EVENTS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::Object(&NEW_EVENT_SHAPE),
+    )
+    .bounds(Some(1), Some(50));
+static NEW_EVENT_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::required(
+            "summary",
+            validate::Shape::String(
+                validate::StringShape::new().length(Some(1), Some(1024)),
+            ),
+        ),
+        validate::Field::required(
+            "start",
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
+        ),
+        validate::Field::required(
+            "end",
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
+        ),
+        validate::Field::optional(
+            "calendarId",
+            validate::Shape::String(
+                validate::StringShape::new().length(Some(1), Some(254)),
+            ),
+        ),
+        validate::Field::optional(
+            "account",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&ACCOUNT_ID_PATTERN),
+            ),
+        ),
+        validate::Field::optional(
+            "timeZone",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&TIME_ZONE_PATTERN),
+            ),
+        ),
+        validate::Field::optional(
+            "description",
+            validate::Shape::String(
+                validate::StringShape::new().length(None, Some(8192)),
+            ),
+        ),
+        validate::Field::optional(
+            "location",
+            validate::Shape::String(
+                validate::StringShape::new().length(None, Some(1024)),
+            ),
+        ),
+        validate::Field::optional(
+            "attendees",
+            validate::Shape::Array(&NEW_EVENT_SHAPE_ATTENDEES_ITEMS),
+        ),
+        validate::Field::optional(
+            "colorId",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(2))
+                    .pattern(&COLOR_ID_PATTERN),
+            ),
+        ),
+        validate::Field::optional(
+            "reminders",
+            validate::Shape::Object(&REMINDERS_SHAPE),
+        ),
+        validate::Field::optional(
+            "recurrence",
+            validate::Shape::Array(&RECURRENCE_ITEMS_2),
+        ),
+        validate::Field::optional(
+            "transparency",
+            validate::Shape::String(
+                validate::StringShape::new().one_of(&["opaque", "transparent"]),
+            ),
+        ),
+        validate::Field::optional(
+            "visibility",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .one_of(&["default", "public", "private", "confidential"]),
+            ),
+        ),
+        validate::Field::optional("guestsCanInviteOthers", validate::Shape::Boolean),
+        validate::Field::optional("guestsCanModify", validate::Shape::Boolean),
+        validate::Field::optional("guestsCanSeeOtherGuests", validate::Shape::Boolean),
+        validate::Field::optional("anyoneCanAddSelf", validate::Shape::Boolean),
+        validate::Field::optional(
+            "sendUpdates",
+            validate::Shape::String(
+                validate::StringShape::new().one_of(&["all", "externalOnly", "none"]),
+            ),
+        ),
+        validate::Field::optional(
+            "conferenceData",
+            validate::Shape::Object(&CONFERENCE_DATA_SHAPE),
+        ),
+    ],
+);
+
+static NEW_EVENT_SHAPE_ATTENDEES_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::Object(&ATTENDEE_SHAPE),
+    )
+    .bounds(None, Some(100));
+static ATTENDEE_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::required(
+            "email",
+            validate::Shape::String(
+                validate::StringShape::new().format(validate::Format::Email),
+            ),
+        ),
+        validate::Field::optional(
+            "displayName",
+            validate::Shape::String(validate::StringShape::new().length(None, Some(200))),
+        ),
+        validate::Field::optional("optional", validate::Shape::Boolean),
+        validate::Field::optional(
+            "responseStatus",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .one_of(&["needsAction", "declined", "tentative", "accepted"]),
+            ),
+        ),
+    ],
+);
+
+static RECURRENCE_ITEMS_2: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(
+            validate::StringShape::new()
+                .length(None, Some(500))
+                .pattern(&CALENDAR_CREATE_EVENT_INPUT_RECURRENCE_ITEM_PATTERN),
+        ),
+    )
+    .bounds(None, Some(10));
 static CALENDAR_UPDATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
         &[
+            validate::Field::optional(
+                "account",
+                validate::Shape::String(
+                    validate::StringShape::new()
+                        .length(None, Some(64))
+                        .pattern(&ACCOUNT_ID_PATTERN),
+                ),
+            ),
             validate::Field::required(
-                "calendar_id",
+                "calendarId",
                 validate::Shape::String(
                     validate::StringShape::new().length(Some(1), Some(254)),
                 ),
             ),
             validate::Field::required(
-                "event_id",
+                "eventId",
                 validate::Shape::String(
                     validate::StringShape::new()
                         .length(None, Some(1024))
@@ -1493,21 +3754,17 @@ static CALENDAR_UPDATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
             validate::Field::optional(
                 "start",
                 validate::Shape::String(
-                    validate::StringShape::new()
-                        .length(None, Some(25))
-                        .pattern(&LOCAL_DATE_TIME_PATTERN),
+                    validate::StringShape::new().length(None, Some(200)),
                 ),
             ),
             validate::Field::optional(
                 "end",
                 validate::Shape::String(
-                    validate::StringShape::new()
-                        .length(None, Some(25))
-                        .pattern(&LOCAL_DATE_TIME_PATTERN),
+                    validate::StringShape::new().length(None, Some(200)),
                 ),
             ),
             validate::Field::optional(
-                "time_zone",
+                "timeZone",
                 validate::Shape::String(
                     validate::StringShape::new()
                         .length(None, Some(64))
@@ -1526,7 +3783,7 @@ static CALENDAR_UPDATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
                 validate::Shape::Array(&CALENDAR_UPDATE_EVENT_INPUT_ATTENDEES_ITEMS),
             ),
             validate::Field::optional(
-                    "color_id",
+                    "colorId",
                     validate::Shape::String(
                         validate::StringShape::new()
                             .length(None, Some(2))
@@ -1540,21 +3797,77 @@ static CALENDAR_UPDATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
             ),
             validate::Field::optional(
                 "recurrence",
-                validate::Shape::Array(&RECURRENCE_ITEMS_2),
+                validate::Shape::Array(&RECURRENCE_ITEMS_3),
             ),
             validate::Field::optional(
-                    "send_updates",
+                "transparency",
+                validate::Shape::String(
+                    validate::StringShape::new().one_of(&["opaque", "transparent"]),
+                ),
+            ),
+            validate::Field::optional(
+                "visibility",
+                validate::Shape::String(
+                    validate::StringShape::new()
+                        .one_of(&["default", "public", "private", "confidential"]),
+                ),
+            ),
+            validate::Field::optional("guestsCanInviteOthers", validate::Shape::Boolean),
+            validate::Field::optional("guestsCanModify", validate::Shape::Boolean),
+            validate::Field::optional(
+                "guestsCanSeeOtherGuests",
+                validate::Shape::Boolean,
+            ),
+            validate::Field::optional("anyoneCanAddSelf", validate::Shape::Boolean),
+            validate::Field::optional(
+                    "sendUpdates",
                     validate::Shape::String(
                         validate::StringShape::new()
                             .one_of(&["all", "externalOnly", "none"]),
                     ),
                 )
                 .default_json(r#""all""#),
+            validate::Field::optional("checkConflicts", validate::Shape::Boolean),
             validate::Field::optional(
-                "scope",
-                validate::Shape::Union(&CALENDAR_UPDATE_EVENT_INPUT_SCOPE_UNION),
+                "calendarsToCheck",
+                validate::Shape::Array(&CALENDARS_TO_CHECK_ITEMS_2),
             ),
-            validate::Field::required(
+            validate::Field::optional(
+                "conferenceData",
+                validate::Shape::Object(&CONFERENCE_DATA_SHAPE),
+            ),
+            validate::Field::optional(
+                "extendedProperties",
+                validate::Shape::Object(&EXTENDED_PROPERTIES_SHAPE),
+            ),
+            validate::Field::optional(
+                "attachments",
+                validate::Shape::Array(&CALENDAR_UPDATE_EVENT_INPUT_ATTACHMENTS_ITEMS),
+            ),
+            validate::Field::optional(
+                "modificationScope",
+                validate::Shape::String(
+                    validate::StringShape::new()
+                        .one_of(&["thisAndFollowing", "all", "thisEventOnly"]),
+                ),
+            ),
+            validate::Field::optional(
+                "originalStartTime",
+                validate::Shape::String(
+                    validate::StringShape::new()
+                        .length(None, Some(25))
+                        .pattern(&LOCAL_DATE_TIME_PATTERN),
+                ),
+            ),
+            validate::Field::optional(
+                "futureStartDate",
+                validate::Shape::String(
+                    validate::StringShape::new()
+                        .length(None, Some(25))
+                        .pattern(&LOCAL_DATE_TIME_PATTERN),
+                ),
+            ),
+            validate::Field::optional(
                 "idempotency_key",
                 validate::Shape::String(
                     validate::StringShape::new().length(Some(1), Some(255)),
@@ -1570,31 +3883,39 @@ static CALENDAR_UPDATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
     )
     .conditions(
         &[
-            validate::Condition::AtLeastOne(
-                &[
-                    "summary",
-                    "description",
-                    "start",
-                    "end",
-                    "location",
-                    "attendees",
-                    "color_id",
-                    "reminders",
-                    "recurrence",
-                ],
-            ),
+            validate::Condition::When {
+                field: "modificationScope",
+                values: &["thisEventOnly"],
+                by_default: false,
+                needs: &["originalStartTime"],
+                allows: &[],
+            },
+            validate::Condition::When {
+                field: "modificationScope",
+                values: &["thisAndFollowing"],
+                by_default: false,
+                needs: &["futureStartDate"],
+                allows: &[],
+            },
         ],
     )
     .with_nullable();
-static EVENT_ID_PATTERN: validate::Pattern = validate::Pattern::new(
-    "^[a-v0-9]{5,1024}$",
-);
-
 static CALENDAR_UPDATE_EVENT_INPUT_ATTENDEES_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::Object(&ATTENDEE_EMAIL_SHAPE),
     )
     .bounds(None, Some(100));
-static RECURRENCE_ITEMS_2: validate::ArrayShape = validate::ArrayShape::new(
+static ATTENDEE_EMAIL_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::required(
+            "email",
+            validate::Shape::String(
+                validate::StringShape::new().format(validate::Format::Email),
+            ),
+        ),
+    ],
+);
+
+static RECURRENCE_ITEMS_3: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::String(
             validate::StringShape::new()
                 .length(None, Some(500))
@@ -1602,68 +3923,32 @@ static RECURRENCE_ITEMS_2: validate::ArrayShape = validate::ArrayShape::new(
         ),
     )
     .bounds(None, Some(10));
-static CALENDAR_UPDATE_EVENT_INPUT_SCOPE_UNION: validate::UnionShape = validate::UnionShape::new(
-        &[
-            (
-                "this_event_only",
-                validate::Shape::Object(
-                    &CALENDAR_UPDATE_EVENT_INPUT_SCOPE_THIS_EVENT_ONLY_SHAPE,
-                ),
-            ),
-            (
-                "this_and_following",
-                validate::Shape::Object(
-                    &CALENDAR_UPDATE_EVENT_INPUT_SCOPE_THIS_AND_FOLLOWING_SHAPE,
-                ),
-            ),
-            (
-                "all",
-                validate::Shape::Object(&CALENDAR_UPDATE_EVENT_INPUT_SCOPE_ALL_SHAPE),
-            ),
-        ],
-        "object",
+static CALENDARS_TO_CHECK_ITEMS_2: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(validate::StringShape::new().length(Some(1), Some(254))),
     )
-    .tagged("kind");
-static CALENDAR_UPDATE_EVENT_INPUT_SCOPE_THIS_EVENT_ONLY_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
-    &[
-        validate::Field::required(
-            "original_start_time",
-            validate::Shape::String(
-                validate::StringShape::new()
-                    .length(None, Some(25))
-                    .pattern(&LOCAL_DATE_TIME_PATTERN),
-            ),
-        ),
-    ],
-);
-
-static CALENDAR_UPDATE_EVENT_INPUT_SCOPE_THIS_AND_FOLLOWING_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
-    &[
-        validate::Field::required(
-            "future_start_date",
-            validate::Shape::String(
-                validate::StringShape::new()
-                    .length(None, Some(25))
-                    .pattern(&LOCAL_DATE_TIME_PATTERN),
-            ),
-        ),
-    ],
-);
-
-static CALENDAR_UPDATE_EVENT_INPUT_SCOPE_ALL_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
-    &[],
-);
-
+    .bounds(None, Some(50));
+static CALENDAR_UPDATE_EVENT_INPUT_ATTACHMENTS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::Object(&ATTACHMENT_SHAPE),
+    )
+    .bounds(None, Some(25));
 static CALENDAR_DELETE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
+        validate::Field::optional(
+            "account",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&ACCOUNT_ID_PATTERN),
+            ),
+        ),
         validate::Field::required(
-            "calendar_id",
+            "calendarId",
             validate::Shape::String(
                 validate::StringShape::new().length(Some(1), Some(254)),
             ),
         ),
         validate::Field::required(
-            "event_id",
+            "eventId",
             validate::Shape::String(
                 validate::StringShape::new()
                     .length(None, Some(1024))
@@ -1671,13 +3956,13 @@ static CALENDAR_DELETE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
             ),
         ),
         validate::Field::optional(
-                "send_updates",
+                "sendUpdates",
                 validate::Shape::String(
                     validate::StringShape::new().one_of(&["all", "externalOnly", "none"]),
                 ),
             )
             .default_json(r#""all""#),
-        validate::Field::required(
+        validate::Field::optional(
             "idempotency_key",
             validate::Shape::String(
                 validate::StringShape::new().length(Some(1), Some(255)),
@@ -1692,14 +3977,91 @@ static CALENDAR_DELETE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
     ],
 );
 
+static CALENDAR_RESPOND_TO_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+        &[
+            validate::Field::optional(
+                "account",
+                validate::Shape::String(
+                    validate::StringShape::new()
+                        .length(None, Some(64))
+                        .pattern(&ACCOUNT_ID_PATTERN),
+                ),
+            ),
+            validate::Field::required(
+                "calendarId",
+                validate::Shape::String(
+                    validate::StringShape::new().length(Some(1), Some(254)),
+                ),
+            ),
+            validate::Field::required(
+                "eventId",
+                validate::Shape::String(
+                    validate::StringShape::new()
+                        .length(None, Some(1024))
+                        .pattern(&EVENT_ID_PATTERN),
+                ),
+            ),
+            validate::Field::required(
+                "response",
+                validate::Shape::String(
+                    validate::StringShape::new()
+                        .one_of(&["needsAction", "declined", "tentative", "accepted"]),
+                ),
+            ),
+            validate::Field::optional(
+                "comment",
+                validate::Shape::String(
+                    validate::StringShape::new().length(None, Some(1000)),
+                ),
+            ),
+            validate::Field::optional(
+                "modificationScope",
+                validate::Shape::String(
+                    validate::StringShape::new().one_of(&["thisEventOnly", "all"]),
+                ),
+            ),
+            validate::Field::optional(
+                "originalStartTime",
+                validate::Shape::String(
+                    validate::StringShape::new()
+                        .length(None, Some(25))
+                        .pattern(&LOCAL_DATE_TIME_PATTERN),
+                ),
+            ),
+            validate::Field::optional(
+                "sendUpdates",
+                validate::Shape::String(
+                    validate::StringShape::new().one_of(&["all", "externalOnly", "none"]),
+                ),
+            ),
+            validate::Field::optional(
+                "idempotency_key",
+                validate::Shape::String(
+                    validate::StringShape::new().length(Some(1), Some(255)),
+                ),
+            ),
+        ],
+    )
+    .conditions(
+        &[
+            validate::Condition::When {
+                field: "modificationScope",
+                values: &["thisEventOnly"],
+                by_default: false,
+                needs: &["originalStartTime"],
+                allows: &[],
+            },
+        ],
+    );
 static CALENDAR_GET_FREEBUSY_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
+        validate::Field::optional("account", validate::Shape::Union(&ACCOUNTS_UNION_4)),
         validate::Field::required(
             "calendars",
             validate::Shape::Array(&CALENDAR_GET_FREEBUSY_INPUT_CALENDARS_ITEMS),
         ),
         validate::Field::required(
-            "time_min",
+            "timeMin",
             validate::Shape::String(
                 validate::StringShape::new()
                     .length(None, Some(25))
@@ -1707,7 +4069,7 @@ static CALENDAR_GET_FREEBUSY_INPUT: validate::ObjectShape = validate::ObjectShap
             ),
         ),
         validate::Field::required(
-            "time_max",
+            "timeMax",
             validate::Shape::String(
                 validate::StringShape::new()
                     .length(None, Some(25))
@@ -1715,7 +4077,7 @@ static CALENDAR_GET_FREEBUSY_INPUT: validate::ObjectShape = validate::ObjectShap
             ),
         ),
         validate::Field::optional(
-            "time_zone",
+            "timeZone",
             validate::Shape::String(
                 validate::StringShape::new()
                     .length(None, Some(64))
@@ -1723,16 +4085,42 @@ static CALENDAR_GET_FREEBUSY_INPUT: validate::ObjectShape = validate::ObjectShap
             ),
         ),
         validate::Field::optional(
-            "group_expansion_max",
+            "groupExpansionMax",
             validate::Shape::integer(Some(1), Some(100)),
         ),
         validate::Field::optional(
-            "calendar_expansion_max",
+            "calendarExpansionMax",
             validate::Shape::integer(Some(1), Some(50)),
         ),
     ],
 );
 
+static ACCOUNTS_UNION_4: validate::UnionShape = validate::UnionShape::new(
+    &[
+        (
+            "one",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&ACCOUNT_ID_PATTERN),
+            ),
+        ),
+        (
+            "several",
+            validate::Shape::Array(&CALENDAR_GET_FREEBUSY_INPUT_ACCOUNT_SEVERAL_ITEMS),
+        ),
+    ],
+    "string or array",
+);
+
+static CALENDAR_GET_FREEBUSY_INPUT_ACCOUNT_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::String(
+            validate::StringShape::new()
+                .length(None, Some(64))
+                .pattern(&ACCOUNT_ID_PATTERN),
+        ),
+    )
+    .bounds(Some(1), Some(10));
 static CALENDAR_GET_FREEBUSY_INPUT_CALENDARS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::Object(&CALENDAR_GET_FREEBUSY_INPUT_CALENDARS_ITEM_SHAPE),
     )
@@ -1751,7 +4139,15 @@ static CALENDAR_GET_FREEBUSY_INPUT_CALENDARS_ITEM_SHAPE: validate::ObjectShape =
 static CALENDAR_GET_CURRENT_TIME_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::optional(
-            "time_zone",
+            "account",
+            validate::Shape::String(
+                validate::StringShape::new()
+                    .length(None, Some(64))
+                    .pattern(&ACCOUNT_ID_PATTERN),
+            ),
+        ),
+        validate::Field::optional(
+            "timeZone",
             validate::Shape::String(
                 validate::StringShape::new()
                     .length(None, Some(64))
@@ -1762,14 +4158,14 @@ static CALENDAR_GET_CURRENT_TIME_INPUT: validate::ObjectShape = validate::Object
 );
 
 /// Every tool of this toolset, in the order `tools/list` shows them.
-pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 9] = [
+pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "calendar_list_calendars",
         title: "List calendars",
         description: "List every calendar the person can see. Returns each calendar's id, title, time zone, the person's access and whether it is their primary one. Use when you need a calendar id other than primary, or the user asks which calendars they have. Read-only.",
-        input_schema: r#"{"type":"object","properties":{},"additionalProperties":false}"#,
-        output_schema: "{\"type\":\"object\",\"properties\":{\"calendars\":{\"type\":\"array\",\"description\":\"The calendars.\",\"maxItems\":250,\"items\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The calendar's id.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":255},\"time_zone\":{\"type\":\"string\",\"description\":\"Its time zone.\",\"pattern\":\"^[A-Za-z_]+(/[A-Za-z0-9_+-]+){0,2}$\",\"maxLength\":64},\"access_role\":{\"type\":\"string\",\"description\":\"What the person may do with it.\",\"enum\":[\"owner\",\"writer\",\"reader\",\"freeBusyReader\"]},\"primary\":{\"type\":\"boolean\",\"description\":\"Whether it is the person's main calendar.\"}},\"required\":[\"id\",\"summary\",\"time_zone\",\"access_role\",\"primary\"]}},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"calendars\"]}",
-        listed_output_schema: r#"{"type":"object","properties":{"calendars":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"summary":{"type":"string"},"time_zone":{"type":"string"},"access_role":{"type":"string","enum":["owner","writer","reader","freeBusyReader"]},"primary":{"type":"boolean"}},"required":["id","summary","time_zone","access_role","primary"]}},"truncated":{"type":"object"}},"required":["calendars"]}"#,
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"description\":\"The accounts whose calendars to list; every connected one when left out. Example: \\\"work\\\".\",\"anyOf\":[{\"type\":\"string\",\"description\":\"One account.\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},{\"type\":\"array\",\"description\":\"Several accounts.\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"string\",\"description\":\"A connected account's nickname.\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64}}]}},\"additionalProperties\":false}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"calendars\":{\"type\":\"array\",\"description\":\"The calendars.\",\"maxItems\":250,\"items\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The calendar's id.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":255},\"timeZone\":{\"type\":\"string\",\"description\":\"Its time zone.\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"accessRole\":{\"type\":\"string\",\"description\":\"What the person may do with it.\",\"enum\":[\"owner\",\"writer\",\"reader\",\"freeBusyReader\"]},\"primary\":{\"type\":\"boolean\",\"description\":\"Whether it is the person's main calendar.\"}},\"required\":[\"id\",\"summary\",\"timeZone\",\"accessRole\",\"primary\"]}},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"calendars\"]}",
+        listed_output_schema: r#"{"type":"object","properties":{"calendars":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"summary":{"type":"string"},"timeZone":{"type":"string"},"accessRole":{"type":"string","enum":["owner","writer","reader","freeBusyReader"]},"primary":{"type":"boolean"}},"required":["id","summary","timeZone","accessRole","primary"]}},"truncated":{"type":"object"}},"required":["calendars"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: true,
             destructive: false,
@@ -1783,10 +4179,10 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 9] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "calendar_list_events",
         title: "List events",
-        description: "List the events of one or more calendars in a time window, in start order. Returns the events with their times, guests, status and recurrence. Use when the user asks what is on their calendar on a day or in a period. Not for events matching words: call calendar_search_events instead. Not for only whether people are free: call calendar_get_freebusy instead. Pass all of time_min, time_max or none. Read-only.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"calendar_id\":{\"description\":\"The calendar to read, or a list of them. Example: \\\"primary\\\".\",\"anyOf\":[{\"type\":\"string\",\"description\":\"One calendar.\",\"minLength\":1,\"maxLength\":254},{\"type\":\"array\",\"description\":\"Several calendars, each once.\",\"minItems\":1,\"maxItems\":50,\"items\":{\"type\":\"string\",\"description\":\"A calendar id, `primary` for the person's main calendar, else an address.\",\"minLength\":1,\"maxLength\":254}}]},\"time_min\":{\"type\":\"string\",\"description\":\"Only events ending after this. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"time_max\":{\"type\":\"string\",\"description\":\"Only events starting before this. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"time_zone\":{\"type\":\"string\",\"description\":\"How times without an offset are read; the calendar's by default. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z_]+(/[A-Za-z0-9_+-]+){0,2}$\",\"maxLength\":64}},\"required\":[\"calendar_id\"],\"additionalProperties\":false}",
-        output_schema: "{\"type\":\"object\",\"properties\":{\"events\":{\"type\":\"array\",\"description\":\"The events, in start order.\",\"maxItems\":2500,\"items\":{\"type\":\"object\",\"description\":\"An event of a calendar.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendar_id\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"response_status\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"color_id\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}}},\"required\":[\"id\",\"calendar_id\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"color_id\",\"recurrence\"]}},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"events\"]}",
-        listed_output_schema: r#"{"type":"object","properties":{"events":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"calendar_id":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"response_status":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"color_id":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}}},"required":["id","calendar_id","summary","description","location","start","end","status","attendees","color_id","recurrence"]}},"truncated":{"type":"object"}},"required":["events"]}"#,
+        description: "List the events of one or more calendars in a time window, in start order. Returns the events with their times, guests, status and recurrence. Use when the user asks what is on their calendar on a day or in a period. Not for events matching words: call calendar_search_events instead. Not for only whether people are free: call calendar_get_freebusy instead. Read-only.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"description\":\"The accounts to read; every connected one when left out. Example: \\\"work\\\".\",\"anyOf\":[{\"type\":\"string\",\"description\":\"One account.\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},{\"type\":\"array\",\"description\":\"Several accounts.\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"string\",\"description\":\"A connected account's nickname.\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64}}]},\"calendarId\":{\"description\":\"The calendar or calendars to read. Example: \\\"primary\\\".\",\"anyOf\":[{\"type\":\"string\",\"description\":\"One calendar id or name, or a JSON array of them in a string ('[\\\"Work\\\", \\\"Team\\\"]').\",\"minLength\":1,\"maxLength\":254},{\"type\":\"array\",\"description\":\"Several calendars.\",\"minItems\":1,\"maxItems\":50,\"items\":{\"type\":\"string\",\"description\":\"A calendar's id (`primary`, an address) or name.\",\"minLength\":1,\"maxLength\":254}}]},\"timeMin\":{\"type\":\"string\",\"description\":\"Only events ending after this. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"timeMax\":{\"type\":\"string\",\"description\":\"Only events starting before this. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"timeZone\":{\"type\":\"string\",\"description\":\"How times without an offset are read; the calendar's by default. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"fields\":{\"type\":\"array\",\"description\":\"Event fields to return beyond id, summary, start, end, status, htmlLink, location and attendees. Example: [\\\"colorId\\\"].\",\"maxItems\":34,\"items\":{\"type\":\"string\",\"description\":\"The name of an event's field.\",\"enum\":[\"id\",\"summary\",\"description\",\"start\",\"end\",\"location\",\"attendees\",\"colorId\",\"transparency\",\"extendedProperties\",\"reminders\",\"conferenceData\",\"attachments\",\"status\",\"htmlLink\",\"created\",\"updated\",\"creator\",\"organizer\",\"recurrence\",\"recurringEventId\",\"originalStartTime\",\"visibility\",\"iCalUID\",\"sequence\",\"hangoutLink\",\"anyoneCanAddSelf\",\"guestsCanInviteOthers\",\"guestsCanModify\",\"guestsCanSeeOtherGuests\",\"privateCopy\",\"locked\",\"source\",\"eventType\"]}},\"privateExtendedProperty\":{\"type\":\"array\",\"description\":\"Only events with all these private extended properties (key=value). Example: [\\\"project=apollo\\\"].\",\"maxItems\":300,\"items\":{\"type\":\"string\",\"pattern\":\"^[^=]+=[^=]+$\",\"maxLength\":1069}},\"sharedExtendedProperty\":{\"type\":\"array\",\"description\":\"Only events with all these shared extended properties (key=value). Example: [\\\"project=apollo\\\"].\",\"maxItems\":300,\"items\":{\"type\":\"string\",\"pattern\":\"^[^=]+=[^=]+$\",\"maxLength\":1069}}},\"required\":[\"calendarId\"],\"additionalProperties\":false}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"events\":{\"type\":\"array\",\"description\":\"The events, in start order.\",\"maxItems\":2500,\"items\":{\"type\":\"object\",\"description\":\"An event of a calendar.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]}},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"events\"]}",
+        listed_output_schema: r#"{"type":"object","properties":{"events":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"displayName":{"type":"string"},"optional":{"type":"boolean"},"responseStatus":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"colorId":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}},"eventType":{"type":"string","enum":["default","focusTime","outOfOffice","workingLocation"]},"hangoutLink":{"type":"string"},"extendedProperties":{"type":"object","properties":{"private":{"type":"object","additionalProperties":{"type":"string"}},"shared":{"type":"object","additionalProperties":{"type":"string"}}}}},"required":["id","calendarId","summary","description","location","start","end","status","attendees","colorId","recurrence"]}},"truncated":{"type":"object"}},"required":["events"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: true,
             destructive: false,
@@ -1795,15 +4191,15 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 9] = [
         },
         deprecated_aliases: &[],
         input: &CALENDAR_LIST_EVENTS_INPUT,
-        example_call: r#"{"calendar_id":"primary","time_min":"2026-12-07T00:00:00","time_max":"2026-12-07T23:59:59"}"#,
+        example_call: r#"{"calendarId":"primary","timeMin":"2026-12-07T00:00:00","timeMax":"2026-12-07T23:59:59"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "calendar_search_events",
         title: "Search events",
         description: "Find the events of a calendar whose title, notes, place or guests match words, in a time window. Returns the matching events, in start order. Use when the user asks when a meeting or event happens by what it is about, not by its day. Not for everything on a given day: call calendar_list_events instead. Read-only.",
-        input_schema: r#"{"type":"object","properties":{"calendar_id":{"type":"string","description":"The calendar to search. Example: \"primary\".","minLength":1,"maxLength":254},"query":{"type":"string","description":"Words to find in the title or notes or place or guests. Example: \"planning\".","minLength":1,"maxLength":200},"time_min":{"type":"string","description":"Only events ending after this. Example: \"2026-12-07T10:00:00\".","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$","maxLength":25},"time_max":{"type":"string","description":"Only events starting before this. Example: \"2026-12-07T10:00:00\".","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$","maxLength":25},"time_zone":{"type":"string","description":"How times without an offset are read. Example: \"Europe/Berlin\".","pattern":"^[A-Za-z_]+(/[A-Za-z0-9_+-]+){0,2}$","maxLength":64}},"required":["calendar_id","query","time_min","time_max"],"additionalProperties":false}"#,
-        output_schema: "{\"type\":\"object\",\"properties\":{\"events\":{\"type\":\"array\",\"description\":\"The matching events.\",\"maxItems\":2500,\"items\":{\"type\":\"object\",\"description\":\"An event of a calendar.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendar_id\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"response_status\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"color_id\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}}},\"required\":[\"id\",\"calendar_id\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"color_id\",\"recurrence\"]}},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"events\"]}",
-        listed_output_schema: r#"{"type":"object","properties":{"events":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"calendar_id":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"response_status":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"color_id":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}}},"required":["id","calendar_id","summary","description","location","start","end","status","attendees","color_id","recurrence"]}},"truncated":{"type":"object"}},"required":["events"]}"#,
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"description\":\"The accounts to search; every connected one when left out. Example: \\\"work\\\".\",\"anyOf\":[{\"type\":\"string\",\"description\":\"One account.\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},{\"type\":\"array\",\"description\":\"Several accounts.\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"string\",\"description\":\"A connected account's nickname.\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64}}]},\"calendarId\":{\"description\":\"The calendar or calendars to search. Example: \\\"primary\\\".\",\"anyOf\":[{\"type\":\"string\",\"description\":\"One calendar id or name, or a JSON array of them in a string ('[\\\"Work\\\", \\\"Team\\\"]').\",\"minLength\":1,\"maxLength\":254},{\"type\":\"array\",\"description\":\"Several calendars.\",\"minItems\":1,\"maxItems\":50,\"items\":{\"type\":\"string\",\"description\":\"A calendar's id (`primary`, an address) or name.\",\"minLength\":1,\"maxLength\":254}}]},\"query\":{\"type\":\"string\",\"description\":\"Words to find in the title or notes or place or guests. Example: \\\"planning\\\".\",\"minLength\":1,\"maxLength\":200},\"timeMin\":{\"type\":\"string\",\"description\":\"Only events ending after this. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"timeMax\":{\"type\":\"string\",\"description\":\"Only events starting before this. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"timeZone\":{\"type\":\"string\",\"description\":\"How times without an offset are read. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"fields\":{\"type\":\"array\",\"description\":\"Event fields to return beyond id, summary, start, end, status, htmlLink, location and attendees. Example: [\\\"colorId\\\"].\",\"maxItems\":34,\"items\":{\"type\":\"string\",\"description\":\"The name of an event's field.\",\"enum\":[\"id\",\"summary\",\"description\",\"start\",\"end\",\"location\",\"attendees\",\"colorId\",\"transparency\",\"extendedProperties\",\"reminders\",\"conferenceData\",\"attachments\",\"status\",\"htmlLink\",\"created\",\"updated\",\"creator\",\"organizer\",\"recurrence\",\"recurringEventId\",\"originalStartTime\",\"visibility\",\"iCalUID\",\"sequence\",\"hangoutLink\",\"anyoneCanAddSelf\",\"guestsCanInviteOthers\",\"guestsCanModify\",\"guestsCanSeeOtherGuests\",\"privateCopy\",\"locked\",\"source\",\"eventType\"]}},\"privateExtendedProperty\":{\"type\":\"array\",\"description\":\"Only events with all these private extended properties (key=value). Example: [\\\"project=apollo\\\"].\",\"maxItems\":300,\"items\":{\"type\":\"string\",\"pattern\":\"^[^=]+=[^=]+$\",\"maxLength\":1069}},\"sharedExtendedProperty\":{\"type\":\"array\",\"description\":\"Only events with all these shared extended properties (key=value). Example: [\\\"project=apollo\\\"].\",\"maxItems\":300,\"items\":{\"type\":\"string\",\"pattern\":\"^[^=]+=[^=]+$\",\"maxLength\":1069}}},\"required\":[\"calendarId\",\"query\",\"timeMin\",\"timeMax\"],\"additionalProperties\":false}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"events\":{\"type\":\"array\",\"description\":\"The matching events.\",\"maxItems\":2500,\"items\":{\"type\":\"object\",\"description\":\"An event of a calendar.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]}},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"events\"]}",
+        listed_output_schema: r#"{"type":"object","properties":{"events":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"displayName":{"type":"string"},"optional":{"type":"boolean"},"responseStatus":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"colorId":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}},"eventType":{"type":"string","enum":["default","focusTime","outOfOffice","workingLocation"]},"hangoutLink":{"type":"string"},"extendedProperties":{"type":"object","properties":{"private":{"type":"object","additionalProperties":{"type":"string"}},"shared":{"type":"object","additionalProperties":{"type":"string"}}}}},"required":["id","calendarId","summary","description","location","start","end","status","attendees","colorId","recurrence"]}},"truncated":{"type":"object"}},"required":["events"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: true,
             destructive: false,
@@ -1812,13 +4208,30 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 9] = [
         },
         deprecated_aliases: &[],
         input: &CALENDAR_SEARCH_EVENTS_INPUT,
-        example_call: r#"{"calendar_id":"team@example.com","query":"planning","time_min":"2026-12-01T00:00:00","time_max":"2026-12-31T23:59:59"}"#,
+        example_call: r#"{"calendarId":"team@example.com","query":"planning","timeMin":"2026-12-01T00:00:00","timeMax":"2026-12-31T23:59:59"}"#,
+    },
+    ::toolspec_runtime::engine::ToolDefinition {
+        name: "calendar_get_event",
+        title: "Get an event",
+        description: "Get one event of a calendar by its id. Returns the event with its times, guests, status and recurrence. Use when you have an event's id and need its details. Not for finding events by words: call calendar_search_events instead. Read-only.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to use; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The event's calendar. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"The event to read. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"fields\":{\"type\":\"array\",\"description\":\"Event fields to return beyond id, summary, start, end, status, htmlLink, location and attendees. Example: [\\\"colorId\\\"].\",\"maxItems\":34,\"items\":{\"type\":\"string\",\"description\":\"The name of an event's field.\",\"enum\":[\"id\",\"summary\",\"description\",\"start\",\"end\",\"location\",\"attendees\",\"colorId\",\"transparency\",\"extendedProperties\",\"reminders\",\"conferenceData\",\"attachments\",\"status\",\"htmlLink\",\"created\",\"updated\",\"creator\",\"organizer\",\"recurrence\",\"recurringEventId\",\"originalStartTime\",\"visibility\",\"iCalUID\",\"sequence\",\"hangoutLink\",\"anyoneCanAddSelf\",\"guestsCanInviteOthers\",\"guestsCanModify\",\"guestsCanSeeOtherGuests\",\"privateCopy\",\"locked\",\"source\",\"eventType\"]}}},\"required\":[\"calendarId\",\"eventId\"],\"additionalProperties\":false}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"event\":{\"type\":\"object\",\"description\":\"The event.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"event\"]}",
+        listed_output_schema: r#"{"type":"object","properties":{"event":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"displayName":{"type":"string"},"optional":{"type":"boolean"},"responseStatus":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"colorId":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}},"eventType":{"type":"string","enum":["default","focusTime","outOfOffice","workingLocation"]},"hangoutLink":{"type":"string"},"extendedProperties":{"type":"object","properties":{"private":{"type":"object","additionalProperties":{"type":"string"}},"shared":{"type":"object","additionalProperties":{"type":"string"}}}}},"required":["id","calendarId","summary","description","location","start","end","status","attendees","colorId","recurrence"]},"truncated":{"type":"object"}},"required":["event"]}"#,
+        annotations: ::toolspec_runtime::engine::Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        deprecated_aliases: &[],
+        input: &CALENDAR_GET_EVENT_INPUT,
+        example_call: r#"{"calendarId":"primary","eventId":"ev0standup01"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "calendar_list_colors",
         title: "List colors",
-        description: "List the color ids events and calendars can have, with their colors. Returns the palette of events and of calendars, each by color id. Use when you set an event's color_id and need to know which id is which color. Read-only.",
-        input_schema: r#"{"type":"object","properties":{},"additionalProperties":false}"#,
+        description: "List the color ids events and calendars can have, with their colors. Returns the palette of events and of calendars, each by color id. Use when you set an event's colorId and need to know which id is which color. Read-only.",
+        input_schema: r#"{"type":"object","properties":{"account":{"type":"string","description":"The account whose palette to read; needed only with several connected. Example: \"work\".","pattern":"^[a-z0-9_-]{1,64}$","maxLength":64}},"additionalProperties":false}"#,
         output_schema: r#"{"type":"object","properties":{"event":{"type":"object","description":"Event colors by color id.","maxProperties":24,"propertyNames":{"pattern":"^[0-9]{1,2}$"},"additionalProperties":{"type":"object","description":"A color of the palette.","properties":{"background":{"type":"string","description":"The background in hex.","pattern":"^#[0-9a-f]{6}$"},"foreground":{"type":"string","description":"The text color in hex.","pattern":"^#[0-9a-f]{6}$"}},"required":["background","foreground"]}},"calendar":{"type":"object","description":"Calendar colors by color id.","maxProperties":24,"propertyNames":{"pattern":"^[0-9]{1,2}$"},"additionalProperties":{"type":"object","description":"A color of the palette.","properties":{"background":{"type":"string","description":"The background in hex.","pattern":"^#[0-9a-f]{6}$"},"foreground":{"type":"string","description":"The text color in hex.","pattern":"^#[0-9a-f]{6}$"}},"required":["background","foreground"]}}},"required":["event","calendar"]}"#,
         listed_output_schema: r#"{"type":"object","properties":{"event":{"type":"object","additionalProperties":{"type":"object","properties":{"background":{"type":"string"},"foreground":{"type":"string"}},"required":["background","foreground"]}},"calendar":{"type":"object","additionalProperties":{"type":"object","properties":{"background":{"type":"string"},"foreground":{"type":"string"}},"required":["background","foreground"]}}},"required":["event","calendar"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {
@@ -1835,26 +4248,43 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 9] = [
         name: "calendar_create_event",
         title: "Create an event",
         description: "Create an event on a calendar and invite its guests. Returns the new event with its id. Use when the user asks to book a meeting, put something on their calendar or invite people. Not for changing an event that exists: call calendar_update_event instead. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"calendar_id\":{\"type\":\"string\",\"description\":\"The calendar to add it to. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"The event's title. Example: \\\"Design review\\\".\",\"minLength\":1,\"maxLength\":1024},\"description\":{\"type\":\"string\",\"description\":\"Notes for the guests. Example: \\\"Bring the mockups\\\".\",\"maxLength\":8192},\"start\":{\"type\":\"string\",\"description\":\"The date and time the event begins. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"The date and time the event is over; after start. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"time_zone\":{\"type\":\"string\",\"description\":\"How start and end without an offset are read. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z_]+(/[A-Za-z0-9_+-]+){0,2}$\",\"maxLength\":64},\"location\":{\"type\":\"string\",\"description\":\"The room or address guests go to. Example: \\\"Room 4\\\".\",\"maxLength\":1024},\"attendees\":{\"type\":\"array\",\"description\":\"The guests to invite; each gets an email.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest to invite.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address. Example: \\\"grace@example.com\\\".\",\"format\":\"email\"}},\"required\":[\"email\"],\"additionalProperties\":false}},\"color_id\":{\"type\":\"string\",\"description\":\"The color the event shows in (see calendar_list_colors). Example: \\\"5\\\".\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},\"reminders\":{\"type\":\"object\",\"description\":\"Its reminders; the calendar's defaults when left out.\",\"properties\":{\"use_default\":{\"type\":\"boolean\",\"description\":\"Whether the calendar's default reminders apply. Example: false.\"},\"overrides\":{\"type\":\"array\",\"description\":\"Reminders of this event instead of the defaults.\",\"maxItems\":5,\"items\":{\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"How the reminder comes.\",\"enum\":[\"email\",\"popup\"],\"default\":\"popup\"},\"minutes\":{\"type\":\"integer\",\"description\":\"Minutes before the start. Example: 10.\",\"minimum\":0,\"maximum\":40320}},\"required\":[\"minutes\"],\"additionalProperties\":false}}},\"required\":[\"use_default\"],\"additionalProperties\":false},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; once when left out. Example: [\\\"RRULE:FREQ=WEEKLY;COUNT=5\\\"].\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; the service gets it too, so a retry with it never repeats the change and returns the first result (replayed: true) for 24h.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"calendar_id\",\"summary\",\"start\",\"end\",\"idempotency_key\"],\"additionalProperties\":false}",
-        output_schema: "{\"type\":\"object\",\"properties\":{\"event\":{\"type\":\"object\",\"description\":\"The new event.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendar_id\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"response_status\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"color_id\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}}},\"required\":[\"id\",\"calendar_id\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"color_id\",\"recurrence\"]},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"title\":{\"type\":\"string\",\"description\":\"The title it would have.\",\"maxLength\":1024},\"invitations\":{\"type\":\"integer\",\"description\":\"How many guests would be emailed.\",\"minimum\":0}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"title\",\"invitations\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
-        listed_output_schema: r#"{"type":"object","properties":{"event":{"type":"object","properties":{"id":{"type":"string"},"calendar_id":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"response_status":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"color_id":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}}},"required":["id","calendar_id","summary","description","location","start","end","status","attendees","color_id","recurrence"]},"replayed":{"type":"boolean"},"applied":{"type":"boolean"},"preview":{"type":"object"},"truncated":{"type":"object"}},"required":["applied"]}"#,
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to use; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar to add it to. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"An id of your choosing for the new event; Google makes one when left out. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"summary\":{\"type\":\"string\",\"description\":\"The event's title. Example: \\\"Design review\\\".\",\"minLength\":1,\"maxLength\":1024},\"description\":{\"type\":\"string\",\"description\":\"Notes for the guests. Example: \\\"Bring the mockups\\\".\",\"maxLength\":8192},\"start\":{\"type\":\"string\",\"description\":\"When the event begins: a date and time, a date for an all-day event, or a JSON object string with dateTime and timeZone. Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"description\":\"When it is over, written as start is (an all-day event ends the next day). Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"timeZone\":{\"type\":\"string\",\"description\":\"How start and end without an offset are read. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"location\":{\"type\":\"string\",\"description\":\"The room or address guests go to. Example: \\\"Room 4\\\".\",\"maxLength\":1024},\"attendees\":{\"type\":\"array\",\"description\":\"The guests to invite.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest to invite.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address. Example: \\\"grace@example.com\\\".\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address. Example: \\\"Grace Hopper\\\".\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest. Example: false.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Their answer so far. Example: \\\"needsAction\\\".\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"comment\":{\"type\":\"string\",\"description\":\"Their comment on the answer. Example: \\\"Running late\\\".\",\"maxLength\":1000},\"additionalGuests\":{\"type\":\"integer\",\"description\":\"How many guests they bring. Example: 0.\",\"minimum\":0,\"maximum\":100}},\"required\":[\"email\"],\"additionalProperties\":false}},\"colorId\":{\"type\":\"string\",\"description\":\"The color the event shows in (see calendar_list_colors). Example: \\\"5\\\".\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},\"reminders\":{\"type\":\"object\",\"description\":\"Its reminders; the calendar's defaults when left out.\",\"properties\":{\"useDefault\":{\"type\":\"boolean\",\"description\":\"Whether the calendar's default reminders apply. Example: false.\"},\"overrides\":{\"type\":\"array\",\"description\":\"Reminders of this event instead of the defaults.\",\"maxItems\":5,\"items\":{\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"How the reminder comes.\",\"enum\":[\"email\",\"popup\"],\"default\":\"popup\"},\"minutes\":{\"type\":\"integer\",\"description\":\"Minutes before the start. Example: 10.\",\"minimum\":0,\"maximum\":40320}},\"required\":[\"minutes\"],\"additionalProperties\":false}}},\"required\":[\"useDefault\"],\"additionalProperties\":false},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; once when left out. Example: [\\\"RRULE:FREQ=WEEKLY;COUNT=5\\\"].\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"transparency\":{\"type\":\"string\",\"description\":\"Busy (opaque) or free (transparent); busy when left out. Example: \\\"opaque\\\".\",\"enum\":[\"opaque\",\"transparent\"]},\"visibility\":{\"type\":\"string\",\"description\":\"Who sees its details. Example: \\\"default\\\".\",\"enum\":[\"default\",\"public\",\"private\",\"confidential\"]},\"guestsCanInviteOthers\":{\"type\":\"boolean\",\"description\":\"Whether guests may invite others (yes when left out). Example: true.\"},\"guestsCanModify\":{\"type\":\"boolean\",\"description\":\"Whether guests may change it (no when left out). Example: false.\"},\"guestsCanSeeOtherGuests\":{\"type\":\"boolean\",\"description\":\"Whether guests see each other (yes when left out). Example: true.\"},\"anyoneCanAddSelf\":{\"type\":\"boolean\",\"description\":\"Whether anyone may add themselves (no when left out). Example: false.\"},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed the invitation. One of: all, externalOnly (only guests who do not use Google Calendar), none. Example: \\\"all\\\".\",\"enum\":[\"all\",\"externalOnly\",\"none\"]},\"conferenceData\":{\"type\":\"object\",\"description\":\"A video call to add.\",\"properties\":{\"createRequest\":{\"type\":\"object\",\"description\":\"The request for a new conference.\",\"properties\":{\"requestId\":{\"type\":\"string\",\"description\":\"Your id of this request; the same id makes no second conference. Example: \\\"standup-meet-1\\\".\",\"minLength\":1,\"maxLength\":100},\"conferenceSolutionKey\":{\"type\":\"object\",\"description\":\"The kind of conference.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which conference product. Example: \\\"hangoutsMeet\\\".\",\"enum\":[\"hangoutsMeet\",\"eventHangout\",\"eventNamedHangout\",\"addOn\"]}},\"required\":[\"type\"],\"additionalProperties\":false}},\"required\":[\"requestId\",\"conferenceSolutionKey\"],\"additionalProperties\":false}},\"required\":[\"createRequest\"],\"additionalProperties\":false},\"extendedProperties\":{\"type\":\"object\",\"description\":\"Data of your app to keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}},\"additionalProperties\":false},\"attachments\":{\"type\":\"array\",\"description\":\"Files to attach (the calendar must allow attachments).\",\"maxItems\":25,\"items\":{\"type\":\"object\",\"description\":\"A file attached to the event.\",\"properties\":{\"fileUrl\":{\"type\":\"string\",\"description\":\"The file's link. Example: \\\"https://drive.google.com/file/d/abc\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"title\":{\"type\":\"string\",\"description\":\"The file's title. Example: \\\"Agenda\\\".\",\"maxLength\":1024},\"mimeType\":{\"type\":\"string\",\"description\":\"The file's media type. Example: \\\"application/pdf\\\".\",\"maxLength\":255},\"iconLink\":{\"type\":\"string\",\"description\":\"The link of the file's icon. Example: \\\"https://drive.google.com/icon.png\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"fileId\":{\"type\":\"string\",\"description\":\"The file's Google Drive id. Example: \\\"abc\\\".\",\"maxLength\":255}},\"required\":[\"fileUrl\"],\"additionalProperties\":false}},\"source\":{\"type\":\"object\",\"description\":\"Where it comes from (a web page, an email).\",\"properties\":{\"url\":{\"type\":\"string\",\"description\":\"The source's address. Example: \\\"https://example.com/invite\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"title\":{\"type\":\"string\",\"description\":\"The source's title. Example: \\\"Invitation\\\".\",\"maxLength\":1024}},\"required\":[\"url\",\"title\"],\"additionalProperties\":false},\"calendarsToCheck\":{\"type\":\"array\",\"description\":\"Where to look for events it overlaps. Example: [\\\"primary\\\"].\",\"maxItems\":50,\"items\":{\"type\":\"string\",\"description\":\"A calendar's id (`primary`, an address) or name.\",\"minLength\":1,\"maxLength\":254}},\"duplicateSimilarityThreshold\":{\"type\":\"number\",\"description\":\"The original's duplicate threshold (0-1); conflicts lists every overlap however alike.\",\"minimum\":0,\"maximum\":1,\"default\":0.7},\"allowDuplicates\":{\"type\":\"boolean\",\"description\":\"Create it even when an event with the same title and times exists.\",\"default\":false},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind; a default event when left out. Example: \\\"default\\\".\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"focusTimeProperties\":{\"type\":\"object\",\"description\":\"How a focus time block behaves (eventType focusTime).\",\"properties\":{\"autoDeclineMode\":{\"type\":\"string\",\"description\":\"Which overlapping meetings are declined. Example: \\\"declineNone\\\".\",\"enum\":[\"declineNone\",\"declineAllConflictingInvitations\",\"declineOnlyNewConflictingInvitations\"]},\"chatStatus\":{\"type\":\"string\",\"description\":\"The chat status during it. Example: \\\"doNotDisturb\\\".\",\"enum\":[\"available\",\"doNotDisturb\"]},\"declineMessage\":{\"type\":\"string\",\"description\":\"The message sent with a decline. Example: \\\"In focus time\\\".\",\"maxLength\":1024}},\"additionalProperties\":false},\"outOfOfficeProperties\":{\"type\":\"object\",\"description\":\"How an out of office event behaves (eventType outOfOffice).\",\"properties\":{\"autoDeclineMode\":{\"type\":\"string\",\"description\":\"Which overlapping meetings are declined.\",\"enum\":[\"declineNone\",\"declineAllConflictingInvitations\",\"declineOnlyNewConflictingInvitations\"],\"default\":\"declineAllConflictingInvitations\"},\"declineMessage\":{\"type\":\"string\",\"description\":\"The message sent with a decline. Example: \\\"Out until Monday\\\".\",\"maxLength\":1024}},\"additionalProperties\":false},\"workingLocationProperties\":{\"type\":\"object\",\"description\":\"Where the person works that day (eventType workingLocation).\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which kind of place. Example: \\\"homeOffice\\\".\",\"enum\":[\"homeOffice\",\"officeLocation\",\"customLocation\"]},\"homeOffice\":{\"type\":\"object\",\"description\":\"Set for a home office; it has no fields.\",\"additionalProperties\":false},\"officeLocation\":{\"type\":\"object\",\"description\":\"Which office, by its name or the building's resources.\",\"properties\":{\"label\":{\"type\":\"string\",\"description\":\"The office's name in Calendar. Example: \\\"HQ\\\".\",\"maxLength\":200},\"buildingId\":{\"type\":\"string\",\"description\":\"The building's resource id. Example: \\\"hq-1\\\".\",\"maxLength\":200},\"floorId\":{\"type\":\"string\",\"description\":\"The floor within the building. Example: \\\"3\\\".\",\"maxLength\":200},\"floorSectionId\":{\"type\":\"string\",\"description\":\"Which part of that floor (a wing, a zone). Example: \\\"east\\\".\",\"maxLength\":200},\"deskId\":{\"type\":\"string\",\"description\":\"The desk the person sits at. Example: \\\"d42\\\".\",\"maxLength\":200}},\"additionalProperties\":false},\"customLocation\":{\"type\":\"object\",\"description\":\"Another place.\",\"properties\":{\"label\":{\"type\":\"string\",\"description\":\"The place's name. Example: \\\"Client site\\\".\",\"maxLength\":200}},\"additionalProperties\":false}},\"required\":[\"type\"],\"additionalProperties\":false},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; the service gets it too, so a retry with it never repeats the change and returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"calendarId\",\"summary\",\"start\",\"end\"],\"additionalProperties\":false}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"event\":{\"type\":\"object\",\"description\":\"The new event.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]},\"conflicts\":{\"type\":\"array\",\"description\":\"Events it overlaps on the calendars checked (a warning: it is created anyway).\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"An event that overlaps the new or moved one.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The overlapping event.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"Its calendar.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024}},\"required\":[\"id\",\"calendarId\",\"summary\"]}},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"title\":{\"type\":\"string\",\"description\":\"The title it would have.\",\"maxLength\":1024},\"invitations\":{\"type\":\"integer\",\"description\":\"How many guests would be emailed.\",\"minimum\":0}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"title\",\"invitations\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
+        listed_output_schema: r#"{"type":"object","properties":{"event":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"displayName":{"type":"string"},"optional":{"type":"boolean"},"responseStatus":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"colorId":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}},"eventType":{"type":"string","enum":["default","focusTime","outOfOffice","workingLocation"]},"hangoutLink":{"type":"string"},"extendedProperties":{"type":"object","properties":{"private":{"type":"object","additionalProperties":{"type":"string"}},"shared":{"type":"object","additionalProperties":{"type":"string"}}}}},"required":["id","calendarId","summary","description","location","start","end","status","attendees","colorId","recurrence"]},"conflicts":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"}},"required":["id","calendarId","summary"]}},"replayed":{"type":"boolean"},"applied":{"type":"boolean"},"preview":{"type":"object"},"truncated":{"type":"object"}},"required":["applied"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
             destructive: true,
-            idempotent: true,
+            idempotent: false,
             open_world: true,
         },
         deprecated_aliases: &[],
         input: &CALENDAR_CREATE_EVENT_INPUT,
-        example_call: r#"{"calendar_id":"primary","summary":"Design review","start":"2026-12-07T15:00:00","end":"2026-12-07T16:00:00","attendees":[{"email":"grace@example.com"}],"idempotency_key":"create-review-1"}"#,
+        example_call: r#"{"calendarId":"primary","summary":"Design review","start":"2026-12-07T09:00:00","end":"2026-12-07T10:00:00","attendees":[{"email":"grace@example.com"}],"idempotency_key":"create-review-1"}"#,
+    },
+    ::toolspec_runtime::engine::ToolDefinition {
+        name: "calendar_create_events",
+        title: "Create several events",
+        description: "Create up to 50 events at once, with defaults they share, and invite their guests. Returns the new events with their ids, in the order given. Use when the user asks to put several events on their calendar at once, such as a series of sessions. Not for one event: call calendar_create_event instead. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account for every event that names none. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar for every event that names none.\",\"minLength\":1,\"maxLength\":254,\"default\":\"primary\"},\"timeZone\":{\"type\":\"string\",\"description\":\"The time zone for every event that names none. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed about every event that does not say. One of: all, externalOnly (only guests who do not use Google Calendar), none. Example: \\\"all\\\".\",\"enum\":[\"all\",\"externalOnly\",\"none\"]},\"events\":{\"type\":\"array\",\"description\":\"The events to create; no conflict or duplicate check is made.\",\"minItems\":1,\"maxItems\":50,\"items\":{\"type\":\"object\",\"description\":\"One event of a batch; what it leaves out comes from the batch's defaults.\",\"properties\":{\"summary\":{\"type\":\"string\",\"description\":\"Its title as guests see it. Example: \\\"Standup\\\".\",\"minLength\":1,\"maxLength\":1024},\"start\":{\"type\":\"string\",\"description\":\"When it begins: a date and time, or a date for an all-day event. Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"description\":\"When it is over (an all-day event ends the next day). Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"calendarId\":{\"type\":\"string\",\"description\":\"Its calendar instead of the batch's. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"account\":{\"type\":\"string\",\"description\":\"Its account instead of the batch's. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"timeZone\":{\"type\":\"string\",\"description\":\"Its time zone instead of the batch's. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"description\":{\"type\":\"string\",\"description\":\"Notes for the guests. Example: \\\"Daily sync\\\".\",\"maxLength\":8192},\"location\":{\"type\":\"string\",\"description\":\"The room or address guests go to. Example: \\\"Room 4\\\".\",\"maxLength\":1024},\"attendees\":{\"type\":\"array\",\"description\":\"The guests to invite.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address. Example: \\\"grace@example.com\\\".\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address. Example: \\\"Grace Hopper\\\".\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest. Example: false.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted. Example: \\\"needsAction\\\".\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"],\"additionalProperties\":false}},\"colorId\":{\"type\":\"string\",\"description\":\"The color it shows in (see calendar_list_colors). Example: \\\"5\\\".\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},\"reminders\":{\"type\":\"object\",\"description\":\"When guests are reminded; the defaults when left out.\",\"properties\":{\"useDefault\":{\"type\":\"boolean\",\"description\":\"Whether the calendar's default reminders apply. Example: false.\"},\"overrides\":{\"type\":\"array\",\"description\":\"Reminders of this event instead of the defaults.\",\"maxItems\":5,\"items\":{\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"How the reminder comes.\",\"enum\":[\"email\",\"popup\"],\"default\":\"popup\"},\"minutes\":{\"type\":\"integer\",\"description\":\"Minutes before the start. Example: 10.\",\"minimum\":0,\"maximum\":40320}},\"required\":[\"minutes\"],\"additionalProperties\":false}}},\"required\":[\"useDefault\"],\"additionalProperties\":false},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; once when left out. Example: [\\\"RRULE:FREQ=WEEKLY;COUNT=5\\\"].\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"transparency\":{\"type\":\"string\",\"description\":\"Busy (opaque) or free (transparent). Example: \\\"opaque\\\".\",\"enum\":[\"opaque\",\"transparent\"]},\"visibility\":{\"type\":\"string\",\"description\":\"Who sees its details. Example: \\\"default\\\".\",\"enum\":[\"default\",\"public\",\"private\",\"confidential\"]},\"guestsCanInviteOthers\":{\"type\":\"boolean\",\"description\":\"Whether guests may invite others. Example: true.\"},\"guestsCanModify\":{\"type\":\"boolean\",\"description\":\"Whether guests may change it. Example: false.\"},\"guestsCanSeeOtherGuests\":{\"type\":\"boolean\",\"description\":\"Whether guests see each other. Example: true.\"},\"anyoneCanAddSelf\":{\"type\":\"boolean\",\"description\":\"Whether anyone may add themselves. Example: false.\"},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed (instead of the batch's choice). One of: all, externalOnly (only guests who do not use Google Calendar), none. Example: \\\"all\\\".\",\"enum\":[\"all\",\"externalOnly\",\"none\"]},\"conferenceData\":{\"type\":\"object\",\"description\":\"A video call to add.\",\"properties\":{\"createRequest\":{\"type\":\"object\",\"description\":\"The request for a new conference.\",\"properties\":{\"requestId\":{\"type\":\"string\",\"description\":\"Your id of this request; the same id makes no second conference. Example: \\\"standup-meet-1\\\".\",\"minLength\":1,\"maxLength\":100},\"conferenceSolutionKey\":{\"type\":\"object\",\"description\":\"The kind of conference.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which conference product. Example: \\\"hangoutsMeet\\\".\",\"enum\":[\"hangoutsMeet\",\"eventHangout\",\"eventNamedHangout\",\"addOn\"]}},\"required\":[\"type\"],\"additionalProperties\":false}},\"required\":[\"requestId\",\"conferenceSolutionKey\"],\"additionalProperties\":false}},\"required\":[\"createRequest\"],\"additionalProperties\":false}},\"required\":[\"summary\",\"start\",\"end\"],\"additionalProperties\":false}},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; the service gets it too, so a retry with it never repeats the change and returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"events\"],\"additionalProperties\":false}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"events\":{\"type\":\"array\",\"description\":\"The new events.\",\"maxItems\":50,\"items\":{\"type\":\"object\",\"description\":\"An event of a calendar.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]}},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"count\":{\"type\":\"integer\",\"description\":\"How many events would be created.\",\"minimum\":1},\"invitations\":{\"type\":\"integer\",\"description\":\"How many guests would be emailed.\",\"minimum\":0}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"count\",\"invitations\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
+        listed_output_schema: r#"{"type":"object","properties":{"events":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"displayName":{"type":"string"},"optional":{"type":"boolean"},"responseStatus":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"colorId":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}},"eventType":{"type":"string","enum":["default","focusTime","outOfOffice","workingLocation"]},"hangoutLink":{"type":"string"},"extendedProperties":{"type":"object","properties":{"private":{"type":"object","additionalProperties":{"type":"string"}},"shared":{"type":"object","additionalProperties":{"type":"string"}}}}},"required":["id","calendarId","summary","description","location","start","end","status","attendees","colorId","recurrence"]}},"replayed":{"type":"boolean"},"applied":{"type":"boolean"},"preview":{"type":"object"},"truncated":{"type":"object"}},"required":["applied"]}"#,
+        annotations: ::toolspec_runtime::engine::Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+            open_world: true,
+        },
+        deprecated_aliases: &[],
+        input: &CALENDAR_CREATE_EVENTS_INPUT,
+        example_call: r#"{"events":[{"summary":"Workshop 1","start":"2026-12-08T10:00:00","end":"2026-12-08T11:00:00"},{"summary":"Workshop 2","start":"2026-12-09","end":"2026-12-10","calendarId":"team@example.com","attendees":[{"email":"grace@example.com"}]}]}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "calendar_update_event",
         title: "Update an event",
-        description: "Change an existing event. Returns the event now and before. Use when the user asks to move an event or change its notes. Not for removing an event: call calendar_delete_event instead. Pass at least one of summary, description, start, end, location, attendees, color_id, reminders, recurrence. Reversible: the applied result's undo is the call that reverts it at the remote service, not what that service did with it meanwhile (notifications it sent). Without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry). After an error or no answer, a retry may make the change twice: check first.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"calendar_id\":{\"type\":\"string\",\"description\":\"The event's calendar. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"event_id\":{\"type\":\"string\",\"description\":\"The event to change. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"summary\":{\"type\":\"string\",\"description\":\"Its new title. Example: \\\"Design review (moved)\\\".\",\"minLength\":1,\"maxLength\":1024},\"description\":{\"description\":\"Its new notes. Null clears it; left out, it is kept. Example: \\\"Agenda in the doc\\\".\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"Its new start. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"Its new end. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"time_zone\":{\"type\":\"string\",\"description\":\"How start and end without an offset are read. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z_]+(/[A-Za-z0-9_+-]+){0,2}$\",\"maxLength\":64},\"location\":{\"description\":\"Its new place. Null clears it; left out, it is kept. Example: \\\"Room 7\\\".\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"attendees\":{\"type\":\"array\",\"description\":\"Its new guest list (replacing the old one).\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest to invite.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address. Example: \\\"grace@example.com\\\".\",\"format\":\"email\"}},\"required\":[\"email\"],\"additionalProperties\":false}},\"color_id\":{\"description\":\"Its new color. Null clears it; left out, it is kept. Example: \\\"5\\\".\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"reminders\":{\"type\":\"object\",\"description\":\"Its new reminders.\",\"properties\":{\"use_default\":{\"type\":\"boolean\",\"description\":\"Whether the calendar's default reminders apply. Example: false.\"},\"overrides\":{\"type\":\"array\",\"description\":\"Reminders of this event instead of the defaults.\",\"maxItems\":5,\"items\":{\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"How the reminder comes.\",\"enum\":[\"email\",\"popup\"],\"default\":\"popup\"},\"minutes\":{\"type\":\"integer\",\"description\":\"Minutes before the start. Example: 10.\",\"minimum\":0,\"maximum\":40320}},\"required\":[\"minutes\"],\"additionalProperties\":false}}},\"required\":[\"use_default\"],\"additionalProperties\":false},\"recurrence\":{\"type\":\"array\",\"description\":\"Its new recurrence rules. Example: [\\\"RRULE:FREQ=WEEKLY;COUNT=5\\\"].\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"send_updates\":{\"type\":\"string\",\"description\":\"Who is emailed about the change. One of: all (every guest), externalOnly (only guests outside the calendar's organization), none (nobody; guests see the change when they next look).\",\"enum\":[\"all\",\"externalOnly\",\"none\"],\"default\":\"all\"},\"scope\":{\"description\":\"Which occurrences of a recurring event change; all of them when left out. Example: {\\\"kind\\\":\\\"this_event_only\\\",\\\"original_start_time\\\":\\\"2026-12-07T10:00:00\\\"}.\",\"anyOf\":[{\"type\":\"object\",\"description\":\"Only the occurrence that started at original_start_time.\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"this_event_only\"]},\"original_start_time\":{\"type\":\"string\",\"description\":\"When that occurrence was to start. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25}},\"required\":[\"kind\",\"original_start_time\"],\"additionalProperties\":false},{\"type\":\"object\",\"description\":\"That occurrence and every later one.\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"this_and_following\"]},\"future_start_date\":{\"type\":\"string\",\"description\":\"The start of the first occurrence to change. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25}},\"required\":[\"kind\",\"future_start_date\"],\"additionalProperties\":false},{\"type\":\"object\",\"description\":\"Every occurrence.\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"all\"]}},\"required\":[\"kind\"],\"additionalProperties\":false}]},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 24h.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"calendar_id\",\"event_id\",\"idempotency_key\"],\"additionalProperties\":false}",
-        output_schema: "{\"type\":\"object\",\"properties\":{\"event\":{\"type\":\"object\",\"description\":\"The event as it is now.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendar_id\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"response_status\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"color_id\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}}},\"required\":[\"id\",\"calendar_id\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"color_id\",\"recurrence\"]},\"previous\":{\"type\":\"object\",\"description\":\"What the changed event was before.\",\"properties\":{\"summary\":{\"type\":\"string\",\"description\":\"Its title before.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes before. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Its place before. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"Its start before.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"Its end before.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25}},\"required\":[\"summary\",\"description\",\"location\",\"start\",\"end\"]},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"changes\":{\"type\":\"array\",\"description\":\"The fields that would change.\",\"maxItems\":20,\"items\":{\"type\":\"string\",\"maxLength\":40}},\"notified\":{\"type\":\"integer\",\"description\":\"How many guests would be emailed.\",\"minimum\":0}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"changes\",\"notified\"]},\"undo\":{\"type\":\"object\",\"description\":\"The exact call that reverts this change.\",\"properties\":{\"tool\":{\"type\":\"string\",\"enum\":[\"calendar_update_event\"]},\"arguments\":{\"type\":\"object\",\"required\":[\"calendar_id\",\"event_id\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"idempotency_key\"],\"properties\":{\"calendar_id\":{\"type\":\"string\",\"maxLength\":254,\"minLength\":1},\"event_id\":{\"type\":\"string\",\"maxLength\":1024,\"pattern\":\"^[a-v0-9]{5,1024}$\"},\"summary\":{\"type\":\"string\",\"maxLength\":1024,\"minLength\":1},\"description\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"maxLength\":25,\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\"},\"end\":{\"type\":\"string\",\"maxLength\":25,\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\"},\"idempotency_key\":{\"type\":\"string\",\"maxLength\":255,\"minLength\":1}}}},\"required\":[\"tool\",\"arguments\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
-        listed_output_schema: r#"{"type":"object","properties":{"event":{"type":"object","properties":{"id":{"type":"string"},"calendar_id":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"response_status":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"color_id":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}}},"required":["id","calendar_id","summary","description","location","start","end","status","attendees","color_id","recurrence"]},"previous":{"type":"object","properties":{"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"}},"required":["summary","description","location","start","end"]},"replayed":{"type":"boolean"},"applied":{"type":"boolean"},"preview":{"type":"object"},"undo":{"type":"object"},"truncated":{"type":"object"}},"required":["applied"]}"#,
+        description: "Change an existing event. Returns the event now and before. Use when the user asks to move an event or change its notes. Not for removing an event: call calendar_delete_event instead. When modificationScope is thisEventOnly, pass originalStartTime. When modificationScope is thisAndFollowing, pass futureStartDate. Reversible: the applied result's undo is the call that reverts it at the remote service, not what that service did with it meanwhile (notifications it sent). Without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry). After an error or no answer, a retry may make the change twice: check first.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to use; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The event's calendar. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"The event to change. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"summary\":{\"type\":\"string\",\"description\":\"Its new title. Example: \\\"Design review (moved)\\\".\",\"minLength\":1,\"maxLength\":1024},\"description\":{\"description\":\"Its new notes. Null clears it; left out, it is kept. Example: \\\"Agenda in the doc\\\".\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"Its new start: a date and time, a date (all day), or a JSON object string with dateTime and timeZone. Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"description\":\"Its new end (written as start is). Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"timeZone\":{\"type\":\"string\",\"description\":\"How start and end without an offset are read. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"location\":{\"description\":\"Its new place. Null clears it; left out, it is kept. Example: \\\"Room 7\\\".\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"attendees\":{\"type\":\"array\",\"description\":\"Its new guest list (replacing the old one).\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest to invite.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address. Example: \\\"grace@example.com\\\".\",\"format\":\"email\"}},\"required\":[\"email\"],\"additionalProperties\":false}},\"colorId\":{\"description\":\"Its new color. Null clears it; left out, it is kept. Example: \\\"5\\\".\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"reminders\":{\"type\":\"object\",\"description\":\"Its new reminders.\",\"properties\":{\"useDefault\":{\"type\":\"boolean\",\"description\":\"Whether the calendar's default reminders apply. Example: false.\"},\"overrides\":{\"type\":\"array\",\"description\":\"Reminders of this event instead of the defaults.\",\"maxItems\":5,\"items\":{\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"How the reminder comes.\",\"enum\":[\"email\",\"popup\"],\"default\":\"popup\"},\"minutes\":{\"type\":\"integer\",\"description\":\"Minutes before the start. Example: 10.\",\"minimum\":0,\"maximum\":40320}},\"required\":[\"minutes\"],\"additionalProperties\":false}}},\"required\":[\"useDefault\"],\"additionalProperties\":false},\"recurrence\":{\"type\":\"array\",\"description\":\"Its new recurrence rules. Example: [\\\"RRULE:FREQ=WEEKLY;COUNT=5\\\"].\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"transparency\":{\"type\":\"string\",\"description\":\"Busy (opaque) or free (transparent). Example: \\\"opaque\\\".\",\"enum\":[\"opaque\",\"transparent\"]},\"visibility\":{\"type\":\"string\",\"description\":\"Who sees its details. Example: \\\"default\\\".\",\"enum\":[\"default\",\"public\",\"private\",\"confidential\"]},\"guestsCanInviteOthers\":{\"type\":\"boolean\",\"description\":\"Whether guests may invite others. Example: true.\"},\"guestsCanModify\":{\"type\":\"boolean\",\"description\":\"Whether guests may change it. Example: false.\"},\"guestsCanSeeOtherGuests\":{\"type\":\"boolean\",\"description\":\"Whether guests see each other. Example: true.\"},\"anyoneCanAddSelf\":{\"type\":\"boolean\",\"description\":\"Whether anyone may add themselves. Example: false.\"},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed about the change. One of: all, externalOnly (only guests who do not use Google Calendar), none.\",\"enum\":[\"all\",\"externalOnly\",\"none\"],\"default\":\"all\"},\"checkConflicts\":{\"type\":\"boolean\",\"description\":\"Whether to report events the changed one overlaps; yes when its times change. Example: true.\"},\"calendarsToCheck\":{\"type\":\"array\",\"description\":\"Where to look for events it overlaps. Example: [\\\"primary\\\"].\",\"maxItems\":50,\"items\":{\"type\":\"string\",\"description\":\"A calendar's id (`primary`, an address) or name.\",\"minLength\":1,\"maxLength\":254}},\"conferenceData\":{\"type\":\"object\",\"description\":\"A video call to add.\",\"properties\":{\"createRequest\":{\"type\":\"object\",\"description\":\"The request for a new conference.\",\"properties\":{\"requestId\":{\"type\":\"string\",\"description\":\"Your id of this request; the same id makes no second conference. Example: \\\"standup-meet-1\\\".\",\"minLength\":1,\"maxLength\":100},\"conferenceSolutionKey\":{\"type\":\"object\",\"description\":\"The kind of conference.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which conference product. Example: \\\"hangoutsMeet\\\".\",\"enum\":[\"hangoutsMeet\",\"eventHangout\",\"eventNamedHangout\",\"addOn\"]}},\"required\":[\"type\"],\"additionalProperties\":false}},\"required\":[\"requestId\",\"conferenceSolutionKey\"],\"additionalProperties\":false}},\"required\":[\"createRequest\"],\"additionalProperties\":false},\"extendedProperties\":{\"type\":\"object\",\"description\":\"Data of your app to keep on it (replacing what was kept).\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}},\"additionalProperties\":false},\"attachments\":{\"type\":\"array\",\"description\":\"Its new attachments (replacing the old ones).\",\"maxItems\":25,\"items\":{\"type\":\"object\",\"description\":\"A file attached to the event.\",\"properties\":{\"fileUrl\":{\"type\":\"string\",\"description\":\"The file's link. Example: \\\"https://drive.google.com/file/d/abc\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"title\":{\"type\":\"string\",\"description\":\"The file's title. Example: \\\"Agenda\\\".\",\"maxLength\":1024},\"mimeType\":{\"type\":\"string\",\"description\":\"The file's media type. Example: \\\"application/pdf\\\".\",\"maxLength\":255},\"iconLink\":{\"type\":\"string\",\"description\":\"The link of the file's icon. Example: \\\"https://drive.google.com/icon.png\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"fileId\":{\"type\":\"string\",\"description\":\"The file's Google Drive id. Example: \\\"abc\\\".\",\"maxLength\":255}},\"required\":[\"fileUrl\"],\"additionalProperties\":false}},\"modificationScope\":{\"type\":\"string\",\"description\":\"Which occurrences of a recurring event change; all of them when left out. Example: \\\"all\\\".\",\"enum\":[\"thisAndFollowing\",\"all\",\"thisEventOnly\"]},\"originalStartTime\":{\"type\":\"string\",\"description\":\"When the one occurrence to change was to start. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"futureStartDate\":{\"type\":\"string\",\"description\":\"The start of the first occurrence to change. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"calendarId\",\"eventId\"],\"additionalProperties\":false}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"event\":{\"type\":\"object\",\"description\":\"The event as it is now.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]},\"conflicts\":{\"type\":\"array\",\"description\":\"Events it now overlaps on the calendars checked (a warning: it is changed anyway).\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"An event that overlaps the new or moved one.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The overlapping event.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"Its calendar.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024}},\"required\":[\"id\",\"calendarId\",\"summary\"]}},\"previous\":{\"type\":\"object\",\"description\":\"What the changed event was before.\",\"properties\":{\"summary\":{\"type\":\"string\",\"description\":\"Its title before.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes before. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Its place before. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"Its start before.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"Its end before.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25}},\"required\":[\"summary\",\"description\",\"location\",\"start\",\"end\"]},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"changes\":{\"type\":\"array\",\"description\":\"The fields that would change.\",\"maxItems\":20,\"items\":{\"type\":\"string\",\"maxLength\":40}},\"notified\":{\"type\":\"integer\",\"description\":\"How many guests would be emailed.\",\"minimum\":0}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"changes\",\"notified\"]},\"undo\":{\"type\":\"object\",\"description\":\"The exact call that reverts this change.\",\"properties\":{\"tool\":{\"type\":\"string\",\"enum\":[\"calendar_update_event\"]},\"arguments\":{\"type\":\"object\",\"required\":[\"calendarId\",\"eventId\",\"summary\",\"description\",\"location\",\"start\",\"end\"],\"properties\":{\"calendarId\":{\"type\":\"string\",\"maxLength\":254,\"minLength\":1},\"eventId\":{\"type\":\"string\",\"maxLength\":1024,\"pattern\":\"^[a-v0-9]{5,1024}$\"},\"summary\":{\"type\":\"string\",\"maxLength\":1024,\"minLength\":1},\"description\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"maxLength\":200},\"idempotency_key\":{\"type\":\"string\",\"maxLength\":255,\"minLength\":1}}}},\"required\":[\"tool\",\"arguments\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
+        listed_output_schema: r#"{"type":"object","properties":{"event":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"displayName":{"type":"string"},"optional":{"type":"boolean"},"responseStatus":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"colorId":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}},"eventType":{"type":"string","enum":["default","focusTime","outOfOffice","workingLocation"]},"hangoutLink":{"type":"string"},"extendedProperties":{"type":"object","properties":{"private":{"type":"object","additionalProperties":{"type":"string"}},"shared":{"type":"object","additionalProperties":{"type":"string"}}}}},"required":["id","calendarId","summary","description","location","start","end","status","attendees","colorId","recurrence"]},"conflicts":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"}},"required":["id","calendarId","summary"]}},"previous":{"type":"object","properties":{"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"}},"required":["summary","description","location","start","end"]},"replayed":{"type":"boolean"},"applied":{"type":"boolean"},"preview":{"type":"object"},"undo":{"type":"object"},"truncated":{"type":"object"}},"required":["applied"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
             destructive: false,
@@ -1863,30 +4293,47 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 9] = [
         },
         deprecated_aliases: &[],
         input: &CALENDAR_UPDATE_EVENT_INPUT,
-        example_call: r#"{"calendar_id":"primary","event_id":"ev0standup01","location":"Room 7","description":null,"idempotency_key":"move-standup-1"}"#,
+        example_call: r#"{"calendarId":"primary","eventId":"ev0standup01","location":"Room 7","description":null,"idempotency_key":"move-standup-1"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "calendar_delete_event",
         title: "Delete an event",
         description: "Delete an event and tell its guests it is cancelled. Returns the id of the deleted event. Use when the user asks to cancel or remove an event. Not for moving an event to another time: call calendar_update_event instead. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"calendar_id\":{\"type\":\"string\",\"description\":\"The event's calendar. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"event_id\":{\"type\":\"string\",\"description\":\"The event to delete. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"send_updates\":{\"type\":\"string\",\"description\":\"Who is emailed the cancellation. One of: all (every guest), externalOnly (only guests outside the calendar's organization), none (nobody; guests see the change when they next look).\",\"enum\":[\"all\",\"externalOnly\",\"none\"],\"default\":\"all\"},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it first checks whether the change was made, so it never repeats it, and returns the first result (replayed: true) for 24h.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"calendar_id\",\"event_id\",\"idempotency_key\"],\"additionalProperties\":false}",
-        output_schema: r#"{"type":"object","properties":{"event_id":{"type":"string","description":"The deleted event.","pattern":"^[a-v0-9]{5,1024}$","maxLength":1024},"replayed":{"type":"boolean","description":"true: the stored result of an earlier call with this idempotency_key; nothing ran again."},"applied":{"type":"boolean","description":"false: this is a preview and nothing changed yet; true: the change was made."},"preview":{"type":"object","description":"Present when applied is false: what would change.","properties":{"preview_id":{"type":"string","description":"Pass back as preview_id to apply."},"expires_at":{"type":"string","description":"When preview_id expires (10m after the preview).","format":"date-time"},"summary":{"type":"string","description":"What applying would do, to show the user."},"title":{"type":"string","description":"The title of the event that would go.","maxLength":1024},"notified":{"type":"integer","description":"How many guests would be emailed.","minimum":0}},"required":["preview_id","expires_at","summary","title","notified"]}},"required":["applied"]}"#,
-        listed_output_schema: r#"{"type":"object","properties":{"event_id":{"type":"string"},"replayed":{"type":"boolean"},"applied":{"type":"boolean"},"preview":{"type":"object"}},"required":["applied"]}"#,
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to use; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The event's calendar. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"The event to delete. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed the cancellation. One of: all, externalOnly (only guests who do not use Google Calendar), none.\",\"enum\":[\"all\",\"externalOnly\",\"none\"],\"default\":\"all\"},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it first checks whether the change was made, so it never repeats it, and returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"calendarId\",\"eventId\"],\"additionalProperties\":false}",
+        output_schema: r#"{"type":"object","properties":{"eventId":{"type":"string","description":"The deleted event.","pattern":"^[a-v0-9]{5,1024}$","maxLength":1024},"replayed":{"type":"boolean","description":"true: the stored result of an earlier call with this idempotency_key; nothing ran again."},"applied":{"type":"boolean","description":"false: this is a preview and nothing changed yet; true: the change was made."},"preview":{"type":"object","description":"Present when applied is false: what would change.","properties":{"preview_id":{"type":"string","description":"Pass back as preview_id to apply."},"expires_at":{"type":"string","description":"When preview_id expires (10m after the preview).","format":"date-time"},"summary":{"type":"string","description":"What applying would do, to show the user."},"title":{"type":"string","description":"The title of the event that would go.","maxLength":1024},"notified":{"type":"integer","description":"How many guests would be emailed.","minimum":0}},"required":["preview_id","expires_at","summary","title","notified"]}},"required":["applied"]}"#,
+        listed_output_schema: r#"{"type":"object","properties":{"eventId":{"type":"string"},"replayed":{"type":"boolean"},"applied":{"type":"boolean"},"preview":{"type":"object"}},"required":["applied"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
             destructive: true,
-            idempotent: true,
+            idempotent: false,
             open_world: true,
         },
         deprecated_aliases: &[],
         input: &CALENDAR_DELETE_EVENT_INPUT,
-        example_call: r#"{"calendar_id":"team@example.com","event_id":"ev0offsite01","idempotency_key":"cancel-offsite-1"}"#,
+        example_call: r#"{"calendarId":"team@example.com","eventId":"ev0offsite01","idempotency_key":"cancel-offsite-1"}"#,
+    },
+    ::toolspec_runtime::engine::ToolDefinition {
+        name: "calendar_respond_to_event",
+        title: "Answer an invitation",
+        description: "Accept, decline or tentatively accept an event the person is invited to. Returns the answer now and before, and the call that gives the earlier answer again. Use when the user asks to accept, decline or say maybe to a meeting. Not for changing the event itself: call calendar_update_event instead. When modificationScope is thisEventOnly, pass originalStartTime. Reversible: the result's undo is the call that reverts it at the remote service, not what that service did with it meanwhile (notifications it sent). After an error or no answer, a retry may make the change twice: check first.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to answer as; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The event's calendar. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"The event to answer. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"response\":{\"type\":\"string\",\"description\":\"The answer (needsAction takes it back). Example: \\\"needsAction\\\".\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"comment\":{\"type\":\"string\",\"description\":\"A note for the organizer with the answer. Example: \\\"I have a conflict\\\".\",\"maxLength\":1000},\"modificationScope\":{\"type\":\"string\",\"description\":\"Which occurrences of a recurring event to answer; all when left out. Example: \\\"all\\\".\",\"enum\":[\"thisEventOnly\",\"all\"]},\"originalStartTime\":{\"type\":\"string\",\"description\":\"When the one occurrence to answer was to start. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed the answer; nobody when left out. One of: all, externalOnly (only guests who do not use Google Calendar), none. Example: \\\"all\\\".\",\"enum\":[\"all\",\"externalOnly\",\"none\"]},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"calendarId\",\"eventId\",\"response\"],\"additionalProperties\":false}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"calendarId\":{\"type\":\"string\",\"description\":\"The event's calendar.\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"The event answered.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"response\":{\"type\":\"string\",\"description\":\"The answer now.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"previous\":{\"type\":\"string\",\"description\":\"The answer before.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"undo\":{\"type\":\"object\",\"description\":\"The exact call that reverts this change.\",\"properties\":{\"tool\":{\"type\":\"string\",\"enum\":[\"calendar_respond_to_event\"]},\"arguments\":{\"type\":\"object\",\"required\":[\"calendarId\",\"eventId\",\"response\"],\"properties\":{\"calendarId\":{\"type\":\"string\",\"maxLength\":254,\"minLength\":1},\"eventId\":{\"type\":\"string\",\"maxLength\":1024,\"pattern\":\"^[a-v0-9]{5,1024}$\"},\"response\":{\"type\":\"string\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"idempotency_key\":{\"type\":\"string\",\"maxLength\":255,\"minLength\":1}}}},\"required\":[\"tool\",\"arguments\"]}},\"required\":[\"calendarId\",\"eventId\",\"response\",\"previous\",\"undo\"]}",
+        listed_output_schema: r#"{"type":"object","properties":{"calendarId":{"type":"string"},"eventId":{"type":"string"},"response":{"type":"string","enum":["needsAction","declined","tentative","accepted"]},"previous":{"type":"string","enum":["needsAction","declined","tentative","accepted"]},"replayed":{"type":"boolean"},"undo":{"type":"object"}},"required":["calendarId","eventId","response","previous","undo"]}"#,
+        annotations: ::toolspec_runtime::engine::Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: true,
+        },
+        deprecated_aliases: &[],
+        input: &CALENDAR_RESPOND_TO_EVENT_INPUT,
+        example_call: r#"{"calendarId":"team@example.com","eventId":"ev0offsite01","response":"accepted"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "calendar_get_freebusy",
         title: "Get free/busy times",
         description: "Get when each of several calendars is busy in a time window of at most three months. Returns each calendar's busy intervals, by calendar id. Use when the user asks when people are free, to find a time to meet. Not for what the events are: call calendar_list_events instead. Read-only.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"calendars\":{\"type\":\"array\",\"description\":\"The calendars or groups to look at.\",\"minItems\":1,\"maxItems\":50,\"items\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"A calendar or group id. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254}},\"required\":[\"id\"],\"additionalProperties\":false}},\"time_min\":{\"type\":\"string\",\"description\":\"The window's start. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"time_max\":{\"type\":\"string\",\"description\":\"The window's end (at most three months after its start). Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"time_zone\":{\"type\":\"string\",\"description\":\"How times without an offset are read. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z_]+(/[A-Za-z0-9_+-]+){0,2}$\",\"maxLength\":64},\"group_expansion_max\":{\"type\":\"integer\",\"description\":\"Most calendars a group expands to. Example: 10.\",\"minimum\":1,\"maximum\":100},\"calendar_expansion_max\":{\"type\":\"integer\",\"description\":\"Most calendars in the answer. Example: 10.\",\"minimum\":1,\"maximum\":50}},\"required\":[\"calendars\",\"time_min\",\"time_max\"],\"additionalProperties\":false}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"description\":\"The accounts to ask; every connected one when left out. Example: \\\"work\\\".\",\"anyOf\":[{\"type\":\"string\",\"description\":\"One account.\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},{\"type\":\"array\",\"description\":\"Several accounts.\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"string\",\"description\":\"A connected account's nickname.\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64}}]},\"calendars\":{\"type\":\"array\",\"description\":\"The calendars or groups to look at.\",\"minItems\":1,\"maxItems\":50,\"items\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"A calendar or group id. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254}},\"required\":[\"id\"],\"additionalProperties\":false}},\"timeMin\":{\"type\":\"string\",\"description\":\"The window's start. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"timeMax\":{\"type\":\"string\",\"description\":\"The window's end (at most three months after its start). Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"timeZone\":{\"type\":\"string\",\"description\":\"How times without an offset are read. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"groupExpansionMax\":{\"type\":\"integer\",\"description\":\"Most calendars a group expands to. Example: 10.\",\"minimum\":1,\"maximum\":100},\"calendarExpansionMax\":{\"type\":\"integer\",\"description\":\"Most calendars in the answer. Example: 10.\",\"minimum\":1,\"maximum\":50}},\"required\":[\"calendars\",\"timeMin\",\"timeMax\"],\"additionalProperties\":false}",
         output_schema: r#"{"type":"object","properties":{"calendars":{"type":"object","description":"Busy intervals by calendar id.","maxProperties":50,"additionalProperties":{"type":"object","properties":{"busy":{"type":"array","description":"When it is busy.","maxItems":1000,"items":{"type":"object","description":"A busy interval.","properties":{"start":{"type":"string","description":"When it starts.","format":"date-time"},"end":{"type":"string","description":"When it ends.","format":"date-time"}},"required":["start","end"]}}},"required":["busy"]}},"truncated":{"type":"object","description":"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.","properties":{"cuts":{"type":"array","items":{"type":"object","properties":{"path":{"type":"string"},"kept":{"type":"integer","minimum":0},"total":{"type":"integer","minimum":0}},"required":["path","kept","total"]}},"budget_tokens":{"type":"integer","minimum":0},"message":{"type":"string"}},"required":["cuts","budget_tokens","message"]}},"required":["calendars"]}"#,
         listed_output_schema: r#"{"type":"object","properties":{"calendars":{"type":"object","additionalProperties":{"type":"object","properties":{"busy":{"type":"array","items":{"type":"object","properties":{"start":{"type":"string"},"end":{"type":"string"}},"required":["start","end"]}}},"required":["busy"]}},"truncated":{"type":"object"}},"required":["calendars"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {
@@ -1897,15 +4344,15 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 9] = [
         },
         deprecated_aliases: &[],
         input: &CALENDAR_GET_FREEBUSY_INPUT,
-        example_call: r#"{"calendars":[{"id":"primary"}],"time_min":"2026-12-07T08:00:00Z","time_max":"2026-12-07T12:00:00Z"}"#,
+        example_call: r#"{"calendars":[{"id":"primary"}],"timeMin":"2026-12-07T08:00:00Z","timeMax":"2026-12-07T12:00:00Z"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "calendar_get_current_time",
         title: "Get the current time",
         description: "Get the current date and time, in UTC and in a time zone. Returns the time in UTC, the time zone used and the local time there. Use when you need today's date or the time now, to turn \"tomorrow\" or \"next week\" into times. Read-only.",
-        input_schema: r#"{"type":"object","properties":{"time_zone":{"type":"string","description":"The zone to show the time in; UTC when left out. Example: \"Europe/Berlin\".","pattern":"^[A-Za-z_]+(/[A-Za-z0-9_+-]+){0,2}$","maxLength":64}},"additionalProperties":false}"#,
-        output_schema: r#"{"type":"object","properties":{"utc":{"type":"string","description":"The time now in UTC.","format":"date-time"},"time_zone":{"type":"string","description":"The zone used.","pattern":"^[A-Za-z_]+(/[A-Za-z0-9_+-]+){0,2}$","maxLength":64},"local":{"type":"string","description":"The time now in that zone.","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$","maxLength":25}},"required":["utc","time_zone","local"]}"#,
-        listed_output_schema: r#"{"type":"object","properties":{"utc":{"type":"string"},"time_zone":{"type":"string"},"local":{"type":"string"}},"required":["utc","time_zone","local"]}"#,
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account whose calendar's zone to use; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"timeZone\":{\"type\":\"string\",\"description\":\"The zone to show the time in; UTC when left out. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64}},\"additionalProperties\":false}",
+        output_schema: r#"{"type":"object","properties":{"utc":{"type":"string","description":"The time now in UTC.","format":"date-time"},"timeZone":{"type":"string","description":"The zone used.","pattern":"^[A-Za-z0-9_/+-]+$","maxLength":64},"local":{"type":"string","description":"The time now in that zone.","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$","maxLength":25}},"required":["utc","timeZone","local"]}"#,
+        listed_output_schema: r#"{"type":"object","properties":{"utc":{"type":"string"},"timeZone":{"type":"string"},"local":{"type":"string"}},"required":["utc","timeZone","local"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: true,
             destructive: false,
@@ -1919,14 +4366,20 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 9] = [
 ];
 
 /// How each tool of [`DEFINITIONS`] is served (same order).
-static SERVE: [glue::Serve; 9] = [
+static SERVE: [glue::Serve; 12] = [
     glue::Serve::new("calendar_list_calendars")
         .budget(::core::option::Option::Some(5000)),
     glue::Serve::new("calendar_list_events").budget(::core::option::Option::Some(5000)),
     glue::Serve::new("calendar_search_events")
         .budget(::core::option::Option::Some(5000)),
+    glue::Serve::new("calendar_get_event").budget(::core::option::Option::Some(5000)),
     glue::Serve::new("calendar_list_colors").budget(::core::option::Option::Some(5000)),
     glue::Serve::new("calendar_create_event")
+        .budget(::core::option::Option::Some(5000))
+        .idempotency(::core::time::Duration::from_secs(86400))
+        .preview(::core::time::Duration::from_secs(600))
+        .effect(::toolspec_runtime::store::Effect::RemoteKeyed),
+    glue::Serve::new("calendar_create_events")
         .budget(::core::option::Option::Some(5000))
         .idempotency(::core::time::Duration::from_secs(86400))
         .preview(::core::time::Duration::from_secs(600))
@@ -1939,8 +4392,8 @@ static SERVE: [glue::Serve; 9] = [
         .undo(::toolspec_runtime::engine::UndoSpec {
             tool: "calendar_update_event",
             arguments: &[
-                ("calendar_id", "/event/calendar_id"),
-                ("event_id", "/event/id"),
+                ("calendarId", "/event/calendarId"),
+                ("eventId", "/event/id"),
                 ("summary", "/previous/summary"),
                 ("description", "/previous/description"),
                 ("location", "/previous/location"),
@@ -1954,6 +4407,19 @@ static SERVE: [glue::Serve; 9] = [
         .idempotency(::core::time::Duration::from_secs(86400))
         .preview(::core::time::Duration::from_secs(600))
         .effect(::toolspec_runtime::store::Effect::RemoteLookup),
+    glue::Serve::new("calendar_respond_to_event")
+        .budget(::core::option::Option::Some(5000))
+        .idempotency(::core::time::Duration::from_secs(86400))
+        .effect(::toolspec_runtime::store::Effect::RemoteUnprotected)
+        .undo(::toolspec_runtime::engine::UndoSpec {
+            tool: "calendar_respond_to_event",
+            arguments: &[
+                ("calendarId", "/calendarId"),
+                ("eventId", "/eventId"),
+                ("response", "/previous"),
+            ],
+            takes_idempotency_key: true,
+        }),
     glue::Serve::new("calendar_get_freebusy").budget(::core::option::Option::Some(5000)),
     glue::Serve::new("calendar_get_current_time")
         .budget(::core::option::Option::Some(5000)),

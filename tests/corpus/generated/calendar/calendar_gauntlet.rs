@@ -25,11 +25,15 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
-                    "99334726611ccf58",
-                    "faab98fd1f5c1eb4",
-                    "d6009c8b3d501560",
+                    "1b2f59d4b9592516",
+                    "f7843602e61fa8cd",
+                    "e3e8b39b6d322c57",
                 ],
                 param_examples: &[
+                    ParamExample {
+                        name: "account",
+                        example: r#""work""#,
+                    },
                 ],
                 examples: &[
                     ExampleFacts {
@@ -53,50 +57,72 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "ba6b6914d491903c",
-                    "3fa950338f920d25",
+                    "bd1b09d773a2d15b",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
-                    "6892d0241bb73a9e",
-                    "74d90eddf6735ac3",
-                    "a52b0c76c1c71258",
-                    "063686fa3a45fe2f",
+                    "311085d17bbbd6c9",
+                    "94ef111b85c0c607",
+                    "5228a2e343083272",
+                    "76301ab6f794e45d",
                 ],
                 param_examples: &[
                     ParamExample {
-                        name: "calendar_id",
+                        name: "account",
+                        example: r#""work""#,
+                    },
+                    ParamExample {
+                        name: "calendarId",
                         example: r#""primary""#,
                     },
                     ParamExample {
-                        name: "time_min",
+                        name: "timeMin",
                         example: r#""2026-12-07T10:00:00""#,
                     },
                     ParamExample {
-                        name: "time_max",
+                        name: "timeMax",
                         example: r#""2026-12-07T10:00:00""#,
                     },
                     ParamExample {
-                        name: "time_zone",
+                        name: "timeZone",
                         example: r#""Europe/Berlin""#,
+                    },
+                    ParamExample {
+                        name: "fields",
+                        example: r#"["colorId"]"#,
+                    },
+                    ParamExample {
+                        name: "privateExtendedProperty",
+                        example: r#"["project=apollo"]"#,
+                    },
+                    ParamExample {
+                        name: "sharedExtendedProperty",
+                        example: r#"["project=apollo"]"#,
                     },
                 ],
                 examples: &[
                     ExampleFacts {
                         title: "Monday on the primary calendar",
-                        arguments: r#"{"calendar_id":"primary","time_min":"2026-12-07T00:00:00","time_max":"2026-12-07T23:59:59"}"#,
+                        arguments: r#"{"calendarId":"primary","timeMin":"2026-12-07T00:00:00","timeMax":"2026-12-07T23:59:59"}"#,
                         result: Some(r#"{"events":[{"id":"ev0standup01","summary":"Standup"}]}"#),
                         error: None,
                     },
                     ExampleFacts {
-                        title: "Two calendars at once",
-                        arguments: r#"{"calendar_id":["primary","team@example.com"]}"#,
-                        result: Some(r#"{"events":[{"id":"ev0standup01"},{"id":"ev0planning1"},{"id":"ev0offsite01"}]}"#),
+                        title: "Two calendars by name, as a JSON string",
+                        arguments: r#"{"calendarId":"[\"Work\", \"Team\"]","timeMin":"2026-12-10T00:00:00"}"#,
+                        result: Some(r#"{"events":[{"id":"ev0planning1"},{"id":"ev0offsite01"}]}"#),
                         error: None,
                     },
                     ExampleFacts {
-                        title: "A start without an end",
-                        arguments: r#"{"calendar_id":"primary","time_min":"2026-12-07T00:00:00"}"#,
+                        title: "The events an app marked as its project's",
+                        arguments: r#"{"calendarId":["primary","team@example.com"],"privateExtendedProperty":["project=apollo"]}"#,
+                        result: Some(r#"{"events":[{"id":"ev0offsite01"}]}"#),
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "An account that is not connected",
+                        arguments: r#"{"account":"personal","calendarId":"primary"}"#,
                         result: None,
-                        error: Some("missing_argument"),
+                        error: Some("account_not_found"),
                     },
                 ],
                 paging: None,
@@ -105,7 +131,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 idempotency_ttl_secs: None,
                 preview: None,
                 undo_tool: None,
-                requires: &[::toolspec_runtime::validate::Condition::AllOrNone(&["time_min", "time_max"]), ],
+                requires: &[],
                 selections: &[],
             },
             ToolFacts {
@@ -116,14 +142,18 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "05c9af9a1e7dc48d",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
-                    "9ce507de965ec7f8",
-                    "52c67bd7b8a42037",
-                    "32f7a9bd48c7c5d7",
-                    "063686fa3a45fe2f",
+                    "8b7c8244c334ff75",
+                    "fb7e3f0ab671d866",
+                    "66ff094e2997b362",
+                    "76301ab6f794e45d",
                 ],
                 param_examples: &[
                     ParamExample {
-                        name: "calendar_id",
+                        name: "account",
+                        example: r#""work""#,
+                    },
+                    ParamExample {
+                        name: "calendarId",
                         example: r#""primary""#,
                     },
                     ParamExample {
@@ -131,24 +161,90 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                         example: r#""planning""#,
                     },
                     ParamExample {
-                        name: "time_min",
+                        name: "timeMin",
                         example: r#""2026-12-07T10:00:00""#,
                     },
                     ParamExample {
-                        name: "time_max",
+                        name: "timeMax",
                         example: r#""2026-12-07T10:00:00""#,
                     },
                     ParamExample {
-                        name: "time_zone",
+                        name: "timeZone",
                         example: r#""Europe/Berlin""#,
+                    },
+                    ParamExample {
+                        name: "fields",
+                        example: r#"["colorId"]"#,
+                    },
+                    ParamExample {
+                        name: "privateExtendedProperty",
+                        example: r#"["project=apollo"]"#,
+                    },
+                    ParamExample {
+                        name: "sharedExtendedProperty",
+                        example: r#"["project=apollo"]"#,
                     },
                 ],
                 examples: &[
                     ExampleFacts {
                         title: "The planning meeting in December",
-                        arguments: r#"{"calendar_id":"team@example.com","query":"planning","time_min":"2026-12-01T00:00:00","time_max":"2026-12-31T23:59:59"}"#,
+                        arguments: r#"{"calendarId":"team@example.com","query":"planning","timeMin":"2026-12-01T00:00:00","timeMax":"2026-12-31T23:59:59"}"#,
                         result: Some(r#"{"events":[{"id":"ev0planning1","summary":"Quarterly planning"}]}"#),
                         error: None,
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                projection: None,
+                idempotency_ttl_secs: None,
+                preview: None,
+                undo_tool: None,
+                requires: &[],
+                selections: &[],
+            },
+            ToolFacts {
+                name: "calendar_get_event",
+                tier: Tier::ReadOnly,
+                definition: [
+                    "0f59c1979c5e803c",
+                    "e3f0783094e9d342",
+                    "965dd8a423b36118",
+                    "e3b0c44298fc1c14",
+                    "15d2ff8802e4f90d",
+                    "919f595710874fbe",
+                    "be85b6ec4002c3c8",
+                    "8caac5eb4e198b1a",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "account",
+                        example: r#""work""#,
+                    },
+                    ParamExample {
+                        name: "calendarId",
+                        example: r#""primary""#,
+                    },
+                    ParamExample {
+                        name: "eventId",
+                        example: r#""ev0standup01""#,
+                    },
+                    ParamExample {
+                        name: "fields",
+                        example: r#"["colorId"]"#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "The standup",
+                        arguments: r#"{"calendarId":"primary","eventId":"ev0standup01"}"#,
+                        result: Some(r#"{"event":{"id":"ev0standup01","summary":"Standup"}}"#),
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "An event that does not exist",
+                        arguments: r#"{"calendarId":"primary","eventId":"ev0nothing00"}"#,
+                        result: None,
+                        error: Some("event_not_found"),
                     },
                 ],
                 paging: None,
@@ -165,15 +261,19 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "4e0ac49e57fc860c",
-                    "26e0736d4cacbfa8",
+                    "8a0cd505d0b0e8ef",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
-                    "99334726611ccf58",
+                    "e6f1633ebaa4a98e",
                     "366dafc6c0f765f4",
                     "90d0c35316f49688",
                 ],
                 param_examples: &[
+                    ParamExample {
+                        name: "account",
+                        example: r#""work""#,
+                    },
                 ],
                 examples: &[
                     ExampleFacts {
@@ -198,17 +298,25 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 definition: [
                     "5651faee9626295e",
                     "0c7a0a5793e11e0f",
-                    "f9b8b9503c40ebc1",
+                    "b7c57990023ee99c",
                     "e3b0c44298fc1c14",
-                    "5b15f94f1282bf13",
-                    "49daad8b95215ad4",
-                    "cf14ef2decc020c6",
-                    "7fba9f9ea85f70b3",
+                    "32609dc8d9c29dc7",
+                    "356b7881fef6f1f9",
+                    "c33b5ae41214f8ba",
+                    "05a32be9120c735e",
                 ],
                 param_examples: &[
                     ParamExample {
-                        name: "calendar_id",
+                        name: "account",
+                        example: r#""work""#,
+                    },
+                    ParamExample {
+                        name: "calendarId",
                         example: r#""primary""#,
+                    },
+                    ParamExample {
+                        name: "eventId",
+                        example: r#""ev0standup01""#,
                     },
                     ParamExample {
                         name: "summary",
@@ -227,7 +335,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                         example: r#""2026-12-07T10:00:00""#,
                     },
                     ParamExample {
-                        name: "time_zone",
+                        name: "timeZone",
                         example: r#""Europe/Berlin""#,
                     },
                     ParamExample {
@@ -236,19 +344,91 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     },
                     ParamExample {
                         name: "attendees",
-                        example: r#"[{"email":"grace@example.com"}]"#,
+                        example: r#"[{"email":"grace@example.com","displayName":"Grace Hopper","optional":false,"responseStatus":"needsAction","comment":"Running late","additionalGuests":0}]"#,
                     },
                     ParamExample {
-                        name: "color_id",
+                        name: "colorId",
                         example: r#""5""#,
                     },
                     ParamExample {
                         name: "reminders",
-                        example: r#"{"use_default":false,"overrides":[{"method":"popup","minutes":10}]}"#,
+                        example: r#"{"useDefault":false,"overrides":[{"method":"popup","minutes":10}]}"#,
                     },
                     ParamExample {
                         name: "recurrence",
                         example: r#"["RRULE:FREQ=WEEKLY;COUNT=5"]"#,
+                    },
+                    ParamExample {
+                        name: "transparency",
+                        example: r#""opaque""#,
+                    },
+                    ParamExample {
+                        name: "visibility",
+                        example: r#""default""#,
+                    },
+                    ParamExample {
+                        name: "guestsCanInviteOthers",
+                        example: "true",
+                    },
+                    ParamExample {
+                        name: "guestsCanModify",
+                        example: "false",
+                    },
+                    ParamExample {
+                        name: "guestsCanSeeOtherGuests",
+                        example: "true",
+                    },
+                    ParamExample {
+                        name: "anyoneCanAddSelf",
+                        example: "false",
+                    },
+                    ParamExample {
+                        name: "sendUpdates",
+                        example: r#""all""#,
+                    },
+                    ParamExample {
+                        name: "conferenceData",
+                        example: r#"{"createRequest":{"requestId":"standup-meet-1","conferenceSolutionKey":{"type":"hangoutsMeet"}}}"#,
+                    },
+                    ParamExample {
+                        name: "extendedProperties",
+                        example: r#"{"private":{},"shared":{}}"#,
+                    },
+                    ParamExample {
+                        name: "attachments",
+                        example: r#"[{"fileUrl":"https://drive.google.com/file/d/abc","title":"Agenda","mimeType":"application/pdf","iconLink":"https://drive.google.com/icon.png","fileId":"abc"}]"#,
+                    },
+                    ParamExample {
+                        name: "source",
+                        example: r#"{"url":"https://example.com/invite","title":"Invitation"}"#,
+                    },
+                    ParamExample {
+                        name: "calendarsToCheck",
+                        example: r#"["primary"]"#,
+                    },
+                    ParamExample {
+                        name: "duplicateSimilarityThreshold",
+                        example: "0.7",
+                    },
+                    ParamExample {
+                        name: "allowDuplicates",
+                        example: "false",
+                    },
+                    ParamExample {
+                        name: "eventType",
+                        example: r#""default""#,
+                    },
+                    ParamExample {
+                        name: "focusTimeProperties",
+                        example: r#"{"autoDeclineMode":"declineNone","chatStatus":"doNotDisturb","declineMessage":"In focus time"}"#,
+                    },
+                    ParamExample {
+                        name: "outOfOfficeProperties",
+                        example: r#"{"autoDeclineMode":"declineAllConflictingInvitations","declineMessage":"Out until Monday"}"#,
+                    },
+                    ParamExample {
+                        name: "workingLocationProperties",
+                        example: r#"{"type":"homeOffice","homeOffice":{},"officeLocation":{"label":"HQ","buildingId":"hq-1","floorId":"3","floorSectionId":"east","deskId":"d42"},"customLocation":{"label":"Client site"}}"#,
                     },
                     ParamExample {
                         name: "idempotency_key",
@@ -261,16 +441,40 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 ],
                 examples: &[
                     ExampleFacts {
-                        title: "A design review with one guest",
-                        arguments: r#"{"calendar_id":"primary","summary":"Design review","start":"2026-12-07T15:00:00","end":"2026-12-07T16:00:00","attendees":[{"email":"grace@example.com"}],"idempotency_key":"create-review-1"}"#,
+                        title: "A design review with one guest, over the standup",
+                        arguments: r#"{"calendarId":"primary","summary":"Design review","start":"2026-12-07T09:00:00","end":"2026-12-07T10:00:00","attendees":[{"email":"grace@example.com"}],"idempotency_key":"create-review-1"}"#,
+                        result: Some(r#"{"conflicts":[{"id":"ev0standup01","summary":"Standup"}]}"#),
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "An all-day event, without a key",
+                        arguments: r#"{"calendarId":"primary","summary":"Team day","start":"2026-12-09","end":"2026-12-10"}"#,
+                        result: None,
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "A start with its own time zone",
+                        arguments: r#"{"calendarId":"primary","summary":"Flight","start":"{\"dateTime\": \"2026-12-08T08:00:00\", \"timeZone\": \"Europe/Berlin\"}","end":"2026-12-08T11:00:00"}"#,
                         result: None,
                         error: None,
                     },
                     ExampleFacts {
                         title: "An end before the start",
-                        arguments: r#"{"calendar_id":"primary","summary":"Oops","start":"2026-12-07T15:00:00","end":"2026-12-07T14:00:00","idempotency_key":"create-oops-1"}"#,
+                        arguments: r#"{"calendarId":"primary","summary":"Oops","start":"2026-12-07T15:00:00","end":"2026-12-07T14:00:00","idempotency_key":"create-oops-1"}"#,
                         result: None,
                         error: Some("invalid_time_range"),
+                    },
+                    ExampleFacts {
+                        title: "A start in words",
+                        arguments: r#"{"calendarId":"primary","summary":"Standup","start":"next monday","end":"2026-12-07T09:15:00"}"#,
+                        result: None,
+                        error: Some("invalid_event_time"),
+                    },
+                    ExampleFacts {
+                        title: "The standup again",
+                        arguments: r#"{"calendarId":"primary","summary":"Standup","start":"2026-12-07T09:00:00","end":"2026-12-07T09:15:00"}"#,
+                        result: None,
+                        error: Some("duplicate_event"),
                     },
                 ],
                 paging: None,
@@ -290,25 +494,102 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
+                name: "calendar_create_events",
+                tier: Tier::Irreversible,
+                definition: [
+                    "4cfeec49aa995d10",
+                    "dfcf81bc69cfdd64",
+                    "b7c57990023ee99c",
+                    "e3b0c44298fc1c14",
+                    "427a2f831c6fa927",
+                    "de01d345a58d02ca",
+                    "632a00d86377e567",
+                    "1da52fde9578c4f8",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "account",
+                        example: r#""work""#,
+                    },
+                    ParamExample {
+                        name: "calendarId",
+                        example: r#""primary""#,
+                    },
+                    ParamExample {
+                        name: "timeZone",
+                        example: r#""Europe/Berlin""#,
+                    },
+                    ParamExample {
+                        name: "sendUpdates",
+                        example: r#""all""#,
+                    },
+                    ParamExample {
+                        name: "events",
+                        example: r#"[{"summary":"Standup","start":"2026-12-07T10:00:00","end":"2026-12-07T10:00:00","calendarId":"primary","account":"work","timeZone":"Europe/Berlin","description":"Daily sync","location":"Room 4","attendees":[{"email":"grace@example.com","displayName":"Grace Hopper","optional":false,"responseStatus":"needsAction"}],"colorId":"5","reminders":{"useDefault":false,"overrides":[{"method":"popup","minutes":10}]},"recurrence":["RRULE:FREQ=WEEKLY;COUNT=5"],"transparency":"opaque","visibility":"default","guestsCanInviteOthers":true,"guestsCanModify":false,"guestsCanSeeOtherGuests":true,"anyoneCanAddSelf":false,"sendUpdates":"all","conferenceData":{"createRequest":{"requestId":"standup-meet-1","conferenceSolutionKey":{"type":"hangoutsMeet"}}}}]"#,
+                    },
+                    ParamExample {
+                        name: "idempotency_key",
+                        example: r#""k-7f3a""#,
+                    },
+                    ParamExample {
+                        name: "preview_id",
+                        example: r#""pv_3q9d0c2b7e1f4a6b8c5d""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Two sessions, the second on the team calendar",
+                        arguments: r#"{"events":[{"summary":"Workshop 1","start":"2026-12-08T10:00:00","end":"2026-12-08T11:00:00"},{"summary":"Workshop 2","start":"2026-12-09","end":"2026-12-10","calendarId":"team@example.com","attendees":[{"email":"grace@example.com"}]}]}"#,
+                        result: Some(r#"{"events":[{"summary":"Workshop 1","calendarId":"primary"},{"summary":"Workshop 2","calendarId":"team@example.com"}]}"#),
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "One event that ends before it starts",
+                        arguments: r#"{"events":[{"summary":"Oops","start":"2026-12-08T10:00:00","end":"2026-12-08T09:00:00"}]}"#,
+                        result: None,
+                        error: Some("invalid_time_range"),
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                projection: None,
+                idempotency_ttl_secs: Some(86400),
+                preview: Some(PreviewFacts {
+                    ttl_secs: 600,
+                    fields: &[
+                        "count",
+                        "invitations",
+                    ],
+                    host_only: false,
+                }),
+                undo_tool: None,
+                requires: &[],
+                selections: &[],
+            },
+            ToolFacts {
                 name: "calendar_update_event",
                 tier: Tier::Reversible,
                 definition: [
                     "e9c9f56430201342",
-                    "ea374fc138ce5aa2",
+                    "1be33c439063227f",
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
-                    "42263a52cf36cabc",
-                    "30d6c74007261ec2",
-                    "6f754d486cfd35ca",
-                    "aefa506021fb3cec",
+                    "aa64bdac17c50095",
+                    "1dfb17df13043e5c",
+                    "93fee9b98f97d4ca",
+                    "396d9673c467f25a",
                 ],
                 param_examples: &[
                     ParamExample {
-                        name: "calendar_id",
+                        name: "account",
+                        example: r#""work""#,
+                    },
+                    ParamExample {
+                        name: "calendarId",
                         example: r#""primary""#,
                     },
                     ParamExample {
-                        name: "event_id",
+                        name: "eventId",
                         example: r#""ev0standup01""#,
                     },
                     ParamExample {
@@ -328,7 +609,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                         example: r#""2026-12-07T10:00:00""#,
                     },
                     ParamExample {
-                        name: "time_zone",
+                        name: "timeZone",
                         example: r#""Europe/Berlin""#,
                     },
                     ParamExample {
@@ -340,24 +621,76 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                         example: r#"[{"email":"grace@example.com"}]"#,
                     },
                     ParamExample {
-                        name: "color_id",
+                        name: "colorId",
                         example: r#""5""#,
                     },
                     ParamExample {
                         name: "reminders",
-                        example: r#"{"use_default":false,"overrides":[{"method":"popup","minutes":10}]}"#,
+                        example: r#"{"useDefault":false,"overrides":[{"method":"popup","minutes":10}]}"#,
                     },
                     ParamExample {
                         name: "recurrence",
                         example: r#"["RRULE:FREQ=WEEKLY;COUNT=5"]"#,
                     },
                     ParamExample {
-                        name: "send_updates",
+                        name: "transparency",
+                        example: r#""opaque""#,
+                    },
+                    ParamExample {
+                        name: "visibility",
+                        example: r#""default""#,
+                    },
+                    ParamExample {
+                        name: "guestsCanInviteOthers",
+                        example: "true",
+                    },
+                    ParamExample {
+                        name: "guestsCanModify",
+                        example: "false",
+                    },
+                    ParamExample {
+                        name: "guestsCanSeeOtherGuests",
+                        example: "true",
+                    },
+                    ParamExample {
+                        name: "anyoneCanAddSelf",
+                        example: "false",
+                    },
+                    ParamExample {
+                        name: "sendUpdates",
                         example: r#""all""#,
                     },
                     ParamExample {
-                        name: "scope",
-                        example: r#"{"kind":"this_event_only","original_start_time":"2026-12-07T10:00:00"}"#,
+                        name: "checkConflicts",
+                        example: "true",
+                    },
+                    ParamExample {
+                        name: "calendarsToCheck",
+                        example: r#"["primary"]"#,
+                    },
+                    ParamExample {
+                        name: "conferenceData",
+                        example: r#"{"createRequest":{"requestId":"standup-meet-1","conferenceSolutionKey":{"type":"hangoutsMeet"}}}"#,
+                    },
+                    ParamExample {
+                        name: "extendedProperties",
+                        example: r#"{"private":{},"shared":{}}"#,
+                    },
+                    ParamExample {
+                        name: "attachments",
+                        example: r#"[{"fileUrl":"https://drive.google.com/file/d/abc","title":"Agenda","mimeType":"application/pdf","iconLink":"https://drive.google.com/icon.png","fileId":"abc"}]"#,
+                    },
+                    ParamExample {
+                        name: "modificationScope",
+                        example: r#""all""#,
+                    },
+                    ParamExample {
+                        name: "originalStartTime",
+                        example: r#""2026-12-07T10:00:00""#,
+                    },
+                    ParamExample {
+                        name: "futureStartDate",
+                        example: r#""2026-12-07T10:00:00""#,
                     },
                     ParamExample {
                         name: "idempotency_key",
@@ -371,19 +704,13 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 examples: &[
                     ExampleFacts {
                         title: "Move the standup and clear its notes",
-                        arguments: r#"{"calendar_id":"primary","event_id":"ev0standup01","location":"Room 7","description":null,"idempotency_key":"move-standup-1"}"#,
+                        arguments: r#"{"calendarId":"primary","eventId":"ev0standup01","location":"Room 7","description":null,"idempotency_key":"move-standup-1"}"#,
                         result: Some(r#"{"event":{"id":"ev0standup01","location":"Room 7","description":null},"previous":{"location":"Room 4"}}"#),
                         error: None,
                     },
                     ExampleFacts {
-                        title: "Nothing to change",
-                        arguments: r#"{"calendar_id":"primary","event_id":"ev0standup01","idempotency_key":"noop-1"}"#,
-                        result: None,
-                        error: Some("missing_argument"),
-                    },
-                    ExampleFacts {
                         title: "Only one occurrence, without saying which",
-                        arguments: r#"{"calendar_id":"primary","event_id":"ev0standup01","summary":"Standup","scope":{"kind":"this_event_only"},"idempotency_key":"scope-1"}"#,
+                        arguments: r#"{"calendarId":"primary","eventId":"ev0standup01","summary":"Standup","modificationScope":"thisEventOnly"}"#,
                         result: None,
                         error: Some("missing_argument"),
                     },
@@ -401,7 +728,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     host_only: false,
                 }),
                 undo_tool: Some("calendar_update_event"),
-                requires: &[::toolspec_runtime::validate::Condition::AtLeastOne(&["summary", "description", "start", "end", "location", "attendees", "color_id", "reminders", "recurrence"]), ],
+                requires: &[::toolspec_runtime::validate::Condition::When { field: "modificationScope", values: &["thisEventOnly"], by_default: false, needs: &["originalStartTime"], allows: &[] }, ::toolspec_runtime::validate::Condition::When { field: "modificationScope", values: &["thisAndFollowing"], by_default: false, needs: &["futureStartDate"], allows: &[] }, ],
                 selections: &[],
             },
             ToolFacts {
@@ -410,24 +737,28 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 definition: [
                     "26bb981a2d0624ac",
                     "8f19c1e53baa5ccf",
-                    "f9b8b9503c40ebc1",
+                    "b7c57990023ee99c",
                     "e3b0c44298fc1c14",
-                    "86c0478df8ddf75c",
-                    "6fff1d00bc7fe8fa",
-                    "5864dbd949b30fe0",
-                    "467a2721d93677ff",
+                    "061bd25e23a0b49b",
+                    "80fd6525ebbe2749",
+                    "bf9f1405c93c21fb",
+                    "71c5c6e12fb0fb22",
                 ],
                 param_examples: &[
                     ParamExample {
-                        name: "calendar_id",
+                        name: "account",
+                        example: r#""work""#,
+                    },
+                    ParamExample {
+                        name: "calendarId",
                         example: r#""primary""#,
                     },
                     ParamExample {
-                        name: "event_id",
+                        name: "eventId",
                         example: r#""ev0standup01""#,
                     },
                     ParamExample {
-                        name: "send_updates",
+                        name: "sendUpdates",
                         example: r#""all""#,
                     },
                     ParamExample {
@@ -442,13 +773,13 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 examples: &[
                     ExampleFacts {
                         title: "Cancel the offsite",
-                        arguments: r#"{"calendar_id":"team@example.com","event_id":"ev0offsite01","idempotency_key":"cancel-offsite-1"}"#,
+                        arguments: r#"{"calendarId":"team@example.com","eventId":"ev0offsite01","idempotency_key":"cancel-offsite-1"}"#,
                         result: None,
                         error: None,
                     },
                     ExampleFacts {
                         title: "An event that does not exist",
-                        arguments: r#"{"calendar_id":"primary","event_id":"ev0nothing00","idempotency_key":"cancel-none-1"}"#,
+                        arguments: r#"{"calendarId":"primary","eventId":"ev0nothing00"}"#,
                         result: None,
                         error: Some("event_not_found"),
                     },
@@ -470,6 +801,80 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
+                name: "calendar_respond_to_event",
+                tier: Tier::Reversible,
+                definition: [
+                    "285764cb2ffc824a",
+                    "3e1375dd311fc5b3",
+                    "960bf33fd5e78861",
+                    "e3b0c44298fc1c14",
+                    "a37f44cf664eceb5",
+                    "a7e780bc2d264044",
+                    "df052e9174901a42",
+                    "279bac3553950556",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "account",
+                        example: r#""work""#,
+                    },
+                    ParamExample {
+                        name: "calendarId",
+                        example: r#""primary""#,
+                    },
+                    ParamExample {
+                        name: "eventId",
+                        example: r#""ev0standup01""#,
+                    },
+                    ParamExample {
+                        name: "response",
+                        example: r#""needsAction""#,
+                    },
+                    ParamExample {
+                        name: "comment",
+                        example: r#""I have a conflict""#,
+                    },
+                    ParamExample {
+                        name: "modificationScope",
+                        example: r#""all""#,
+                    },
+                    ParamExample {
+                        name: "originalStartTime",
+                        example: r#""2026-12-07T10:00:00""#,
+                    },
+                    ParamExample {
+                        name: "sendUpdates",
+                        example: r#""all""#,
+                    },
+                    ParamExample {
+                        name: "idempotency_key",
+                        example: r#""k-7f3a""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Accept the offsite",
+                        arguments: r#"{"calendarId":"team@example.com","eventId":"ev0offsite01","response":"accepted"}"#,
+                        result: Some(r#"{"response":"accepted","previous":"needsAction"}"#),
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "An event the person is not invited to",
+                        arguments: r#"{"calendarId":"primary","eventId":"ev0standup01","response":"declined"}"#,
+                        result: None,
+                        error: Some("not_invited"),
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                projection: None,
+                idempotency_ttl_secs: Some(86400),
+                preview: None,
+                undo_tool: Some("calendar_respond_to_event"),
+                requires: &[::toolspec_runtime::validate::Condition::When { field: "modificationScope", values: &["thisEventOnly"], by_default: false, needs: &["originalStartTime"], allows: &[] }, ],
+                selections: &[],
+            },
+            ToolFacts {
                 name: "calendar_get_freebusy",
                 tier: Tier::ReadOnly,
                 definition: [
@@ -477,41 +882,45 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "bcaf73d367e27962",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
-                    "d05d126138ffd183",
-                    "ea8bb9bf9fcef3cb",
+                    "4dfac8545a09fbaf",
+                    "daad576f576e9a65",
                     "1e9c9cfe34999edf",
                     "d121d7e133b1f43d",
                 ],
                 param_examples: &[
                     ParamExample {
+                        name: "account",
+                        example: r#""work""#,
+                    },
+                    ParamExample {
                         name: "calendars",
                         example: r#"[{"id":"primary"}]"#,
                     },
                     ParamExample {
-                        name: "time_min",
+                        name: "timeMin",
                         example: r#""2026-12-07T10:00:00""#,
                     },
                     ParamExample {
-                        name: "time_max",
+                        name: "timeMax",
                         example: r#""2026-12-07T10:00:00""#,
                     },
                     ParamExample {
-                        name: "time_zone",
+                        name: "timeZone",
                         example: r#""Europe/Berlin""#,
                     },
                     ParamExample {
-                        name: "group_expansion_max",
+                        name: "groupExpansionMax",
                         example: "10",
                     },
                     ParamExample {
-                        name: "calendar_expansion_max",
+                        name: "calendarExpansionMax",
                         example: "10",
                     },
                 ],
                 examples: &[
                     ExampleFacts {
                         title: "Monday morning on the primary calendar",
-                        arguments: r#"{"calendars":[{"id":"primary"}],"time_min":"2026-12-07T08:00:00Z","time_max":"2026-12-07T12:00:00Z"}"#,
+                        arguments: r#"{"calendars":[{"id":"primary"}],"timeMin":"2026-12-07T08:00:00Z","timeMax":"2026-12-07T12:00:00Z"}"#,
                         result: Some(r#"{"calendars":{"primary":{"busy":[{"start":"2026-12-07T09:00:00Z","end":"2026-12-07T09:15:00Z"}]}}}"#),
                         error: None,
                     },
@@ -534,13 +943,17 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
-                    "d92ee3d8659dcf7f",
-                    "05a9d26a779fe98e",
-                    "5ed1797942e19f9b",
+                    "13f92cf99dfc370f",
+                    "5d134b78e4a1a325",
+                    "992ef119e31b0e3e",
                 ],
                 param_examples: &[
                     ParamExample {
-                        name: "time_zone",
+                        name: "account",
+                        example: r#""work""#,
+                    },
+                    ParamExample {
+                        name: "timeZone",
                         example: r#""Europe/Berlin""#,
                     },
                 ],
@@ -548,7 +961,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     ExampleFacts {
                         title: "Now in UTC",
                         arguments: "{}",
-                        result: Some(r#"{"time_zone":"UTC"}"#),
+                        result: Some(r#"{"timeZone":"UTC"}"#),
                         error: None,
                     },
                 ],
@@ -563,6 +976,22 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             },
         ],
         errors: &[
+            ErrorFacts {
+                code: "account_not_found",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "invalid_event_time",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "duplicate_event",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "not_invited",
+                retryable: false,
+            },
             ErrorFacts {
                 code: "calendar_not_found",
                 retryable: false,
@@ -680,6 +1109,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Example(0),
             },
             CheckDef {
+                name: "calendar_list_calendars::account_of_the_wrong_type_is_refused",
+                tool: "calendar_list_calendars",
+                check: Check::Refused { param: "account", violation: Violation::WrongType },
+            },
+            CheckDef {
                 name: "calendar_list_calendars::unknown_argument_is_refused",
                 tool: "calendar_list_calendars",
                 check: Check::UnknownArgument,
@@ -700,79 +1134,114 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "calendar_list_events::example_two_calendars_at_once",
+                name: "calendar_list_events::example_two_calendars_by_name_as_a_json_string",
                 tool: "calendar_list_events",
                 check: Check::Example(1),
             },
             CheckDef {
-                name: "calendar_list_events::example_a_start_without_an_end",
+                name: "calendar_list_events::example_the_events_an_app_marked_as_its_project_s",
                 tool: "calendar_list_events",
                 check: Check::Example(2),
             },
             CheckDef {
+                name: "calendar_list_events::example_an_account_that_is_not_connected",
+                tool: "calendar_list_events",
+                check: Check::Example(3),
+            },
+            CheckDef {
+                name: "calendar_list_events::account_of_the_wrong_type_is_refused",
+                tool: "calendar_list_events",
+                check: Check::Refused { param: "account", violation: Violation::WrongType },
+            },
+            CheckDef {
                 name: "calendar_list_events::calendar_id_missing_is_refused",
                 tool: "calendar_list_events",
-                check: Check::Refused { param: "calendar_id", violation: Violation::Missing },
+                check: Check::Refused { param: "calendarId", violation: Violation::Missing },
             },
             CheckDef {
                 name: "calendar_list_events::calendar_id_of_the_wrong_type_is_refused",
                 tool: "calendar_list_events",
-                check: Check::Refused { param: "calendar_id", violation: Violation::WrongType },
+                check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_list_events::time_min_of_the_wrong_type_is_refused",
                 tool: "calendar_list_events",
-                check: Check::Refused { param: "time_min", violation: Violation::WrongType },
+                check: Check::Refused { param: "timeMin", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_list_events::time_min_too_long_is_refused",
                 tool: "calendar_list_events",
-                check: Check::Refused { param: "time_min", violation: Violation::TooLong },
+                check: Check::Refused { param: "timeMin", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_list_events::time_min_not_matching_the_pattern_is_refused",
                 tool: "calendar_list_events",
-                check: Check::Refused { param: "time_min", violation: Violation::PatternMismatch },
+                check: Check::Refused { param: "timeMin", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_list_events::time_max_of_the_wrong_type_is_refused",
                 tool: "calendar_list_events",
-                check: Check::Refused { param: "time_max", violation: Violation::WrongType },
+                check: Check::Refused { param: "timeMax", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_list_events::time_max_too_long_is_refused",
                 tool: "calendar_list_events",
-                check: Check::Refused { param: "time_max", violation: Violation::TooLong },
+                check: Check::Refused { param: "timeMax", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_list_events::time_max_not_matching_the_pattern_is_refused",
                 tool: "calendar_list_events",
-                check: Check::Refused { param: "time_max", violation: Violation::PatternMismatch },
+                check: Check::Refused { param: "timeMax", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_list_events::time_zone_of_the_wrong_type_is_refused",
                 tool: "calendar_list_events",
-                check: Check::Refused { param: "time_zone", violation: Violation::WrongType },
+                check: Check::Refused { param: "timeZone", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_list_events::time_zone_too_long_is_refused",
                 tool: "calendar_list_events",
-                check: Check::Refused { param: "time_zone", violation: Violation::TooLong },
+                check: Check::Refused { param: "timeZone", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_list_events::time_zone_not_matching_the_pattern_is_refused",
                 tool: "calendar_list_events",
-                check: Check::Refused { param: "time_zone", violation: Violation::PatternMismatch },
+                check: Check::Refused { param: "timeZone", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "calendar_list_events::fields_of_the_wrong_type_is_refused",
+                tool: "calendar_list_events",
+                check: Check::Refused { param: "fields", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_list_events::fields_too_long_is_refused",
+                tool: "calendar_list_events",
+                check: Check::Refused { param: "fields", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_list_events::private_extended_property_of_the_wrong_type_is_refused",
+                tool: "calendar_list_events",
+                check: Check::Refused { param: "privateExtendedProperty", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_list_events::private_extended_property_too_long_is_refused",
+                tool: "calendar_list_events",
+                check: Check::Refused { param: "privateExtendedProperty", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_list_events::shared_extended_property_of_the_wrong_type_is_refused",
+                tool: "calendar_list_events",
+                check: Check::Refused { param: "sharedExtendedProperty", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_list_events::shared_extended_property_too_long_is_refused",
+                tool: "calendar_list_events",
+                check: Check::Refused { param: "sharedExtendedProperty", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_list_events::unknown_argument_is_refused",
                 tool: "calendar_list_events",
                 check: Check::UnknownArgument,
-            },
-            CheckDef {
-                name: "calendar_list_events::calls_breaking_its_rules_are_refused",
-                tool: "calendar_list_events",
-                check: Check::RequirementsEnforced,
             },
             CheckDef {
                 name: "calendar_list_events::output_matches_the_schema",
@@ -782,17 +1251,17 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             CheckDef {
                 name: "calendar_list_events::time_min_accepts_its_bounds",
                 tool: "calendar_list_events",
-                check: Check::BoundsAccepted { param: "time_min" },
+                check: Check::BoundsAccepted { param: "timeMin" },
             },
             CheckDef {
                 name: "calendar_list_events::time_max_accepts_its_bounds",
                 tool: "calendar_list_events",
-                check: Check::BoundsAccepted { param: "time_max" },
+                check: Check::BoundsAccepted { param: "timeMax" },
             },
             CheckDef {
                 name: "calendar_list_events::time_zone_accepts_its_bounds",
                 tool: "calendar_list_events",
-                check: Check::BoundsAccepted { param: "time_zone" },
+                check: Check::BoundsAccepted { param: "timeZone" },
             },
             CheckDef {
                 name: "calendar_search_events::schema_matches_the_spec",
@@ -805,24 +1274,19 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Example(0),
             },
             CheckDef {
+                name: "calendar_search_events::account_of_the_wrong_type_is_refused",
+                tool: "calendar_search_events",
+                check: Check::Refused { param: "account", violation: Violation::WrongType },
+            },
+            CheckDef {
                 name: "calendar_search_events::calendar_id_missing_is_refused",
                 tool: "calendar_search_events",
-                check: Check::Refused { param: "calendar_id", violation: Violation::Missing },
+                check: Check::Refused { param: "calendarId", violation: Violation::Missing },
             },
             CheckDef {
                 name: "calendar_search_events::calendar_id_of_the_wrong_type_is_refused",
                 tool: "calendar_search_events",
-                check: Check::Refused { param: "calendar_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "calendar_search_events::calendar_id_too_short_is_refused",
-                tool: "calendar_search_events",
-                check: Check::Refused { param: "calendar_id", violation: Violation::TooShort },
-            },
-            CheckDef {
-                name: "calendar_search_events::calendar_id_too_long_is_refused",
-                tool: "calendar_search_events",
-                check: Check::Refused { param: "calendar_id", violation: Violation::TooLong },
+                check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_search_events::query_missing_is_refused",
@@ -847,57 +1311,87 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             CheckDef {
                 name: "calendar_search_events::time_min_missing_is_refused",
                 tool: "calendar_search_events",
-                check: Check::Refused { param: "time_min", violation: Violation::Missing },
+                check: Check::Refused { param: "timeMin", violation: Violation::Missing },
             },
             CheckDef {
                 name: "calendar_search_events::time_min_of_the_wrong_type_is_refused",
                 tool: "calendar_search_events",
-                check: Check::Refused { param: "time_min", violation: Violation::WrongType },
+                check: Check::Refused { param: "timeMin", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_search_events::time_min_too_long_is_refused",
                 tool: "calendar_search_events",
-                check: Check::Refused { param: "time_min", violation: Violation::TooLong },
+                check: Check::Refused { param: "timeMin", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_search_events::time_min_not_matching_the_pattern_is_refused",
                 tool: "calendar_search_events",
-                check: Check::Refused { param: "time_min", violation: Violation::PatternMismatch },
+                check: Check::Refused { param: "timeMin", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_search_events::time_max_missing_is_refused",
                 tool: "calendar_search_events",
-                check: Check::Refused { param: "time_max", violation: Violation::Missing },
+                check: Check::Refused { param: "timeMax", violation: Violation::Missing },
             },
             CheckDef {
                 name: "calendar_search_events::time_max_of_the_wrong_type_is_refused",
                 tool: "calendar_search_events",
-                check: Check::Refused { param: "time_max", violation: Violation::WrongType },
+                check: Check::Refused { param: "timeMax", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_search_events::time_max_too_long_is_refused",
                 tool: "calendar_search_events",
-                check: Check::Refused { param: "time_max", violation: Violation::TooLong },
+                check: Check::Refused { param: "timeMax", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_search_events::time_max_not_matching_the_pattern_is_refused",
                 tool: "calendar_search_events",
-                check: Check::Refused { param: "time_max", violation: Violation::PatternMismatch },
+                check: Check::Refused { param: "timeMax", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_search_events::time_zone_of_the_wrong_type_is_refused",
                 tool: "calendar_search_events",
-                check: Check::Refused { param: "time_zone", violation: Violation::WrongType },
+                check: Check::Refused { param: "timeZone", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_search_events::time_zone_too_long_is_refused",
                 tool: "calendar_search_events",
-                check: Check::Refused { param: "time_zone", violation: Violation::TooLong },
+                check: Check::Refused { param: "timeZone", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_search_events::time_zone_not_matching_the_pattern_is_refused",
                 tool: "calendar_search_events",
-                check: Check::Refused { param: "time_zone", violation: Violation::PatternMismatch },
+                check: Check::Refused { param: "timeZone", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "calendar_search_events::fields_of_the_wrong_type_is_refused",
+                tool: "calendar_search_events",
+                check: Check::Refused { param: "fields", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_search_events::fields_too_long_is_refused",
+                tool: "calendar_search_events",
+                check: Check::Refused { param: "fields", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_search_events::private_extended_property_of_the_wrong_type_is_refused",
+                tool: "calendar_search_events",
+                check: Check::Refused { param: "privateExtendedProperty", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_search_events::private_extended_property_too_long_is_refused",
+                tool: "calendar_search_events",
+                check: Check::Refused { param: "privateExtendedProperty", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_search_events::shared_extended_property_of_the_wrong_type_is_refused",
+                tool: "calendar_search_events",
+                check: Check::Refused { param: "sharedExtendedProperty", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_search_events::shared_extended_property_too_long_is_refused",
+                tool: "calendar_search_events",
+                check: Check::Refused { param: "sharedExtendedProperty", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_search_events::unknown_argument_is_refused",
@@ -910,11 +1404,6 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "calendar_search_events::calendar_id_accepts_its_bounds",
-                tool: "calendar_search_events",
-                check: Check::BoundsAccepted { param: "calendar_id" },
-            },
-            CheckDef {
                 name: "calendar_search_events::query_accepts_its_bounds",
                 tool: "calendar_search_events",
                 check: Check::BoundsAccepted { param: "query" },
@@ -922,17 +1411,122 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             CheckDef {
                 name: "calendar_search_events::time_min_accepts_its_bounds",
                 tool: "calendar_search_events",
-                check: Check::BoundsAccepted { param: "time_min" },
+                check: Check::BoundsAccepted { param: "timeMin" },
             },
             CheckDef {
                 name: "calendar_search_events::time_max_accepts_its_bounds",
                 tool: "calendar_search_events",
-                check: Check::BoundsAccepted { param: "time_max" },
+                check: Check::BoundsAccepted { param: "timeMax" },
             },
             CheckDef {
                 name: "calendar_search_events::time_zone_accepts_its_bounds",
                 tool: "calendar_search_events",
-                check: Check::BoundsAccepted { param: "time_zone" },
+                check: Check::BoundsAccepted { param: "timeZone" },
+            },
+            CheckDef {
+                name: "calendar_get_event::schema_matches_the_spec",
+                tool: "calendar_get_event",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "calendar_get_event::example_the_standup",
+                tool: "calendar_get_event",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "calendar_get_event::example_an_event_that_does_not_exist",
+                tool: "calendar_get_event",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "calendar_get_event::account_of_the_wrong_type_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "account", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_get_event::account_too_long_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "account", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_get_event::account_not_matching_the_pattern_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "calendar_get_event::calendar_id_missing_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "calendarId", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "calendar_get_event::calendar_id_of_the_wrong_type_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_get_event::calendar_id_too_short_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "calendarId", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "calendar_get_event::calendar_id_too_long_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "calendarId", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_get_event::event_id_missing_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "eventId", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "calendar_get_event::event_id_of_the_wrong_type_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "eventId", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_get_event::event_id_too_long_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "eventId", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_get_event::event_id_not_matching_the_pattern_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "eventId", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "calendar_get_event::fields_of_the_wrong_type_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "fields", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_get_event::fields_too_long_is_refused",
+                tool: "calendar_get_event",
+                check: Check::Refused { param: "fields", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_get_event::unknown_argument_is_refused",
+                tool: "calendar_get_event",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "calendar_get_event::output_matches_the_schema",
+                tool: "calendar_get_event",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "calendar_get_event::account_accepts_its_bounds",
+                tool: "calendar_get_event",
+                check: Check::BoundsAccepted { param: "account" },
+            },
+            CheckDef {
+                name: "calendar_get_event::calendar_id_accepts_its_bounds",
+                tool: "calendar_get_event",
+                check: Check::BoundsAccepted { param: "calendarId" },
+            },
+            CheckDef {
+                name: "calendar_get_event::event_id_accepts_its_bounds",
+                tool: "calendar_get_event",
+                check: Check::BoundsAccepted { param: "eventId" },
             },
             CheckDef {
                 name: "calendar_list_colors::schema_matches_the_spec",
@@ -945,6 +1539,21 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Example(0),
             },
             CheckDef {
+                name: "calendar_list_colors::account_of_the_wrong_type_is_refused",
+                tool: "calendar_list_colors",
+                check: Check::Refused { param: "account", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_list_colors::account_too_long_is_refused",
+                tool: "calendar_list_colors",
+                check: Check::Refused { param: "account", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_list_colors::account_not_matching_the_pattern_is_refused",
+                tool: "calendar_list_colors",
+                check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
                 name: "calendar_list_colors::unknown_argument_is_refused",
                 tool: "calendar_list_colors",
                 check: Check::UnknownArgument,
@@ -955,39 +1564,94 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
+                name: "calendar_list_colors::account_accepts_its_bounds",
+                tool: "calendar_list_colors",
+                check: Check::BoundsAccepted { param: "account" },
+            },
+            CheckDef {
                 name: "calendar_create_event::schema_matches_the_spec",
                 tool: "calendar_create_event",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "calendar_create_event::example_a_design_review_with_one_guest",
+                name: "calendar_create_event::example_a_design_review_with_one_guest_over_the_standup",
                 tool: "calendar_create_event",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "calendar_create_event::example_an_end_before_the_start",
+                name: "calendar_create_event::example_an_all_day_event_without_a_key",
                 tool: "calendar_create_event",
                 check: Check::Example(1),
             },
             CheckDef {
+                name: "calendar_create_event::example_a_start_with_its_own_time_zone",
+                tool: "calendar_create_event",
+                check: Check::Example(2),
+            },
+            CheckDef {
+                name: "calendar_create_event::example_an_end_before_the_start",
+                tool: "calendar_create_event",
+                check: Check::Example(3),
+            },
+            CheckDef {
+                name: "calendar_create_event::example_a_start_in_words",
+                tool: "calendar_create_event",
+                check: Check::Example(4),
+            },
+            CheckDef {
+                name: "calendar_create_event::example_the_standup_again",
+                tool: "calendar_create_event",
+                check: Check::Example(5),
+            },
+            CheckDef {
+                name: "calendar_create_event::account_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "account", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::account_too_long_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "account", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_create_event::account_not_matching_the_pattern_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
                 name: "calendar_create_event::calendar_id_missing_is_refused",
                 tool: "calendar_create_event",
-                check: Check::Refused { param: "calendar_id", violation: Violation::Missing },
+                check: Check::Refused { param: "calendarId", violation: Violation::Missing },
             },
             CheckDef {
                 name: "calendar_create_event::calendar_id_of_the_wrong_type_is_refused",
                 tool: "calendar_create_event",
-                check: Check::Refused { param: "calendar_id", violation: Violation::WrongType },
+                check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_create_event::calendar_id_too_short_is_refused",
                 tool: "calendar_create_event",
-                check: Check::Refused { param: "calendar_id", violation: Violation::TooShort },
+                check: Check::Refused { param: "calendarId", violation: Violation::TooShort },
             },
             CheckDef {
                 name: "calendar_create_event::calendar_id_too_long_is_refused",
                 tool: "calendar_create_event",
-                check: Check::Refused { param: "calendar_id", violation: Violation::TooLong },
+                check: Check::Refused { param: "calendarId", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_create_event::event_id_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "eventId", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::event_id_too_long_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "eventId", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_create_event::event_id_not_matching_the_pattern_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "eventId", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_create_event::summary_missing_is_refused",
@@ -1035,11 +1699,6 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Refused { param: "start", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::start_not_matching_the_pattern_is_refused",
-                tool: "calendar_create_event",
-                check: Check::Refused { param: "start", violation: Violation::PatternMismatch },
-            },
-            CheckDef {
                 name: "calendar_create_event::end_missing_is_refused",
                 tool: "calendar_create_event",
                 check: Check::Refused { param: "end", violation: Violation::Missing },
@@ -1055,24 +1714,19 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Refused { param: "end", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::end_not_matching_the_pattern_is_refused",
-                tool: "calendar_create_event",
-                check: Check::Refused { param: "end", violation: Violation::PatternMismatch },
-            },
-            CheckDef {
                 name: "calendar_create_event::time_zone_of_the_wrong_type_is_refused",
                 tool: "calendar_create_event",
-                check: Check::Refused { param: "time_zone", violation: Violation::WrongType },
+                check: Check::Refused { param: "timeZone", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_create_event::time_zone_too_long_is_refused",
                 tool: "calendar_create_event",
-                check: Check::Refused { param: "time_zone", violation: Violation::TooLong },
+                check: Check::Refused { param: "timeZone", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_create_event::time_zone_not_matching_the_pattern_is_refused",
                 tool: "calendar_create_event",
-                check: Check::Refused { param: "time_zone", violation: Violation::PatternMismatch },
+                check: Check::Refused { param: "timeZone", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_create_event::location_of_the_wrong_type_is_refused",
@@ -1097,17 +1751,17 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             CheckDef {
                 name: "calendar_create_event::color_id_of_the_wrong_type_is_refused",
                 tool: "calendar_create_event",
-                check: Check::Refused { param: "color_id", violation: Violation::WrongType },
+                check: Check::Refused { param: "colorId", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_create_event::color_id_too_long_is_refused",
                 tool: "calendar_create_event",
-                check: Check::Refused { param: "color_id", violation: Violation::TooLong },
+                check: Check::Refused { param: "colorId", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_create_event::color_id_not_matching_the_pattern_is_refused",
                 tool: "calendar_create_event",
-                check: Check::Refused { param: "color_id", violation: Violation::PatternMismatch },
+                check: Check::Refused { param: "colorId", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_create_event::reminders_of_the_wrong_type_is_refused",
@@ -1125,9 +1779,134 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Refused { param: "recurrence", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::idempotency_key_missing_is_refused",
+                name: "calendar_create_event::transparency_of_the_wrong_type_is_refused",
                 tool: "calendar_create_event",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
+                check: Check::Refused { param: "transparency", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::transparency_outside_the_allowed_values_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "transparency", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "calendar_create_event::visibility_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "visibility", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::visibility_outside_the_allowed_values_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "visibility", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "calendar_create_event::guests_can_invite_others_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "guestsCanInviteOthers", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::guests_can_modify_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "guestsCanModify", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::guests_can_see_other_guests_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "guestsCanSeeOtherGuests", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::anyone_can_add_self_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "anyoneCanAddSelf", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::send_updates_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "sendUpdates", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::send_updates_outside_the_allowed_values_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "sendUpdates", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "calendar_create_event::conference_data_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "conferenceData", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::extended_properties_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "extendedProperties", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::attachments_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "attachments", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::attachments_too_long_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "attachments", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_create_event::source_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "source", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::calendars_to_check_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "calendarsToCheck", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::calendars_to_check_too_long_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "calendarsToCheck", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_create_event::duplicate_similarity_threshold_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "duplicateSimilarityThreshold", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::duplicate_similarity_threshold_below_the_minimum_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "duplicateSimilarityThreshold", violation: Violation::BelowMinimum },
+            },
+            CheckDef {
+                name: "calendar_create_event::duplicate_similarity_threshold_above_the_maximum_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "duplicateSimilarityThreshold", violation: Violation::AboveMaximum },
+            },
+            CheckDef {
+                name: "calendar_create_event::allow_duplicates_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "allowDuplicates", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::event_type_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "eventType", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::event_type_outside_the_allowed_values_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "eventType", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "calendar_create_event::focus_time_properties_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "focusTimeProperties", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::out_of_office_properties_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "outOfOfficeProperties", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_event::working_location_properties_of_the_wrong_type_is_refused",
+                tool: "calendar_create_event",
+                check: Check::Refused { param: "workingLocationProperties", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_create_event::idempotency_key_of_the_wrong_type_is_refused",
@@ -1230,9 +2009,19 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
+                name: "calendar_create_event::account_accepts_its_bounds",
+                tool: "calendar_create_event",
+                check: Check::BoundsAccepted { param: "account" },
+            },
+            CheckDef {
                 name: "calendar_create_event::calendar_id_accepts_its_bounds",
                 tool: "calendar_create_event",
-                check: Check::BoundsAccepted { param: "calendar_id" },
+                check: Check::BoundsAccepted { param: "calendarId" },
+            },
+            CheckDef {
+                name: "calendar_create_event::event_id_accepts_its_bounds",
+                tool: "calendar_create_event",
+                check: Check::BoundsAccepted { param: "eventId" },
             },
             CheckDef {
                 name: "calendar_create_event::summary_accepts_its_bounds",
@@ -1257,7 +2046,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             CheckDef {
                 name: "calendar_create_event::time_zone_accepts_its_bounds",
                 tool: "calendar_create_event",
-                check: Check::BoundsAccepted { param: "time_zone" },
+                check: Check::BoundsAccepted { param: "timeZone" },
             },
             CheckDef {
                 name: "calendar_create_event::location_accepts_its_bounds",
@@ -1267,7 +2056,32 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             CheckDef {
                 name: "calendar_create_event::color_id_accepts_its_bounds",
                 tool: "calendar_create_event",
-                check: Check::BoundsAccepted { param: "color_id" },
+                check: Check::BoundsAccepted { param: "colorId" },
+            },
+            CheckDef {
+                name: "calendar_create_event::transparency_accepts_every_allowed_value",
+                tool: "calendar_create_event",
+                check: Check::AllowedValuesAccepted { param: "transparency" },
+            },
+            CheckDef {
+                name: "calendar_create_event::visibility_accepts_every_allowed_value",
+                tool: "calendar_create_event",
+                check: Check::AllowedValuesAccepted { param: "visibility" },
+            },
+            CheckDef {
+                name: "calendar_create_event::send_updates_accepts_every_allowed_value",
+                tool: "calendar_create_event",
+                check: Check::AllowedValuesAccepted { param: "sendUpdates" },
+            },
+            CheckDef {
+                name: "calendar_create_event::duplicate_similarity_threshold_accepts_its_bounds",
+                tool: "calendar_create_event",
+                check: Check::BoundsAccepted { param: "duplicateSimilarityThreshold" },
+            },
+            CheckDef {
+                name: "calendar_create_event::event_type_accepts_every_allowed_value",
+                tool: "calendar_create_event",
+                check: Check::AllowedValuesAccepted { param: "eventType" },
             },
             CheckDef {
                 name: "calendar_create_event::idempotency_key_accepts_its_bounds",
@@ -1277,6 +2091,226 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             CheckDef {
                 name: "calendar_create_event::preview_id_accepts_its_bounds",
                 tool: "calendar_create_event",
+                check: Check::BoundsAccepted { param: "preview_id" },
+            },
+            CheckDef {
+                name: "calendar_create_events::schema_matches_the_spec",
+                tool: "calendar_create_events",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "calendar_create_events::example_two_sessions_the_second_on_the_team_calendar",
+                tool: "calendar_create_events",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "calendar_create_events::example_one_event_that_ends_before_it_starts",
+                tool: "calendar_create_events",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "calendar_create_events::account_of_the_wrong_type_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "account", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_events::account_too_long_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "account", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_create_events::account_not_matching_the_pattern_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "calendar_create_events::calendar_id_of_the_wrong_type_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_events::calendar_id_too_short_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "calendarId", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "calendar_create_events::calendar_id_too_long_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "calendarId", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_create_events::time_zone_of_the_wrong_type_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "timeZone", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_events::time_zone_too_long_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "timeZone", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_create_events::time_zone_not_matching_the_pattern_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "timeZone", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "calendar_create_events::send_updates_of_the_wrong_type_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "sendUpdates", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_events::send_updates_outside_the_allowed_values_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "sendUpdates", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "calendar_create_events::events_missing_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "events", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "calendar_create_events::events_of_the_wrong_type_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "events", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_events::events_too_short_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "events", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "calendar_create_events::events_too_long_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "events", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_create_events::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_events::idempotency_key_too_short_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "calendar_create_events::idempotency_key_too_long_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_create_events::preview_id_of_the_wrong_type_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "preview_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_create_events::preview_id_too_short_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "calendar_create_events::preview_id_too_long_is_refused",
+                tool: "calendar_create_events",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_create_events::unknown_argument_is_refused",
+                tool: "calendar_create_events",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "calendar_create_events::retry_with_the_same_key_runs_once",
+                tool: "calendar_create_events",
+                check: Check::RetryRunsOnce,
+            },
+            CheckDef {
+                name: "calendar_create_events::same_key_with_other_arguments_is_refused",
+                tool: "calendar_create_events",
+                check: Check::RetryWithOtherArgumentsRefused,
+            },
+            CheckDef {
+                name: "calendar_create_events::concurrent_calls_with_one_key_run_once",
+                tool: "calendar_create_events",
+                check: Check::ConcurrentRetriesRunOnce,
+            },
+            CheckDef {
+                name: "calendar_create_events::idempotency_key_is_kept_for_its_ttl",
+                tool: "calendar_create_events",
+                check: Check::IdempotencyTtl,
+            },
+            CheckDef {
+                name: "calendar_create_events::a_retry_after_a_lost_outcome_does_not_repeat_the_change",
+                tool: "calendar_create_events",
+                check: Check::RemoteRetryChangesOnce,
+            },
+            CheckDef {
+                name: "calendar_create_events::a_failed_apply_leaves_the_preview_usable",
+                tool: "calendar_create_events",
+                check: Check::FailedApplyKeepsPreview,
+            },
+            CheckDef {
+                name: "calendar_create_events::preview_changes_nothing",
+                tool: "calendar_create_events",
+                check: Check::PreviewChangesNothing,
+            },
+            CheckDef {
+                name: "calendar_create_events::apply_does_what_the_preview_said",
+                tool: "calendar_create_events",
+                check: Check::ApplyMatchesPreview,
+            },
+            CheckDef {
+                name: "calendar_create_events::apply_with_changed_arguments_is_refused",
+                tool: "calendar_create_events",
+                check: Check::ApplyChangedArgumentsRefused,
+            },
+            CheckDef {
+                name: "calendar_create_events::apply_with_a_used_preview_is_refused",
+                tool: "calendar_create_events",
+                check: Check::ApplyUsedPreviewRefused,
+            },
+            CheckDef {
+                name: "calendar_create_events::apply_after_the_preview_expires_is_refused",
+                tool: "calendar_create_events",
+                check: Check::ApplyExpiredPreviewRefused,
+            },
+            CheckDef {
+                name: "calendar_create_events::preview_stays_valid_for_its_ttl",
+                tool: "calendar_create_events",
+                check: Check::PreviewTtl,
+            },
+            CheckDef {
+                name: "calendar_create_events::output_matches_the_schema",
+                tool: "calendar_create_events",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "calendar_create_events::account_accepts_its_bounds",
+                tool: "calendar_create_events",
+                check: Check::BoundsAccepted { param: "account" },
+            },
+            CheckDef {
+                name: "calendar_create_events::calendar_id_accepts_its_bounds",
+                tool: "calendar_create_events",
+                check: Check::BoundsAccepted { param: "calendarId" },
+            },
+            CheckDef {
+                name: "calendar_create_events::time_zone_accepts_its_bounds",
+                tool: "calendar_create_events",
+                check: Check::BoundsAccepted { param: "timeZone" },
+            },
+            CheckDef {
+                name: "calendar_create_events::send_updates_accepts_every_allowed_value",
+                tool: "calendar_create_events",
+                check: Check::AllowedValuesAccepted { param: "sendUpdates" },
+            },
+            CheckDef {
+                name: "calendar_create_events::idempotency_key_accepts_its_bounds",
+                tool: "calendar_create_events",
+                check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
+            CheckDef {
+                name: "calendar_create_events::preview_id_accepts_its_bounds",
+                tool: "calendar_create_events",
                 check: Check::BoundsAccepted { param: "preview_id" },
             },
             CheckDef {
@@ -1290,54 +2324,64 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "calendar_update_event::example_nothing_to_change",
+                name: "calendar_update_event::example_only_one_occurrence_without_saying_which",
                 tool: "calendar_update_event",
                 check: Check::Example(1),
             },
             CheckDef {
-                name: "calendar_update_event::example_only_one_occurrence_without_saying_which",
+                name: "calendar_update_event::account_of_the_wrong_type_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Example(2),
+                check: Check::Refused { param: "account", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_update_event::account_too_long_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "account", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_update_event::account_not_matching_the_pattern_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_update_event::calendar_id_missing_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "calendar_id", violation: Violation::Missing },
+                check: Check::Refused { param: "calendarId", violation: Violation::Missing },
             },
             CheckDef {
                 name: "calendar_update_event::calendar_id_of_the_wrong_type_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "calendar_id", violation: Violation::WrongType },
+                check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_update_event::calendar_id_too_short_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "calendar_id", violation: Violation::TooShort },
+                check: Check::Refused { param: "calendarId", violation: Violation::TooShort },
             },
             CheckDef {
                 name: "calendar_update_event::calendar_id_too_long_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "calendar_id", violation: Violation::TooLong },
+                check: Check::Refused { param: "calendarId", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_update_event::event_id_missing_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "event_id", violation: Violation::Missing },
+                check: Check::Refused { param: "eventId", violation: Violation::Missing },
             },
             CheckDef {
                 name: "calendar_update_event::event_id_of_the_wrong_type_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "event_id", violation: Violation::WrongType },
+                check: Check::Refused { param: "eventId", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_update_event::event_id_too_long_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "event_id", violation: Violation::TooLong },
+                check: Check::Refused { param: "eventId", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_update_event::event_id_not_matching_the_pattern_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "event_id", violation: Violation::PatternMismatch },
+                check: Check::Refused { param: "eventId", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_update_event::summary_of_the_wrong_type_is_refused",
@@ -1375,11 +2419,6 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Refused { param: "start", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::start_not_matching_the_pattern_is_refused",
-                tool: "calendar_update_event",
-                check: Check::Refused { param: "start", violation: Violation::PatternMismatch },
-            },
-            CheckDef {
                 name: "calendar_update_event::end_of_the_wrong_type_is_refused",
                 tool: "calendar_update_event",
                 check: Check::Refused { param: "end", violation: Violation::WrongType },
@@ -1390,24 +2429,19 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Refused { param: "end", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::end_not_matching_the_pattern_is_refused",
-                tool: "calendar_update_event",
-                check: Check::Refused { param: "end", violation: Violation::PatternMismatch },
-            },
-            CheckDef {
                 name: "calendar_update_event::time_zone_of_the_wrong_type_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "time_zone", violation: Violation::WrongType },
+                check: Check::Refused { param: "timeZone", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_update_event::time_zone_too_long_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "time_zone", violation: Violation::TooLong },
+                check: Check::Refused { param: "timeZone", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_update_event::time_zone_not_matching_the_pattern_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "time_zone", violation: Violation::PatternMismatch },
+                check: Check::Refused { param: "timeZone", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_update_event::location_of_the_wrong_type_is_refused",
@@ -1432,17 +2466,17 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             CheckDef {
                 name: "calendar_update_event::color_id_of_the_wrong_type_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "color_id", violation: Violation::WrongType },
+                check: Check::Refused { param: "colorId", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_update_event::color_id_too_long_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "color_id", violation: Violation::TooLong },
+                check: Check::Refused { param: "colorId", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_update_event::color_id_not_matching_the_pattern_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "color_id", violation: Violation::PatternMismatch },
+                check: Check::Refused { param: "colorId", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_update_event::reminders_of_the_wrong_type_is_refused",
@@ -1460,24 +2494,129 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Refused { param: "recurrence", violation: Violation::TooLong },
             },
             CheckDef {
+                name: "calendar_update_event::transparency_of_the_wrong_type_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "transparency", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_update_event::transparency_outside_the_allowed_values_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "transparency", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "calendar_update_event::visibility_of_the_wrong_type_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "visibility", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_update_event::visibility_outside_the_allowed_values_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "visibility", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "calendar_update_event::guests_can_invite_others_of_the_wrong_type_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "guestsCanInviteOthers", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_update_event::guests_can_modify_of_the_wrong_type_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "guestsCanModify", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_update_event::guests_can_see_other_guests_of_the_wrong_type_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "guestsCanSeeOtherGuests", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_update_event::anyone_can_add_self_of_the_wrong_type_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "anyoneCanAddSelf", violation: Violation::WrongType },
+            },
+            CheckDef {
                 name: "calendar_update_event::send_updates_of_the_wrong_type_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "send_updates", violation: Violation::WrongType },
+                check: Check::Refused { param: "sendUpdates", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_update_event::send_updates_outside_the_allowed_values_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "send_updates", violation: Violation::NotAllowed },
+                check: Check::Refused { param: "sendUpdates", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "calendar_update_event::scope_of_the_wrong_type_is_refused",
+                name: "calendar_update_event::check_conflicts_of_the_wrong_type_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "scope", violation: Violation::WrongType },
+                check: Check::Refused { param: "checkConflicts", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::idempotency_key_missing_is_refused",
+                name: "calendar_update_event::calendars_to_check_of_the_wrong_type_is_refused",
                 tool: "calendar_update_event",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
+                check: Check::Refused { param: "calendarsToCheck", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_update_event::calendars_to_check_too_long_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "calendarsToCheck", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_update_event::conference_data_of_the_wrong_type_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "conferenceData", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_update_event::extended_properties_of_the_wrong_type_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "extendedProperties", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_update_event::attachments_of_the_wrong_type_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "attachments", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_update_event::attachments_too_long_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "attachments", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_update_event::modification_scope_of_the_wrong_type_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "modificationScope", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_update_event::modification_scope_outside_the_allowed_values_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "modificationScope", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "calendar_update_event::original_start_time_of_the_wrong_type_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "originalStartTime", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_update_event::original_start_time_too_long_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "originalStartTime", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_update_event::original_start_time_not_matching_the_pattern_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "originalStartTime", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "calendar_update_event::future_start_date_of_the_wrong_type_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "futureStartDate", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_update_event::future_start_date_too_long_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "futureStartDate", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_update_event::future_start_date_not_matching_the_pattern_is_refused",
+                tool: "calendar_update_event",
+                check: Check::Refused { param: "futureStartDate", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_update_event::idempotency_key_of_the_wrong_type_is_refused",
@@ -1585,14 +2724,19 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
+                name: "calendar_update_event::account_accepts_its_bounds",
+                tool: "calendar_update_event",
+                check: Check::BoundsAccepted { param: "account" },
+            },
+            CheckDef {
                 name: "calendar_update_event::calendar_id_accepts_its_bounds",
                 tool: "calendar_update_event",
-                check: Check::BoundsAccepted { param: "calendar_id" },
+                check: Check::BoundsAccepted { param: "calendarId" },
             },
             CheckDef {
                 name: "calendar_update_event::event_id_accepts_its_bounds",
                 tool: "calendar_update_event",
-                check: Check::BoundsAccepted { param: "event_id" },
+                check: Check::BoundsAccepted { param: "eventId" },
             },
             CheckDef {
                 name: "calendar_update_event::summary_accepts_its_bounds",
@@ -1617,7 +2761,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             CheckDef {
                 name: "calendar_update_event::time_zone_accepts_its_bounds",
                 tool: "calendar_update_event",
-                check: Check::BoundsAccepted { param: "time_zone" },
+                check: Check::BoundsAccepted { param: "timeZone" },
             },
             CheckDef {
                 name: "calendar_update_event::location_accepts_its_bounds",
@@ -1627,12 +2771,37 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             CheckDef {
                 name: "calendar_update_event::color_id_accepts_its_bounds",
                 tool: "calendar_update_event",
-                check: Check::BoundsAccepted { param: "color_id" },
+                check: Check::BoundsAccepted { param: "colorId" },
+            },
+            CheckDef {
+                name: "calendar_update_event::transparency_accepts_every_allowed_value",
+                tool: "calendar_update_event",
+                check: Check::AllowedValuesAccepted { param: "transparency" },
+            },
+            CheckDef {
+                name: "calendar_update_event::visibility_accepts_every_allowed_value",
+                tool: "calendar_update_event",
+                check: Check::AllowedValuesAccepted { param: "visibility" },
             },
             CheckDef {
                 name: "calendar_update_event::send_updates_accepts_every_allowed_value",
                 tool: "calendar_update_event",
-                check: Check::AllowedValuesAccepted { param: "send_updates" },
+                check: Check::AllowedValuesAccepted { param: "sendUpdates" },
+            },
+            CheckDef {
+                name: "calendar_update_event::modification_scope_accepts_every_allowed_value",
+                tool: "calendar_update_event",
+                check: Check::AllowedValuesAccepted { param: "modificationScope" },
+            },
+            CheckDef {
+                name: "calendar_update_event::original_start_time_accepts_its_bounds",
+                tool: "calendar_update_event",
+                check: Check::BoundsAccepted { param: "originalStartTime" },
+            },
+            CheckDef {
+                name: "calendar_update_event::future_start_date_accepts_its_bounds",
+                tool: "calendar_update_event",
+                check: Check::BoundsAccepted { param: "futureStartDate" },
             },
             CheckDef {
                 name: "calendar_update_event::idempotency_key_accepts_its_bounds",
@@ -1660,59 +2829,69 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Example(1),
             },
             CheckDef {
+                name: "calendar_delete_event::account_of_the_wrong_type_is_refused",
+                tool: "calendar_delete_event",
+                check: Check::Refused { param: "account", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_delete_event::account_too_long_is_refused",
+                tool: "calendar_delete_event",
+                check: Check::Refused { param: "account", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_delete_event::account_not_matching_the_pattern_is_refused",
+                tool: "calendar_delete_event",
+                check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
                 name: "calendar_delete_event::calendar_id_missing_is_refused",
                 tool: "calendar_delete_event",
-                check: Check::Refused { param: "calendar_id", violation: Violation::Missing },
+                check: Check::Refused { param: "calendarId", violation: Violation::Missing },
             },
             CheckDef {
                 name: "calendar_delete_event::calendar_id_of_the_wrong_type_is_refused",
                 tool: "calendar_delete_event",
-                check: Check::Refused { param: "calendar_id", violation: Violation::WrongType },
+                check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_delete_event::calendar_id_too_short_is_refused",
                 tool: "calendar_delete_event",
-                check: Check::Refused { param: "calendar_id", violation: Violation::TooShort },
+                check: Check::Refused { param: "calendarId", violation: Violation::TooShort },
             },
             CheckDef {
                 name: "calendar_delete_event::calendar_id_too_long_is_refused",
                 tool: "calendar_delete_event",
-                check: Check::Refused { param: "calendar_id", violation: Violation::TooLong },
+                check: Check::Refused { param: "calendarId", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_delete_event::event_id_missing_is_refused",
                 tool: "calendar_delete_event",
-                check: Check::Refused { param: "event_id", violation: Violation::Missing },
+                check: Check::Refused { param: "eventId", violation: Violation::Missing },
             },
             CheckDef {
                 name: "calendar_delete_event::event_id_of_the_wrong_type_is_refused",
                 tool: "calendar_delete_event",
-                check: Check::Refused { param: "event_id", violation: Violation::WrongType },
+                check: Check::Refused { param: "eventId", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_delete_event::event_id_too_long_is_refused",
                 tool: "calendar_delete_event",
-                check: Check::Refused { param: "event_id", violation: Violation::TooLong },
+                check: Check::Refused { param: "eventId", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_delete_event::event_id_not_matching_the_pattern_is_refused",
                 tool: "calendar_delete_event",
-                check: Check::Refused { param: "event_id", violation: Violation::PatternMismatch },
+                check: Check::Refused { param: "eventId", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_delete_event::send_updates_of_the_wrong_type_is_refused",
                 tool: "calendar_delete_event",
-                check: Check::Refused { param: "send_updates", violation: Violation::WrongType },
+                check: Check::Refused { param: "sendUpdates", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_delete_event::send_updates_outside_the_allowed_values_is_refused",
                 tool: "calendar_delete_event",
-                check: Check::Refused { param: "send_updates", violation: Violation::NotAllowed },
-            },
-            CheckDef {
-                name: "calendar_delete_event::idempotency_key_missing_is_refused",
-                tool: "calendar_delete_event",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
+                check: Check::Refused { param: "sendUpdates", violation: Violation::NotAllowed },
             },
             CheckDef {
                 name: "calendar_delete_event::idempotency_key_of_the_wrong_type_is_refused",
@@ -1815,19 +2994,24 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
+                name: "calendar_delete_event::account_accepts_its_bounds",
+                tool: "calendar_delete_event",
+                check: Check::BoundsAccepted { param: "account" },
+            },
+            CheckDef {
                 name: "calendar_delete_event::calendar_id_accepts_its_bounds",
                 tool: "calendar_delete_event",
-                check: Check::BoundsAccepted { param: "calendar_id" },
+                check: Check::BoundsAccepted { param: "calendarId" },
             },
             CheckDef {
                 name: "calendar_delete_event::event_id_accepts_its_bounds",
                 tool: "calendar_delete_event",
-                check: Check::BoundsAccepted { param: "event_id" },
+                check: Check::BoundsAccepted { param: "eventId" },
             },
             CheckDef {
                 name: "calendar_delete_event::send_updates_accepts_every_allowed_value",
                 tool: "calendar_delete_event",
-                check: Check::AllowedValuesAccepted { param: "send_updates" },
+                check: Check::AllowedValuesAccepted { param: "sendUpdates" },
             },
             CheckDef {
                 name: "calendar_delete_event::idempotency_key_accepts_its_bounds",
@@ -1840,6 +3024,241 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::BoundsAccepted { param: "preview_id" },
             },
             CheckDef {
+                name: "calendar_respond_to_event::schema_matches_the_spec",
+                tool: "calendar_respond_to_event",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::example_accept_the_offsite",
+                tool: "calendar_respond_to_event",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::example_an_event_the_person_is_not_invited_to",
+                tool: "calendar_respond_to_event",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::account_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "account", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::account_too_long_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "account", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::account_not_matching_the_pattern_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::calendar_id_missing_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "calendarId", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::calendar_id_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::calendar_id_too_short_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "calendarId", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::calendar_id_too_long_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "calendarId", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::event_id_missing_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "eventId", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::event_id_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "eventId", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::event_id_too_long_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "eventId", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::event_id_not_matching_the_pattern_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "eventId", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::response_missing_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "response", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::response_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "response", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::response_outside_the_allowed_values_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "response", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::comment_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "comment", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::comment_too_long_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "comment", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::modification_scope_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "modificationScope", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::modification_scope_outside_the_allowed_values_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "modificationScope", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::original_start_time_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "originalStartTime", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::original_start_time_too_long_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "originalStartTime", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::original_start_time_not_matching_the_pattern_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "originalStartTime", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::send_updates_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "sendUpdates", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::send_updates_outside_the_allowed_values_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "sendUpdates", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::idempotency_key_too_short_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::idempotency_key_too_long_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::unknown_argument_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::retry_with_the_same_key_runs_once",
+                tool: "calendar_respond_to_event",
+                check: Check::RetryRunsOnce,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::same_key_with_other_arguments_is_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::RetryWithOtherArgumentsRefused,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::concurrent_calls_with_one_key_run_once",
+                tool: "calendar_respond_to_event",
+                check: Check::ConcurrentRetriesRunOnce,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::idempotency_key_is_kept_for_its_ttl",
+                tool: "calendar_respond_to_event",
+                check: Check::IdempotencyTtl,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::calls_breaking_its_rules_are_refused",
+                tool: "calendar_respond_to_event",
+                check: Check::RequirementsEnforced,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::a_lost_outcome_says_a_retry_may_repeat_the_change",
+                tool: "calendar_respond_to_event",
+                check: Check::RemoteRetryMayRepeat,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::undo_restores_the_prior_state",
+                tool: "calendar_respond_to_event",
+                check: Check::UndoRestores,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::output_matches_the_schema",
+                tool: "calendar_respond_to_event",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::account_accepts_its_bounds",
+                tool: "calendar_respond_to_event",
+                check: Check::BoundsAccepted { param: "account" },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::calendar_id_accepts_its_bounds",
+                tool: "calendar_respond_to_event",
+                check: Check::BoundsAccepted { param: "calendarId" },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::event_id_accepts_its_bounds",
+                tool: "calendar_respond_to_event",
+                check: Check::BoundsAccepted { param: "eventId" },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::response_accepts_every_allowed_value",
+                tool: "calendar_respond_to_event",
+                check: Check::AllowedValuesAccepted { param: "response" },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::comment_accepts_its_bounds",
+                tool: "calendar_respond_to_event",
+                check: Check::BoundsAccepted { param: "comment" },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::modification_scope_accepts_every_allowed_value",
+                tool: "calendar_respond_to_event",
+                check: Check::AllowedValuesAccepted { param: "modificationScope" },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::original_start_time_accepts_its_bounds",
+                tool: "calendar_respond_to_event",
+                check: Check::BoundsAccepted { param: "originalStartTime" },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::send_updates_accepts_every_allowed_value",
+                tool: "calendar_respond_to_event",
+                check: Check::AllowedValuesAccepted { param: "sendUpdates" },
+            },
+            CheckDef {
+                name: "calendar_respond_to_event::idempotency_key_accepts_its_bounds",
+                tool: "calendar_respond_to_event",
+                check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
+            CheckDef {
                 name: "calendar_get_freebusy::schema_matches_the_spec",
                 tool: "calendar_get_freebusy",
                 check: Check::Schema,
@@ -1848,6 +3267,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "calendar_get_freebusy::example_monday_morning_on_the_primary_calendar",
                 tool: "calendar_get_freebusy",
                 check: Check::Example(0),
+            },
+            CheckDef {
+                name: "calendar_get_freebusy::account_of_the_wrong_type_is_refused",
+                tool: "calendar_get_freebusy",
+                check: Check::Refused { param: "account", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_get_freebusy::calendars_missing_is_refused",
@@ -1872,87 +3296,87 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             CheckDef {
                 name: "calendar_get_freebusy::time_min_missing_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "time_min", violation: Violation::Missing },
+                check: Check::Refused { param: "timeMin", violation: Violation::Missing },
             },
             CheckDef {
                 name: "calendar_get_freebusy::time_min_of_the_wrong_type_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "time_min", violation: Violation::WrongType },
+                check: Check::Refused { param: "timeMin", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_get_freebusy::time_min_too_long_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "time_min", violation: Violation::TooLong },
+                check: Check::Refused { param: "timeMin", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_get_freebusy::time_min_not_matching_the_pattern_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "time_min", violation: Violation::PatternMismatch },
+                check: Check::Refused { param: "timeMin", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_get_freebusy::time_max_missing_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "time_max", violation: Violation::Missing },
+                check: Check::Refused { param: "timeMax", violation: Violation::Missing },
             },
             CheckDef {
                 name: "calendar_get_freebusy::time_max_of_the_wrong_type_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "time_max", violation: Violation::WrongType },
+                check: Check::Refused { param: "timeMax", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_get_freebusy::time_max_too_long_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "time_max", violation: Violation::TooLong },
+                check: Check::Refused { param: "timeMax", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_get_freebusy::time_max_not_matching_the_pattern_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "time_max", violation: Violation::PatternMismatch },
+                check: Check::Refused { param: "timeMax", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_get_freebusy::time_zone_of_the_wrong_type_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "time_zone", violation: Violation::WrongType },
+                check: Check::Refused { param: "timeZone", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_get_freebusy::time_zone_too_long_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "time_zone", violation: Violation::TooLong },
+                check: Check::Refused { param: "timeZone", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_get_freebusy::time_zone_not_matching_the_pattern_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "time_zone", violation: Violation::PatternMismatch },
+                check: Check::Refused { param: "timeZone", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_get_freebusy::group_expansion_max_of_the_wrong_type_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "group_expansion_max", violation: Violation::WrongType },
+                check: Check::Refused { param: "groupExpansionMax", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_get_freebusy::group_expansion_max_below_the_minimum_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "group_expansion_max", violation: Violation::BelowMinimum },
+                check: Check::Refused { param: "groupExpansionMax", violation: Violation::BelowMinimum },
             },
             CheckDef {
                 name: "calendar_get_freebusy::group_expansion_max_above_the_maximum_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "group_expansion_max", violation: Violation::AboveMaximum },
+                check: Check::Refused { param: "groupExpansionMax", violation: Violation::AboveMaximum },
             },
             CheckDef {
                 name: "calendar_get_freebusy::calendar_expansion_max_of_the_wrong_type_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "calendar_expansion_max", violation: Violation::WrongType },
+                check: Check::Refused { param: "calendarExpansionMax", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_get_freebusy::calendar_expansion_max_below_the_minimum_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "calendar_expansion_max", violation: Violation::BelowMinimum },
+                check: Check::Refused { param: "calendarExpansionMax", violation: Violation::BelowMinimum },
             },
             CheckDef {
                 name: "calendar_get_freebusy::calendar_expansion_max_above_the_maximum_is_refused",
                 tool: "calendar_get_freebusy",
-                check: Check::Refused { param: "calendar_expansion_max", violation: Violation::AboveMaximum },
+                check: Check::Refused { param: "calendarExpansionMax", violation: Violation::AboveMaximum },
             },
             CheckDef {
                 name: "calendar_get_freebusy::unknown_argument_is_refused",
@@ -1967,27 +3391,27 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             CheckDef {
                 name: "calendar_get_freebusy::time_min_accepts_its_bounds",
                 tool: "calendar_get_freebusy",
-                check: Check::BoundsAccepted { param: "time_min" },
+                check: Check::BoundsAccepted { param: "timeMin" },
             },
             CheckDef {
                 name: "calendar_get_freebusy::time_max_accepts_its_bounds",
                 tool: "calendar_get_freebusy",
-                check: Check::BoundsAccepted { param: "time_max" },
+                check: Check::BoundsAccepted { param: "timeMax" },
             },
             CheckDef {
                 name: "calendar_get_freebusy::time_zone_accepts_its_bounds",
                 tool: "calendar_get_freebusy",
-                check: Check::BoundsAccepted { param: "time_zone" },
+                check: Check::BoundsAccepted { param: "timeZone" },
             },
             CheckDef {
                 name: "calendar_get_freebusy::group_expansion_max_accepts_its_bounds",
                 tool: "calendar_get_freebusy",
-                check: Check::BoundsAccepted { param: "group_expansion_max" },
+                check: Check::BoundsAccepted { param: "groupExpansionMax" },
             },
             CheckDef {
                 name: "calendar_get_freebusy::calendar_expansion_max_accepts_its_bounds",
                 tool: "calendar_get_freebusy",
-                check: Check::BoundsAccepted { param: "calendar_expansion_max" },
+                check: Check::BoundsAccepted { param: "calendarExpansionMax" },
             },
             CheckDef {
                 name: "calendar_get_current_time::schema_matches_the_spec",
@@ -2000,19 +3424,34 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Example(0),
             },
             CheckDef {
+                name: "calendar_get_current_time::account_of_the_wrong_type_is_refused",
+                tool: "calendar_get_current_time",
+                check: Check::Refused { param: "account", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "calendar_get_current_time::account_too_long_is_refused",
+                tool: "calendar_get_current_time",
+                check: Check::Refused { param: "account", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "calendar_get_current_time::account_not_matching_the_pattern_is_refused",
+                tool: "calendar_get_current_time",
+                check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
                 name: "calendar_get_current_time::time_zone_of_the_wrong_type_is_refused",
                 tool: "calendar_get_current_time",
-                check: Check::Refused { param: "time_zone", violation: Violation::WrongType },
+                check: Check::Refused { param: "timeZone", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "calendar_get_current_time::time_zone_too_long_is_refused",
                 tool: "calendar_get_current_time",
-                check: Check::Refused { param: "time_zone", violation: Violation::TooLong },
+                check: Check::Refused { param: "timeZone", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "calendar_get_current_time::time_zone_not_matching_the_pattern_is_refused",
                 tool: "calendar_get_current_time",
-                check: Check::Refused { param: "time_zone", violation: Violation::PatternMismatch },
+                check: Check::Refused { param: "timeZone", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "calendar_get_current_time::unknown_argument_is_refused",
@@ -2025,9 +3464,14 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
+                name: "calendar_get_current_time::account_accepts_its_bounds",
+                tool: "calendar_get_current_time",
+                check: Check::BoundsAccepted { param: "account" },
+            },
+            CheckDef {
                 name: "calendar_get_current_time::time_zone_accepts_its_bounds",
                 tool: "calendar_get_current_time",
-                check: Check::BoundsAccepted { param: "time_zone" },
+                check: Check::BoundsAccepted { param: "timeZone" },
             },
         ],
     }
@@ -2072,6 +3516,10 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_list_calendars::example_every_calendar");
                 }
                 #[test]
+                fn account_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_list_calendars::account_of_the_wrong_type_is_refused");
+                }
+                #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__calendar_gauntlet("calendar_list_calendars::unknown_argument_is_refused");
                 }
@@ -2090,12 +3538,20 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_list_events::example_monday_on_the_primary_calendar");
                 }
                 #[test]
-                fn example_two_calendars_at_once() {
-                    super::super::__calendar_gauntlet("calendar_list_events::example_two_calendars_at_once");
+                fn example_two_calendars_by_name_as_a_json_string() {
+                    super::super::__calendar_gauntlet("calendar_list_events::example_two_calendars_by_name_as_a_json_string");
                 }
                 #[test]
-                fn example_a_start_without_an_end() {
-                    super::super::__calendar_gauntlet("calendar_list_events::example_a_start_without_an_end");
+                fn example_the_events_an_app_marked_as_its_project_s() {
+                    super::super::__calendar_gauntlet("calendar_list_events::example_the_events_an_app_marked_as_its_project_s");
+                }
+                #[test]
+                fn example_an_account_that_is_not_connected() {
+                    super::super::__calendar_gauntlet("calendar_list_events::example_an_account_that_is_not_connected");
+                }
+                #[test]
+                fn account_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_list_events::account_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendar_id_missing_is_refused() {
@@ -2142,12 +3598,32 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_list_events::time_zone_not_matching_the_pattern_is_refused");
                 }
                 #[test]
-                fn unknown_argument_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::unknown_argument_is_refused");
+                fn fields_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_list_events::fields_of_the_wrong_type_is_refused");
                 }
                 #[test]
-                fn calls_breaking_its_rules_are_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::calls_breaking_its_rules_are_refused");
+                fn fields_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_list_events::fields_too_long_is_refused");
+                }
+                #[test]
+                fn private_extended_property_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_list_events::private_extended_property_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn private_extended_property_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_list_events::private_extended_property_too_long_is_refused");
+                }
+                #[test]
+                fn shared_extended_property_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_list_events::shared_extended_property_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn shared_extended_property_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_list_events::shared_extended_property_too_long_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_list_events::unknown_argument_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -2176,20 +3652,16 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_search_events::example_the_planning_meeting_in_december");
                 }
                 #[test]
+                fn account_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_search_events::account_of_the_wrong_type_is_refused");
+                }
+                #[test]
                 fn calendar_id_missing_is_refused() {
                     super::super::__calendar_gauntlet("calendar_search_events::calendar_id_missing_is_refused");
                 }
                 #[test]
                 fn calendar_id_of_the_wrong_type_is_refused() {
                     super::super::__calendar_gauntlet("calendar_search_events::calendar_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn calendar_id_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::calendar_id_too_short_is_refused");
-                }
-                #[test]
-                fn calendar_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::calendar_id_too_long_is_refused");
                 }
                 #[test]
                 fn query_missing_is_refused() {
@@ -2252,16 +3724,36 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_search_events::time_zone_not_matching_the_pattern_is_refused");
                 }
                 #[test]
+                fn fields_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_search_events::fields_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn fields_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_search_events::fields_too_long_is_refused");
+                }
+                #[test]
+                fn private_extended_property_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_search_events::private_extended_property_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn private_extended_property_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_search_events::private_extended_property_too_long_is_refused");
+                }
+                #[test]
+                fn shared_extended_property_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_search_events::shared_extended_property_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn shared_extended_property_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_search_events::shared_extended_property_too_long_is_refused");
+                }
+                #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__calendar_gauntlet("calendar_search_events::unknown_argument_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
                     super::super::__calendar_gauntlet("calendar_search_events::output_matches_the_schema");
-                }
-                #[test]
-                fn calendar_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_search_events::calendar_id_accepts_its_bounds");
                 }
                 #[test]
                 fn query_accepts_its_bounds() {
@@ -2280,6 +3772,92 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_search_events::time_zone_accepts_its_bounds");
                 }
             }
+            mod calendar_get_event {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__calendar_gauntlet("calendar_get_event::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_the_standup() {
+                    super::super::__calendar_gauntlet("calendar_get_event::example_the_standup");
+                }
+                #[test]
+                fn example_an_event_that_does_not_exist() {
+                    super::super::__calendar_gauntlet("calendar_get_event::example_an_event_that_does_not_exist");
+                }
+                #[test]
+                fn account_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::account_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn account_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::account_too_long_is_refused");
+                }
+                #[test]
+                fn account_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::account_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn calendar_id_missing_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::calendar_id_missing_is_refused");
+                }
+                #[test]
+                fn calendar_id_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::calendar_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn calendar_id_too_short_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::calendar_id_too_short_is_refused");
+                }
+                #[test]
+                fn calendar_id_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::calendar_id_too_long_is_refused");
+                }
+                #[test]
+                fn event_id_missing_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::event_id_missing_is_refused");
+                }
+                #[test]
+                fn event_id_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::event_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn event_id_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::event_id_too_long_is_refused");
+                }
+                #[test]
+                fn event_id_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::event_id_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn fields_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::fields_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn fields_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::fields_too_long_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_event::unknown_argument_is_refused");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__calendar_gauntlet("calendar_get_event::output_matches_the_schema");
+                }
+                #[test]
+                fn account_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_get_event::account_accepts_its_bounds");
+                }
+                #[test]
+                fn calendar_id_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_get_event::calendar_id_accepts_its_bounds");
+                }
+                #[test]
+                fn event_id_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_get_event::event_id_accepts_its_bounds");
+                }
+            }
             mod calendar_list_colors {
                 #[test]
                 fn schema_matches_the_spec() {
@@ -2290,12 +3868,28 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_list_colors::example_the_palette");
                 }
                 #[test]
+                fn account_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_list_colors::account_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn account_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_list_colors::account_too_long_is_refused");
+                }
+                #[test]
+                fn account_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_list_colors::account_not_matching_the_pattern_is_refused");
+                }
+                #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__calendar_gauntlet("calendar_list_colors::unknown_argument_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
                     super::super::__calendar_gauntlet("calendar_list_colors::output_matches_the_schema");
+                }
+                #[test]
+                fn account_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_list_colors::account_accepts_its_bounds");
                 }
             }
             mod calendar_create_event {
@@ -2304,12 +3898,40 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_create_event::schema_matches_the_spec");
                 }
                 #[test]
-                fn example_a_design_review_with_one_guest() {
-                    super::super::__calendar_gauntlet("calendar_create_event::example_a_design_review_with_one_guest");
+                fn example_a_design_review_with_one_guest_over_the_standup() {
+                    super::super::__calendar_gauntlet("calendar_create_event::example_a_design_review_with_one_guest_over_the_standup");
+                }
+                #[test]
+                fn example_an_all_day_event_without_a_key() {
+                    super::super::__calendar_gauntlet("calendar_create_event::example_an_all_day_event_without_a_key");
+                }
+                #[test]
+                fn example_a_start_with_its_own_time_zone() {
+                    super::super::__calendar_gauntlet("calendar_create_event::example_a_start_with_its_own_time_zone");
                 }
                 #[test]
                 fn example_an_end_before_the_start() {
                     super::super::__calendar_gauntlet("calendar_create_event::example_an_end_before_the_start");
+                }
+                #[test]
+                fn example_a_start_in_words() {
+                    super::super::__calendar_gauntlet("calendar_create_event::example_a_start_in_words");
+                }
+                #[test]
+                fn example_the_standup_again() {
+                    super::super::__calendar_gauntlet("calendar_create_event::example_the_standup_again");
+                }
+                #[test]
+                fn account_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::account_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn account_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::account_too_long_is_refused");
+                }
+                #[test]
+                fn account_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::account_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn calendar_id_missing_is_refused() {
@@ -2326,6 +3948,18 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn calendar_id_too_long_is_refused() {
                     super::super::__calendar_gauntlet("calendar_create_event::calendar_id_too_long_is_refused");
+                }
+                #[test]
+                fn event_id_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::event_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn event_id_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::event_id_too_long_is_refused");
+                }
+                #[test]
+                fn event_id_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::event_id_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn summary_missing_is_refused() {
@@ -2364,10 +3998,6 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_create_event::start_too_long_is_refused");
                 }
                 #[test]
-                fn start_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::start_not_matching_the_pattern_is_refused");
-                }
-                #[test]
                 fn end_missing_is_refused() {
                     super::super::__calendar_gauntlet("calendar_create_event::end_missing_is_refused");
                 }
@@ -2378,10 +4008,6 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn end_too_long_is_refused() {
                     super::super::__calendar_gauntlet("calendar_create_event::end_too_long_is_refused");
-                }
-                #[test]
-                fn end_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::end_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn time_zone_of_the_wrong_type_is_refused() {
@@ -2436,8 +4062,108 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_create_event::recurrence_too_long_is_refused");
                 }
                 #[test]
-                fn idempotency_key_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::idempotency_key_missing_is_refused");
+                fn transparency_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::transparency_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn transparency_outside_the_allowed_values_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::transparency_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn visibility_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::visibility_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn visibility_outside_the_allowed_values_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::visibility_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn guests_can_invite_others_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::guests_can_invite_others_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn guests_can_modify_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::guests_can_modify_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn guests_can_see_other_guests_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::guests_can_see_other_guests_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn anyone_can_add_self_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::anyone_can_add_self_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn send_updates_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::send_updates_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn send_updates_outside_the_allowed_values_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::send_updates_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn conference_data_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::conference_data_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn extended_properties_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::extended_properties_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn attachments_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::attachments_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn attachments_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::attachments_too_long_is_refused");
+                }
+                #[test]
+                fn source_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::source_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn calendars_to_check_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::calendars_to_check_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn calendars_to_check_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::calendars_to_check_too_long_is_refused");
+                }
+                #[test]
+                fn duplicate_similarity_threshold_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::duplicate_similarity_threshold_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn duplicate_similarity_threshold_below_the_minimum_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::duplicate_similarity_threshold_below_the_minimum_is_refused");
+                }
+                #[test]
+                fn duplicate_similarity_threshold_above_the_maximum_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::duplicate_similarity_threshold_above_the_maximum_is_refused");
+                }
+                #[test]
+                fn allow_duplicates_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::allow_duplicates_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn event_type_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::event_type_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn event_type_outside_the_allowed_values_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::event_type_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn focus_time_properties_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::focus_time_properties_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn out_of_office_properties_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::out_of_office_properties_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn working_location_properties_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_event::working_location_properties_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn idempotency_key_of_the_wrong_type_is_refused() {
@@ -2520,8 +4246,16 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_create_event::output_matches_the_schema");
                 }
                 #[test]
+                fn account_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_create_event::account_accepts_its_bounds");
+                }
+                #[test]
                 fn calendar_id_accepts_its_bounds() {
                     super::super::__calendar_gauntlet("calendar_create_event::calendar_id_accepts_its_bounds");
+                }
+                #[test]
+                fn event_id_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_create_event::event_id_accepts_its_bounds");
                 }
                 #[test]
                 fn summary_accepts_its_bounds() {
@@ -2552,12 +4286,210 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_create_event::color_id_accepts_its_bounds");
                 }
                 #[test]
+                fn transparency_accepts_every_allowed_value() {
+                    super::super::__calendar_gauntlet("calendar_create_event::transparency_accepts_every_allowed_value");
+                }
+                #[test]
+                fn visibility_accepts_every_allowed_value() {
+                    super::super::__calendar_gauntlet("calendar_create_event::visibility_accepts_every_allowed_value");
+                }
+                #[test]
+                fn send_updates_accepts_every_allowed_value() {
+                    super::super::__calendar_gauntlet("calendar_create_event::send_updates_accepts_every_allowed_value");
+                }
+                #[test]
+                fn duplicate_similarity_threshold_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_create_event::duplicate_similarity_threshold_accepts_its_bounds");
+                }
+                #[test]
+                fn event_type_accepts_every_allowed_value() {
+                    super::super::__calendar_gauntlet("calendar_create_event::event_type_accepts_every_allowed_value");
+                }
+                #[test]
                 fn idempotency_key_accepts_its_bounds() {
                     super::super::__calendar_gauntlet("calendar_create_event::idempotency_key_accepts_its_bounds");
                 }
                 #[test]
                 fn preview_id_accepts_its_bounds() {
                     super::super::__calendar_gauntlet("calendar_create_event::preview_id_accepts_its_bounds");
+                }
+            }
+            mod calendar_create_events {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__calendar_gauntlet("calendar_create_events::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_two_sessions_the_second_on_the_team_calendar() {
+                    super::super::__calendar_gauntlet("calendar_create_events::example_two_sessions_the_second_on_the_team_calendar");
+                }
+                #[test]
+                fn example_one_event_that_ends_before_it_starts() {
+                    super::super::__calendar_gauntlet("calendar_create_events::example_one_event_that_ends_before_it_starts");
+                }
+                #[test]
+                fn account_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::account_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn account_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::account_too_long_is_refused");
+                }
+                #[test]
+                fn account_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::account_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn calendar_id_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::calendar_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn calendar_id_too_short_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::calendar_id_too_short_is_refused");
+                }
+                #[test]
+                fn calendar_id_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::calendar_id_too_long_is_refused");
+                }
+                #[test]
+                fn time_zone_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::time_zone_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn time_zone_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::time_zone_too_long_is_refused");
+                }
+                #[test]
+                fn time_zone_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::time_zone_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn send_updates_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::send_updates_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn send_updates_outside_the_allowed_values_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::send_updates_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn events_missing_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::events_missing_is_refused");
+                }
+                #[test]
+                fn events_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::events_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn events_too_short_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::events_too_short_is_refused");
+                }
+                #[test]
+                fn events_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::events_too_long_is_refused");
+                }
+                #[test]
+                fn idempotency_key_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::idempotency_key_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_short_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::idempotency_key_too_short_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::idempotency_key_too_long_is_refused");
+                }
+                #[test]
+                fn preview_id_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::preview_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn preview_id_too_short_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::preview_id_too_short_is_refused");
+                }
+                #[test]
+                fn preview_id_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::preview_id_too_long_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::unknown_argument_is_refused");
+                }
+                #[test]
+                fn retry_with_the_same_key_runs_once() {
+                    super::super::__calendar_gauntlet("calendar_create_events::retry_with_the_same_key_runs_once");
+                }
+                #[test]
+                fn same_key_with_other_arguments_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::same_key_with_other_arguments_is_refused");
+                }
+                #[test]
+                fn concurrent_calls_with_one_key_run_once() {
+                    super::super::__calendar_gauntlet("calendar_create_events::concurrent_calls_with_one_key_run_once");
+                }
+                #[test]
+                fn idempotency_key_is_kept_for_its_ttl() {
+                    super::super::__calendar_gauntlet("calendar_create_events::idempotency_key_is_kept_for_its_ttl");
+                }
+                #[test]
+                fn a_retry_after_a_lost_outcome_does_not_repeat_the_change() {
+                    super::super::__calendar_gauntlet("calendar_create_events::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
+                }
+                #[test]
+                fn a_failed_apply_leaves_the_preview_usable() {
+                    super::super::__calendar_gauntlet("calendar_create_events::a_failed_apply_leaves_the_preview_usable");
+                }
+                #[test]
+                fn preview_changes_nothing() {
+                    super::super::__calendar_gauntlet("calendar_create_events::preview_changes_nothing");
+                }
+                #[test]
+                fn apply_does_what_the_preview_said() {
+                    super::super::__calendar_gauntlet("calendar_create_events::apply_does_what_the_preview_said");
+                }
+                #[test]
+                fn apply_with_changed_arguments_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::apply_with_changed_arguments_is_refused");
+                }
+                #[test]
+                fn apply_with_a_used_preview_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::apply_with_a_used_preview_is_refused");
+                }
+                #[test]
+                fn apply_after_the_preview_expires_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_create_events::apply_after_the_preview_expires_is_refused");
+                }
+                #[test]
+                fn preview_stays_valid_for_its_ttl() {
+                    super::super::__calendar_gauntlet("calendar_create_events::preview_stays_valid_for_its_ttl");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__calendar_gauntlet("calendar_create_events::output_matches_the_schema");
+                }
+                #[test]
+                fn account_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_create_events::account_accepts_its_bounds");
+                }
+                #[test]
+                fn calendar_id_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_create_events::calendar_id_accepts_its_bounds");
+                }
+                #[test]
+                fn time_zone_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_create_events::time_zone_accepts_its_bounds");
+                }
+                #[test]
+                fn send_updates_accepts_every_allowed_value() {
+                    super::super::__calendar_gauntlet("calendar_create_events::send_updates_accepts_every_allowed_value");
+                }
+                #[test]
+                fn idempotency_key_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_create_events::idempotency_key_accepts_its_bounds");
+                }
+                #[test]
+                fn preview_id_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_create_events::preview_id_accepts_its_bounds");
                 }
             }
             mod calendar_update_event {
@@ -2570,12 +4502,20 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_update_event::example_move_the_standup_and_clear_its_notes");
                 }
                 #[test]
-                fn example_nothing_to_change() {
-                    super::super::__calendar_gauntlet("calendar_update_event::example_nothing_to_change");
-                }
-                #[test]
                 fn example_only_one_occurrence_without_saying_which() {
                     super::super::__calendar_gauntlet("calendar_update_event::example_only_one_occurrence_without_saying_which");
+                }
+                #[test]
+                fn account_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::account_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn account_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::account_too_long_is_refused");
+                }
+                #[test]
+                fn account_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::account_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn calendar_id_missing_is_refused() {
@@ -2638,20 +4578,12 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_update_event::start_too_long_is_refused");
                 }
                 #[test]
-                fn start_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::start_not_matching_the_pattern_is_refused");
-                }
-                #[test]
                 fn end_of_the_wrong_type_is_refused() {
                     super::super::__calendar_gauntlet("calendar_update_event::end_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn end_too_long_is_refused() {
                     super::super::__calendar_gauntlet("calendar_update_event::end_too_long_is_refused");
-                }
-                #[test]
-                fn end_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::end_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn time_zone_of_the_wrong_type_is_refused() {
@@ -2706,6 +4638,38 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_update_event::recurrence_too_long_is_refused");
                 }
                 #[test]
+                fn transparency_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::transparency_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn transparency_outside_the_allowed_values_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::transparency_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn visibility_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::visibility_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn visibility_outside_the_allowed_values_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::visibility_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn guests_can_invite_others_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::guests_can_invite_others_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn guests_can_modify_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::guests_can_modify_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn guests_can_see_other_guests_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::guests_can_see_other_guests_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn anyone_can_add_self_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::anyone_can_add_self_of_the_wrong_type_is_refused");
+                }
+                #[test]
                 fn send_updates_of_the_wrong_type_is_refused() {
                     super::super::__calendar_gauntlet("calendar_update_event::send_updates_of_the_wrong_type_is_refused");
                 }
@@ -2714,12 +4678,64 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_update_event::send_updates_outside_the_allowed_values_is_refused");
                 }
                 #[test]
-                fn scope_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::scope_of_the_wrong_type_is_refused");
+                fn check_conflicts_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::check_conflicts_of_the_wrong_type_is_refused");
                 }
                 #[test]
-                fn idempotency_key_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::idempotency_key_missing_is_refused");
+                fn calendars_to_check_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::calendars_to_check_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn calendars_to_check_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::calendars_to_check_too_long_is_refused");
+                }
+                #[test]
+                fn conference_data_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::conference_data_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn extended_properties_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::extended_properties_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn attachments_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::attachments_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn attachments_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::attachments_too_long_is_refused");
+                }
+                #[test]
+                fn modification_scope_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::modification_scope_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn modification_scope_outside_the_allowed_values_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::modification_scope_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn original_start_time_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::original_start_time_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn original_start_time_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::original_start_time_too_long_is_refused");
+                }
+                #[test]
+                fn original_start_time_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::original_start_time_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn future_start_date_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::future_start_date_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn future_start_date_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::future_start_date_too_long_is_refused");
+                }
+                #[test]
+                fn future_start_date_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_update_event::future_start_date_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn idempotency_key_of_the_wrong_type_is_refused() {
@@ -2806,6 +4822,10 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_update_event::output_matches_the_schema");
                 }
                 #[test]
+                fn account_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_update_event::account_accepts_its_bounds");
+                }
+                #[test]
                 fn calendar_id_accepts_its_bounds() {
                     super::super::__calendar_gauntlet("calendar_update_event::calendar_id_accepts_its_bounds");
                 }
@@ -2842,8 +4862,28 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_update_event::color_id_accepts_its_bounds");
                 }
                 #[test]
+                fn transparency_accepts_every_allowed_value() {
+                    super::super::__calendar_gauntlet("calendar_update_event::transparency_accepts_every_allowed_value");
+                }
+                #[test]
+                fn visibility_accepts_every_allowed_value() {
+                    super::super::__calendar_gauntlet("calendar_update_event::visibility_accepts_every_allowed_value");
+                }
+                #[test]
                 fn send_updates_accepts_every_allowed_value() {
                     super::super::__calendar_gauntlet("calendar_update_event::send_updates_accepts_every_allowed_value");
+                }
+                #[test]
+                fn modification_scope_accepts_every_allowed_value() {
+                    super::super::__calendar_gauntlet("calendar_update_event::modification_scope_accepts_every_allowed_value");
+                }
+                #[test]
+                fn original_start_time_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_update_event::original_start_time_accepts_its_bounds");
+                }
+                #[test]
+                fn future_start_date_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_update_event::future_start_date_accepts_its_bounds");
                 }
                 #[test]
                 fn idempotency_key_accepts_its_bounds() {
@@ -2866,6 +4906,18 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn example_an_event_that_does_not_exist() {
                     super::super::__calendar_gauntlet("calendar_delete_event::example_an_event_that_does_not_exist");
+                }
+                #[test]
+                fn account_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_delete_event::account_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn account_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_delete_event::account_too_long_is_refused");
+                }
+                #[test]
+                fn account_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_delete_event::account_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn calendar_id_missing_is_refused() {
@@ -2906,10 +4958,6 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn send_updates_outside_the_allowed_values_is_refused() {
                     super::super::__calendar_gauntlet("calendar_delete_event::send_updates_outside_the_allowed_values_is_refused");
-                }
-                #[test]
-                fn idempotency_key_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::idempotency_key_missing_is_refused");
                 }
                 #[test]
                 fn idempotency_key_of_the_wrong_type_is_refused() {
@@ -2992,6 +5040,10 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_delete_event::output_matches_the_schema");
                 }
                 #[test]
+                fn account_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_delete_event::account_accepts_its_bounds");
+                }
+                #[test]
                 fn calendar_id_accepts_its_bounds() {
                     super::super::__calendar_gauntlet("calendar_delete_event::calendar_id_accepts_its_bounds");
                 }
@@ -3012,6 +5064,196 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_delete_event::preview_id_accepts_its_bounds");
                 }
             }
+            mod calendar_respond_to_event {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_accept_the_offsite() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::example_accept_the_offsite");
+                }
+                #[test]
+                fn example_an_event_the_person_is_not_invited_to() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::example_an_event_the_person_is_not_invited_to");
+                }
+                #[test]
+                fn account_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::account_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn account_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::account_too_long_is_refused");
+                }
+                #[test]
+                fn account_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::account_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn calendar_id_missing_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::calendar_id_missing_is_refused");
+                }
+                #[test]
+                fn calendar_id_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::calendar_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn calendar_id_too_short_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::calendar_id_too_short_is_refused");
+                }
+                #[test]
+                fn calendar_id_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::calendar_id_too_long_is_refused");
+                }
+                #[test]
+                fn event_id_missing_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::event_id_missing_is_refused");
+                }
+                #[test]
+                fn event_id_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::event_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn event_id_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::event_id_too_long_is_refused");
+                }
+                #[test]
+                fn event_id_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::event_id_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn response_missing_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::response_missing_is_refused");
+                }
+                #[test]
+                fn response_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::response_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn response_outside_the_allowed_values_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::response_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn comment_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::comment_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn comment_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::comment_too_long_is_refused");
+                }
+                #[test]
+                fn modification_scope_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::modification_scope_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn modification_scope_outside_the_allowed_values_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::modification_scope_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn original_start_time_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::original_start_time_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn original_start_time_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::original_start_time_too_long_is_refused");
+                }
+                #[test]
+                fn original_start_time_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::original_start_time_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn send_updates_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::send_updates_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn send_updates_outside_the_allowed_values_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::send_updates_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn idempotency_key_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::idempotency_key_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_short_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::idempotency_key_too_short_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::idempotency_key_too_long_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::unknown_argument_is_refused");
+                }
+                #[test]
+                fn retry_with_the_same_key_runs_once() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::retry_with_the_same_key_runs_once");
+                }
+                #[test]
+                fn same_key_with_other_arguments_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::same_key_with_other_arguments_is_refused");
+                }
+                #[test]
+                fn concurrent_calls_with_one_key_run_once() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::concurrent_calls_with_one_key_run_once");
+                }
+                #[test]
+                fn idempotency_key_is_kept_for_its_ttl() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::idempotency_key_is_kept_for_its_ttl");
+                }
+                #[test]
+                fn calls_breaking_its_rules_are_refused() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::calls_breaking_its_rules_are_refused");
+                }
+                #[test]
+                fn a_lost_outcome_says_a_retry_may_repeat_the_change() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::a_lost_outcome_says_a_retry_may_repeat_the_change");
+                }
+                #[test]
+                fn undo_restores_the_prior_state() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::undo_restores_the_prior_state");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::output_matches_the_schema");
+                }
+                #[test]
+                fn account_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::account_accepts_its_bounds");
+                }
+                #[test]
+                fn calendar_id_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::calendar_id_accepts_its_bounds");
+                }
+                #[test]
+                fn event_id_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::event_id_accepts_its_bounds");
+                }
+                #[test]
+                fn response_accepts_every_allowed_value() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::response_accepts_every_allowed_value");
+                }
+                #[test]
+                fn comment_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::comment_accepts_its_bounds");
+                }
+                #[test]
+                fn modification_scope_accepts_every_allowed_value() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::modification_scope_accepts_every_allowed_value");
+                }
+                #[test]
+                fn original_start_time_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::original_start_time_accepts_its_bounds");
+                }
+                #[test]
+                fn send_updates_accepts_every_allowed_value() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::send_updates_accepts_every_allowed_value");
+                }
+                #[test]
+                fn idempotency_key_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_respond_to_event::idempotency_key_accepts_its_bounds");
+                }
+            }
             mod calendar_get_freebusy {
                 #[test]
                 fn schema_matches_the_spec() {
@@ -3020,6 +5262,10 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn example_monday_morning_on_the_primary_calendar() {
                     super::super::__calendar_gauntlet("calendar_get_freebusy::example_monday_morning_on_the_primary_calendar");
+                }
+                #[test]
+                fn account_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_freebusy::account_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendars_missing_is_refused() {
@@ -3144,6 +5390,18 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("calendar_get_current_time::example_now_in_utc");
                 }
                 #[test]
+                fn account_of_the_wrong_type_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_current_time::account_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn account_too_long_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_current_time::account_too_long_is_refused");
+                }
+                #[test]
+                fn account_not_matching_the_pattern_is_refused() {
+                    super::super::__calendar_gauntlet("calendar_get_current_time::account_not_matching_the_pattern_is_refused");
+                }
+                #[test]
                 fn time_zone_of_the_wrong_type_is_refused() {
                     super::super::__calendar_gauntlet("calendar_get_current_time::time_zone_of_the_wrong_type_is_refused");
                 }
@@ -3162,6 +5420,10 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn output_matches_the_schema() {
                     super::super::__calendar_gauntlet("calendar_get_current_time::output_matches_the_schema");
+                }
+                #[test]
+                fn account_accepts_its_bounds() {
+                    super::super::__calendar_gauntlet("calendar_get_current_time::account_accepts_its_bounds");
                 }
                 #[test]
                 fn time_zone_accepts_its_bounds() {

@@ -12,11 +12,13 @@ pub struct PuppeteerNavigateInput {
     pub url: ::std::string::String,
     /// Puppeteer launch options for a new browser, like headless or args; when they change, the
     /// browser restarts.
+    #[serde(rename = "launchOptions")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub launch_options: ::core::option::Option<
         ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     >,
     /// Allow launch options that weaken the browser's security (--no-sandbox).
+    #[serde(rename = "allowDangerous")]
     pub allow_dangerous: bool,
 }
 
@@ -43,13 +45,19 @@ pub struct PuppeteerScreenshotInput {
     pub width: u64,
     /// The viewport's height in pixels.
     pub height: u64,
+    /// Send the screenshot as a base64 data URI in the result instead of an image.
+    pub encoded: bool,
 }
 
 /// Result of the puppeteer_screenshot tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct PuppeteerScreenshotOutput {
-    /// The screenshot (a PNG).
-    pub image: ::toolspec_runtime::content::Media,
+    /// The screenshot (a PNG); left out when encoded.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub image: ::core::option::Option<::toolspec_runtime::content::Media>,
+    /// The screenshot as a data: URI, only when encoded.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub data_uri: ::core::option::Option<::std::string::String>,
     /// The kept screenshot (readable as a resource by its name).
     pub screenshot: ::toolspec_runtime::content::ResourceLink,
     /// Its width in pixels.
@@ -180,7 +188,7 @@ pub enum PuppeteerError {
         /// What went wrong.
         reason: ::std::string::String,
     },
-    /// Launch options hold flags like --no-sandbox without allow_dangerous.
+    /// Launch options hold flags like --no-sandbox without allowDangerous.
     DangerousLaunchOptions {
         /// The dangerous flags.
         options: ::std::string::String,
@@ -214,7 +222,7 @@ impl PuppeteerError {
                 "Loading {url} failed: {reason}. Check the address with the user."
             }
             Self::DangerousLaunchOptions { .. } => {
-                "The launch options {options} weaken the browser's security. Pass allow_dangerous: true only if the user asked for them."
+                "The launch options {options} weaken the browser's security. Pass allowDangerous: true only if the user asked for them."
             }
         }
     }
@@ -588,10 +596,10 @@ static PUPPETEER_NAVIGATE_INPUT: validate::ObjectShape = validate::ObjectShape::
             ),
         ),
         validate::Field::optional(
-            "launch_options",
+            "launchOptions",
             validate::Shape::Map(&PUPPETEER_NAVIGATE_INPUT_LAUNCH_OPTIONS_MAP),
         ),
-        validate::Field::optional("allow_dangerous", validate::Shape::Boolean)
+        validate::Field::optional("allowDangerous", validate::Shape::Boolean)
             .default_json("false"),
         validate::Field::optional(
             "idempotency_key",
@@ -611,9 +619,7 @@ static PUPPETEER_SCREENSHOT_INPUT: validate::ObjectShape = validate::ObjectShape
         validate::Field::required(
             "name",
             validate::Shape::String(
-                validate::StringShape::new()
-                    .length(None, Some(100))
-                    .pattern(&PUPPETEER_SCREENSHOT_INPUT_NAME_PATTERN),
+                validate::StringShape::new().length(Some(1), Some(200)),
             ),
         ),
         validate::Field::optional(
@@ -629,11 +635,9 @@ static PUPPETEER_SCREENSHOT_INPUT: validate::ObjectShape = validate::ObjectShape
                 validate::Shape::integer(Some(1), Some(4000)),
             )
             .default_json("600"),
+        validate::Field::optional("encoded", validate::Shape::Boolean)
+            .default_json("false"),
     ],
-);
-
-static PUPPETEER_SCREENSHOT_INPUT_NAME_PATTERN: validate::Pattern = validate::Pattern::new(
-    "^[A-Za-z0-9_-]+$",
 );
 
 static PUPPETEER_CLICK_INPUT: validate::ObjectShape = validate::ObjectShape::new(
@@ -644,7 +648,7 @@ static PUPPETEER_CLICK_INPUT: validate::ObjectShape = validate::ObjectShape::new
                 validate::StringShape::new().length(Some(1), Some(1000)),
             ),
         ),
-        validate::Field::required(
+        validate::Field::optional(
             "idempotency_key",
             validate::Shape::String(
                 validate::StringShape::new().length(Some(1), Some(255)),
@@ -724,7 +728,7 @@ static PUPPETEER_EVALUATE_INPUT: validate::ObjectShape = validate::ObjectShape::
                 validate::StringShape::new().length(Some(1), Some(100000)),
             ),
         ),
-        validate::Field::required(
+        validate::Field::optional(
             "idempotency_key",
             validate::Shape::String(
                 validate::StringShape::new().length(Some(1), Some(255)),
@@ -745,7 +749,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
         name: "puppeteer_navigate",
         title: "Open a URL",
         description: "Open a URL in the browser, starting it if needed. Returns the page's URL and title once loaded, and the call that goes back. Use when the user asks to open, visit or go to a web page. Reversible: the result's undo is the call that reverts it.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"description\":\"The address to open. Example: \\\"https://example.com/login\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"launch_options\":{\"type\":\"object\",\"description\":\"Puppeteer launch options for a new browser, like headless or args; when they change, the browser restarts.\"},\"allow_dangerous\":{\"type\":\"boolean\",\"description\":\"Allow launch options that weaken the browser's security (--no-sandbox).\",\"default\":false},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 1h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"url\"],\"additionalProperties\":false}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"description\":\"The address to open. Example: \\\"https://example.com/login\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"launchOptions\":{\"type\":\"object\",\"description\":\"Puppeteer launch options for a new browser, like headless or args; when they change, the browser restarts.\"},\"allowDangerous\":{\"type\":\"boolean\",\"description\":\"Allow launch options that weaken the browser's security (--no-sandbox).\",\"default\":false},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 1h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"url\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"description\":\"The page's address now.\",\"format\":\"uri\"},\"title\":{\"type\":\"string\",\"description\":\"The page's title.\",\"maxLength\":500},\"previous_url\":{\"type\":\"string\",\"description\":\"The address before.\",\"format\":\"uri\"},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"undo\":{\"type\":\"object\",\"description\":\"The exact call that reverts this change.\",\"properties\":{\"tool\":{\"type\":\"string\",\"enum\":[\"puppeteer_navigate\"]},\"arguments\":{\"type\":\"object\",\"required\":[\"url\"],\"properties\":{\"url\":{\"type\":\"string\",\"maxLength\":2048,\"format\":\"uri\"},\"idempotency_key\":{\"type\":\"string\",\"maxLength\":255,\"minLength\":1}}}},\"required\":[\"tool\",\"arguments\"]}},\"required\":[\"url\",\"title\",\"previous_url\",\"undo\"]}",
         listed_output_schema: "",
         annotations: ::toolspec_runtime::engine::Annotations {
@@ -762,8 +766,8 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
         name: "puppeteer_screenshot",
         title: "Take a screenshot",
         description: "Screenshot the page or one element, kept under a name. Returns the image, with a link to it by name. Use when you need to see the page, or the user asks what it looks like. Sent as content blocks beside the JSON result: image. Read-only.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"A name to keep the screenshot under. Example: \\\"login-page\\\".\",\"pattern\":\"^[A-Za-z0-9_-]+$\",\"maxLength\":100},\"selector\":{\"type\":\"string\",\"description\":\"The element to capture; the whole viewport when left out. Example: \\\"#email\\\".\",\"minLength\":1,\"maxLength\":1000},\"width\":{\"type\":\"integer\",\"description\":\"The viewport's width in pixels.\",\"minimum\":1,\"maximum\":4000,\"default\":800},\"height\":{\"type\":\"integer\",\"description\":\"The viewport's height in pixels.\",\"minimum\":1,\"maximum\":4000,\"default\":600}},\"required\":[\"name\"],\"additionalProperties\":false}",
-        output_schema: r#"{"type":"object","properties":{"screenshot":{"type":"object","description":"The kept screenshot (readable as a resource by its name).","properties":{"type":{"type":"string","enum":["resource_link"]},"uri":{"type":"string","format":"uri"},"name":{"type":"string"},"mimeType":{"type":"string"},"description":{"type":"string"}},"required":["type","uri","name"]},"width":{"type":"integer","description":"Its width in pixels.","minimum":1},"height":{"type":"integer","description":"Its height in pixels.","minimum":1}},"required":["screenshot","width","height"]}"#,
+        input_schema: "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"A name to keep the screenshot under. Example: \\\"login-page\\\".\",\"minLength\":1,\"maxLength\":200},\"selector\":{\"type\":\"string\",\"description\":\"The element to capture; the whole viewport when left out. Example: \\\"#email\\\".\",\"minLength\":1,\"maxLength\":1000},\"width\":{\"type\":\"integer\",\"description\":\"The viewport's width in pixels.\",\"minimum\":1,\"maximum\":4000,\"default\":800},\"height\":{\"type\":\"integer\",\"description\":\"The viewport's height in pixels.\",\"minimum\":1,\"maximum\":4000,\"default\":600},\"encoded\":{\"type\":\"boolean\",\"description\":\"Send the screenshot as a base64 data URI in the result instead of an image.\",\"default\":false}},\"required\":[\"name\"],\"additionalProperties\":false}",
+        output_schema: r#"{"type":"object","properties":{"data_uri":{"type":"string","description":"The screenshot as a data: URI, only when encoded.","pattern":"^data:image/png;base64,"},"screenshot":{"type":"object","description":"The kept screenshot (readable as a resource by its name).","properties":{"type":{"type":"string","enum":["resource_link"]},"uri":{"type":"string","format":"uri"},"name":{"type":"string"},"mimeType":{"type":"string"},"description":{"type":"string"}},"required":["type","uri","name"]},"width":{"type":"integer","description":"Its width in pixels.","minimum":1},"height":{"type":"integer","description":"Its height in pixels.","minimum":1}},"required":["screenshot","width","height"]}"#,
         listed_output_schema: "",
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: true,
@@ -779,13 +783,13 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
         name: "puppeteer_click",
         title: "Click an element",
         description: "Click one element of the page (a button, a link). Returns the page's URL after the click. Use when the user asks to press a button, follow a link or submit a form. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"selector\":{\"type\":\"string\",\"description\":\"The element to click. Example: \\\"#submit\\\".\",\"minLength\":1,\"maxLength\":1000},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 1h.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"selector\",\"idempotency_key\"],\"additionalProperties\":false}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"selector\":{\"type\":\"string\",\"description\":\"The element to click. Example: \\\"#submit\\\".\",\"minLength\":1,\"maxLength\":1000},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 1h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"selector\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"description\":\"The page's address after the click.\",\"format\":\"uri\"},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"element\":{\"type\":\"string\",\"description\":\"The element that would be clicked (its tag and text).\",\"maxLength\":300}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"element\"]}},\"required\":[\"applied\"]}",
         listed_output_schema: "",
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
             destructive: true,
-            idempotent: true,
+            idempotent: false,
             open_world: true,
         },
         deprecated_aliases: &[],
@@ -847,13 +851,13 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
         name: "puppeteer_evaluate",
         title: "Run JavaScript",
         description: "Run JavaScript in the page. Returns the script's result as JSON text, and what it logged. Use when nothing else reads or does what is needed on the page. Sent as content blocks beside the JSON result: result (text). Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"script\":{\"type\":\"string\",\"description\":\"The JavaScript to run; the value of its last expression is the result. Example: \\\"document.title\\\".\",\"minLength\":1,\"maxLength\":100000},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 1h.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"script\",\"idempotency_key\"],\"additionalProperties\":false}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"script\":{\"type\":\"string\",\"description\":\"The JavaScript to run; the value of its last expression is the result. Example: \\\"document.title\\\".\",\"minLength\":1,\"maxLength\":100000},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 1h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"script\"],\"additionalProperties\":false}",
         output_schema: r#"{"type":"object","properties":{"console":{"type":"array","description":"What the script logged.","maxItems":1000,"items":{"type":"string","maxLength":10000}},"replayed":{"type":"boolean","description":"true: the stored result of an earlier call with this idempotency_key; nothing ran again."},"applied":{"type":"boolean","description":"false: this is a preview and nothing changed yet; true: the change was made."},"preview":{"type":"object","description":"Present when applied is false: what would change.","properties":{"preview_id":{"type":"string","description":"Pass back as preview_id to apply."},"expires_at":{"type":"string","description":"When preview_id expires (10m after the preview).","format":"date-time"},"summary":{"type":"string","description":"What applying would do, to show the user."},"script":{"type":"string","description":"The script that would run.","maxLength":100000}},"required":["preview_id","expires_at","summary","script"]},"truncated":{"type":"object","description":"Present only when the result was cut to fit the size budget (budget_tokens): per cut list or text, its JSON Pointer path and the items (characters, for a text) kept of total; message says how to ask for less.","properties":{"cuts":{"type":"array","items":{"type":"object","properties":{"path":{"type":"string"},"kept":{"type":"integer","minimum":0},"total":{"type":"integer","minimum":0}},"required":["path","kept","total"]}},"budget_tokens":{"type":"integer","minimum":0},"message":{"type":"string"}},"required":["cuts","budget_tokens","message"]}},"required":["applied"]}"#,
         listed_output_schema: "",
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
             destructive: true,
-            idempotent: true,
+            idempotent: false,
             open_world: true,
         },
         deprecated_aliases: &[],

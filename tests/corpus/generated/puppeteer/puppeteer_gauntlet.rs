@@ -25,7 +25,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "30ba251c6ef01f63",
-                    "f02829817f46c02a",
+                    "542f72e8a6adca5d",
                     "84fc8be4936f3329",
                     "e3b0c44298fc1c14",
                 ],
@@ -35,11 +35,11 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                         example: r#""https://example.com/login""#,
                     },
                     ParamExample {
-                        name: "launch_options",
+                        name: "launchOptions",
                         example: "{}",
                     },
                     ParamExample {
-                        name: "allow_dangerous",
+                        name: "allowDangerous",
                         example: "false",
                     },
                     ParamExample {
@@ -79,8 +79,8 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "c1db7dd8ef06eb87",
-                    "2a93061fecae1e92",
-                    "dc6dec9afcb4b0e3",
+                    "42ced1a530081b6c",
+                    "938a7284e486170c",
                     "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
@@ -100,11 +100,21 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                         name: "height",
                         example: "600",
                     },
+                    ParamExample {
+                        name: "encoded",
+                        example: "false",
+                    },
                 ],
                 examples: &[
                     ExampleFacts {
                         title: "The whole page",
                         arguments: r#"{"name":"login-page"}"#,
+                        result: Some(r#"{"width":800,"height":600}"#),
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "The page as a data URI",
+                        arguments: r#"{"name":"login-page","encoded":true}"#,
                         result: Some(r#"{"width":800,"height":600}"#),
                         error: None,
                     },
@@ -130,10 +140,10 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 definition: [
                     "d621be8bc9fa6124",
                     "325266e427e81a21",
-                    "f9b8b9503c40ebc1",
+                    "b7c57990023ee99c",
                     "e3b0c44298fc1c14",
                     "350a3e879b02428c",
-                    "55b27c234f51849a",
+                    "8eea8590c3dde131",
                     "c9d89f7aba1107db",
                     "e3b0c44298fc1c14",
                 ],
@@ -310,10 +320,10 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 definition: [
                     "9c90cb6e8c27beb0",
                     "2ca1e3dbced95b8c",
-                    "f9b8b9503c40ebc1",
+                    "b7c57990023ee99c",
                     "e3b0c44298fc1c14",
                     "aec4f5dab75a1590",
-                    "f849a6ed50ad336e",
+                    "163ea4df204f60e4",
                     "e2911a5c98437457",
                     "e3b0c44298fc1c14",
                 ],
@@ -500,12 +510,12 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             CheckDef {
                 name: "puppeteer_navigate::launch_options_of_the_wrong_type_is_refused",
                 tool: "puppeteer_navigate",
-                check: Check::Refused { param: "launch_options", violation: Violation::WrongType },
+                check: Check::Refused { param: "launchOptions", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "puppeteer_navigate::allow_dangerous_of_the_wrong_type_is_refused",
                 tool: "puppeteer_navigate",
-                check: Check::Refused { param: "allow_dangerous", violation: Violation::WrongType },
+                check: Check::Refused { param: "allowDangerous", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "puppeteer_navigate::idempotency_key_of_the_wrong_type_is_refused",
@@ -583,9 +593,14 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "puppeteer_screenshot::example_an_element_that_is_not_there",
+                name: "puppeteer_screenshot::example_the_page_as_a_data_uri",
                 tool: "puppeteer_screenshot",
                 check: Check::Example(1),
+            },
+            CheckDef {
+                name: "puppeteer_screenshot::example_an_element_that_is_not_there",
+                tool: "puppeteer_screenshot",
+                check: Check::Example(2),
             },
             CheckDef {
                 name: "puppeteer_screenshot::name_missing_is_refused",
@@ -598,14 +613,14 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Refused { param: "name", violation: Violation::WrongType },
             },
             CheckDef {
+                name: "puppeteer_screenshot::name_too_short_is_refused",
+                tool: "puppeteer_screenshot",
+                check: Check::Refused { param: "name", violation: Violation::TooShort },
+            },
+            CheckDef {
                 name: "puppeteer_screenshot::name_too_long_is_refused",
                 tool: "puppeteer_screenshot",
                 check: Check::Refused { param: "name", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "puppeteer_screenshot::name_not_matching_the_pattern_is_refused",
-                tool: "puppeteer_screenshot",
-                check: Check::Refused { param: "name", violation: Violation::PatternMismatch },
             },
             CheckDef {
                 name: "puppeteer_screenshot::selector_of_the_wrong_type_is_refused",
@@ -651,6 +666,11 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "puppeteer_screenshot::height_above_the_maximum_is_refused",
                 tool: "puppeteer_screenshot",
                 check: Check::Refused { param: "height", violation: Violation::AboveMaximum },
+            },
+            CheckDef {
+                name: "puppeteer_screenshot::encoded_of_the_wrong_type_is_refused",
+                tool: "puppeteer_screenshot",
+                check: Check::Refused { param: "encoded", violation: Violation::WrongType },
             },
             CheckDef {
                 name: "puppeteer_screenshot::unknown_argument_is_refused",
@@ -716,11 +736,6 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "puppeteer_click::selector_too_long_is_refused",
                 tool: "puppeteer_click",
                 check: Check::Refused { param: "selector", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "puppeteer_click::idempotency_key_missing_is_refused",
-                tool: "puppeteer_click",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
             },
             CheckDef {
                 name: "puppeteer_click::idempotency_key_of_the_wrong_type_is_refused",
@@ -1143,11 +1158,6 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Refused { param: "script", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "puppeteer_evaluate::idempotency_key_missing_is_refused",
-                tool: "puppeteer_evaluate",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
-            },
-            CheckDef {
                 name: "puppeteer_evaluate::idempotency_key_of_the_wrong_type_is_refused",
                 tool: "puppeteer_evaluate",
                 check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
@@ -1395,6 +1405,10 @@ macro_rules! puppeteer_gauntlet {
                     super::super::__puppeteer_gauntlet("puppeteer_screenshot::example_the_whole_page");
                 }
                 #[test]
+                fn example_the_page_as_a_data_uri() {
+                    super::super::__puppeteer_gauntlet("puppeteer_screenshot::example_the_page_as_a_data_uri");
+                }
+                #[test]
                 fn example_an_element_that_is_not_there() {
                     super::super::__puppeteer_gauntlet("puppeteer_screenshot::example_an_element_that_is_not_there");
                 }
@@ -1407,12 +1421,12 @@ macro_rules! puppeteer_gauntlet {
                     super::super::__puppeteer_gauntlet("puppeteer_screenshot::name_of_the_wrong_type_is_refused");
                 }
                 #[test]
-                fn name_too_long_is_refused() {
-                    super::super::__puppeteer_gauntlet("puppeteer_screenshot::name_too_long_is_refused");
+                fn name_too_short_is_refused() {
+                    super::super::__puppeteer_gauntlet("puppeteer_screenshot::name_too_short_is_refused");
                 }
                 #[test]
-                fn name_not_matching_the_pattern_is_refused() {
-                    super::super::__puppeteer_gauntlet("puppeteer_screenshot::name_not_matching_the_pattern_is_refused");
+                fn name_too_long_is_refused() {
+                    super::super::__puppeteer_gauntlet("puppeteer_screenshot::name_too_long_is_refused");
                 }
                 #[test]
                 fn selector_of_the_wrong_type_is_refused() {
@@ -1449,6 +1463,10 @@ macro_rules! puppeteer_gauntlet {
                 #[test]
                 fn height_above_the_maximum_is_refused() {
                     super::super::__puppeteer_gauntlet("puppeteer_screenshot::height_above_the_maximum_is_refused");
+                }
+                #[test]
+                fn encoded_of_the_wrong_type_is_refused() {
+                    super::super::__puppeteer_gauntlet("puppeteer_screenshot::encoded_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
@@ -1503,10 +1521,6 @@ macro_rules! puppeteer_gauntlet {
                 #[test]
                 fn selector_too_long_is_refused() {
                     super::super::__puppeteer_gauntlet("puppeteer_click::selector_too_long_is_refused");
-                }
-                #[test]
-                fn idempotency_key_missing_is_refused() {
-                    super::super::__puppeteer_gauntlet("puppeteer_click::idempotency_key_missing_is_refused");
                 }
                 #[test]
                 fn idempotency_key_of_the_wrong_type_is_refused() {
@@ -1851,10 +1865,6 @@ macro_rules! puppeteer_gauntlet {
                 #[test]
                 fn script_too_long_is_refused() {
                     super::super::__puppeteer_gauntlet("puppeteer_evaluate::script_too_long_is_refused");
-                }
-                #[test]
-                fn idempotency_key_missing_is_refused() {
-                    super::super::__puppeteer_gauntlet("puppeteer_evaluate::idempotency_key_missing_is_refused");
                 }
                 #[test]
                 fn idempotency_key_of_the_wrong_type_is_refused() {

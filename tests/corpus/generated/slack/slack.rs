@@ -65,7 +65,7 @@ pub struct SlackPostMessageInput {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct SlackPostMessageOutput {
     /// The channel posted in.
-    pub channel_id: ChannelId,
+    pub channel: ChannelId,
     /// The new message's timestamp.
     pub ts: MessageTs,
 }
@@ -85,7 +85,7 @@ pub struct SlackReplyToThreadInput {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct SlackReplyToThreadOutput {
     /// The channel replied in.
-    pub channel_id: ChannelId,
+    pub channel: ChannelId,
     /// The reply's timestamp.
     pub ts: MessageTs,
 }
@@ -97,7 +97,8 @@ pub struct SlackAddReactionInput {
     pub channel_id: ChannelId,
     /// The timestamp of the message to react to.
     pub timestamp: MessageTs,
-    /// The emoji's name, without the colons.
+    /// The emoji's name without colons around it (thumbsup, or thumbsup::skin-tone-2 with a skin
+    /// tone).
     pub reaction: ::std::string::String,
 }
 
@@ -777,7 +778,7 @@ static SLACK_ADD_REACTION_INPUT: validate::ObjectShape = validate::ObjectShape::
 );
 
 static SLACK_ADD_REACTION_INPUT_REACTION_PATTERN: validate::Pattern = validate::Pattern::new(
-    "^[a-z0-9_+'-]+$",
+    "^[a-z0-9_+'-]+(::skin-tone-[2-6])?$",
 );
 
 static SLACK_GET_CHANNEL_HISTORY_INPUT: validate::ObjectShape = validate::ObjectShape::new(
@@ -790,7 +791,7 @@ static SLACK_GET_CHANNEL_HISTORY_INPUT: validate::ObjectShape = validate::Object
                     .pattern(&CHANNEL_ID_PATTERN),
             ),
         ),
-        validate::Field::optional("limit", validate::Shape::integer(Some(1), Some(100)))
+        validate::Field::optional("limit", validate::Shape::integer(Some(1), Some(999)))
             .default_json("10"),
         validate::Field::optional(
             "cursor",
@@ -874,7 +875,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
         title: "Post a message",
         description: "Post a new message to a channel as the bot. Returns the posted message's channel and timestamp. Use when the user asks to say something in a channel. Not for answering inside an existing thread: call slack_reply_to_thread instead. Irreversible, in one call without a preview. After an error or no answer, a retry may make the change twice: check first.",
         input_schema: r#"{"type":"object","properties":{"channel_id":{"type":"string","description":"The channel to post in. Example: \"C0123ABCD\".","pattern":"^[CGD][A-Z0-9]{8,}$","maxLength":24},"text":{"type":"string","description":"The message text (Slack mrkdwn). Example: \"Standup in five minutes\".","minLength":1,"maxLength":40000},"idempotency_key":{"type":"string","description":"New per change; a retry with it returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.","minLength":1,"maxLength":255}},"required":["channel_id","text"],"additionalProperties":false}"#,
-        output_schema: "{\"type\":\"object\",\"properties\":{\"channel_id\":{\"type\":\"string\",\"description\":\"The channel posted in.\",\"pattern\":\"^[CGD][A-Z0-9]{8,}$\",\"maxLength\":24},\"ts\":{\"type\":\"string\",\"description\":\"The new message's timestamp.\",\"pattern\":\"^[0-9]{10}\\\\.[0-9]{6}$\",\"maxLength\":17},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"}},\"required\":[\"channel_id\",\"ts\"]}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"channel\":{\"type\":\"string\",\"description\":\"The channel posted in.\",\"pattern\":\"^[CGD][A-Z0-9]{8,}$\",\"maxLength\":24},\"ts\":{\"type\":\"string\",\"description\":\"The new message's timestamp.\",\"pattern\":\"^[0-9]{10}\\\\.[0-9]{6}$\",\"maxLength\":17},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"}},\"required\":[\"channel\",\"ts\"]}",
         listed_output_schema: "",
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
@@ -891,7 +892,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
         title: "Reply in a thread",
         description: "Reply to a message, in its thread. Returns the reply's channel and timestamp. Use when the user asks to answer a particular message or continue a thread. Not for starting a new conversation in a channel: call slack_post_message instead. Irreversible, in one call without a preview. After an error or no answer, a retry may make the change twice: check first.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"channel_id\":{\"type\":\"string\",\"description\":\"The channel of the thread. Example: \\\"C0123ABCD\\\".\",\"pattern\":\"^[CGD][A-Z0-9]{8,}$\",\"maxLength\":24},\"thread_ts\":{\"type\":\"string\",\"description\":\"The timestamp of the thread's first message. Example: \\\"1733050000.000100\\\".\",\"pattern\":\"^[0-9]{10}\\\\.[0-9]{6}$\",\"maxLength\":17},\"text\":{\"type\":\"string\",\"description\":\"The reply text (Slack mrkdwn). Example: \\\"On it\\\".\",\"minLength\":1,\"maxLength\":40000},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"channel_id\",\"thread_ts\",\"text\"],\"additionalProperties\":false}",
-        output_schema: "{\"type\":\"object\",\"properties\":{\"channel_id\":{\"type\":\"string\",\"description\":\"The channel replied in.\",\"pattern\":\"^[CGD][A-Z0-9]{8,}$\",\"maxLength\":24},\"ts\":{\"type\":\"string\",\"description\":\"The reply's timestamp.\",\"pattern\":\"^[0-9]{10}\\\\.[0-9]{6}$\",\"maxLength\":17},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"}},\"required\":[\"channel_id\",\"ts\"]}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"channel\":{\"type\":\"string\",\"description\":\"The channel replied in.\",\"pattern\":\"^[CGD][A-Z0-9]{8,}$\",\"maxLength\":24},\"ts\":{\"type\":\"string\",\"description\":\"The reply's timestamp.\",\"pattern\":\"^[0-9]{10}\\\\.[0-9]{6}$\",\"maxLength\":17},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"}},\"required\":[\"channel\",\"ts\"]}",
         listed_output_schema: "",
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
@@ -907,7 +908,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
         name: "slack_add_reaction",
         title: "Add a reaction",
         description: "Add an emoji reaction to a message, as the bot. Returns the message's channel and timestamp and the emoji added. Use when the user asks to react to a message or acknowledge it with an emoji. Irreversible, in one call without a preview.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"channel_id\":{\"type\":\"string\",\"description\":\"The channel of the message. Example: \\\"C0123ABCD\\\".\",\"pattern\":\"^[CGD][A-Z0-9]{8,}$\",\"maxLength\":24},\"timestamp\":{\"type\":\"string\",\"description\":\"The timestamp of the message to react to. Example: \\\"1733050000.000100\\\".\",\"pattern\":\"^[0-9]{10}\\\\.[0-9]{6}$\",\"maxLength\":17},\"reaction\":{\"type\":\"string\",\"description\":\"The emoji's name, without the colons. Example: \\\"thumbsup\\\".\",\"pattern\":\"^[a-z0-9_+'-]+$\",\"maxLength\":100},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it first checks whether the change was made, so it never repeats it, and returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"channel_id\",\"timestamp\",\"reaction\"],\"additionalProperties\":false}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"channel_id\":{\"type\":\"string\",\"description\":\"The channel of the message. Example: \\\"C0123ABCD\\\".\",\"pattern\":\"^[CGD][A-Z0-9]{8,}$\",\"maxLength\":24},\"timestamp\":{\"type\":\"string\",\"description\":\"The timestamp of the message to react to. Example: \\\"1733050000.000100\\\".\",\"pattern\":\"^[0-9]{10}\\\\.[0-9]{6}$\",\"maxLength\":17},\"reaction\":{\"type\":\"string\",\"description\":\"The emoji's name without colons around it (thumbsup, or thumbsup::skin-tone-2 with a skin tone). Example: \\\"thumbsup\\\".\",\"pattern\":\"^[a-z0-9_+'-]+(::skin-tone-[2-6])?$\",\"maxLength\":100},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it first checks whether the change was made, so it never repeats it, and returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"channel_id\",\"timestamp\",\"reaction\"],\"additionalProperties\":false}",
         output_schema: r#"{"type":"object","properties":{"channel_id":{"type":"string","description":"The channel of the message.","pattern":"^[CGD][A-Z0-9]{8,}$","maxLength":24},"ts":{"type":"string","description":"The message reacted to.","pattern":"^[0-9]{10}\\.[0-9]{6}$","maxLength":17},"reaction":{"type":"string","description":"The emoji added.","maxLength":100},"replayed":{"type":"boolean","description":"true: the stored result of an earlier call with this idempotency_key; nothing ran again."}},"required":["channel_id","ts","reaction"]}"#,
         listed_output_schema: "",
         annotations: ::toolspec_runtime::engine::Annotations {
@@ -924,7 +925,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
         name: "slack_get_channel_history",
         title: "Read a channel",
         description: "Read a channel's most recent messages, newest first. Returns messages with their timestamp, author, text, thread and reactions. Use when the user asks what people said in a channel lately. Not for the replies of one thread: call slack_get_thread_replies instead. Read-only.",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"channel_id\":{\"type\":\"string\",\"description\":\"The channel to read. Example: \\\"C0123ABCD\\\".\",\"pattern\":\"^[CGD][A-Z0-9]{8,}$\",\"maxLength\":24},\"limit\":{\"type\":\"integer\",\"description\":\"Items per page.\",\"minimum\":1,\"maximum\":100,\"default\":10},\"cursor\":{\"type\":\"string\",\"description\":\"The last page's next_cursor, for the next page of the same query; omit at first.\",\"minLength\":1,\"maxLength\":512}},\"required\":[\"channel_id\"],\"additionalProperties\":false}",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"channel_id\":{\"type\":\"string\",\"description\":\"The channel to read. Example: \\\"C0123ABCD\\\".\",\"pattern\":\"^[CGD][A-Z0-9]{8,}$\",\"maxLength\":24},\"limit\":{\"type\":\"integer\",\"description\":\"Items per page.\",\"minimum\":1,\"maximum\":999,\"default\":10},\"cursor\":{\"type\":\"string\",\"description\":\"The last page's next_cursor, for the next page of the same query; omit at first.\",\"minLength\":1,\"maxLength\":512}},\"required\":[\"channel_id\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"messages\":{\"type\":\"array\",\"description\":\"This page of messages, newest first.\",\"items\":{\"type\":\"object\",\"description\":\"A message of a channel or thread.\",\"properties\":{\"ts\":{\"type\":\"string\",\"description\":\"The message's timestamp (its id).\",\"pattern\":\"^[0-9]{10}\\\\.[0-9]{6}$\",\"maxLength\":17},\"user\":{\"type\":\"string\",\"description\":\"Who wrote it.\",\"pattern\":\"^[UW][A-Z0-9]{8,}$\",\"maxLength\":24},\"text\":{\"type\":\"string\",\"description\":\"What it says.\",\"maxLength\":40000},\"thread_ts\":{\"description\":\"The thread it belongs to. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{10}\\\\.[0-9]{6}$\",\"maxLength\":17},{\"type\":\"null\"}]},\"reply_count\":{\"type\":\"integer\",\"description\":\"Replies in its thread.\",\"minimum\":0},\"reactions\":{\"type\":\"object\",\"description\":\"Emoji reactions on it, each emoji name with how many people used it.\",\"maxProperties\":50,\"propertyNames\":{\"maxLength\":100},\"additionalProperties\":{\"type\":\"integer\",\"minimum\":1}}},\"required\":[\"ts\",\"user\",\"text\",\"thread_ts\",\"reply_count\",\"reactions\"]}},\"next_cursor\":{\"type\":\"string\",\"description\":\"Pass as cursor for the next page; absent on the last page.\"},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"messages\"]}",
         listed_output_schema: "",
         annotations: ::toolspec_runtime::engine::Annotations {

@@ -73,7 +73,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "80717c85d507c154",
                     "3cce52469b6375ba",
-                    "bed75814bd3c00e8",
+                    "7bbce9c1eebca15b",
                     "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
@@ -94,7 +94,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     ExampleFacts {
                         title: "Post to general",
                         arguments: r#"{"channel_id":"C0123ABCD","text":"Deploy finished","idempotency_key":"post-1"}"#,
-                        result: Some(r#"{"channel_id":"C0123ABCD"}"#),
+                        result: Some(r#"{"channel":"C0123ABCD"}"#),
                         error: None,
                     },
                     ExampleFacts {
@@ -123,7 +123,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "f68753eefe6e4ac3",
                     "32347fe9e8e719f0",
-                    "0450f6e46fee35b4",
+                    "6f57385d13d2b4f1",
                     "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
@@ -148,7 +148,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     ExampleFacts {
                         title: "Reply to the standup message",
                         arguments: r#"{"channel_id":"C0123ABCD","thread_ts":"1733050000.000100","text":"On it","idempotency_key":"reply-1"}"#,
-                        result: Some(r#"{"channel_id":"C0123ABCD"}"#),
+                        result: Some(r#"{"channel":"C0123ABCD"}"#),
                         error: None,
                     },
                     ExampleFacts {
@@ -176,7 +176,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "aee6a4c6608a29f1",
-                    "d8751496fef46314",
+                    "52ee3122532fff76",
                     "dca3d811756ee78f",
                     "e3b0c44298fc1c14",
                 ],
@@ -230,7 +230,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "da6ce736f56a16bd",
-                    "9a6ec801e4dcc8f5",
+                    "71474446e99fa13d",
                     "415bfa0f9c93474d",
                     "e3b0c44298fc1c14",
                 ],
@@ -259,7 +259,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 paging: Some(PagingFacts {
                     items: "messages",
                     default_limit: 10,
-                    max_limit: 100,
+                    max_limit: 999,
                     total: false,
                     keyset: false,
                     pages: None,

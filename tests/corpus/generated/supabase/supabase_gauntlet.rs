@@ -17,17 +17,17 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
         service: "supabase",
         tools: &[
             ToolFacts {
-                name: "supabase_list_projects",
+                name: "list_projects",
                 tier: Tier::ReadOnly,
                 definition: [
                     "f92de5a1165ec91c",
-                    "821a0fe5f2fc0207",
+                    "6712a8a3e322d9cb",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
                     "99334726611ccf58",
-                    "22848eec5cd37c14",
-                    "d10e14d0ff52c898",
+                    "a2716a3810841e9c",
+                    "87dc75e1050a87c4",
                 ],
                 param_examples: &[
                 ],
@@ -49,17 +49,17 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "supabase_get_project",
+                name: "get_project",
                 tier: Tier::ReadOnly,
                 definition: [
                     "653c7f8ed1286661",
-                    "2f21de38f6547f07",
+                    "cb2243120244e696",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "ffe69a5a79a01036",
                     "7a55ecf93763d1a4",
-                    "bcfe798dcb218083",
-                    "8db0e29c4ed89443",
+                    "696aa1ddff62fd4f",
+                    "7e30c2a629f9874e",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -91,17 +91,101 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "supabase_create_project",
+                name: "get_cost",
+                tier: Tier::ReadOnly,
+                definition: [
+                    "ae21ae764fde041a",
+                    "5872644d21bb9926",
+                    "965dd8a423b36118",
+                    "e3b0c44298fc1c14",
+                    "00c03203fb0b3ea3",
+                    "9ace6efec1a2ffcf",
+                    "07cec7fae4036c98",
+                    "0a0865a6957ec0b8",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "type",
+                        example: r#""project""#,
+                    },
+                    ParamExample {
+                        name: "organization_id",
+                        example: r#""acme-corp""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "The cost of a project",
+                        arguments: r#"{"type":"project","organization_id":"acme-corp"}"#,
+                        result: Some(r#"{"amount":10,"recurrence":"monthly"}"#),
+                        error: None,
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                projection: None,
+                idempotency_ttl_secs: None,
+                preview: None,
+                undo_tool: None,
+                requires: &[],
+                selections: &[],
+            },
+            ToolFacts {
+                name: "confirm_cost",
+                tier: Tier::ReadOnly,
+                definition: [
+                    "dc0eff26b2815448",
+                    "597b164a9f4f035d",
+                    "965dd8a423b36118",
+                    "e3b0c44298fc1c14",
+                    "046a191eaa897762",
+                    "0d7bb35be98a5b8f",
+                    "d06620451ffa12b4",
+                    "0d08af4b508343f9",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "type",
+                        example: r#""project""#,
+                    },
+                    ParamExample {
+                        name: "recurrence",
+                        example: r#""monthly""#,
+                    },
+                    ParamExample {
+                        name: "amount",
+                        example: "10",
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Accept a project's monthly cost",
+                        arguments: r#"{"type":"project","recurrence":"monthly","amount":10}"#,
+                        result: Some(r#"{"confirm_cost_id":"cost-project-monthly-10"}"#),
+                        error: None,
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                projection: None,
+                idempotency_ttl_secs: None,
+                preview: None,
+                undo_tool: None,
+                requires: &[],
+                selections: &[],
+            },
+            ToolFacts {
+                name: "create_project",
                 tier: Tier::Irreversible,
                 definition: [
                     "c52af048cebf3e0a",
-                    "d70910ece1911b82",
-                    "f9b8b9503c40ebc1",
+                    "5b5c2644cb8d3ce2",
+                    "b7c57990023ee99c",
                     "e3b0c44298fc1c14",
-                    "81e49e553176b728",
-                    "8bfc25f229f51283",
-                    "2e1d064152a13272",
-                    "07e5465cf1723139",
+                    "e3c31ba68771d758",
+                    "c2de56cf74ab2117",
+                    "a364e39e16331268",
+                    "605e30833a9601c3",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -117,6 +201,10 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                         example: r#""acme-corp""#,
                     },
                     ParamExample {
+                        name: "confirm_cost_id",
+                        example: r#""cost-project-monthly-10""#,
+                    },
+                    ParamExample {
                         name: "idempotency_key",
                         example: r#""k-7f3a""#,
                     },
@@ -128,15 +216,21 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 examples: &[
                     ExampleFacts {
                         title: "An analytics project in Frankfurt",
-                        arguments: r#"{"name":"analytics","region":"eu-central-1","organization_id":"acme-corp","idempotency_key":"new-analytics-1"}"#,
+                        arguments: r#"{"name":"analytics","region":"eu-central-1","organization_id":"acme-corp","confirm_cost_id":"cost-project-monthly-10","idempotency_key":"new-analytics-1"}"#,
                         result: None,
                         error: None,
                     },
                     ExampleFacts {
                         title: "An organization the account does not have",
-                        arguments: r#"{"name":"analytics","organization_id":"nobody-inc","idempotency_key":"new-analytics-2"}"#,
+                        arguments: r#"{"name":"analytics","organization_id":"nobody-inc","confirm_cost_id":"cost-project-monthly-10","idempotency_key":"new-analytics-2"}"#,
                         result: None,
                         error: Some("organization_not_found"),
+                    },
+                    ExampleFacts {
+                        title: "A cost that was not confirmed",
+                        arguments: r#"{"name":"analytics","organization_id":"acme-corp","confirm_cost_id":"cost-branch-hourly-1"}"#,
+                        result: None,
+                        error: Some("cost_not_confirmed"),
                     },
                 ],
                 paging: None,
@@ -156,16 +250,16 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "supabase_pause_project",
+                name: "pause_project",
                 tier: Tier::Reversible,
                 definition: [
                     "daa4219fa94622b4",
-                    "8e2b0a2afd240561",
-                    "c2dbfd0ce937375b",
+                    "489cdac7b412a780",
+                    "493a7aab0d1d29e3",
                     "e3b0c44298fc1c14",
                     "ffa8f775e5578966",
-                    "2c71d9ac5e4d9054",
-                    "70cf861a01834e3d",
+                    "47822b5abfb167af",
+                    "3b168ef7495ce0b8",
                     "665343fbcfcec9fb",
                 ],
                 param_examples: &[
@@ -197,21 +291,21 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 projection: None,
                 idempotency_ttl_secs: Some(86400),
                 preview: None,
-                undo_tool: Some("supabase_restore_project"),
+                undo_tool: Some("restore_project"),
                 requires: &[],
                 selections: &[],
             },
             ToolFacts {
-                name: "supabase_restore_project",
+                name: "restore_project",
                 tier: Tier::Reversible,
                 definition: [
                     "d09e3d0998961f5a",
-                    "9c62c7cfdfdbc155",
-                    "c2dbfd0ce937375b",
+                    "5e4e83cd57ad9807",
+                    "493a7aab0d1d29e3",
                     "e3b0c44298fc1c14",
                     "6a89d5f5c60b8c96",
-                    "ae112f2c358b9793",
-                    "0f74f5810edc8897",
+                    "870a1f07c80d3930",
+                    "2c982c08507b2bd9",
                     "665343fbcfcec9fb",
                 ],
                 param_examples: &[
@@ -237,22 +331,22 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 projection: None,
                 idempotency_ttl_secs: Some(86400),
                 preview: None,
-                undo_tool: Some("supabase_pause_project"),
+                undo_tool: Some("pause_project"),
                 requires: &[],
                 selections: &[],
             },
             ToolFacts {
-                name: "supabase_list_tables",
+                name: "list_tables",
                 tier: Tier::ReadOnly,
                 definition: [
                     "d50be31317e7b1c4",
-                    "d57e7f5980fba7ea",
+                    "f78316083bdc6352",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "8a9029bdd68baa32",
-                    "3ec6aeba387ff69d",
-                    "47be47fbdc6afe17",
-                    "57f58081519a9f2a",
+                    "fe6ec446f34419bf",
+                    "94104f0007d40a62",
+                    "15563dfa7ce6d899",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -263,12 +357,22 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                         name: "schemas",
                         example: r#"["public"]"#,
                     },
+                    ParamExample {
+                        name: "verbose",
+                        example: "false",
+                    },
                 ],
                 examples: &[
                     ExampleFacts {
                         title: "The public tables of shop",
                         arguments: r#"{"project_id":"abcdefghijklmnopqrst"}"#,
                         result: Some(r#"{"tables":[{"schema":"public","name":"customers"},{"schema":"public","name":"orders"}]}"#),
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "The public tables of shop with their columns",
+                        arguments: r#"{"project_id":"abcdefghijklmnopqrst","verbose":true}"#,
+                        result: Some(r#"{"tables":[{"schema":"public","name":"customers","primary_keys":["id"]},{"schema":"public","name":"orders","primary_keys":["id"]}]}"#),
                         error: None,
                     },
                     ExampleFacts {
@@ -288,15 +392,15 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "supabase_apply_migration",
+                name: "apply_migration",
                 tier: Tier::Irreversible,
                 definition: [
                     "03e1d44c2f3927c6",
-                    "f04548bb0a67a167",
-                    "3bef894711fcdb35",
+                    "87972d76d54aa6cd",
+                    "9517c171192f85bd",
                     "e3b0c44298fc1c14",
                     "5432f9df34ba803c",
-                    "9060a0a322436980",
+                    "f658d989de0b9cd1",
                     "a1971ebc119d50d9",
                     "a9da45ef608ff5db",
                 ],
@@ -352,15 +456,15 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "supabase_execute_sql",
+                name: "execute_sql",
                 tier: Tier::Irreversible,
                 definition: [
                     "7eed34b4bd911844",
-                    "dad614ace484631a",
-                    "3bef894711fcdb35",
+                    "ff8bcdcbb1caef0c",
+                    "9517c171192f85bd",
                     "e3b0c44298fc1c14",
                     "b4b24b88eba5ee30",
-                    "50fcf87ebf99a694",
+                    "34386b7f8a0a43ac",
                     "b546abe64fc0b0ec",
                     "5d36f89bc5bb47a3",
                 ],
@@ -412,11 +516,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "supabase_get_logs",
+                name: "get_logs",
                 tier: Tier::ReadOnly,
                 definition: [
                     "e47cc0e7779584c5",
-                    "26718daa63e392f4",
+                    "768f92c21d013bfa",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "bad903e9c4d762b1",
@@ -452,11 +556,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "supabase_get_advisors",
+                name: "get_advisors",
                 tier: Tier::ReadOnly,
                 definition: [
                     "af637b7fb6c3cd68",
-                    "b83f3f532c46d316",
+                    "666b533d7636aa83",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "1441b77b8d9882cc",
@@ -492,11 +596,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "supabase_generate_typescript_types",
+                name: "generate_typescript_types",
                 tier: Tier::ReadOnly,
                 definition: [
                     "e0bf2fb5aecfbd6d",
-                    "308492afb2b6cc10",
+                    "aba07c13f200426f",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "8a9029bdd68baa32",
@@ -539,6 +643,10 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             },
             ErrorFacts {
                 code: "wrong_project_status",
+                retryable: false,
+            },
+            ErrorFacts {
+                code: "cost_not_confirmed",
                 retryable: false,
             },
             ErrorFacts {
@@ -640,1098 +748,1263 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
         ],
         checks: &[
             CheckDef {
-                name: "supabase_list_projects::schema_matches_the_spec",
-                tool: "supabase_list_projects",
+                name: "list_projects::schema_matches_the_spec",
+                tool: "list_projects",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "supabase_list_projects::example_every_project",
-                tool: "supabase_list_projects",
+                name: "list_projects::example_every_project",
+                tool: "list_projects",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "supabase_list_projects::unknown_argument_is_refused",
-                tool: "supabase_list_projects",
+                name: "list_projects::unknown_argument_is_refused",
+                tool: "list_projects",
                 check: Check::UnknownArgument,
             },
             CheckDef {
-                name: "supabase_list_projects::output_matches_the_schema",
-                tool: "supabase_list_projects",
+                name: "list_projects::output_matches_the_schema",
+                tool: "list_projects",
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "supabase_get_project::schema_matches_the_spec",
-                tool: "supabase_get_project",
+                name: "get_project::schema_matches_the_spec",
+                tool: "get_project",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "supabase_get_project::example_the_shop_project",
-                tool: "supabase_get_project",
+                name: "get_project::example_the_shop_project",
+                tool: "get_project",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "supabase_get_project::example_a_ref_that_does_not_exist",
-                tool: "supabase_get_project",
+                name: "get_project::example_a_ref_that_does_not_exist",
+                tool: "get_project",
                 check: Check::Example(1),
             },
             CheckDef {
-                name: "supabase_get_project::id_missing_is_refused",
-                tool: "supabase_get_project",
+                name: "get_project::id_missing_is_refused",
+                tool: "get_project",
                 check: Check::Refused { param: "id", violation: Violation::Missing },
             },
             CheckDef {
-                name: "supabase_get_project::id_of_the_wrong_type_is_refused",
-                tool: "supabase_get_project",
+                name: "get_project::id_of_the_wrong_type_is_refused",
+                tool: "get_project",
                 check: Check::Refused { param: "id", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "supabase_get_project::id_too_long_is_refused",
-                tool: "supabase_get_project",
+                name: "get_project::id_too_long_is_refused",
+                tool: "get_project",
                 check: Check::Refused { param: "id", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "supabase_get_project::id_not_matching_the_pattern_is_refused",
-                tool: "supabase_get_project",
+                name: "get_project::id_not_matching_the_pattern_is_refused",
+                tool: "get_project",
                 check: Check::Refused { param: "id", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "supabase_get_project::unknown_argument_is_refused",
-                tool: "supabase_get_project",
+                name: "get_project::unknown_argument_is_refused",
+                tool: "get_project",
                 check: Check::UnknownArgument,
             },
             CheckDef {
-                name: "supabase_get_project::output_matches_the_schema",
-                tool: "supabase_get_project",
+                name: "get_project::output_matches_the_schema",
+                tool: "get_project",
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "supabase_get_project::id_accepts_its_bounds",
-                tool: "supabase_get_project",
+                name: "get_project::id_accepts_its_bounds",
+                tool: "get_project",
                 check: Check::BoundsAccepted { param: "id" },
             },
             CheckDef {
-                name: "supabase_create_project::schema_matches_the_spec",
-                tool: "supabase_create_project",
+                name: "get_cost::schema_matches_the_spec",
+                tool: "get_cost",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "supabase_create_project::example_an_analytics_project_in_frankfurt",
-                tool: "supabase_create_project",
+                name: "get_cost::example_the_cost_of_a_project",
+                tool: "get_cost",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "supabase_create_project::example_an_organization_the_account_does_not_have",
-                tool: "supabase_create_project",
-                check: Check::Example(1),
-            },
-            CheckDef {
-                name: "supabase_create_project::name_missing_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "name", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_create_project::name_of_the_wrong_type_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "name", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_create_project::name_too_short_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "name", violation: Violation::TooShort },
-            },
-            CheckDef {
-                name: "supabase_create_project::name_too_long_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "name", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_create_project::region_of_the_wrong_type_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "region", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_create_project::region_outside_the_allowed_values_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "region", violation: Violation::NotAllowed },
-            },
-            CheckDef {
-                name: "supabase_create_project::organization_id_missing_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "organization_id", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_create_project::organization_id_of_the_wrong_type_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "organization_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_create_project::organization_id_too_long_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "organization_id", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_create_project::organization_id_not_matching_the_pattern_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "organization_id", violation: Violation::PatternMismatch },
-            },
-            CheckDef {
-                name: "supabase_create_project::idempotency_key_missing_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_create_project::idempotency_key_of_the_wrong_type_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_create_project::idempotency_key_too_short_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
-            },
-            CheckDef {
-                name: "supabase_create_project::idempotency_key_too_long_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_create_project::preview_id_of_the_wrong_type_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "preview_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_create_project::preview_id_too_short_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "preview_id", violation: Violation::TooShort },
-            },
-            CheckDef {
-                name: "supabase_create_project::preview_id_too_long_is_refused",
-                tool: "supabase_create_project",
-                check: Check::Refused { param: "preview_id", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_create_project::unknown_argument_is_refused",
-                tool: "supabase_create_project",
-                check: Check::UnknownArgument,
-            },
-            CheckDef {
-                name: "supabase_create_project::retry_with_the_same_key_runs_once",
-                tool: "supabase_create_project",
-                check: Check::RetryRunsOnce,
-            },
-            CheckDef {
-                name: "supabase_create_project::same_key_with_other_arguments_is_refused",
-                tool: "supabase_create_project",
-                check: Check::RetryWithOtherArgumentsRefused,
-            },
-            CheckDef {
-                name: "supabase_create_project::concurrent_calls_with_one_key_run_once",
-                tool: "supabase_create_project",
-                check: Check::ConcurrentRetriesRunOnce,
-            },
-            CheckDef {
-                name: "supabase_create_project::idempotency_key_is_kept_for_its_ttl",
-                tool: "supabase_create_project",
-                check: Check::IdempotencyTtl,
-            },
-            CheckDef {
-                name: "supabase_create_project::writes_only_through_the_unit_of_work",
-                tool: "supabase_create_project",
-                check: Check::WritesOnlyThroughUnitOfWork,
-            },
-            CheckDef {
-                name: "supabase_create_project::a_failed_apply_leaves_the_preview_usable",
-                tool: "supabase_create_project",
-                check: Check::FailedApplyKeepsPreview,
-            },
-            CheckDef {
-                name: "supabase_create_project::preview_changes_nothing",
-                tool: "supabase_create_project",
-                check: Check::PreviewChangesNothing,
-            },
-            CheckDef {
-                name: "supabase_create_project::apply_does_what_the_preview_said",
-                tool: "supabase_create_project",
-                check: Check::ApplyMatchesPreview,
-            },
-            CheckDef {
-                name: "supabase_create_project::apply_with_changed_arguments_is_refused",
-                tool: "supabase_create_project",
-                check: Check::ApplyChangedArgumentsRefused,
-            },
-            CheckDef {
-                name: "supabase_create_project::apply_with_a_used_preview_is_refused",
-                tool: "supabase_create_project",
-                check: Check::ApplyUsedPreviewRefused,
-            },
-            CheckDef {
-                name: "supabase_create_project::apply_after_the_preview_expires_is_refused",
-                tool: "supabase_create_project",
-                check: Check::ApplyExpiredPreviewRefused,
-            },
-            CheckDef {
-                name: "supabase_create_project::preview_stays_valid_for_its_ttl",
-                tool: "supabase_create_project",
-                check: Check::PreviewTtl,
-            },
-            CheckDef {
-                name: "supabase_create_project::output_matches_the_schema",
-                tool: "supabase_create_project",
-                check: Check::OutputMatchesSchema,
-            },
-            CheckDef {
-                name: "supabase_create_project::name_accepts_its_bounds",
-                tool: "supabase_create_project",
-                check: Check::BoundsAccepted { param: "name" },
-            },
-            CheckDef {
-                name: "supabase_create_project::region_accepts_every_allowed_value",
-                tool: "supabase_create_project",
-                check: Check::AllowedValuesAccepted { param: "region" },
-            },
-            CheckDef {
-                name: "supabase_create_project::organization_id_accepts_its_bounds",
-                tool: "supabase_create_project",
-                check: Check::BoundsAccepted { param: "organization_id" },
-            },
-            CheckDef {
-                name: "supabase_create_project::idempotency_key_accepts_its_bounds",
-                tool: "supabase_create_project",
-                check: Check::BoundsAccepted { param: "idempotency_key" },
-            },
-            CheckDef {
-                name: "supabase_create_project::preview_id_accepts_its_bounds",
-                tool: "supabase_create_project",
-                check: Check::BoundsAccepted { param: "preview_id" },
-            },
-            CheckDef {
-                name: "supabase_pause_project::schema_matches_the_spec",
-                tool: "supabase_pause_project",
-                check: Check::Schema,
-            },
-            CheckDef {
-                name: "supabase_pause_project::example_pause_the_shop_project",
-                tool: "supabase_pause_project",
-                check: Check::Example(0),
-            },
-            CheckDef {
-                name: "supabase_pause_project::example_a_project_that_is_paused_already",
-                tool: "supabase_pause_project",
-                check: Check::Example(1),
-            },
-            CheckDef {
-                name: "supabase_pause_project::project_id_missing_is_refused",
-                tool: "supabase_pause_project",
-                check: Check::Refused { param: "project_id", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_pause_project::project_id_of_the_wrong_type_is_refused",
-                tool: "supabase_pause_project",
-                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_pause_project::project_id_too_long_is_refused",
-                tool: "supabase_pause_project",
-                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_pause_project::project_id_not_matching_the_pattern_is_refused",
-                tool: "supabase_pause_project",
-                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
-            },
-            CheckDef {
-                name: "supabase_pause_project::idempotency_key_missing_is_refused",
-                tool: "supabase_pause_project",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_pause_project::idempotency_key_of_the_wrong_type_is_refused",
-                tool: "supabase_pause_project",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_pause_project::idempotency_key_too_short_is_refused",
-                tool: "supabase_pause_project",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
-            },
-            CheckDef {
-                name: "supabase_pause_project::idempotency_key_too_long_is_refused",
-                tool: "supabase_pause_project",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_pause_project::unknown_argument_is_refused",
-                tool: "supabase_pause_project",
-                check: Check::UnknownArgument,
-            },
-            CheckDef {
-                name: "supabase_pause_project::retry_with_the_same_key_runs_once",
-                tool: "supabase_pause_project",
-                check: Check::RetryRunsOnce,
-            },
-            CheckDef {
-                name: "supabase_pause_project::same_key_with_other_arguments_is_refused",
-                tool: "supabase_pause_project",
-                check: Check::RetryWithOtherArgumentsRefused,
-            },
-            CheckDef {
-                name: "supabase_pause_project::concurrent_calls_with_one_key_run_once",
-                tool: "supabase_pause_project",
-                check: Check::ConcurrentRetriesRunOnce,
-            },
-            CheckDef {
-                name: "supabase_pause_project::idempotency_key_is_kept_for_its_ttl",
-                tool: "supabase_pause_project",
-                check: Check::IdempotencyTtl,
-            },
-            CheckDef {
-                name: "supabase_pause_project::writes_only_through_the_unit_of_work",
-                tool: "supabase_pause_project",
-                check: Check::WritesOnlyThroughUnitOfWork,
-            },
-            CheckDef {
-                name: "supabase_pause_project::undo_restores_the_prior_state",
-                tool: "supabase_pause_project",
-                check: Check::UndoRestores,
-            },
-            CheckDef {
-                name: "supabase_pause_project::output_matches_the_schema",
-                tool: "supabase_pause_project",
-                check: Check::OutputMatchesSchema,
-            },
-            CheckDef {
-                name: "supabase_pause_project::project_id_accepts_its_bounds",
-                tool: "supabase_pause_project",
-                check: Check::BoundsAccepted { param: "project_id" },
-            },
-            CheckDef {
-                name: "supabase_pause_project::idempotency_key_accepts_its_bounds",
-                tool: "supabase_pause_project",
-                check: Check::BoundsAccepted { param: "idempotency_key" },
-            },
-            CheckDef {
-                name: "supabase_restore_project::schema_matches_the_spec",
-                tool: "supabase_restore_project",
-                check: Check::Schema,
-            },
-            CheckDef {
-                name: "supabase_restore_project::example_restore_the_archive_project",
-                tool: "supabase_restore_project",
-                check: Check::Example(0),
-            },
-            CheckDef {
-                name: "supabase_restore_project::project_id_missing_is_refused",
-                tool: "supabase_restore_project",
-                check: Check::Refused { param: "project_id", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_restore_project::project_id_of_the_wrong_type_is_refused",
-                tool: "supabase_restore_project",
-                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_restore_project::project_id_too_long_is_refused",
-                tool: "supabase_restore_project",
-                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_restore_project::project_id_not_matching_the_pattern_is_refused",
-                tool: "supabase_restore_project",
-                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
-            },
-            CheckDef {
-                name: "supabase_restore_project::idempotency_key_missing_is_refused",
-                tool: "supabase_restore_project",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_restore_project::idempotency_key_of_the_wrong_type_is_refused",
-                tool: "supabase_restore_project",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_restore_project::idempotency_key_too_short_is_refused",
-                tool: "supabase_restore_project",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
-            },
-            CheckDef {
-                name: "supabase_restore_project::idempotency_key_too_long_is_refused",
-                tool: "supabase_restore_project",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_restore_project::unknown_argument_is_refused",
-                tool: "supabase_restore_project",
-                check: Check::UnknownArgument,
-            },
-            CheckDef {
-                name: "supabase_restore_project::retry_with_the_same_key_runs_once",
-                tool: "supabase_restore_project",
-                check: Check::RetryRunsOnce,
-            },
-            CheckDef {
-                name: "supabase_restore_project::same_key_with_other_arguments_is_refused",
-                tool: "supabase_restore_project",
-                check: Check::RetryWithOtherArgumentsRefused,
-            },
-            CheckDef {
-                name: "supabase_restore_project::concurrent_calls_with_one_key_run_once",
-                tool: "supabase_restore_project",
-                check: Check::ConcurrentRetriesRunOnce,
-            },
-            CheckDef {
-                name: "supabase_restore_project::idempotency_key_is_kept_for_its_ttl",
-                tool: "supabase_restore_project",
-                check: Check::IdempotencyTtl,
-            },
-            CheckDef {
-                name: "supabase_restore_project::writes_only_through_the_unit_of_work",
-                tool: "supabase_restore_project",
-                check: Check::WritesOnlyThroughUnitOfWork,
-            },
-            CheckDef {
-                name: "supabase_restore_project::undo_restores_the_prior_state",
-                tool: "supabase_restore_project",
-                check: Check::UndoRestores,
-            },
-            CheckDef {
-                name: "supabase_restore_project::output_matches_the_schema",
-                tool: "supabase_restore_project",
-                check: Check::OutputMatchesSchema,
-            },
-            CheckDef {
-                name: "supabase_restore_project::project_id_accepts_its_bounds",
-                tool: "supabase_restore_project",
-                check: Check::BoundsAccepted { param: "project_id" },
-            },
-            CheckDef {
-                name: "supabase_restore_project::idempotency_key_accepts_its_bounds",
-                tool: "supabase_restore_project",
-                check: Check::BoundsAccepted { param: "idempotency_key" },
-            },
-            CheckDef {
-                name: "supabase_list_tables::schema_matches_the_spec",
-                tool: "supabase_list_tables",
-                check: Check::Schema,
-            },
-            CheckDef {
-                name: "supabase_list_tables::example_the_public_tables_of_shop",
-                tool: "supabase_list_tables",
-                check: Check::Example(0),
-            },
-            CheckDef {
-                name: "supabase_list_tables::example_a_schema_name_with_a_capital",
-                tool: "supabase_list_tables",
-                check: Check::Example(1),
-            },
-            CheckDef {
-                name: "supabase_list_tables::project_id_missing_is_refused",
-                tool: "supabase_list_tables",
-                check: Check::Refused { param: "project_id", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_list_tables::project_id_of_the_wrong_type_is_refused",
-                tool: "supabase_list_tables",
-                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_list_tables::project_id_too_long_is_refused",
-                tool: "supabase_list_tables",
-                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_list_tables::project_id_not_matching_the_pattern_is_refused",
-                tool: "supabase_list_tables",
-                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
-            },
-            CheckDef {
-                name: "supabase_list_tables::schemas_of_the_wrong_type_is_refused",
-                tool: "supabase_list_tables",
-                check: Check::Refused { param: "schemas", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_list_tables::schemas_too_short_is_refused",
-                tool: "supabase_list_tables",
-                check: Check::Refused { param: "schemas", violation: Violation::TooShort },
-            },
-            CheckDef {
-                name: "supabase_list_tables::schemas_too_long_is_refused",
-                tool: "supabase_list_tables",
-                check: Check::Refused { param: "schemas", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_list_tables::unknown_argument_is_refused",
-                tool: "supabase_list_tables",
-                check: Check::UnknownArgument,
-            },
-            CheckDef {
-                name: "supabase_list_tables::output_matches_the_schema",
-                tool: "supabase_list_tables",
-                check: Check::OutputMatchesSchema,
-            },
-            CheckDef {
-                name: "supabase_list_tables::project_id_accepts_its_bounds",
-                tool: "supabase_list_tables",
-                check: Check::BoundsAccepted { param: "project_id" },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::schema_matches_the_spec",
-                tool: "supabase_apply_migration",
-                check: Check::Schema,
-            },
-            CheckDef {
-                name: "supabase_apply_migration::example_index_the_orders_by_customer",
-                tool: "supabase_apply_migration",
-                check: Check::Example(0),
-            },
-            CheckDef {
-                name: "supabase_apply_migration::example_a_name_that_is_not_snake_case",
-                tool: "supabase_apply_migration",
-                check: Check::Example(1),
-            },
-            CheckDef {
-                name: "supabase_apply_migration::project_id_missing_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "project_id", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::project_id_of_the_wrong_type_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::project_id_too_long_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::project_id_not_matching_the_pattern_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::name_missing_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "name", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::name_of_the_wrong_type_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "name", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::name_too_long_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "name", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::name_not_matching_the_pattern_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "name", violation: Violation::PatternMismatch },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::query_missing_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "query", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::query_of_the_wrong_type_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "query", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::query_too_short_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "query", violation: Violation::TooShort },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::query_too_long_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "query", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::idempotency_key_missing_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::idempotency_key_of_the_wrong_type_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::idempotency_key_too_short_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::idempotency_key_too_long_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::preview_id_of_the_wrong_type_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "preview_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::preview_id_too_short_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "preview_id", violation: Violation::TooShort },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::preview_id_too_long_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::Refused { param: "preview_id", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::unknown_argument_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::UnknownArgument,
-            },
-            CheckDef {
-                name: "supabase_apply_migration::retry_with_the_same_key_runs_once",
-                tool: "supabase_apply_migration",
-                check: Check::RetryRunsOnce,
-            },
-            CheckDef {
-                name: "supabase_apply_migration::same_key_with_other_arguments_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::RetryWithOtherArgumentsRefused,
-            },
-            CheckDef {
-                name: "supabase_apply_migration::concurrent_calls_with_one_key_run_once",
-                tool: "supabase_apply_migration",
-                check: Check::ConcurrentRetriesRunOnce,
-            },
-            CheckDef {
-                name: "supabase_apply_migration::idempotency_key_is_kept_for_its_ttl",
-                tool: "supabase_apply_migration",
-                check: Check::IdempotencyTtl,
-            },
-            CheckDef {
-                name: "supabase_apply_migration::writes_only_through_the_unit_of_work",
-                tool: "supabase_apply_migration",
-                check: Check::WritesOnlyThroughUnitOfWork,
-            },
-            CheckDef {
-                name: "supabase_apply_migration::a_failed_apply_leaves_the_preview_usable",
-                tool: "supabase_apply_migration",
-                check: Check::FailedApplyKeepsPreview,
-            },
-            CheckDef {
-                name: "supabase_apply_migration::preview_changes_nothing",
-                tool: "supabase_apply_migration",
-                check: Check::PreviewChangesNothing,
-            },
-            CheckDef {
-                name: "supabase_apply_migration::apply_does_what_the_preview_said",
-                tool: "supabase_apply_migration",
-                check: Check::ApplyMatchesPreview,
-            },
-            CheckDef {
-                name: "supabase_apply_migration::apply_with_changed_arguments_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::ApplyChangedArgumentsRefused,
-            },
-            CheckDef {
-                name: "supabase_apply_migration::apply_with_a_used_preview_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::ApplyUsedPreviewRefused,
-            },
-            CheckDef {
-                name: "supabase_apply_migration::apply_after_the_preview_expires_is_refused",
-                tool: "supabase_apply_migration",
-                check: Check::ApplyExpiredPreviewRefused,
-            },
-            CheckDef {
-                name: "supabase_apply_migration::preview_stays_valid_for_its_ttl",
-                tool: "supabase_apply_migration",
-                check: Check::PreviewTtl,
-            },
-            CheckDef {
-                name: "supabase_apply_migration::output_matches_the_schema",
-                tool: "supabase_apply_migration",
-                check: Check::OutputMatchesSchema,
-            },
-            CheckDef {
-                name: "supabase_apply_migration::project_id_accepts_its_bounds",
-                tool: "supabase_apply_migration",
-                check: Check::BoundsAccepted { param: "project_id" },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::name_accepts_its_bounds",
-                tool: "supabase_apply_migration",
-                check: Check::BoundsAccepted { param: "name" },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::query_accepts_its_bounds",
-                tool: "supabase_apply_migration",
-                check: Check::BoundsAccepted { param: "query" },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::idempotency_key_accepts_its_bounds",
-                tool: "supabase_apply_migration",
-                check: Check::BoundsAccepted { param: "idempotency_key" },
-            },
-            CheckDef {
-                name: "supabase_apply_migration::preview_id_accepts_its_bounds",
-                tool: "supabase_apply_migration",
-                check: Check::BoundsAccepted { param: "preview_id" },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::schema_matches_the_spec",
-                tool: "supabase_execute_sql",
-                check: Check::Schema,
-            },
-            CheckDef {
-                name: "supabase_execute_sql::example_count_the_customers",
-                tool: "supabase_execute_sql",
-                check: Check::Example(0),
-            },
-            CheckDef {
-                name: "supabase_execute_sql::example_a_table_that_does_not_exist",
-                tool: "supabase_execute_sql",
-                check: Check::Example(1),
-            },
-            CheckDef {
-                name: "supabase_execute_sql::project_id_missing_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::Refused { param: "project_id", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::project_id_of_the_wrong_type_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::project_id_too_long_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::project_id_not_matching_the_pattern_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::query_missing_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::Refused { param: "query", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::query_of_the_wrong_type_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::Refused { param: "query", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::query_too_short_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::Refused { param: "query", violation: Violation::TooShort },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::query_too_long_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::Refused { param: "query", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::idempotency_key_missing_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::idempotency_key_of_the_wrong_type_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::idempotency_key_too_short_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::idempotency_key_too_long_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::preview_id_of_the_wrong_type_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::Refused { param: "preview_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::preview_id_too_short_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::Refused { param: "preview_id", violation: Violation::TooShort },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::preview_id_too_long_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::Refused { param: "preview_id", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::unknown_argument_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::UnknownArgument,
-            },
-            CheckDef {
-                name: "supabase_execute_sql::retry_with_the_same_key_runs_once",
-                tool: "supabase_execute_sql",
-                check: Check::RetryRunsOnce,
-            },
-            CheckDef {
-                name: "supabase_execute_sql::same_key_with_other_arguments_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::RetryWithOtherArgumentsRefused,
-            },
-            CheckDef {
-                name: "supabase_execute_sql::concurrent_calls_with_one_key_run_once",
-                tool: "supabase_execute_sql",
-                check: Check::ConcurrentRetriesRunOnce,
-            },
-            CheckDef {
-                name: "supabase_execute_sql::idempotency_key_is_kept_for_its_ttl",
-                tool: "supabase_execute_sql",
-                check: Check::IdempotencyTtl,
-            },
-            CheckDef {
-                name: "supabase_execute_sql::writes_only_through_the_unit_of_work",
-                tool: "supabase_execute_sql",
-                check: Check::WritesOnlyThroughUnitOfWork,
-            },
-            CheckDef {
-                name: "supabase_execute_sql::a_failed_apply_leaves_the_preview_usable",
-                tool: "supabase_execute_sql",
-                check: Check::FailedApplyKeepsPreview,
-            },
-            CheckDef {
-                name: "supabase_execute_sql::preview_changes_nothing",
-                tool: "supabase_execute_sql",
-                check: Check::PreviewChangesNothing,
-            },
-            CheckDef {
-                name: "supabase_execute_sql::apply_does_what_the_preview_said",
-                tool: "supabase_execute_sql",
-                check: Check::ApplyMatchesPreview,
-            },
-            CheckDef {
-                name: "supabase_execute_sql::apply_with_changed_arguments_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::ApplyChangedArgumentsRefused,
-            },
-            CheckDef {
-                name: "supabase_execute_sql::apply_with_a_used_preview_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::ApplyUsedPreviewRefused,
-            },
-            CheckDef {
-                name: "supabase_execute_sql::apply_after_the_preview_expires_is_refused",
-                tool: "supabase_execute_sql",
-                check: Check::ApplyExpiredPreviewRefused,
-            },
-            CheckDef {
-                name: "supabase_execute_sql::preview_stays_valid_for_its_ttl",
-                tool: "supabase_execute_sql",
-                check: Check::PreviewTtl,
-            },
-            CheckDef {
-                name: "supabase_execute_sql::output_matches_the_schema",
-                tool: "supabase_execute_sql",
-                check: Check::OutputMatchesSchema,
-            },
-            CheckDef {
-                name: "supabase_execute_sql::project_id_accepts_its_bounds",
-                tool: "supabase_execute_sql",
-                check: Check::BoundsAccepted { param: "project_id" },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::query_accepts_its_bounds",
-                tool: "supabase_execute_sql",
-                check: Check::BoundsAccepted { param: "query" },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::idempotency_key_accepts_its_bounds",
-                tool: "supabase_execute_sql",
-                check: Check::BoundsAccepted { param: "idempotency_key" },
-            },
-            CheckDef {
-                name: "supabase_execute_sql::preview_id_accepts_its_bounds",
-                tool: "supabase_execute_sql",
-                check: Check::BoundsAccepted { param: "preview_id" },
-            },
-            CheckDef {
-                name: "supabase_get_logs::schema_matches_the_spec",
-                tool: "supabase_get_logs",
-                check: Check::Schema,
-            },
-            CheckDef {
-                name: "supabase_get_logs::example_the_postgres_logs_of_shop",
-                tool: "supabase_get_logs",
-                check: Check::Example(0),
-            },
-            CheckDef {
-                name: "supabase_get_logs::project_id_missing_is_refused",
-                tool: "supabase_get_logs",
-                check: Check::Refused { param: "project_id", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_get_logs::project_id_of_the_wrong_type_is_refused",
-                tool: "supabase_get_logs",
-                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_get_logs::project_id_too_long_is_refused",
-                tool: "supabase_get_logs",
-                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_get_logs::project_id_not_matching_the_pattern_is_refused",
-                tool: "supabase_get_logs",
-                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
-            },
-            CheckDef {
-                name: "supabase_get_logs::service_missing_is_refused",
-                tool: "supabase_get_logs",
-                check: Check::Refused { param: "service", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_get_logs::service_of_the_wrong_type_is_refused",
-                tool: "supabase_get_logs",
-                check: Check::Refused { param: "service", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_get_logs::service_outside_the_allowed_values_is_refused",
-                tool: "supabase_get_logs",
-                check: Check::Refused { param: "service", violation: Violation::NotAllowed },
-            },
-            CheckDef {
-                name: "supabase_get_logs::unknown_argument_is_refused",
-                tool: "supabase_get_logs",
-                check: Check::UnknownArgument,
-            },
-            CheckDef {
-                name: "supabase_get_logs::output_matches_the_schema",
-                tool: "supabase_get_logs",
-                check: Check::OutputMatchesSchema,
-            },
-            CheckDef {
-                name: "supabase_get_logs::project_id_accepts_its_bounds",
-                tool: "supabase_get_logs",
-                check: Check::BoundsAccepted { param: "project_id" },
-            },
-            CheckDef {
-                name: "supabase_get_logs::service_accepts_every_allowed_value",
-                tool: "supabase_get_logs",
-                check: Check::AllowedValuesAccepted { param: "service" },
-            },
-            CheckDef {
-                name: "supabase_get_advisors::schema_matches_the_spec",
-                tool: "supabase_get_advisors",
-                check: Check::Schema,
-            },
-            CheckDef {
-                name: "supabase_get_advisors::example_security_advice_for_shop",
-                tool: "supabase_get_advisors",
-                check: Check::Example(0),
-            },
-            CheckDef {
-                name: "supabase_get_advisors::project_id_missing_is_refused",
-                tool: "supabase_get_advisors",
-                check: Check::Refused { param: "project_id", violation: Violation::Missing },
-            },
-            CheckDef {
-                name: "supabase_get_advisors::project_id_of_the_wrong_type_is_refused",
-                tool: "supabase_get_advisors",
-                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "supabase_get_advisors::project_id_too_long_is_refused",
-                tool: "supabase_get_advisors",
-                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
-            },
-            CheckDef {
-                name: "supabase_get_advisors::project_id_not_matching_the_pattern_is_refused",
-                tool: "supabase_get_advisors",
-                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
-            },
-            CheckDef {
-                name: "supabase_get_advisors::type_missing_is_refused",
-                tool: "supabase_get_advisors",
+                name: "get_cost::type_missing_is_refused",
+                tool: "get_cost",
                 check: Check::Refused { param: "type", violation: Violation::Missing },
             },
             CheckDef {
-                name: "supabase_get_advisors::type_of_the_wrong_type_is_refused",
-                tool: "supabase_get_advisors",
+                name: "get_cost::type_of_the_wrong_type_is_refused",
+                tool: "get_cost",
                 check: Check::Refused { param: "type", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "supabase_get_advisors::type_outside_the_allowed_values_is_refused",
-                tool: "supabase_get_advisors",
+                name: "get_cost::type_outside_the_allowed_values_is_refused",
+                tool: "get_cost",
                 check: Check::Refused { param: "type", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "supabase_get_advisors::unknown_argument_is_refused",
-                tool: "supabase_get_advisors",
+                name: "get_cost::organization_id_missing_is_refused",
+                tool: "get_cost",
+                check: Check::Refused { param: "organization_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "get_cost::organization_id_of_the_wrong_type_is_refused",
+                tool: "get_cost",
+                check: Check::Refused { param: "organization_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "get_cost::organization_id_too_long_is_refused",
+                tool: "get_cost",
+                check: Check::Refused { param: "organization_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "get_cost::organization_id_not_matching_the_pattern_is_refused",
+                tool: "get_cost",
+                check: Check::Refused { param: "organization_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "get_cost::unknown_argument_is_refused",
+                tool: "get_cost",
                 check: Check::UnknownArgument,
             },
             CheckDef {
-                name: "supabase_get_advisors::output_matches_the_schema",
-                tool: "supabase_get_advisors",
+                name: "get_cost::output_matches_the_schema",
+                tool: "get_cost",
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "supabase_get_advisors::project_id_accepts_its_bounds",
-                tool: "supabase_get_advisors",
-                check: Check::BoundsAccepted { param: "project_id" },
-            },
-            CheckDef {
-                name: "supabase_get_advisors::type_accepts_every_allowed_value",
-                tool: "supabase_get_advisors",
+                name: "get_cost::type_accepts_every_allowed_value",
+                tool: "get_cost",
                 check: Check::AllowedValuesAccepted { param: "type" },
             },
             CheckDef {
-                name: "supabase_generate_typescript_types::schema_matches_the_spec",
-                tool: "supabase_generate_typescript_types",
+                name: "get_cost::organization_id_accepts_its_bounds",
+                tool: "get_cost",
+                check: Check::BoundsAccepted { param: "organization_id" },
+            },
+            CheckDef {
+                name: "confirm_cost::schema_matches_the_spec",
+                tool: "confirm_cost",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "supabase_generate_typescript_types::example_the_types_of_shop",
-                tool: "supabase_generate_typescript_types",
+                name: "confirm_cost::example_accept_a_project_s_monthly_cost",
+                tool: "confirm_cost",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "supabase_generate_typescript_types::project_id_missing_is_refused",
-                tool: "supabase_generate_typescript_types",
-                check: Check::Refused { param: "project_id", violation: Violation::Missing },
+                name: "confirm_cost::type_missing_is_refused",
+                tool: "confirm_cost",
+                check: Check::Refused { param: "type", violation: Violation::Missing },
             },
             CheckDef {
-                name: "supabase_generate_typescript_types::project_id_of_the_wrong_type_is_refused",
-                tool: "supabase_generate_typescript_types",
-                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
+                name: "confirm_cost::type_of_the_wrong_type_is_refused",
+                tool: "confirm_cost",
+                check: Check::Refused { param: "type", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "supabase_generate_typescript_types::project_id_too_long_is_refused",
-                tool: "supabase_generate_typescript_types",
-                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
+                name: "confirm_cost::type_outside_the_allowed_values_is_refused",
+                tool: "confirm_cost",
+                check: Check::Refused { param: "type", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "supabase_generate_typescript_types::project_id_not_matching_the_pattern_is_refused",
-                tool: "supabase_generate_typescript_types",
-                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
+                name: "confirm_cost::recurrence_missing_is_refused",
+                tool: "confirm_cost",
+                check: Check::Refused { param: "recurrence", violation: Violation::Missing },
             },
             CheckDef {
-                name: "supabase_generate_typescript_types::unknown_argument_is_refused",
-                tool: "supabase_generate_typescript_types",
+                name: "confirm_cost::recurrence_of_the_wrong_type_is_refused",
+                tool: "confirm_cost",
+                check: Check::Refused { param: "recurrence", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "confirm_cost::recurrence_outside_the_allowed_values_is_refused",
+                tool: "confirm_cost",
+                check: Check::Refused { param: "recurrence", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "confirm_cost::amount_missing_is_refused",
+                tool: "confirm_cost",
+                check: Check::Refused { param: "amount", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "confirm_cost::amount_of_the_wrong_type_is_refused",
+                tool: "confirm_cost",
+                check: Check::Refused { param: "amount", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "confirm_cost::amount_below_the_minimum_is_refused",
+                tool: "confirm_cost",
+                check: Check::Refused { param: "amount", violation: Violation::BelowMinimum },
+            },
+            CheckDef {
+                name: "confirm_cost::amount_above_the_maximum_is_refused",
+                tool: "confirm_cost",
+                check: Check::Refused { param: "amount", violation: Violation::AboveMaximum },
+            },
+            CheckDef {
+                name: "confirm_cost::unknown_argument_is_refused",
+                tool: "confirm_cost",
                 check: Check::UnknownArgument,
             },
             CheckDef {
-                name: "supabase_generate_typescript_types::output_matches_the_schema",
-                tool: "supabase_generate_typescript_types",
+                name: "confirm_cost::output_matches_the_schema",
+                tool: "confirm_cost",
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "supabase_generate_typescript_types::project_id_accepts_its_bounds",
-                tool: "supabase_generate_typescript_types",
+                name: "confirm_cost::type_accepts_every_allowed_value",
+                tool: "confirm_cost",
+                check: Check::AllowedValuesAccepted { param: "type" },
+            },
+            CheckDef {
+                name: "confirm_cost::recurrence_accepts_every_allowed_value",
+                tool: "confirm_cost",
+                check: Check::AllowedValuesAccepted { param: "recurrence" },
+            },
+            CheckDef {
+                name: "confirm_cost::amount_accepts_its_bounds",
+                tool: "confirm_cost",
+                check: Check::BoundsAccepted { param: "amount" },
+            },
+            CheckDef {
+                name: "create_project::schema_matches_the_spec",
+                tool: "create_project",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "create_project::example_an_analytics_project_in_frankfurt",
+                tool: "create_project",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "create_project::example_an_organization_the_account_does_not_have",
+                tool: "create_project",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "create_project::example_a_cost_that_was_not_confirmed",
+                tool: "create_project",
+                check: Check::Example(2),
+            },
+            CheckDef {
+                name: "create_project::name_missing_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "name", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "create_project::name_of_the_wrong_type_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "name", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "create_project::name_too_short_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "name", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "create_project::name_too_long_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "name", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "create_project::region_of_the_wrong_type_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "region", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "create_project::region_outside_the_allowed_values_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "region", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "create_project::organization_id_missing_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "organization_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "create_project::organization_id_of_the_wrong_type_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "organization_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "create_project::organization_id_too_long_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "organization_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "create_project::organization_id_not_matching_the_pattern_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "organization_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "create_project::confirm_cost_id_missing_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "confirm_cost_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "create_project::confirm_cost_id_of_the_wrong_type_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "confirm_cost_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "create_project::confirm_cost_id_too_short_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "confirm_cost_id", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "create_project::confirm_cost_id_too_long_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "confirm_cost_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "create_project::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "create_project::idempotency_key_too_short_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "create_project::idempotency_key_too_long_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "create_project::preview_id_of_the_wrong_type_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "preview_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "create_project::preview_id_too_short_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "create_project::preview_id_too_long_is_refused",
+                tool: "create_project",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "create_project::unknown_argument_is_refused",
+                tool: "create_project",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "create_project::retry_with_the_same_key_runs_once",
+                tool: "create_project",
+                check: Check::RetryRunsOnce,
+            },
+            CheckDef {
+                name: "create_project::same_key_with_other_arguments_is_refused",
+                tool: "create_project",
+                check: Check::RetryWithOtherArgumentsRefused,
+            },
+            CheckDef {
+                name: "create_project::concurrent_calls_with_one_key_run_once",
+                tool: "create_project",
+                check: Check::ConcurrentRetriesRunOnce,
+            },
+            CheckDef {
+                name: "create_project::idempotency_key_is_kept_for_its_ttl",
+                tool: "create_project",
+                check: Check::IdempotencyTtl,
+            },
+            CheckDef {
+                name: "create_project::writes_only_through_the_unit_of_work",
+                tool: "create_project",
+                check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "create_project::a_failed_apply_leaves_the_preview_usable",
+                tool: "create_project",
+                check: Check::FailedApplyKeepsPreview,
+            },
+            CheckDef {
+                name: "create_project::preview_changes_nothing",
+                tool: "create_project",
+                check: Check::PreviewChangesNothing,
+            },
+            CheckDef {
+                name: "create_project::apply_does_what_the_preview_said",
+                tool: "create_project",
+                check: Check::ApplyMatchesPreview,
+            },
+            CheckDef {
+                name: "create_project::apply_with_changed_arguments_is_refused",
+                tool: "create_project",
+                check: Check::ApplyChangedArgumentsRefused,
+            },
+            CheckDef {
+                name: "create_project::apply_with_a_used_preview_is_refused",
+                tool: "create_project",
+                check: Check::ApplyUsedPreviewRefused,
+            },
+            CheckDef {
+                name: "create_project::apply_after_the_preview_expires_is_refused",
+                tool: "create_project",
+                check: Check::ApplyExpiredPreviewRefused,
+            },
+            CheckDef {
+                name: "create_project::preview_stays_valid_for_its_ttl",
+                tool: "create_project",
+                check: Check::PreviewTtl,
+            },
+            CheckDef {
+                name: "create_project::output_matches_the_schema",
+                tool: "create_project",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "create_project::name_accepts_its_bounds",
+                tool: "create_project",
+                check: Check::BoundsAccepted { param: "name" },
+            },
+            CheckDef {
+                name: "create_project::region_accepts_every_allowed_value",
+                tool: "create_project",
+                check: Check::AllowedValuesAccepted { param: "region" },
+            },
+            CheckDef {
+                name: "create_project::organization_id_accepts_its_bounds",
+                tool: "create_project",
+                check: Check::BoundsAccepted { param: "organization_id" },
+            },
+            CheckDef {
+                name: "create_project::confirm_cost_id_accepts_its_bounds",
+                tool: "create_project",
+                check: Check::BoundsAccepted { param: "confirm_cost_id" },
+            },
+            CheckDef {
+                name: "create_project::idempotency_key_accepts_its_bounds",
+                tool: "create_project",
+                check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
+            CheckDef {
+                name: "create_project::preview_id_accepts_its_bounds",
+                tool: "create_project",
+                check: Check::BoundsAccepted { param: "preview_id" },
+            },
+            CheckDef {
+                name: "pause_project::schema_matches_the_spec",
+                tool: "pause_project",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "pause_project::example_pause_the_shop_project",
+                tool: "pause_project",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "pause_project::example_a_project_that_is_paused_already",
+                tool: "pause_project",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "pause_project::project_id_missing_is_refused",
+                tool: "pause_project",
+                check: Check::Refused { param: "project_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "pause_project::project_id_of_the_wrong_type_is_refused",
+                tool: "pause_project",
+                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "pause_project::project_id_too_long_is_refused",
+                tool: "pause_project",
+                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "pause_project::project_id_not_matching_the_pattern_is_refused",
+                tool: "pause_project",
+                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "pause_project::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "pause_project",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "pause_project::idempotency_key_too_short_is_refused",
+                tool: "pause_project",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "pause_project::idempotency_key_too_long_is_refused",
+                tool: "pause_project",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "pause_project::unknown_argument_is_refused",
+                tool: "pause_project",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "pause_project::retry_with_the_same_key_runs_once",
+                tool: "pause_project",
+                check: Check::RetryRunsOnce,
+            },
+            CheckDef {
+                name: "pause_project::same_key_with_other_arguments_is_refused",
+                tool: "pause_project",
+                check: Check::RetryWithOtherArgumentsRefused,
+            },
+            CheckDef {
+                name: "pause_project::concurrent_calls_with_one_key_run_once",
+                tool: "pause_project",
+                check: Check::ConcurrentRetriesRunOnce,
+            },
+            CheckDef {
+                name: "pause_project::idempotency_key_is_kept_for_its_ttl",
+                tool: "pause_project",
+                check: Check::IdempotencyTtl,
+            },
+            CheckDef {
+                name: "pause_project::writes_only_through_the_unit_of_work",
+                tool: "pause_project",
+                check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "pause_project::undo_restores_the_prior_state",
+                tool: "pause_project",
+                check: Check::UndoRestores,
+            },
+            CheckDef {
+                name: "pause_project::output_matches_the_schema",
+                tool: "pause_project",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "pause_project::project_id_accepts_its_bounds",
+                tool: "pause_project",
+                check: Check::BoundsAccepted { param: "project_id" },
+            },
+            CheckDef {
+                name: "pause_project::idempotency_key_accepts_its_bounds",
+                tool: "pause_project",
+                check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
+            CheckDef {
+                name: "restore_project::schema_matches_the_spec",
+                tool: "restore_project",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "restore_project::example_restore_the_archive_project",
+                tool: "restore_project",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "restore_project::project_id_missing_is_refused",
+                tool: "restore_project",
+                check: Check::Refused { param: "project_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "restore_project::project_id_of_the_wrong_type_is_refused",
+                tool: "restore_project",
+                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "restore_project::project_id_too_long_is_refused",
+                tool: "restore_project",
+                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "restore_project::project_id_not_matching_the_pattern_is_refused",
+                tool: "restore_project",
+                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "restore_project::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "restore_project",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "restore_project::idempotency_key_too_short_is_refused",
+                tool: "restore_project",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "restore_project::idempotency_key_too_long_is_refused",
+                tool: "restore_project",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "restore_project::unknown_argument_is_refused",
+                tool: "restore_project",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "restore_project::retry_with_the_same_key_runs_once",
+                tool: "restore_project",
+                check: Check::RetryRunsOnce,
+            },
+            CheckDef {
+                name: "restore_project::same_key_with_other_arguments_is_refused",
+                tool: "restore_project",
+                check: Check::RetryWithOtherArgumentsRefused,
+            },
+            CheckDef {
+                name: "restore_project::concurrent_calls_with_one_key_run_once",
+                tool: "restore_project",
+                check: Check::ConcurrentRetriesRunOnce,
+            },
+            CheckDef {
+                name: "restore_project::idempotency_key_is_kept_for_its_ttl",
+                tool: "restore_project",
+                check: Check::IdempotencyTtl,
+            },
+            CheckDef {
+                name: "restore_project::writes_only_through_the_unit_of_work",
+                tool: "restore_project",
+                check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "restore_project::undo_restores_the_prior_state",
+                tool: "restore_project",
+                check: Check::UndoRestores,
+            },
+            CheckDef {
+                name: "restore_project::output_matches_the_schema",
+                tool: "restore_project",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "restore_project::project_id_accepts_its_bounds",
+                tool: "restore_project",
+                check: Check::BoundsAccepted { param: "project_id" },
+            },
+            CheckDef {
+                name: "restore_project::idempotency_key_accepts_its_bounds",
+                tool: "restore_project",
+                check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
+            CheckDef {
+                name: "list_tables::schema_matches_the_spec",
+                tool: "list_tables",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "list_tables::example_the_public_tables_of_shop",
+                tool: "list_tables",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "list_tables::example_the_public_tables_of_shop_with_their_columns",
+                tool: "list_tables",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "list_tables::example_a_schema_name_with_a_capital",
+                tool: "list_tables",
+                check: Check::Example(2),
+            },
+            CheckDef {
+                name: "list_tables::project_id_missing_is_refused",
+                tool: "list_tables",
+                check: Check::Refused { param: "project_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "list_tables::project_id_of_the_wrong_type_is_refused",
+                tool: "list_tables",
+                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "list_tables::project_id_too_long_is_refused",
+                tool: "list_tables",
+                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "list_tables::project_id_not_matching_the_pattern_is_refused",
+                tool: "list_tables",
+                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "list_tables::schemas_of_the_wrong_type_is_refused",
+                tool: "list_tables",
+                check: Check::Refused { param: "schemas", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "list_tables::schemas_too_short_is_refused",
+                tool: "list_tables",
+                check: Check::Refused { param: "schemas", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "list_tables::schemas_too_long_is_refused",
+                tool: "list_tables",
+                check: Check::Refused { param: "schemas", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "list_tables::verbose_of_the_wrong_type_is_refused",
+                tool: "list_tables",
+                check: Check::Refused { param: "verbose", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "list_tables::unknown_argument_is_refused",
+                tool: "list_tables",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "list_tables::output_matches_the_schema",
+                tool: "list_tables",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "list_tables::project_id_accepts_its_bounds",
+                tool: "list_tables",
+                check: Check::BoundsAccepted { param: "project_id" },
+            },
+            CheckDef {
+                name: "apply_migration::schema_matches_the_spec",
+                tool: "apply_migration",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "apply_migration::example_index_the_orders_by_customer",
+                tool: "apply_migration",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "apply_migration::example_a_name_that_is_not_snake_case",
+                tool: "apply_migration",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "apply_migration::project_id_missing_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "project_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "apply_migration::project_id_of_the_wrong_type_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "apply_migration::project_id_too_long_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "apply_migration::project_id_not_matching_the_pattern_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "apply_migration::name_missing_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "name", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "apply_migration::name_of_the_wrong_type_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "name", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "apply_migration::name_too_long_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "name", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "apply_migration::name_not_matching_the_pattern_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "name", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "apply_migration::query_missing_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "query", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "apply_migration::query_of_the_wrong_type_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "query", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "apply_migration::query_too_short_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "query", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "apply_migration::query_too_long_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "query", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "apply_migration::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "apply_migration::idempotency_key_too_short_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "apply_migration::idempotency_key_too_long_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "apply_migration::preview_id_of_the_wrong_type_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "preview_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "apply_migration::preview_id_too_short_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "apply_migration::preview_id_too_long_is_refused",
+                tool: "apply_migration",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "apply_migration::unknown_argument_is_refused",
+                tool: "apply_migration",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "apply_migration::retry_with_the_same_key_runs_once",
+                tool: "apply_migration",
+                check: Check::RetryRunsOnce,
+            },
+            CheckDef {
+                name: "apply_migration::same_key_with_other_arguments_is_refused",
+                tool: "apply_migration",
+                check: Check::RetryWithOtherArgumentsRefused,
+            },
+            CheckDef {
+                name: "apply_migration::concurrent_calls_with_one_key_run_once",
+                tool: "apply_migration",
+                check: Check::ConcurrentRetriesRunOnce,
+            },
+            CheckDef {
+                name: "apply_migration::idempotency_key_is_kept_for_its_ttl",
+                tool: "apply_migration",
+                check: Check::IdempotencyTtl,
+            },
+            CheckDef {
+                name: "apply_migration::writes_only_through_the_unit_of_work",
+                tool: "apply_migration",
+                check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "apply_migration::a_failed_apply_leaves_the_preview_usable",
+                tool: "apply_migration",
+                check: Check::FailedApplyKeepsPreview,
+            },
+            CheckDef {
+                name: "apply_migration::preview_changes_nothing",
+                tool: "apply_migration",
+                check: Check::PreviewChangesNothing,
+            },
+            CheckDef {
+                name: "apply_migration::apply_does_what_the_preview_said",
+                tool: "apply_migration",
+                check: Check::ApplyMatchesPreview,
+            },
+            CheckDef {
+                name: "apply_migration::apply_with_changed_arguments_is_refused",
+                tool: "apply_migration",
+                check: Check::ApplyChangedArgumentsRefused,
+            },
+            CheckDef {
+                name: "apply_migration::apply_with_a_used_preview_is_refused",
+                tool: "apply_migration",
+                check: Check::ApplyUsedPreviewRefused,
+            },
+            CheckDef {
+                name: "apply_migration::apply_after_the_preview_expires_is_refused",
+                tool: "apply_migration",
+                check: Check::ApplyExpiredPreviewRefused,
+            },
+            CheckDef {
+                name: "apply_migration::preview_stays_valid_for_its_ttl",
+                tool: "apply_migration",
+                check: Check::PreviewTtl,
+            },
+            CheckDef {
+                name: "apply_migration::output_matches_the_schema",
+                tool: "apply_migration",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "apply_migration::project_id_accepts_its_bounds",
+                tool: "apply_migration",
+                check: Check::BoundsAccepted { param: "project_id" },
+            },
+            CheckDef {
+                name: "apply_migration::name_accepts_its_bounds",
+                tool: "apply_migration",
+                check: Check::BoundsAccepted { param: "name" },
+            },
+            CheckDef {
+                name: "apply_migration::query_accepts_its_bounds",
+                tool: "apply_migration",
+                check: Check::BoundsAccepted { param: "query" },
+            },
+            CheckDef {
+                name: "apply_migration::idempotency_key_accepts_its_bounds",
+                tool: "apply_migration",
+                check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
+            CheckDef {
+                name: "apply_migration::preview_id_accepts_its_bounds",
+                tool: "apply_migration",
+                check: Check::BoundsAccepted { param: "preview_id" },
+            },
+            CheckDef {
+                name: "execute_sql::schema_matches_the_spec",
+                tool: "execute_sql",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "execute_sql::example_count_the_customers",
+                tool: "execute_sql",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "execute_sql::example_a_table_that_does_not_exist",
+                tool: "execute_sql",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "execute_sql::project_id_missing_is_refused",
+                tool: "execute_sql",
+                check: Check::Refused { param: "project_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "execute_sql::project_id_of_the_wrong_type_is_refused",
+                tool: "execute_sql",
+                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "execute_sql::project_id_too_long_is_refused",
+                tool: "execute_sql",
+                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "execute_sql::project_id_not_matching_the_pattern_is_refused",
+                tool: "execute_sql",
+                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "execute_sql::query_missing_is_refused",
+                tool: "execute_sql",
+                check: Check::Refused { param: "query", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "execute_sql::query_of_the_wrong_type_is_refused",
+                tool: "execute_sql",
+                check: Check::Refused { param: "query", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "execute_sql::query_too_short_is_refused",
+                tool: "execute_sql",
+                check: Check::Refused { param: "query", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "execute_sql::query_too_long_is_refused",
+                tool: "execute_sql",
+                check: Check::Refused { param: "query", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "execute_sql::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "execute_sql",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "execute_sql::idempotency_key_too_short_is_refused",
+                tool: "execute_sql",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "execute_sql::idempotency_key_too_long_is_refused",
+                tool: "execute_sql",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "execute_sql::preview_id_of_the_wrong_type_is_refused",
+                tool: "execute_sql",
+                check: Check::Refused { param: "preview_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "execute_sql::preview_id_too_short_is_refused",
+                tool: "execute_sql",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "execute_sql::preview_id_too_long_is_refused",
+                tool: "execute_sql",
+                check: Check::Refused { param: "preview_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "execute_sql::unknown_argument_is_refused",
+                tool: "execute_sql",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "execute_sql::retry_with_the_same_key_runs_once",
+                tool: "execute_sql",
+                check: Check::RetryRunsOnce,
+            },
+            CheckDef {
+                name: "execute_sql::same_key_with_other_arguments_is_refused",
+                tool: "execute_sql",
+                check: Check::RetryWithOtherArgumentsRefused,
+            },
+            CheckDef {
+                name: "execute_sql::concurrent_calls_with_one_key_run_once",
+                tool: "execute_sql",
+                check: Check::ConcurrentRetriesRunOnce,
+            },
+            CheckDef {
+                name: "execute_sql::idempotency_key_is_kept_for_its_ttl",
+                tool: "execute_sql",
+                check: Check::IdempotencyTtl,
+            },
+            CheckDef {
+                name: "execute_sql::writes_only_through_the_unit_of_work",
+                tool: "execute_sql",
+                check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "execute_sql::a_failed_apply_leaves_the_preview_usable",
+                tool: "execute_sql",
+                check: Check::FailedApplyKeepsPreview,
+            },
+            CheckDef {
+                name: "execute_sql::preview_changes_nothing",
+                tool: "execute_sql",
+                check: Check::PreviewChangesNothing,
+            },
+            CheckDef {
+                name: "execute_sql::apply_does_what_the_preview_said",
+                tool: "execute_sql",
+                check: Check::ApplyMatchesPreview,
+            },
+            CheckDef {
+                name: "execute_sql::apply_with_changed_arguments_is_refused",
+                tool: "execute_sql",
+                check: Check::ApplyChangedArgumentsRefused,
+            },
+            CheckDef {
+                name: "execute_sql::apply_with_a_used_preview_is_refused",
+                tool: "execute_sql",
+                check: Check::ApplyUsedPreviewRefused,
+            },
+            CheckDef {
+                name: "execute_sql::apply_after_the_preview_expires_is_refused",
+                tool: "execute_sql",
+                check: Check::ApplyExpiredPreviewRefused,
+            },
+            CheckDef {
+                name: "execute_sql::preview_stays_valid_for_its_ttl",
+                tool: "execute_sql",
+                check: Check::PreviewTtl,
+            },
+            CheckDef {
+                name: "execute_sql::output_matches_the_schema",
+                tool: "execute_sql",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "execute_sql::project_id_accepts_its_bounds",
+                tool: "execute_sql",
+                check: Check::BoundsAccepted { param: "project_id" },
+            },
+            CheckDef {
+                name: "execute_sql::query_accepts_its_bounds",
+                tool: "execute_sql",
+                check: Check::BoundsAccepted { param: "query" },
+            },
+            CheckDef {
+                name: "execute_sql::idempotency_key_accepts_its_bounds",
+                tool: "execute_sql",
+                check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
+            CheckDef {
+                name: "execute_sql::preview_id_accepts_its_bounds",
+                tool: "execute_sql",
+                check: Check::BoundsAccepted { param: "preview_id" },
+            },
+            CheckDef {
+                name: "get_logs::schema_matches_the_spec",
+                tool: "get_logs",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "get_logs::example_the_postgres_logs_of_shop",
+                tool: "get_logs",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "get_logs::project_id_missing_is_refused",
+                tool: "get_logs",
+                check: Check::Refused { param: "project_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "get_logs::project_id_of_the_wrong_type_is_refused",
+                tool: "get_logs",
+                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "get_logs::project_id_too_long_is_refused",
+                tool: "get_logs",
+                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "get_logs::project_id_not_matching_the_pattern_is_refused",
+                tool: "get_logs",
+                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "get_logs::service_missing_is_refused",
+                tool: "get_logs",
+                check: Check::Refused { param: "service", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "get_logs::service_of_the_wrong_type_is_refused",
+                tool: "get_logs",
+                check: Check::Refused { param: "service", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "get_logs::service_outside_the_allowed_values_is_refused",
+                tool: "get_logs",
+                check: Check::Refused { param: "service", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "get_logs::unknown_argument_is_refused",
+                tool: "get_logs",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "get_logs::output_matches_the_schema",
+                tool: "get_logs",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "get_logs::project_id_accepts_its_bounds",
+                tool: "get_logs",
+                check: Check::BoundsAccepted { param: "project_id" },
+            },
+            CheckDef {
+                name: "get_logs::service_accepts_every_allowed_value",
+                tool: "get_logs",
+                check: Check::AllowedValuesAccepted { param: "service" },
+            },
+            CheckDef {
+                name: "get_advisors::schema_matches_the_spec",
+                tool: "get_advisors",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "get_advisors::example_security_advice_for_shop",
+                tool: "get_advisors",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "get_advisors::project_id_missing_is_refused",
+                tool: "get_advisors",
+                check: Check::Refused { param: "project_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "get_advisors::project_id_of_the_wrong_type_is_refused",
+                tool: "get_advisors",
+                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "get_advisors::project_id_too_long_is_refused",
+                tool: "get_advisors",
+                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "get_advisors::project_id_not_matching_the_pattern_is_refused",
+                tool: "get_advisors",
+                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "get_advisors::type_missing_is_refused",
+                tool: "get_advisors",
+                check: Check::Refused { param: "type", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "get_advisors::type_of_the_wrong_type_is_refused",
+                tool: "get_advisors",
+                check: Check::Refused { param: "type", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "get_advisors::type_outside_the_allowed_values_is_refused",
+                tool: "get_advisors",
+                check: Check::Refused { param: "type", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "get_advisors::unknown_argument_is_refused",
+                tool: "get_advisors",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "get_advisors::output_matches_the_schema",
+                tool: "get_advisors",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "get_advisors::project_id_accepts_its_bounds",
+                tool: "get_advisors",
+                check: Check::BoundsAccepted { param: "project_id" },
+            },
+            CheckDef {
+                name: "get_advisors::type_accepts_every_allowed_value",
+                tool: "get_advisors",
+                check: Check::AllowedValuesAccepted { param: "type" },
+            },
+            CheckDef {
+                name: "generate_typescript_types::schema_matches_the_spec",
+                tool: "generate_typescript_types",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "generate_typescript_types::example_the_types_of_shop",
+                tool: "generate_typescript_types",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "generate_typescript_types::project_id_missing_is_refused",
+                tool: "generate_typescript_types",
+                check: Check::Refused { param: "project_id", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "generate_typescript_types::project_id_of_the_wrong_type_is_refused",
+                tool: "generate_typescript_types",
+                check: Check::Refused { param: "project_id", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "generate_typescript_types::project_id_too_long_is_refused",
+                tool: "generate_typescript_types",
+                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "generate_typescript_types::project_id_not_matching_the_pattern_is_refused",
+                tool: "generate_typescript_types",
+                check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
+            },
+            CheckDef {
+                name: "generate_typescript_types::unknown_argument_is_refused",
+                tool: "generate_typescript_types",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "generate_typescript_types::output_matches_the_schema",
+                tool: "generate_typescript_types",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "generate_typescript_types::project_id_accepts_its_bounds",
+                tool: "generate_typescript_types",
                 check: Check::BoundsAccepted { param: "project_id" },
             },
         ],
@@ -1767,902 +2040,1038 @@ macro_rules! supabase_gauntlet {
     (@tests) => {
         /// The gauntlet generated from the `supabase` spec.
         mod gauntlet {
-            mod supabase_list_projects {
+            mod list_projects {
                 #[test]
                 fn schema_matches_the_spec() {
-                    super::super::__supabase_gauntlet("supabase_list_projects::schema_matches_the_spec");
+                    super::super::__supabase_gauntlet("list_projects::schema_matches_the_spec");
                 }
                 #[test]
                 fn example_every_project() {
-                    super::super::__supabase_gauntlet("supabase_list_projects::example_every_project");
+                    super::super::__supabase_gauntlet("list_projects::example_every_project");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_list_projects::unknown_argument_is_refused");
+                    super::super::__supabase_gauntlet("list_projects::unknown_argument_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
-                    super::super::__supabase_gauntlet("supabase_list_projects::output_matches_the_schema");
+                    super::super::__supabase_gauntlet("list_projects::output_matches_the_schema");
                 }
             }
-            mod supabase_get_project {
+            mod get_project {
                 #[test]
                 fn schema_matches_the_spec() {
-                    super::super::__supabase_gauntlet("supabase_get_project::schema_matches_the_spec");
+                    super::super::__supabase_gauntlet("get_project::schema_matches_the_spec");
                 }
                 #[test]
                 fn example_the_shop_project() {
-                    super::super::__supabase_gauntlet("supabase_get_project::example_the_shop_project");
+                    super::super::__supabase_gauntlet("get_project::example_the_shop_project");
                 }
                 #[test]
                 fn example_a_ref_that_does_not_exist() {
-                    super::super::__supabase_gauntlet("supabase_get_project::example_a_ref_that_does_not_exist");
+                    super::super::__supabase_gauntlet("get_project::example_a_ref_that_does_not_exist");
                 }
                 #[test]
                 fn id_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_project::id_missing_is_refused");
+                    super::super::__supabase_gauntlet("get_project::id_missing_is_refused");
                 }
                 #[test]
                 fn id_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_project::id_of_the_wrong_type_is_refused");
+                    super::super::__supabase_gauntlet("get_project::id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_project::id_too_long_is_refused");
+                    super::super::__supabase_gauntlet("get_project::id_too_long_is_refused");
                 }
                 #[test]
                 fn id_not_matching_the_pattern_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_project::id_not_matching_the_pattern_is_refused");
+                    super::super::__supabase_gauntlet("get_project::id_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_project::unknown_argument_is_refused");
+                    super::super::__supabase_gauntlet("get_project::unknown_argument_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
-                    super::super::__supabase_gauntlet("supabase_get_project::output_matches_the_schema");
+                    super::super::__supabase_gauntlet("get_project::output_matches_the_schema");
                 }
                 #[test]
                 fn id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_get_project::id_accepts_its_bounds");
+                    super::super::__supabase_gauntlet("get_project::id_accepts_its_bounds");
                 }
             }
-            mod supabase_create_project {
+            mod get_cost {
                 #[test]
                 fn schema_matches_the_spec() {
-                    super::super::__supabase_gauntlet("supabase_create_project::schema_matches_the_spec");
+                    super::super::__supabase_gauntlet("get_cost::schema_matches_the_spec");
                 }
                 #[test]
-                fn example_an_analytics_project_in_frankfurt() {
-                    super::super::__supabase_gauntlet("supabase_create_project::example_an_analytics_project_in_frankfurt");
-                }
-                #[test]
-                fn example_an_organization_the_account_does_not_have() {
-                    super::super::__supabase_gauntlet("supabase_create_project::example_an_organization_the_account_does_not_have");
-                }
-                #[test]
-                fn name_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::name_missing_is_refused");
-                }
-                #[test]
-                fn name_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::name_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn name_too_short_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::name_too_short_is_refused");
-                }
-                #[test]
-                fn name_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::name_too_long_is_refused");
-                }
-                #[test]
-                fn region_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::region_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn region_outside_the_allowed_values_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::region_outside_the_allowed_values_is_refused");
-                }
-                #[test]
-                fn organization_id_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::organization_id_missing_is_refused");
-                }
-                #[test]
-                fn organization_id_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::organization_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn organization_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::organization_id_too_long_is_refused");
-                }
-                #[test]
-                fn organization_id_not_matching_the_pattern_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::organization_id_not_matching_the_pattern_is_refused");
-                }
-                #[test]
-                fn idempotency_key_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::idempotency_key_missing_is_refused");
-                }
-                #[test]
-                fn idempotency_key_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::idempotency_key_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn idempotency_key_too_short_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::idempotency_key_too_short_is_refused");
-                }
-                #[test]
-                fn idempotency_key_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::idempotency_key_too_long_is_refused");
-                }
-                #[test]
-                fn preview_id_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::preview_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn preview_id_too_short_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::preview_id_too_short_is_refused");
-                }
-                #[test]
-                fn preview_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::preview_id_too_long_is_refused");
-                }
-                #[test]
-                fn unknown_argument_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::unknown_argument_is_refused");
-                }
-                #[test]
-                fn retry_with_the_same_key_runs_once() {
-                    super::super::__supabase_gauntlet("supabase_create_project::retry_with_the_same_key_runs_once");
-                }
-                #[test]
-                fn same_key_with_other_arguments_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::same_key_with_other_arguments_is_refused");
-                }
-                #[test]
-                fn concurrent_calls_with_one_key_run_once() {
-                    super::super::__supabase_gauntlet("supabase_create_project::concurrent_calls_with_one_key_run_once");
-                }
-                #[test]
-                fn idempotency_key_is_kept_for_its_ttl() {
-                    super::super::__supabase_gauntlet("supabase_create_project::idempotency_key_is_kept_for_its_ttl");
-                }
-                #[test]
-                fn writes_only_through_the_unit_of_work() {
-                    super::super::__supabase_gauntlet("supabase_create_project::writes_only_through_the_unit_of_work");
-                }
-                #[test]
-                fn a_failed_apply_leaves_the_preview_usable() {
-                    super::super::__supabase_gauntlet("supabase_create_project::a_failed_apply_leaves_the_preview_usable");
-                }
-                #[test]
-                fn preview_changes_nothing() {
-                    super::super::__supabase_gauntlet("supabase_create_project::preview_changes_nothing");
-                }
-                #[test]
-                fn apply_does_what_the_preview_said() {
-                    super::super::__supabase_gauntlet("supabase_create_project::apply_does_what_the_preview_said");
-                }
-                #[test]
-                fn apply_with_changed_arguments_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::apply_with_changed_arguments_is_refused");
-                }
-                #[test]
-                fn apply_with_a_used_preview_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::apply_with_a_used_preview_is_refused");
-                }
-                #[test]
-                fn apply_after_the_preview_expires_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_create_project::apply_after_the_preview_expires_is_refused");
-                }
-                #[test]
-                fn preview_stays_valid_for_its_ttl() {
-                    super::super::__supabase_gauntlet("supabase_create_project::preview_stays_valid_for_its_ttl");
-                }
-                #[test]
-                fn output_matches_the_schema() {
-                    super::super::__supabase_gauntlet("supabase_create_project::output_matches_the_schema");
-                }
-                #[test]
-                fn name_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_create_project::name_accepts_its_bounds");
-                }
-                #[test]
-                fn region_accepts_every_allowed_value() {
-                    super::super::__supabase_gauntlet("supabase_create_project::region_accepts_every_allowed_value");
-                }
-                #[test]
-                fn organization_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_create_project::organization_id_accepts_its_bounds");
-                }
-                #[test]
-                fn idempotency_key_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_create_project::idempotency_key_accepts_its_bounds");
-                }
-                #[test]
-                fn preview_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_create_project::preview_id_accepts_its_bounds");
-                }
-            }
-            mod supabase_pause_project {
-                #[test]
-                fn schema_matches_the_spec() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::schema_matches_the_spec");
-                }
-                #[test]
-                fn example_pause_the_shop_project() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::example_pause_the_shop_project");
-                }
-                #[test]
-                fn example_a_project_that_is_paused_already() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::example_a_project_that_is_paused_already");
-                }
-                #[test]
-                fn project_id_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::project_id_missing_is_refused");
-                }
-                #[test]
-                fn project_id_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::project_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn project_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::project_id_too_long_is_refused");
-                }
-                #[test]
-                fn project_id_not_matching_the_pattern_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::project_id_not_matching_the_pattern_is_refused");
-                }
-                #[test]
-                fn idempotency_key_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::idempotency_key_missing_is_refused");
-                }
-                #[test]
-                fn idempotency_key_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::idempotency_key_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn idempotency_key_too_short_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::idempotency_key_too_short_is_refused");
-                }
-                #[test]
-                fn idempotency_key_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::idempotency_key_too_long_is_refused");
-                }
-                #[test]
-                fn unknown_argument_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::unknown_argument_is_refused");
-                }
-                #[test]
-                fn retry_with_the_same_key_runs_once() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::retry_with_the_same_key_runs_once");
-                }
-                #[test]
-                fn same_key_with_other_arguments_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::same_key_with_other_arguments_is_refused");
-                }
-                #[test]
-                fn concurrent_calls_with_one_key_run_once() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::concurrent_calls_with_one_key_run_once");
-                }
-                #[test]
-                fn idempotency_key_is_kept_for_its_ttl() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::idempotency_key_is_kept_for_its_ttl");
-                }
-                #[test]
-                fn writes_only_through_the_unit_of_work() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::writes_only_through_the_unit_of_work");
-                }
-                #[test]
-                fn undo_restores_the_prior_state() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::undo_restores_the_prior_state");
-                }
-                #[test]
-                fn output_matches_the_schema() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::output_matches_the_schema");
-                }
-                #[test]
-                fn project_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::project_id_accepts_its_bounds");
-                }
-                #[test]
-                fn idempotency_key_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_pause_project::idempotency_key_accepts_its_bounds");
-                }
-            }
-            mod supabase_restore_project {
-                #[test]
-                fn schema_matches_the_spec() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::schema_matches_the_spec");
-                }
-                #[test]
-                fn example_restore_the_archive_project() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::example_restore_the_archive_project");
-                }
-                #[test]
-                fn project_id_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::project_id_missing_is_refused");
-                }
-                #[test]
-                fn project_id_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::project_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn project_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::project_id_too_long_is_refused");
-                }
-                #[test]
-                fn project_id_not_matching_the_pattern_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::project_id_not_matching_the_pattern_is_refused");
-                }
-                #[test]
-                fn idempotency_key_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::idempotency_key_missing_is_refused");
-                }
-                #[test]
-                fn idempotency_key_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::idempotency_key_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn idempotency_key_too_short_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::idempotency_key_too_short_is_refused");
-                }
-                #[test]
-                fn idempotency_key_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::idempotency_key_too_long_is_refused");
-                }
-                #[test]
-                fn unknown_argument_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::unknown_argument_is_refused");
-                }
-                #[test]
-                fn retry_with_the_same_key_runs_once() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::retry_with_the_same_key_runs_once");
-                }
-                #[test]
-                fn same_key_with_other_arguments_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::same_key_with_other_arguments_is_refused");
-                }
-                #[test]
-                fn concurrent_calls_with_one_key_run_once() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::concurrent_calls_with_one_key_run_once");
-                }
-                #[test]
-                fn idempotency_key_is_kept_for_its_ttl() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::idempotency_key_is_kept_for_its_ttl");
-                }
-                #[test]
-                fn writes_only_through_the_unit_of_work() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::writes_only_through_the_unit_of_work");
-                }
-                #[test]
-                fn undo_restores_the_prior_state() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::undo_restores_the_prior_state");
-                }
-                #[test]
-                fn output_matches_the_schema() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::output_matches_the_schema");
-                }
-                #[test]
-                fn project_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::project_id_accepts_its_bounds");
-                }
-                #[test]
-                fn idempotency_key_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_restore_project::idempotency_key_accepts_its_bounds");
-                }
-            }
-            mod supabase_list_tables {
-                #[test]
-                fn schema_matches_the_spec() {
-                    super::super::__supabase_gauntlet("supabase_list_tables::schema_matches_the_spec");
-                }
-                #[test]
-                fn example_the_public_tables_of_shop() {
-                    super::super::__supabase_gauntlet("supabase_list_tables::example_the_public_tables_of_shop");
-                }
-                #[test]
-                fn example_a_schema_name_with_a_capital() {
-                    super::super::__supabase_gauntlet("supabase_list_tables::example_a_schema_name_with_a_capital");
-                }
-                #[test]
-                fn project_id_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_list_tables::project_id_missing_is_refused");
-                }
-                #[test]
-                fn project_id_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_list_tables::project_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn project_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_list_tables::project_id_too_long_is_refused");
-                }
-                #[test]
-                fn project_id_not_matching_the_pattern_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_list_tables::project_id_not_matching_the_pattern_is_refused");
-                }
-                #[test]
-                fn schemas_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_list_tables::schemas_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn schemas_too_short_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_list_tables::schemas_too_short_is_refused");
-                }
-                #[test]
-                fn schemas_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_list_tables::schemas_too_long_is_refused");
-                }
-                #[test]
-                fn unknown_argument_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_list_tables::unknown_argument_is_refused");
-                }
-                #[test]
-                fn output_matches_the_schema() {
-                    super::super::__supabase_gauntlet("supabase_list_tables::output_matches_the_schema");
-                }
-                #[test]
-                fn project_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_list_tables::project_id_accepts_its_bounds");
-                }
-            }
-            mod supabase_apply_migration {
-                #[test]
-                fn schema_matches_the_spec() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::schema_matches_the_spec");
-                }
-                #[test]
-                fn example_index_the_orders_by_customer() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::example_index_the_orders_by_customer");
-                }
-                #[test]
-                fn example_a_name_that_is_not_snake_case() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::example_a_name_that_is_not_snake_case");
-                }
-                #[test]
-                fn project_id_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::project_id_missing_is_refused");
-                }
-                #[test]
-                fn project_id_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::project_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn project_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::project_id_too_long_is_refused");
-                }
-                #[test]
-                fn project_id_not_matching_the_pattern_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::project_id_not_matching_the_pattern_is_refused");
-                }
-                #[test]
-                fn name_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::name_missing_is_refused");
-                }
-                #[test]
-                fn name_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::name_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn name_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::name_too_long_is_refused");
-                }
-                #[test]
-                fn name_not_matching_the_pattern_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::name_not_matching_the_pattern_is_refused");
-                }
-                #[test]
-                fn query_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::query_missing_is_refused");
-                }
-                #[test]
-                fn query_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::query_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn query_too_short_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::query_too_short_is_refused");
-                }
-                #[test]
-                fn query_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::query_too_long_is_refused");
-                }
-                #[test]
-                fn idempotency_key_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::idempotency_key_missing_is_refused");
-                }
-                #[test]
-                fn idempotency_key_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::idempotency_key_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn idempotency_key_too_short_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::idempotency_key_too_short_is_refused");
-                }
-                #[test]
-                fn idempotency_key_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::idempotency_key_too_long_is_refused");
-                }
-                #[test]
-                fn preview_id_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::preview_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn preview_id_too_short_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::preview_id_too_short_is_refused");
-                }
-                #[test]
-                fn preview_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::preview_id_too_long_is_refused");
-                }
-                #[test]
-                fn unknown_argument_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::unknown_argument_is_refused");
-                }
-                #[test]
-                fn retry_with_the_same_key_runs_once() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::retry_with_the_same_key_runs_once");
-                }
-                #[test]
-                fn same_key_with_other_arguments_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::same_key_with_other_arguments_is_refused");
-                }
-                #[test]
-                fn concurrent_calls_with_one_key_run_once() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::concurrent_calls_with_one_key_run_once");
-                }
-                #[test]
-                fn idempotency_key_is_kept_for_its_ttl() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::idempotency_key_is_kept_for_its_ttl");
-                }
-                #[test]
-                fn writes_only_through_the_unit_of_work() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::writes_only_through_the_unit_of_work");
-                }
-                #[test]
-                fn a_failed_apply_leaves_the_preview_usable() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::a_failed_apply_leaves_the_preview_usable");
-                }
-                #[test]
-                fn preview_changes_nothing() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::preview_changes_nothing");
-                }
-                #[test]
-                fn apply_does_what_the_preview_said() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::apply_does_what_the_preview_said");
-                }
-                #[test]
-                fn apply_with_changed_arguments_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::apply_with_changed_arguments_is_refused");
-                }
-                #[test]
-                fn apply_with_a_used_preview_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::apply_with_a_used_preview_is_refused");
-                }
-                #[test]
-                fn apply_after_the_preview_expires_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::apply_after_the_preview_expires_is_refused");
-                }
-                #[test]
-                fn preview_stays_valid_for_its_ttl() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::preview_stays_valid_for_its_ttl");
-                }
-                #[test]
-                fn output_matches_the_schema() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::output_matches_the_schema");
-                }
-                #[test]
-                fn project_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::project_id_accepts_its_bounds");
-                }
-                #[test]
-                fn name_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::name_accepts_its_bounds");
-                }
-                #[test]
-                fn query_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::query_accepts_its_bounds");
-                }
-                #[test]
-                fn idempotency_key_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::idempotency_key_accepts_its_bounds");
-                }
-                #[test]
-                fn preview_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_apply_migration::preview_id_accepts_its_bounds");
-                }
-            }
-            mod supabase_execute_sql {
-                #[test]
-                fn schema_matches_the_spec() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::schema_matches_the_spec");
-                }
-                #[test]
-                fn example_count_the_customers() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::example_count_the_customers");
-                }
-                #[test]
-                fn example_a_table_that_does_not_exist() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::example_a_table_that_does_not_exist");
-                }
-                #[test]
-                fn project_id_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::project_id_missing_is_refused");
-                }
-                #[test]
-                fn project_id_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::project_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn project_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::project_id_too_long_is_refused");
-                }
-                #[test]
-                fn project_id_not_matching_the_pattern_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::project_id_not_matching_the_pattern_is_refused");
-                }
-                #[test]
-                fn query_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::query_missing_is_refused");
-                }
-                #[test]
-                fn query_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::query_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn query_too_short_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::query_too_short_is_refused");
-                }
-                #[test]
-                fn query_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::query_too_long_is_refused");
-                }
-                #[test]
-                fn idempotency_key_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::idempotency_key_missing_is_refused");
-                }
-                #[test]
-                fn idempotency_key_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::idempotency_key_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn idempotency_key_too_short_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::idempotency_key_too_short_is_refused");
-                }
-                #[test]
-                fn idempotency_key_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::idempotency_key_too_long_is_refused");
-                }
-                #[test]
-                fn preview_id_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::preview_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn preview_id_too_short_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::preview_id_too_short_is_refused");
-                }
-                #[test]
-                fn preview_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::preview_id_too_long_is_refused");
-                }
-                #[test]
-                fn unknown_argument_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::unknown_argument_is_refused");
-                }
-                #[test]
-                fn retry_with_the_same_key_runs_once() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::retry_with_the_same_key_runs_once");
-                }
-                #[test]
-                fn same_key_with_other_arguments_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::same_key_with_other_arguments_is_refused");
-                }
-                #[test]
-                fn concurrent_calls_with_one_key_run_once() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::concurrent_calls_with_one_key_run_once");
-                }
-                #[test]
-                fn idempotency_key_is_kept_for_its_ttl() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::idempotency_key_is_kept_for_its_ttl");
-                }
-                #[test]
-                fn writes_only_through_the_unit_of_work() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::writes_only_through_the_unit_of_work");
-                }
-                #[test]
-                fn a_failed_apply_leaves_the_preview_usable() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::a_failed_apply_leaves_the_preview_usable");
-                }
-                #[test]
-                fn preview_changes_nothing() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::preview_changes_nothing");
-                }
-                #[test]
-                fn apply_does_what_the_preview_said() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::apply_does_what_the_preview_said");
-                }
-                #[test]
-                fn apply_with_changed_arguments_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::apply_with_changed_arguments_is_refused");
-                }
-                #[test]
-                fn apply_with_a_used_preview_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::apply_with_a_used_preview_is_refused");
-                }
-                #[test]
-                fn apply_after_the_preview_expires_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::apply_after_the_preview_expires_is_refused");
-                }
-                #[test]
-                fn preview_stays_valid_for_its_ttl() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::preview_stays_valid_for_its_ttl");
-                }
-                #[test]
-                fn output_matches_the_schema() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::output_matches_the_schema");
-                }
-                #[test]
-                fn project_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::project_id_accepts_its_bounds");
-                }
-                #[test]
-                fn query_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::query_accepts_its_bounds");
-                }
-                #[test]
-                fn idempotency_key_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::idempotency_key_accepts_its_bounds");
-                }
-                #[test]
-                fn preview_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_execute_sql::preview_id_accepts_its_bounds");
-                }
-            }
-            mod supabase_get_logs {
-                #[test]
-                fn schema_matches_the_spec() {
-                    super::super::__supabase_gauntlet("supabase_get_logs::schema_matches_the_spec");
-                }
-                #[test]
-                fn example_the_postgres_logs_of_shop() {
-                    super::super::__supabase_gauntlet("supabase_get_logs::example_the_postgres_logs_of_shop");
-                }
-                #[test]
-                fn project_id_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_logs::project_id_missing_is_refused");
-                }
-                #[test]
-                fn project_id_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_logs::project_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn project_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_logs::project_id_too_long_is_refused");
-                }
-                #[test]
-                fn project_id_not_matching_the_pattern_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_logs::project_id_not_matching_the_pattern_is_refused");
-                }
-                #[test]
-                fn service_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_logs::service_missing_is_refused");
-                }
-                #[test]
-                fn service_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_logs::service_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn service_outside_the_allowed_values_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_logs::service_outside_the_allowed_values_is_refused");
-                }
-                #[test]
-                fn unknown_argument_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_logs::unknown_argument_is_refused");
-                }
-                #[test]
-                fn output_matches_the_schema() {
-                    super::super::__supabase_gauntlet("supabase_get_logs::output_matches_the_schema");
-                }
-                #[test]
-                fn project_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_get_logs::project_id_accepts_its_bounds");
-                }
-                #[test]
-                fn service_accepts_every_allowed_value() {
-                    super::super::__supabase_gauntlet("supabase_get_logs::service_accepts_every_allowed_value");
-                }
-            }
-            mod supabase_get_advisors {
-                #[test]
-                fn schema_matches_the_spec() {
-                    super::super::__supabase_gauntlet("supabase_get_advisors::schema_matches_the_spec");
-                }
-                #[test]
-                fn example_security_advice_for_shop() {
-                    super::super::__supabase_gauntlet("supabase_get_advisors::example_security_advice_for_shop");
-                }
-                #[test]
-                fn project_id_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_advisors::project_id_missing_is_refused");
-                }
-                #[test]
-                fn project_id_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_advisors::project_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn project_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_advisors::project_id_too_long_is_refused");
-                }
-                #[test]
-                fn project_id_not_matching_the_pattern_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_advisors::project_id_not_matching_the_pattern_is_refused");
+                fn example_the_cost_of_a_project() {
+                    super::super::__supabase_gauntlet("get_cost::example_the_cost_of_a_project");
                 }
                 #[test]
                 fn type_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_advisors::type_missing_is_refused");
+                    super::super::__supabase_gauntlet("get_cost::type_missing_is_refused");
                 }
                 #[test]
                 fn type_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_advisors::type_of_the_wrong_type_is_refused");
+                    super::super::__supabase_gauntlet("get_cost::type_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn type_outside_the_allowed_values_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_advisors::type_outside_the_allowed_values_is_refused");
+                    super::super::__supabase_gauntlet("get_cost::type_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn organization_id_missing_is_refused() {
+                    super::super::__supabase_gauntlet("get_cost::organization_id_missing_is_refused");
+                }
+                #[test]
+                fn organization_id_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("get_cost::organization_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn organization_id_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("get_cost::organization_id_too_long_is_refused");
+                }
+                #[test]
+                fn organization_id_not_matching_the_pattern_is_refused() {
+                    super::super::__supabase_gauntlet("get_cost::organization_id_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_get_advisors::unknown_argument_is_refused");
+                    super::super::__supabase_gauntlet("get_cost::unknown_argument_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
-                    super::super::__supabase_gauntlet("supabase_get_advisors::output_matches_the_schema");
-                }
-                #[test]
-                fn project_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_get_advisors::project_id_accepts_its_bounds");
+                    super::super::__supabase_gauntlet("get_cost::output_matches_the_schema");
                 }
                 #[test]
                 fn type_accepts_every_allowed_value() {
-                    super::super::__supabase_gauntlet("supabase_get_advisors::type_accepts_every_allowed_value");
+                    super::super::__supabase_gauntlet("get_cost::type_accepts_every_allowed_value");
+                }
+                #[test]
+                fn organization_id_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("get_cost::organization_id_accepts_its_bounds");
                 }
             }
-            mod supabase_generate_typescript_types {
+            mod confirm_cost {
                 #[test]
                 fn schema_matches_the_spec() {
-                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::schema_matches_the_spec");
+                    super::super::__supabase_gauntlet("confirm_cost::schema_matches_the_spec");
                 }
                 #[test]
-                fn example_the_types_of_shop() {
-                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::example_the_types_of_shop");
+                fn example_accept_a_project_s_monthly_cost() {
+                    super::super::__supabase_gauntlet("confirm_cost::example_accept_a_project_s_monthly_cost");
                 }
                 #[test]
-                fn project_id_missing_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::project_id_missing_is_refused");
+                fn type_missing_is_refused() {
+                    super::super::__supabase_gauntlet("confirm_cost::type_missing_is_refused");
                 }
                 #[test]
-                fn project_id_of_the_wrong_type_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::project_id_of_the_wrong_type_is_refused");
+                fn type_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("confirm_cost::type_of_the_wrong_type_is_refused");
                 }
                 #[test]
-                fn project_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::project_id_too_long_is_refused");
+                fn type_outside_the_allowed_values_is_refused() {
+                    super::super::__supabase_gauntlet("confirm_cost::type_outside_the_allowed_values_is_refused");
                 }
                 #[test]
-                fn project_id_not_matching_the_pattern_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::project_id_not_matching_the_pattern_is_refused");
+                fn recurrence_missing_is_refused() {
+                    super::super::__supabase_gauntlet("confirm_cost::recurrence_missing_is_refused");
+                }
+                #[test]
+                fn recurrence_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("confirm_cost::recurrence_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn recurrence_outside_the_allowed_values_is_refused() {
+                    super::super::__supabase_gauntlet("confirm_cost::recurrence_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn amount_missing_is_refused() {
+                    super::super::__supabase_gauntlet("confirm_cost::amount_missing_is_refused");
+                }
+                #[test]
+                fn amount_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("confirm_cost::amount_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn amount_below_the_minimum_is_refused() {
+                    super::super::__supabase_gauntlet("confirm_cost::amount_below_the_minimum_is_refused");
+                }
+                #[test]
+                fn amount_above_the_maximum_is_refused() {
+                    super::super::__supabase_gauntlet("confirm_cost::amount_above_the_maximum_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
-                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::unknown_argument_is_refused");
+                    super::super::__supabase_gauntlet("confirm_cost::unknown_argument_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
-                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::output_matches_the_schema");
+                    super::super::__supabase_gauntlet("confirm_cost::output_matches_the_schema");
+                }
+                #[test]
+                fn type_accepts_every_allowed_value() {
+                    super::super::__supabase_gauntlet("confirm_cost::type_accepts_every_allowed_value");
+                }
+                #[test]
+                fn recurrence_accepts_every_allowed_value() {
+                    super::super::__supabase_gauntlet("confirm_cost::recurrence_accepts_every_allowed_value");
+                }
+                #[test]
+                fn amount_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("confirm_cost::amount_accepts_its_bounds");
+                }
+            }
+            mod create_project {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__supabase_gauntlet("create_project::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_an_analytics_project_in_frankfurt() {
+                    super::super::__supabase_gauntlet("create_project::example_an_analytics_project_in_frankfurt");
+                }
+                #[test]
+                fn example_an_organization_the_account_does_not_have() {
+                    super::super::__supabase_gauntlet("create_project::example_an_organization_the_account_does_not_have");
+                }
+                #[test]
+                fn example_a_cost_that_was_not_confirmed() {
+                    super::super::__supabase_gauntlet("create_project::example_a_cost_that_was_not_confirmed");
+                }
+                #[test]
+                fn name_missing_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::name_missing_is_refused");
+                }
+                #[test]
+                fn name_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::name_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn name_too_short_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::name_too_short_is_refused");
+                }
+                #[test]
+                fn name_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::name_too_long_is_refused");
+                }
+                #[test]
+                fn region_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::region_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn region_outside_the_allowed_values_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::region_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn organization_id_missing_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::organization_id_missing_is_refused");
+                }
+                #[test]
+                fn organization_id_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::organization_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn organization_id_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::organization_id_too_long_is_refused");
+                }
+                #[test]
+                fn organization_id_not_matching_the_pattern_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::organization_id_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn confirm_cost_id_missing_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::confirm_cost_id_missing_is_refused");
+                }
+                #[test]
+                fn confirm_cost_id_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::confirm_cost_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn confirm_cost_id_too_short_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::confirm_cost_id_too_short_is_refused");
+                }
+                #[test]
+                fn confirm_cost_id_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::confirm_cost_id_too_long_is_refused");
+                }
+                #[test]
+                fn idempotency_key_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::idempotency_key_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_short_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::idempotency_key_too_short_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::idempotency_key_too_long_is_refused");
+                }
+                #[test]
+                fn preview_id_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::preview_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn preview_id_too_short_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::preview_id_too_short_is_refused");
+                }
+                #[test]
+                fn preview_id_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::preview_id_too_long_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::unknown_argument_is_refused");
+                }
+                #[test]
+                fn retry_with_the_same_key_runs_once() {
+                    super::super::__supabase_gauntlet("create_project::retry_with_the_same_key_runs_once");
+                }
+                #[test]
+                fn same_key_with_other_arguments_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::same_key_with_other_arguments_is_refused");
+                }
+                #[test]
+                fn concurrent_calls_with_one_key_run_once() {
+                    super::super::__supabase_gauntlet("create_project::concurrent_calls_with_one_key_run_once");
+                }
+                #[test]
+                fn idempotency_key_is_kept_for_its_ttl() {
+                    super::super::__supabase_gauntlet("create_project::idempotency_key_is_kept_for_its_ttl");
+                }
+                #[test]
+                fn writes_only_through_the_unit_of_work() {
+                    super::super::__supabase_gauntlet("create_project::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_failed_apply_leaves_the_preview_usable() {
+                    super::super::__supabase_gauntlet("create_project::a_failed_apply_leaves_the_preview_usable");
+                }
+                #[test]
+                fn preview_changes_nothing() {
+                    super::super::__supabase_gauntlet("create_project::preview_changes_nothing");
+                }
+                #[test]
+                fn apply_does_what_the_preview_said() {
+                    super::super::__supabase_gauntlet("create_project::apply_does_what_the_preview_said");
+                }
+                #[test]
+                fn apply_with_changed_arguments_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::apply_with_changed_arguments_is_refused");
+                }
+                #[test]
+                fn apply_with_a_used_preview_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::apply_with_a_used_preview_is_refused");
+                }
+                #[test]
+                fn apply_after_the_preview_expires_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::apply_after_the_preview_expires_is_refused");
+                }
+                #[test]
+                fn preview_stays_valid_for_its_ttl() {
+                    super::super::__supabase_gauntlet("create_project::preview_stays_valid_for_its_ttl");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__supabase_gauntlet("create_project::output_matches_the_schema");
+                }
+                #[test]
+                fn name_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("create_project::name_accepts_its_bounds");
+                }
+                #[test]
+                fn region_accepts_every_allowed_value() {
+                    super::super::__supabase_gauntlet("create_project::region_accepts_every_allowed_value");
+                }
+                #[test]
+                fn organization_id_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("create_project::organization_id_accepts_its_bounds");
+                }
+                #[test]
+                fn confirm_cost_id_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("create_project::confirm_cost_id_accepts_its_bounds");
+                }
+                #[test]
+                fn idempotency_key_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("create_project::idempotency_key_accepts_its_bounds");
+                }
+                #[test]
+                fn preview_id_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("create_project::preview_id_accepts_its_bounds");
+                }
+            }
+            mod pause_project {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__supabase_gauntlet("pause_project::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_pause_the_shop_project() {
+                    super::super::__supabase_gauntlet("pause_project::example_pause_the_shop_project");
+                }
+                #[test]
+                fn example_a_project_that_is_paused_already() {
+                    super::super::__supabase_gauntlet("pause_project::example_a_project_that_is_paused_already");
+                }
+                #[test]
+                fn project_id_missing_is_refused() {
+                    super::super::__supabase_gauntlet("pause_project::project_id_missing_is_refused");
+                }
+                #[test]
+                fn project_id_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("pause_project::project_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn project_id_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("pause_project::project_id_too_long_is_refused");
+                }
+                #[test]
+                fn project_id_not_matching_the_pattern_is_refused() {
+                    super::super::__supabase_gauntlet("pause_project::project_id_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn idempotency_key_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("pause_project::idempotency_key_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_short_is_refused() {
+                    super::super::__supabase_gauntlet("pause_project::idempotency_key_too_short_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("pause_project::idempotency_key_too_long_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__supabase_gauntlet("pause_project::unknown_argument_is_refused");
+                }
+                #[test]
+                fn retry_with_the_same_key_runs_once() {
+                    super::super::__supabase_gauntlet("pause_project::retry_with_the_same_key_runs_once");
+                }
+                #[test]
+                fn same_key_with_other_arguments_is_refused() {
+                    super::super::__supabase_gauntlet("pause_project::same_key_with_other_arguments_is_refused");
+                }
+                #[test]
+                fn concurrent_calls_with_one_key_run_once() {
+                    super::super::__supabase_gauntlet("pause_project::concurrent_calls_with_one_key_run_once");
+                }
+                #[test]
+                fn idempotency_key_is_kept_for_its_ttl() {
+                    super::super::__supabase_gauntlet("pause_project::idempotency_key_is_kept_for_its_ttl");
+                }
+                #[test]
+                fn writes_only_through_the_unit_of_work() {
+                    super::super::__supabase_gauntlet("pause_project::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn undo_restores_the_prior_state() {
+                    super::super::__supabase_gauntlet("pause_project::undo_restores_the_prior_state");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__supabase_gauntlet("pause_project::output_matches_the_schema");
                 }
                 #[test]
                 fn project_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("supabase_generate_typescript_types::project_id_accepts_its_bounds");
+                    super::super::__supabase_gauntlet("pause_project::project_id_accepts_its_bounds");
+                }
+                #[test]
+                fn idempotency_key_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("pause_project::idempotency_key_accepts_its_bounds");
+                }
+            }
+            mod restore_project {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__supabase_gauntlet("restore_project::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_restore_the_archive_project() {
+                    super::super::__supabase_gauntlet("restore_project::example_restore_the_archive_project");
+                }
+                #[test]
+                fn project_id_missing_is_refused() {
+                    super::super::__supabase_gauntlet("restore_project::project_id_missing_is_refused");
+                }
+                #[test]
+                fn project_id_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("restore_project::project_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn project_id_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("restore_project::project_id_too_long_is_refused");
+                }
+                #[test]
+                fn project_id_not_matching_the_pattern_is_refused() {
+                    super::super::__supabase_gauntlet("restore_project::project_id_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn idempotency_key_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("restore_project::idempotency_key_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_short_is_refused() {
+                    super::super::__supabase_gauntlet("restore_project::idempotency_key_too_short_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("restore_project::idempotency_key_too_long_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__supabase_gauntlet("restore_project::unknown_argument_is_refused");
+                }
+                #[test]
+                fn retry_with_the_same_key_runs_once() {
+                    super::super::__supabase_gauntlet("restore_project::retry_with_the_same_key_runs_once");
+                }
+                #[test]
+                fn same_key_with_other_arguments_is_refused() {
+                    super::super::__supabase_gauntlet("restore_project::same_key_with_other_arguments_is_refused");
+                }
+                #[test]
+                fn concurrent_calls_with_one_key_run_once() {
+                    super::super::__supabase_gauntlet("restore_project::concurrent_calls_with_one_key_run_once");
+                }
+                #[test]
+                fn idempotency_key_is_kept_for_its_ttl() {
+                    super::super::__supabase_gauntlet("restore_project::idempotency_key_is_kept_for_its_ttl");
+                }
+                #[test]
+                fn writes_only_through_the_unit_of_work() {
+                    super::super::__supabase_gauntlet("restore_project::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn undo_restores_the_prior_state() {
+                    super::super::__supabase_gauntlet("restore_project::undo_restores_the_prior_state");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__supabase_gauntlet("restore_project::output_matches_the_schema");
+                }
+                #[test]
+                fn project_id_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("restore_project::project_id_accepts_its_bounds");
+                }
+                #[test]
+                fn idempotency_key_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("restore_project::idempotency_key_accepts_its_bounds");
+                }
+            }
+            mod list_tables {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__supabase_gauntlet("list_tables::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_the_public_tables_of_shop() {
+                    super::super::__supabase_gauntlet("list_tables::example_the_public_tables_of_shop");
+                }
+                #[test]
+                fn example_the_public_tables_of_shop_with_their_columns() {
+                    super::super::__supabase_gauntlet("list_tables::example_the_public_tables_of_shop_with_their_columns");
+                }
+                #[test]
+                fn example_a_schema_name_with_a_capital() {
+                    super::super::__supabase_gauntlet("list_tables::example_a_schema_name_with_a_capital");
+                }
+                #[test]
+                fn project_id_missing_is_refused() {
+                    super::super::__supabase_gauntlet("list_tables::project_id_missing_is_refused");
+                }
+                #[test]
+                fn project_id_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("list_tables::project_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn project_id_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("list_tables::project_id_too_long_is_refused");
+                }
+                #[test]
+                fn project_id_not_matching_the_pattern_is_refused() {
+                    super::super::__supabase_gauntlet("list_tables::project_id_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn schemas_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("list_tables::schemas_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn schemas_too_short_is_refused() {
+                    super::super::__supabase_gauntlet("list_tables::schemas_too_short_is_refused");
+                }
+                #[test]
+                fn schemas_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("list_tables::schemas_too_long_is_refused");
+                }
+                #[test]
+                fn verbose_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("list_tables::verbose_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__supabase_gauntlet("list_tables::unknown_argument_is_refused");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__supabase_gauntlet("list_tables::output_matches_the_schema");
+                }
+                #[test]
+                fn project_id_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("list_tables::project_id_accepts_its_bounds");
+                }
+            }
+            mod apply_migration {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__supabase_gauntlet("apply_migration::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_index_the_orders_by_customer() {
+                    super::super::__supabase_gauntlet("apply_migration::example_index_the_orders_by_customer");
+                }
+                #[test]
+                fn example_a_name_that_is_not_snake_case() {
+                    super::super::__supabase_gauntlet("apply_migration::example_a_name_that_is_not_snake_case");
+                }
+                #[test]
+                fn project_id_missing_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::project_id_missing_is_refused");
+                }
+                #[test]
+                fn project_id_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::project_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn project_id_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::project_id_too_long_is_refused");
+                }
+                #[test]
+                fn project_id_not_matching_the_pattern_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::project_id_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn name_missing_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::name_missing_is_refused");
+                }
+                #[test]
+                fn name_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::name_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn name_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::name_too_long_is_refused");
+                }
+                #[test]
+                fn name_not_matching_the_pattern_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::name_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn query_missing_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::query_missing_is_refused");
+                }
+                #[test]
+                fn query_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::query_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn query_too_short_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::query_too_short_is_refused");
+                }
+                #[test]
+                fn query_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::query_too_long_is_refused");
+                }
+                #[test]
+                fn idempotency_key_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::idempotency_key_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_short_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::idempotency_key_too_short_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::idempotency_key_too_long_is_refused");
+                }
+                #[test]
+                fn preview_id_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::preview_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn preview_id_too_short_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::preview_id_too_short_is_refused");
+                }
+                #[test]
+                fn preview_id_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::preview_id_too_long_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::unknown_argument_is_refused");
+                }
+                #[test]
+                fn retry_with_the_same_key_runs_once() {
+                    super::super::__supabase_gauntlet("apply_migration::retry_with_the_same_key_runs_once");
+                }
+                #[test]
+                fn same_key_with_other_arguments_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::same_key_with_other_arguments_is_refused");
+                }
+                #[test]
+                fn concurrent_calls_with_one_key_run_once() {
+                    super::super::__supabase_gauntlet("apply_migration::concurrent_calls_with_one_key_run_once");
+                }
+                #[test]
+                fn idempotency_key_is_kept_for_its_ttl() {
+                    super::super::__supabase_gauntlet("apply_migration::idempotency_key_is_kept_for_its_ttl");
+                }
+                #[test]
+                fn writes_only_through_the_unit_of_work() {
+                    super::super::__supabase_gauntlet("apply_migration::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_failed_apply_leaves_the_preview_usable() {
+                    super::super::__supabase_gauntlet("apply_migration::a_failed_apply_leaves_the_preview_usable");
+                }
+                #[test]
+                fn preview_changes_nothing() {
+                    super::super::__supabase_gauntlet("apply_migration::preview_changes_nothing");
+                }
+                #[test]
+                fn apply_does_what_the_preview_said() {
+                    super::super::__supabase_gauntlet("apply_migration::apply_does_what_the_preview_said");
+                }
+                #[test]
+                fn apply_with_changed_arguments_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::apply_with_changed_arguments_is_refused");
+                }
+                #[test]
+                fn apply_with_a_used_preview_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::apply_with_a_used_preview_is_refused");
+                }
+                #[test]
+                fn apply_after_the_preview_expires_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::apply_after_the_preview_expires_is_refused");
+                }
+                #[test]
+                fn preview_stays_valid_for_its_ttl() {
+                    super::super::__supabase_gauntlet("apply_migration::preview_stays_valid_for_its_ttl");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__supabase_gauntlet("apply_migration::output_matches_the_schema");
+                }
+                #[test]
+                fn project_id_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("apply_migration::project_id_accepts_its_bounds");
+                }
+                #[test]
+                fn name_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("apply_migration::name_accepts_its_bounds");
+                }
+                #[test]
+                fn query_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("apply_migration::query_accepts_its_bounds");
+                }
+                #[test]
+                fn idempotency_key_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("apply_migration::idempotency_key_accepts_its_bounds");
+                }
+                #[test]
+                fn preview_id_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("apply_migration::preview_id_accepts_its_bounds");
+                }
+            }
+            mod execute_sql {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__supabase_gauntlet("execute_sql::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_count_the_customers() {
+                    super::super::__supabase_gauntlet("execute_sql::example_count_the_customers");
+                }
+                #[test]
+                fn example_a_table_that_does_not_exist() {
+                    super::super::__supabase_gauntlet("execute_sql::example_a_table_that_does_not_exist");
+                }
+                #[test]
+                fn project_id_missing_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::project_id_missing_is_refused");
+                }
+                #[test]
+                fn project_id_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::project_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn project_id_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::project_id_too_long_is_refused");
+                }
+                #[test]
+                fn project_id_not_matching_the_pattern_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::project_id_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn query_missing_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::query_missing_is_refused");
+                }
+                #[test]
+                fn query_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::query_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn query_too_short_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::query_too_short_is_refused");
+                }
+                #[test]
+                fn query_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::query_too_long_is_refused");
+                }
+                #[test]
+                fn idempotency_key_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::idempotency_key_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_short_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::idempotency_key_too_short_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::idempotency_key_too_long_is_refused");
+                }
+                #[test]
+                fn preview_id_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::preview_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn preview_id_too_short_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::preview_id_too_short_is_refused");
+                }
+                #[test]
+                fn preview_id_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::preview_id_too_long_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::unknown_argument_is_refused");
+                }
+                #[test]
+                fn retry_with_the_same_key_runs_once() {
+                    super::super::__supabase_gauntlet("execute_sql::retry_with_the_same_key_runs_once");
+                }
+                #[test]
+                fn same_key_with_other_arguments_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::same_key_with_other_arguments_is_refused");
+                }
+                #[test]
+                fn concurrent_calls_with_one_key_run_once() {
+                    super::super::__supabase_gauntlet("execute_sql::concurrent_calls_with_one_key_run_once");
+                }
+                #[test]
+                fn idempotency_key_is_kept_for_its_ttl() {
+                    super::super::__supabase_gauntlet("execute_sql::idempotency_key_is_kept_for_its_ttl");
+                }
+                #[test]
+                fn writes_only_through_the_unit_of_work() {
+                    super::super::__supabase_gauntlet("execute_sql::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_failed_apply_leaves_the_preview_usable() {
+                    super::super::__supabase_gauntlet("execute_sql::a_failed_apply_leaves_the_preview_usable");
+                }
+                #[test]
+                fn preview_changes_nothing() {
+                    super::super::__supabase_gauntlet("execute_sql::preview_changes_nothing");
+                }
+                #[test]
+                fn apply_does_what_the_preview_said() {
+                    super::super::__supabase_gauntlet("execute_sql::apply_does_what_the_preview_said");
+                }
+                #[test]
+                fn apply_with_changed_arguments_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::apply_with_changed_arguments_is_refused");
+                }
+                #[test]
+                fn apply_with_a_used_preview_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::apply_with_a_used_preview_is_refused");
+                }
+                #[test]
+                fn apply_after_the_preview_expires_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::apply_after_the_preview_expires_is_refused");
+                }
+                #[test]
+                fn preview_stays_valid_for_its_ttl() {
+                    super::super::__supabase_gauntlet("execute_sql::preview_stays_valid_for_its_ttl");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__supabase_gauntlet("execute_sql::output_matches_the_schema");
+                }
+                #[test]
+                fn project_id_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("execute_sql::project_id_accepts_its_bounds");
+                }
+                #[test]
+                fn query_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("execute_sql::query_accepts_its_bounds");
+                }
+                #[test]
+                fn idempotency_key_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("execute_sql::idempotency_key_accepts_its_bounds");
+                }
+                #[test]
+                fn preview_id_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("execute_sql::preview_id_accepts_its_bounds");
+                }
+            }
+            mod get_logs {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__supabase_gauntlet("get_logs::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_the_postgres_logs_of_shop() {
+                    super::super::__supabase_gauntlet("get_logs::example_the_postgres_logs_of_shop");
+                }
+                #[test]
+                fn project_id_missing_is_refused() {
+                    super::super::__supabase_gauntlet("get_logs::project_id_missing_is_refused");
+                }
+                #[test]
+                fn project_id_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("get_logs::project_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn project_id_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("get_logs::project_id_too_long_is_refused");
+                }
+                #[test]
+                fn project_id_not_matching_the_pattern_is_refused() {
+                    super::super::__supabase_gauntlet("get_logs::project_id_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn service_missing_is_refused() {
+                    super::super::__supabase_gauntlet("get_logs::service_missing_is_refused");
+                }
+                #[test]
+                fn service_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("get_logs::service_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn service_outside_the_allowed_values_is_refused() {
+                    super::super::__supabase_gauntlet("get_logs::service_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__supabase_gauntlet("get_logs::unknown_argument_is_refused");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__supabase_gauntlet("get_logs::output_matches_the_schema");
+                }
+                #[test]
+                fn project_id_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("get_logs::project_id_accepts_its_bounds");
+                }
+                #[test]
+                fn service_accepts_every_allowed_value() {
+                    super::super::__supabase_gauntlet("get_logs::service_accepts_every_allowed_value");
+                }
+            }
+            mod get_advisors {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__supabase_gauntlet("get_advisors::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_security_advice_for_shop() {
+                    super::super::__supabase_gauntlet("get_advisors::example_security_advice_for_shop");
+                }
+                #[test]
+                fn project_id_missing_is_refused() {
+                    super::super::__supabase_gauntlet("get_advisors::project_id_missing_is_refused");
+                }
+                #[test]
+                fn project_id_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("get_advisors::project_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn project_id_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("get_advisors::project_id_too_long_is_refused");
+                }
+                #[test]
+                fn project_id_not_matching_the_pattern_is_refused() {
+                    super::super::__supabase_gauntlet("get_advisors::project_id_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn type_missing_is_refused() {
+                    super::super::__supabase_gauntlet("get_advisors::type_missing_is_refused");
+                }
+                #[test]
+                fn type_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("get_advisors::type_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn type_outside_the_allowed_values_is_refused() {
+                    super::super::__supabase_gauntlet("get_advisors::type_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__supabase_gauntlet("get_advisors::unknown_argument_is_refused");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__supabase_gauntlet("get_advisors::output_matches_the_schema");
+                }
+                #[test]
+                fn project_id_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("get_advisors::project_id_accepts_its_bounds");
+                }
+                #[test]
+                fn type_accepts_every_allowed_value() {
+                    super::super::__supabase_gauntlet("get_advisors::type_accepts_every_allowed_value");
+                }
+            }
+            mod generate_typescript_types {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__supabase_gauntlet("generate_typescript_types::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_the_types_of_shop() {
+                    super::super::__supabase_gauntlet("generate_typescript_types::example_the_types_of_shop");
+                }
+                #[test]
+                fn project_id_missing_is_refused() {
+                    super::super::__supabase_gauntlet("generate_typescript_types::project_id_missing_is_refused");
+                }
+                #[test]
+                fn project_id_of_the_wrong_type_is_refused() {
+                    super::super::__supabase_gauntlet("generate_typescript_types::project_id_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn project_id_too_long_is_refused() {
+                    super::super::__supabase_gauntlet("generate_typescript_types::project_id_too_long_is_refused");
+                }
+                #[test]
+                fn project_id_not_matching_the_pattern_is_refused() {
+                    super::super::__supabase_gauntlet("generate_typescript_types::project_id_not_matching_the_pattern_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__supabase_gauntlet("generate_typescript_types::unknown_argument_is_refused");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__supabase_gauntlet("generate_typescript_types::output_matches_the_schema");
+                }
+                #[test]
+                fn project_id_accepts_its_bounds() {
+                    super::super::__supabase_gauntlet("generate_typescript_types::project_id_accepts_its_bounds");
                 }
             }
         }

@@ -4,8 +4,14 @@
 //! The account holds what the spec's examples assume: calendars `primary` (Work) and
 //! `team@example.com` (Team); on primary the standup ev0standup01 on 2026-12-07 09:00-09:15
 //! in Room 4 with notes "Daily sync"; on Team the quarterly planning ev0planning1 on
-//! 2026-12-10 and the offsite ev0offsite01 on 2026-12-14 with two guests. Times are read as
-//! UTC (the fake has no time zone database).
+//! 2026-12-10 and the offsite ev0offsite01 on 2026-12-14 with two guests and the private
+//! extended property project=apollo. Calendars are found
+//! by id or by name (Work, Team); the one connected account is `work`. Times are read as UTC
+//! (the fake has no time zone database); an event time may be a date (all day) or the
+//! original's JSON object with its own zone. Extended properties are kept on the event and
+//! filter lists as the original's `privateExtendedProperty`/`sharedExtendedProperty` do; a
+//! new event with the title and times of one on its calendar is refused as a duplicate
+//! unless `allowDuplicates`, and overlapping events come back as `conflicts`.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -37,28 +43,176 @@ fn event(id: &str, calendar: &str, summary: &str, start: &str, end: &str) -> Eve
         attendees: Vec::new(),
         color_id: None,
         recurrence: Vec::new(),
+        event_type: None,
+        hangout_link: None,
+        extended_properties: None,
     }
 }
 
 fn guest(email: &str) -> Attendee {
     Attendee {
         email: email.into(),
-        response_status: Some(AttendeeResponseStatus::NeedsAction),
+        display_name: None,
+        optional: None,
+        response_status: Some(ResponseStatus::NeedsAction),
     }
 }
 
 /// A time as UTC text with an offset (`2026-12-07T09:00:00Z`).
 fn utc(t: &str) -> String {
-    if t.ends_with('Z') || t[19..].starts_with(['+', '-']) {
+    let at = instant(t);
+    if t.len() > 19 && (t.ends_with('Z') || t[19..].starts_with(['+', '-'])) {
         t.to_owned()
     } else {
-        format!("{t}Z")
+        format!("{at}Z")
     }
 }
 
-/// The first 19 characters (date and time to the second): what the fake compares.
-fn instant(t: &str) -> &str {
-    &t[..19]
+/// Date and time to the second, a date's midnight for an all-day time: what the fake compares.
+fn instant(t: &str) -> String {
+    if t.len() == 10 {
+        format!("{t}T00:00:00")
+    } else {
+        t[..19].to_owned()
+    }
+}
+
+/// An event time as the account keeps it: the original's JSON object form
+/// (`{"dateTime": ..., "timeZone": ...}` or `{"date": ...}`) gives its date and time (the
+/// fake reads every zone as UTC); a date or a date and time is kept as written.
+fn event_time(t: &str) -> Result<String, ToolError> {
+    let bad = || -> ToolError {
+        CalendarError::InvalidEventTime {
+            value: t.to_owned(),
+        }
+        .into()
+    };
+    if !t.starts_with('{') {
+        return if is_when(t) {
+            Ok(t.to_owned())
+        } else {
+            Err(bad())
+        };
+    }
+    let v: serde_json::Value = serde_json::from_str(t).map_err(|_| bad())?;
+    let inner = v
+        .get("dateTime")
+        .or_else(|| v.get("date"))
+        .and_then(|x| x.as_str())
+        .ok_or_else(bad)?;
+    if is_when(inner) {
+        Ok(inner.to_owned())
+    } else {
+        Err(bad())
+    }
+}
+
+/// Whether `t` is a date (`2026-12-07`) or a date and time to the second, with or without
+/// an offset (`2026-12-07T10:00:00`, `…Z`, `…+01:00`): the forms the spec's `When` allows.
+fn is_when(t: &str) -> bool {
+    if !t.is_ascii() {
+        return false;
+    }
+    // `d` a digit, other bytes as written.
+    let fits = |s: &str, shape: &str| {
+        s.len() == shape.len()
+            && s.bytes().zip(shape.bytes()).all(|(c, m)| {
+                if m == b'd' {
+                    c.is_ascii_digit()
+                } else {
+                    c == m
+                }
+            })
+    };
+    let (date, rest) = t.split_at(t.len().min(10));
+    if !fits(date, "dddd-dd-dd") {
+        return false;
+    }
+    if rest.is_empty() {
+        return true;
+    }
+    let (time, offset) = rest.split_at(rest.len().min(9));
+    fits(time, "Tdd:dd:dd")
+        && (offset.is_empty() || offset == "Z" || fits(&offset.replace('-', "+"), "+dd:dd"))
+}
+
+/// The one connected account's nickname, and the person's address (a guest of the offsite).
+const ACCOUNT: &str = "work";
+const PERSON: &str = "ada@example.com";
+
+fn account(name: Option<&str>) -> Result<(), ToolError> {
+    match name {
+        Some(n) if n != ACCOUNT => Err(CalendarError::AccountNotFound { account: n.into() }.into()),
+        _ => Ok(()),
+    }
+}
+
+fn accounts(names: &Option<Accounts>) -> Result<(), ToolError> {
+    match names {
+        None => Ok(()),
+        Some(Accounts::One(n)) => account(Some(n)),
+        Some(Accounts::Several(ns)) => ns.iter().try_for_each(|n| account(Some(n))),
+    }
+}
+
+/// The calendars a `calendarId` names: one id or name, an array, or (as the original takes)
+/// a JSON string holding an array; each once, in the order given.
+fn calendar_list(ids: CalendarIds) -> Result<Vec<String>, ToolError> {
+    let list = match ids {
+        CalendarIds::Several(ids) => ids,
+        CalendarIds::One(id) if id.starts_with('[') => serde_json::from_str::<Vec<String>>(&id)
+            .map_err(|_| -> ToolError {
+                CalendarError::CalendarNotFound {
+                    calendar_id: id.clone(),
+                }
+                .into()
+            })?,
+        CalendarIds::One(id) => vec![id],
+    };
+    let mut once = Vec::new();
+    for id in list {
+        if !once.contains(&id) {
+            once.push(id);
+        }
+    }
+    Ok(once)
+}
+
+/// Whether `event` has every `key=value` of both filters among its extended properties.
+fn has_properties(
+    event: &Event,
+    private: &Option<PropertyFilter>,
+    shared: &Option<PropertyFilter>,
+) -> bool {
+    let kept = event.extended_properties.as_ref();
+    let holds = |filter: &Option<PropertyFilter>, shared: bool| {
+        let map = kept.and_then(|p| {
+            if shared {
+                p.shared.as_ref()
+            } else {
+                p.private.as_ref()
+            }
+        });
+        filter.iter().flatten().all(|pair| {
+            pair.split_once('=')
+                .is_some_and(|(k, v)| map.is_some_and(|m| m.get(k).is_some_and(|x| x == v)))
+        })
+    };
+    holds(private, false) && holds(shared, true)
+}
+
+/// A video call's link for a request to create one (the fake makes a Meet link from the id).
+fn meet_link(conference: &Option<ConferenceData>) -> Option<String> {
+    conference.as_ref().map(|c| {
+        let id: String = c
+            .create_request
+            .request_id
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .take(10)
+            .collect();
+        format!("https://meet.google.com/{}", id.to_lowercase())
+    })
 }
 
 fn range(start: &str, end: &str) -> Result<(), ToolError> {
@@ -82,10 +236,10 @@ fn updated(before: &Event, input: CalendarUpdateEventInput) -> Result<Event, Too
     input.location.apply_to(&mut after.location);
     input.color_id.apply_to(&mut after.color_id);
     if let Some(s) = input.start {
-        after.start = s;
+        after.start = event_time(&s)?;
     }
     if let Some(e) = input.end {
-        after.end = e;
+        after.end = event_time(&e)?;
     }
     range(&after.start, &after.end)?;
     if let Some(list) = input.attendees {
@@ -94,10 +248,17 @@ fn updated(before: &Event, input: CalendarUpdateEventInput) -> Result<Event, Too
     if let Some(r) = input.recurrence {
         after.recurrence = r;
     }
+    if let Some(p) = input.extended_properties {
+        after.extended_properties = Some(p);
+    }
+    if let Some(link) = meet_link(&input.conference_data) {
+        after.hangout_link = Some(link);
+    }
     Ok(after)
 }
 
-const CALENDARS: [&str; 2] = ["primary", "team@example.com"];
+/// Each calendar's id and name.
+const CALENDARS: [(&str, &str); 2] = [("primary", "Work"), ("team@example.com", "Team")];
 
 impl Account {
     /// The account the examples describe.
@@ -126,25 +287,36 @@ impl Account {
             "2026-12-14T17:00:00",
         );
         offsite.attendees = vec![guest("grace@example.com"), guest("ada@example.com")];
+        offsite.extended_properties = Some(ExtendedProperties {
+            private: Some(BTreeMap::from([(
+                "project".to_owned(),
+                "apollo".to_owned(),
+            )])),
+            shared: None,
+        });
         Account {
             events: Arc::new(Mutex::new(vec![standup, planning, offsite])),
             next: AtomicU64::new(1),
         }
     }
 
-    fn calendar(&self, id: &str) -> Result<(), ToolError> {
-        if CALENDARS.contains(&id) {
-            Ok(())
-        } else {
-            Err(CalendarError::CalendarNotFound {
-                calendar_id: id.into(),
-            }
-            .into())
-        }
+    /// The id of the calendar with this id or name.
+    fn calendar(&self, id: &str) -> Result<String, ToolError> {
+        CALENDARS
+            .iter()
+            .find(|(cid, name)| *cid == id || *name == id)
+            .map(|(cid, _)| (*cid).to_owned())
+            .ok_or_else(|| {
+                CalendarError::CalendarNotFound {
+                    calendar_id: id.into(),
+                }
+                .into()
+            })
     }
 
     fn get(&self, calendar: &str, id: &str) -> Result<Event, ToolError> {
-        self.calendar(calendar)?;
+        let calendar = self.calendar(calendar)?;
+        let calendar = calendar.as_str();
         self.events
             .lock()
             .unwrap()
@@ -167,9 +339,10 @@ impl Account {
         min: Option<&str>,
         max: Option<&str>,
     ) -> Result<Vec<Event>, ToolError> {
-        for c in calendars {
-            self.calendar(c)?;
-        }
+        let calendars = calendars
+            .iter()
+            .map(|c| self.calendar(c))
+            .collect::<Result<Vec<_>, _>>()?;
         if let (Some(a), Some(b)) = (min, max) {
             range(a, b)?;
         }
@@ -185,6 +358,103 @@ impl Account {
             .collect();
         found.sort_by(|a, b| a.start.cmp(&b.start).then(a.id.cmp(&b.id)));
         Ok(found)
+    }
+
+    /// The events of `calendars` (the event's own when none are given) that overlap `event`,
+    /// itself left out.
+    fn conflicts(
+        &self,
+        event: &Event,
+        calendars: Option<&[String]>,
+    ) -> Result<Vec<Conflict>, ToolError> {
+        let own = [event.calendar_id.clone()];
+        let found = self.between(
+            calendars.unwrap_or(&own),
+            Some(&event.start),
+            Some(&event.end),
+        )?;
+        Ok(found
+            .into_iter()
+            .filter(|e| !(e.id == event.id && e.calendar_id == event.calendar_id))
+            .map(|e| Conflict {
+                id: e.id,
+                calendar_id: e.calendar_id,
+                summary: e.summary,
+            })
+            .collect())
+    }
+
+    /// A new event's calendar id, start and end, checked: its account and calendar exist, it
+    /// ends after it starts, and it repeats no event unless duplicates are allowed.
+    fn new_event(
+        &self,
+        input: &CalendarCreateEventInput,
+    ) -> Result<(String, String, String), ToolError> {
+        account(input.account.as_deref())?;
+        let calendar = self.calendar(&input.calendar_id)?;
+        let (start, end) = (event_time(&input.start)?, event_time(&input.end)?);
+        range(&start, &end)?;
+        if !input.allow_duplicates
+            && let Some(same) = self.duplicate(&calendar, &input.summary, &start, &end)
+        {
+            return Err(CalendarError::DuplicateEvent {
+                calendar_id: calendar,
+                event_id: same.id,
+            }
+            .into());
+        }
+        Ok((calendar, start, end))
+    }
+
+    /// The events of a batch as they would be made: each with the batch's defaults for what
+    /// it leaves out, checked (account, calendar, times); no duplicate check, as in the
+    /// original. With each, whether its guests are emailed.
+    fn batch(&self, input: &CalendarCreateEventsInput) -> Result<Vec<(Event, bool)>, ToolError> {
+        account(input.account.as_deref())?;
+        let mut made = Vec::new();
+        for (n, e) in input.events.iter().enumerate() {
+            account(e.account.as_deref())?;
+            let calendar = self.calendar(e.calendar_id.as_deref().unwrap_or(&input.calendar_id))?;
+            let (start, end) = (event_time(&e.start)?, event_time(&e.end)?);
+            range(&start, &end)?;
+            let id = format!("ev0batch{n:04}");
+            let mut created = event(&id, &calendar, &e.summary, &start, &end);
+            created.description = e.description.clone();
+            created.location = e.location.clone();
+            created.color_id = e.color_id.clone();
+            created.recurrence = e.recurrence.clone().unwrap_or_default();
+            created.hangout_link = meet_link(&e.conference_data);
+            created.attendees = e
+                .attendees
+                .iter()
+                .flatten()
+                .map(|a| Attendee {
+                    response_status: Some(a.response_status.unwrap_or(ResponseStatus::NeedsAction)),
+                    ..a.clone()
+                })
+                .collect();
+            let emailed = !matches!(
+                e.send_updates.or(input.send_updates),
+                Some(SendUpdates::None)
+            );
+            made.push((created, emailed));
+        }
+        Ok(made)
+    }
+
+    /// The event on `calendar` with this title and these times, if there is one.
+    fn duplicate(&self, calendar: &str, summary: &str, start: &str, end: &str) -> Option<Event> {
+        self.events
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|e| {
+                e.calendar_id == calendar
+                    && e.summary == summary
+                    && instant(&e.start) == instant(start)
+                    && instant(&e.end) == instant(end)
+            })
+            .cloned()
     }
 
     /// Runs `change` on the events when `work` commits.
@@ -204,8 +474,9 @@ fn color(background: &str) -> Color {
 impl CalendarTools for Account {
     async fn calendar_list_calendars(
         &self,
-        _input: CalendarListCalendarsInput,
+        input: CalendarListCalendarsInput,
     ) -> Result<CalendarListCalendarsOutput, ToolError> {
+        accounts(&input.account)?;
         let entry =
             |id: &str, summary: &str, role, primary| CalendarListCalendarsOutputCalendarsItem {
                 id: id.into(),
@@ -236,15 +507,21 @@ impl CalendarTools for Account {
         &self,
         input: CalendarListEventsInput,
     ) -> Result<CalendarListEventsOutput, ToolError> {
-        let calendars = match input.calendar_id {
-            CalendarListEventsInputCalendarId::One(id) => vec![id],
-            CalendarListEventsInputCalendarId::Several(ids) => ids,
-        };
-        let events = self.between(
+        accounts(&input.account)?;
+        let calendars = calendar_list(input.calendar_id)?;
+        let mut events = self.between(
             &calendars,
             input.time_min.as_deref(),
             input.time_max.as_deref(),
         )?;
+        events.retain(|e| {
+            has_properties(
+                e,
+                &input.private_extended_property,
+                &input.shared_extended_property,
+            )
+        });
+        // `fields` asks for more than the defaults; every field this account has is sent anyway.
         Ok(CalendarListEventsOutput { events })
     }
 
@@ -252,14 +529,22 @@ impl CalendarTools for Account {
         &self,
         input: CalendarSearchEventsInput,
     ) -> Result<CalendarSearchEventsOutput, ToolError> {
+        accounts(&input.account)?;
         let words = input.query.to_lowercase();
         let events = self
             .between(
-                &[input.calendar_id],
+                &calendar_list(input.calendar_id)?,
                 Some(&input.time_min),
                 Some(&input.time_max),
             )?
             .into_iter()
+            .filter(|e| {
+                has_properties(
+                    e,
+                    &input.private_extended_property,
+                    &input.shared_extended_property,
+                )
+            })
             .filter(|e| {
                 let text = format!(
                     "{} {} {} {}",
@@ -278,10 +563,55 @@ impl CalendarTools for Account {
         Ok(CalendarSearchEventsOutput { events })
     }
 
+    async fn calendar_get_event(
+        &self,
+        input: CalendarGetEventInput,
+    ) -> Result<CalendarGetEventOutput, ToolError> {
+        account(input.account.as_deref())?;
+        // `fields` asks for more than the defaults; every field this account has is sent anyway.
+        Ok(CalendarGetEventOutput {
+            event: self.get(&input.calendar_id, &input.event_id)?,
+        })
+    }
+
+    async fn calendar_respond_to_event(
+        &self,
+        input: CalendarRespondToEventInput,
+        remote: Remote,
+    ) -> Result<CalendarRespondToEventOutput, ToolError> {
+        account(input.account.as_deref())?;
+        let event = self.get(&input.calendar_id, &input.event_id)?;
+        let Some(me) = event.attendees.iter().find(|a| a.email == PERSON) else {
+            return Err(CalendarError::NotInvited {
+                event_id: input.event_id,
+            }
+            .into());
+        };
+        let previous = me.response_status.unwrap_or(ResponseStatus::NeedsAction);
+        let (calendar, id, answer) = (event.calendar_id.clone(), event.id.clone(), input.response);
+        self.change(remote.work(), move |events| {
+            let guest = events
+                .iter_mut()
+                .filter(|e| e.calendar_id == calendar && e.id == id)
+                .flat_map(|e| e.attendees.iter_mut())
+                .find(|a| a.email == PERSON);
+            if let Some(guest) = guest {
+                guest.response_status = Some(answer);
+            }
+        });
+        Ok(CalendarRespondToEventOutput {
+            calendar_id: event.calendar_id,
+            event_id: event.id,
+            response: input.response,
+            previous,
+        })
+    }
+
     async fn calendar_list_colors(
         &self,
-        _input: CalendarListColorsInput,
+        input: CalendarListColorsInput,
     ) -> Result<CalendarListColorsOutput, ToolError> {
+        account(input.account.as_deref())?;
         let event = BTreeMap::from([
             ("1".to_owned(), color("#a4bdfc")),
             ("5".to_owned(), color("#fbd75b")),
@@ -295,9 +625,11 @@ impl CalendarTools for Account {
         &self,
         input: CalendarCreateEventInput,
     ) -> Result<CalendarCreateEventPreview, ToolError> {
-        self.calendar(&input.calendar_id)?;
-        range(&input.start, &input.end)?;
-        let invitations = input.attendees.as_ref().map_or(0, Vec::len) as u64;
+        self.new_event(&input)?;
+        let invitations = match input.send_updates {
+            Some(SendUpdates::None) => 0,
+            _ => input.attendees.as_ref().map_or(0, Vec::len) as u64,
+        };
         Ok(CalendarCreateEventPreview {
             title: input.summary.clone(),
             invitations,
@@ -314,16 +646,11 @@ impl CalendarTools for Account {
         _preview: CalendarCreateEventPreview,
         remote: Remote,
     ) -> Result<CalendarCreateEventOutput, ToolError> {
-        self.calendar(&input.calendar_id)?;
-        range(&input.start, &input.end)?;
-        let id = format!("ev0made{:06}", self.next.fetch_add(1, Ordering::SeqCst));
-        let mut created = event(
-            &id,
-            &input.calendar_id,
-            &input.summary,
-            &input.start,
-            &input.end,
-        );
+        let (calendar, start, end) = self.new_event(&input)?;
+        let id = input
+            .event_id
+            .unwrap_or_else(|| format!("ev0made{:06}", self.next.fetch_add(1, Ordering::SeqCst)));
+        let mut created = event(&id, &calendar, &input.summary, &start, &end);
         created.description = input.description;
         created.location = input.location;
         created.color_id = input.color_id;
@@ -331,18 +658,73 @@ impl CalendarTools for Account {
         created.attendees = input
             .attendees
             .unwrap_or_default()
-            .iter()
-            .map(|a| guest(&a.email))
+            .into_iter()
+            .map(|a| Attendee {
+                email: a.email,
+                display_name: a.display_name,
+                optional: a.optional,
+                response_status: Some(a.response_status.unwrap_or(ResponseStatus::NeedsAction)),
+            })
             .collect();
+        created.event_type = input.event_type;
+        created.extended_properties = input.extended_properties;
+        created.hangout_link = meet_link(&input.conference_data);
+        let conflicts = self.conflicts(&created, input.calendars_to_check.as_deref())?;
         let stored = created.clone();
         self.change(remote.work(), move |events| events.push(stored));
-        Ok(CalendarCreateEventOutput { event: created })
+        Ok(CalendarCreateEventOutput {
+            event: created,
+            conflicts,
+        })
+    }
+
+    async fn preview_calendar_create_events(
+        &self,
+        input: CalendarCreateEventsInput,
+    ) -> Result<CalendarCreateEventsPreview, ToolError> {
+        let made = self.batch(&input)?;
+        let invitations: u64 = made
+            .iter()
+            .filter(|(_, emailed)| *emailed)
+            .map(|(e, _)| e.attendees.len() as u64)
+            .sum();
+        let count = made.len() as u64;
+        Ok(CalendarCreateEventsPreview {
+            count,
+            invitations,
+            summary: Some(format!(
+                "Add {count} events and email {invitations} guests."
+            )),
+        })
+    }
+
+    async fn calendar_create_events(
+        &self,
+        input: CalendarCreateEventsInput,
+        _preview: CalendarCreateEventsPreview,
+        remote: Remote,
+    ) -> Result<CalendarCreateEventsOutput, ToolError> {
+        // Ids unique to this call: the store's counter, then the event's place in the batch.
+        let call = self.next.fetch_add(1, Ordering::SeqCst);
+        let events: Vec<Event> = self
+            .batch(&input)?
+            .into_iter()
+            .enumerate()
+            .map(|(n, (mut e, _))| {
+                e.id = format!("ev0made{call:04}b{n:02}");
+                e
+            })
+            .collect();
+        let stored = events.clone();
+        self.change(remote.work(), move |all| all.extend(stored));
+        Ok(CalendarCreateEventsOutput { events })
     }
 
     async fn preview_calendar_update_event(
         &self,
         input: CalendarUpdateEventInput,
     ) -> Result<CalendarUpdateEventPreview, ToolError> {
+        account(input.account.as_deref())?;
         let before = self.get(&input.calendar_id, &input.event_id)?;
         let after = updated(&before, input.clone())?;
         let mut changes = Vec::new();
@@ -353,8 +735,13 @@ impl CalendarTools for Account {
             ("start", before.start != after.start),
             ("end", before.end != after.end),
             ("attendees", before.attendees != after.attendees),
-            ("color_id", before.color_id != after.color_id),
+            ("colorId", before.color_id != after.color_id),
             ("recurrence", before.recurrence != after.recurrence),
+            (
+                "extendedProperties",
+                before.extended_properties != after.extended_properties,
+            ),
+            ("conferenceData", before.hangout_link != after.hangout_link),
         ];
         for (name, changed) in pairs {
             if changed {
@@ -382,8 +769,17 @@ impl CalendarTools for Account {
         _preview: CalendarUpdateEventPreview,
         remote: Remote,
     ) -> Result<CalendarUpdateEventOutput, ToolError> {
+        account(input.account.as_deref())?;
         let before = self.get(&input.calendar_id, &input.event_id)?;
+        let retimed = input.start.is_some() || input.end.is_some();
+        let check = input.check_conflicts.unwrap_or(retimed);
+        let calendars = input.calendars_to_check.clone();
         let after = updated(&before, input)?;
+        let conflicts = if check {
+            self.conflicts(&after, calendars.as_deref())?
+        } else {
+            Vec::new()
+        };
         let stored = after.clone();
         self.change(remote.work(), move |events| {
             if let Some(e) = events
@@ -395,6 +791,7 @@ impl CalendarTools for Account {
         });
         Ok(CalendarUpdateEventOutput {
             event: after,
+            conflicts,
             previous: CalendarUpdateEventOutputPrevious {
                 summary: before.summary,
                 description: before.description,
@@ -409,6 +806,7 @@ impl CalendarTools for Account {
         &self,
         input: CalendarDeleteEventInput,
     ) -> Result<CalendarDeleteEventPreview, ToolError> {
+        account(input.account.as_deref())?;
         let e = self.get(&input.calendar_id, &input.event_id)?;
         let notified = match input.send_updates {
             SendUpdates::None => 0,
@@ -430,8 +828,9 @@ impl CalendarTools for Account {
         _preview: CalendarDeleteEventPreview,
         remote: Remote,
     ) -> Result<CalendarDeleteEventOutput, ToolError> {
-        self.get(&input.calendar_id, &input.event_id)?;
-        let (calendar, id) = (input.calendar_id, input.event_id.clone());
+        account(input.account.as_deref())?;
+        let calendar = self.get(&input.calendar_id, &input.event_id)?.calendar_id;
+        let id = input.event_id.clone();
         self.change(remote.work(), move |events| {
             events.retain(|e| !(e.calendar_id == calendar && e.id == id));
         });
@@ -444,6 +843,7 @@ impl CalendarTools for Account {
         &self,
         input: CalendarGetFreebusyInput,
     ) -> Result<CalendarGetFreebusyOutput, ToolError> {
+        accounts(&input.account)?;
         range(&input.time_min, &input.time_max)?;
         let mut calendars = BTreeMap::new();
         for c in &input.calendars {
@@ -471,6 +871,7 @@ impl CalendarTools for Account {
         &self,
         input: CalendarGetCurrentTimeInput,
     ) -> Result<CalendarGetCurrentTimeOutput, ToolError> {
+        account(input.account.as_deref())?;
         Ok(CalendarGetCurrentTimeOutput {
             utc: "2026-12-01T09:00:00Z".into(),
             time_zone: input.time_zone.unwrap_or_else(|| "UTC".into()),

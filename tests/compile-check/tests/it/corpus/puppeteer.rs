@@ -53,6 +53,19 @@ fn title_of(url: &str) -> Option<&'static str> {
     }
 }
 
+/// A screenshot's name as a URI part: any name is taken, as by the original, and what a URI
+/// cannot hold (a space, `/`, `#`) is percent-encoded.
+fn escaped(name: &str) -> String {
+    name.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                char::from(b).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 impl Browser {
     /// A browser on `about:blank`.
     pub fn demo() -> Self {
@@ -142,10 +155,19 @@ impl PuppeteerTools for Browser {
         if let Some(selector) = &input.selector {
             self.element(selector)?;
         }
-        let mut link = ResourceLink::new(format!("screenshot://{}", input.name), input.name);
+        let mut link =
+            ResourceLink::new(format!("screenshot://{}", escaped(&input.name)), input.name);
         link.mime_type = Some("image/png".into());
+        // `encoded` sends the picture as a data URI in the result, as the original's text.
+        let png = Media::image(PNG, "image/png");
+        let (image, data_uri) = if input.encoded {
+            (None, Some(format!("data:image/png;base64,{}", png.data)))
+        } else {
+            (Some(png), None)
+        };
         Ok(PuppeteerScreenshotOutput {
-            image: Media::image(PNG, "image/png"),
+            image,
+            data_uri,
             screenshot: link,
             width: input.width,
             height: input.height,

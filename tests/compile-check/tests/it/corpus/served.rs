@@ -155,7 +155,7 @@ async fn every_port_is_served_over_mcp_as_its_spec_says() {
     serve_and_check(super::github::FACTS, github).await;
     let supabase = Arc::new(super::supabase::fixture(runtime()));
     let calls = serve_and_check(super::supabase::FACTS, supabase).await;
-    let types = blocks_of(&calls, "supabase_generate_typescript_types");
+    let types = blocks_of(&calls, "generate_typescript_types");
     assert_eq!(types[0]["type"], "text");
     assert!(
         types[0]["text"]
@@ -178,4 +178,18 @@ async fn every_port_is_served_over_mcp_as_its_spec_says() {
     );
     assert_eq!(shot[1]["type"], "resource_link");
     assert_eq!(shot[1]["uri"], "screenshot://login-page");
+    // With `encoded`, as in the original, the picture is text in the result: no image block.
+    let encoded = calls
+        .iter()
+        .filter(|(n, _)| n == "puppeteer_screenshot")
+        .map(|(_, b)| b.as_array().expect("blocks"))
+        .find(|b| b.iter().all(|x| x["type"] != "image"))
+        .expect("the encoded screenshot");
+    assert!(
+        encoded[0]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("data:image/png;base64,iVBORw0KGgo")),
+        "{}",
+        encoded[0]
+    );
 }

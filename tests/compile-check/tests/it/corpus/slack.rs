@@ -198,7 +198,7 @@ impl SlackTools for Workspace {
         self.room(&input.channel_id)?;
         let ts = self.post(&input.channel_id, &input.text, None, remote.work());
         Ok(SlackPostMessageOutput {
-            channel_id: input.channel_id,
+            channel: input.channel_id,
             ts,
         })
     }
@@ -216,7 +216,7 @@ impl SlackTools for Workspace {
             remote.work(),
         );
         Ok(SlackReplyToThreadOutput {
-            channel_id: input.channel_id,
+            channel: input.channel_id,
             ts,
         })
     }

@@ -67,6 +67,26 @@ fn project(id: &str, name: &str, status: ProjectStatus) -> Project {
     }
 }
 
+/// What a project costs every organization of the fake.
+const PROJECT_COST: f64 = 10.0;
+
+/// The confirmation of a cost, as confirm_cost gives it: made from the cost, so that
+/// create_project can tell which cost it confirms (the original hashes the same facts).
+fn confirmation(kind: CostType, recurrence: Recurrence, amount: f64) -> String {
+    format!("cost-{kind}-{recurrence}-{amount}")
+}
+
+fn organization(id: &str) -> Result<(), ToolError> {
+    if id == "acme-corp" {
+        Ok(())
+    } else {
+        Err(SupabaseError::OrganizationNotFound {
+            organization_id: id.into(),
+        }
+        .into())
+    }
+}
+
 /// A project ref from a number: 20 lowercase letters.
 fn new_ref(n: u64) -> String {
     let mut out: Vec<u8> = b"newproject".to_vec();
@@ -174,47 +194,65 @@ impl Account {
 }
 
 impl SupabaseTools for Account {
-    async fn supabase_list_projects(
+    async fn list_projects(
         &self,
-        _input: SupabaseListProjectsInput,
-    ) -> Result<SupabaseListProjectsOutput, ToolError> {
-        Ok(SupabaseListProjectsOutput {
+        _input: ListProjectsInput,
+    ) -> Result<ListProjectsOutput, ToolError> {
+        Ok(ListProjectsOutput {
             projects: self.projects.lock().unwrap().clone(),
         })
     }
 
-    async fn supabase_get_project(
-        &self,
-        input: SupabaseGetProjectInput,
-    ) -> Result<SupabaseGetProjectOutput, ToolError> {
-        Ok(SupabaseGetProjectOutput {
+    async fn get_project(&self, input: GetProjectInput) -> Result<GetProjectOutput, ToolError> {
+        Ok(GetProjectOutput {
             project: self.get(&input.id)?,
         })
     }
 
-    async fn preview_supabase_create_project(
+    async fn get_cost(&self, input: GetCostInput) -> Result<GetCostOutput, ToolError> {
+        organization(&input.organization_id)?;
+        let (amount, recurrence) = match input.r#type {
+            CostType::Project => (PROJECT_COST, Recurrence::Monthly),
+            CostType::Branch => (0.01344, Recurrence::Hourly),
+        };
+        Ok(GetCostOutput {
+            amount,
+            recurrence,
+            currency: GetCostOutputCurrency::Usd,
+        })
+    }
+
+    async fn confirm_cost(&self, input: ConfirmCostInput) -> Result<ConfirmCostOutput, ToolError> {
+        Ok(ConfirmCostOutput {
+            confirm_cost_id: confirmation(input.r#type, input.recurrence, input.amount),
+        })
+    }
+
+    async fn preview_create_project(
         &self,
-        input: SupabaseCreateProjectInput,
-    ) -> Result<SupabaseCreateProjectPreview, ToolError> {
-        if input.organization_id != "acme-corp" {
-            return Err(SupabaseError::OrganizationNotFound {
-                organization_id: input.organization_id,
+        input: CreateProjectInput,
+    ) -> Result<CreateProjectPreview, ToolError> {
+        organization(&input.organization_id)?;
+        let confirmed = confirmation(CostType::Project, Recurrence::Monthly, PROJECT_COST);
+        if input.confirm_cost_id != confirmed {
+            return Err(SupabaseError::CostNotConfirmed {
+                confirm_cost_id: input.confirm_cost_id,
             }
             .into());
         }
-        Ok(SupabaseCreateProjectPreview {
-            monthly_cost: 10.0,
-            currency: SupabaseCreateProjectPreviewCurrency::Usd,
+        Ok(CreateProjectPreview {
+            monthly_cost: PROJECT_COST,
+            currency: CreateProjectPreviewCurrency::Usd,
             summary: Some(format!("Create project {} for $10 a month.", input.name)),
         })
     }
 
-    async fn supabase_create_project(
+    async fn create_project(
         &self,
-        input: SupabaseCreateProjectInput,
-        _preview: SupabaseCreateProjectPreview,
+        input: CreateProjectInput,
+        _preview: CreateProjectPreview,
         work: Work,
-    ) -> Result<SupabaseCreateProjectOutput, ToolError> {
+    ) -> Result<CreateProjectOutput, ToolError> {
         let mut created = project(
             &new_ref(self.next.fetch_add(1, Ordering::SeqCst)),
             &input.name,
@@ -225,50 +263,47 @@ impl SupabaseTools for Account {
         created.created_at = "2026-12-01T09:00:00Z".into();
         let (projects, stored) = (Arc::clone(&self.projects), created.clone());
         work.on_commit(move || projects.lock().unwrap().push(stored));
-        Ok(SupabaseCreateProjectOutput { project: created })
+        Ok(CreateProjectOutput { project: created })
     }
 
-    async fn supabase_pause_project(
+    async fn pause_project(
         &self,
-        input: SupabasePauseProjectInput,
+        input: PauseProjectInput,
         work: Work,
-    ) -> Result<SupabasePauseProjectOutput, ToolError> {
+    ) -> Result<PauseProjectOutput, ToolError> {
         let status = self.set_status(
             &input.project_id,
             ProjectStatus::ActiveHealthy,
             ProjectStatus::Inactive,
             &work,
         )?;
-        Ok(SupabasePauseProjectOutput {
+        Ok(PauseProjectOutput {
             project_id: input.project_id,
             status,
         })
     }
 
-    async fn supabase_restore_project(
+    async fn restore_project(
         &self,
-        input: SupabaseRestoreProjectInput,
+        input: RestoreProjectInput,
         work: Work,
-    ) -> Result<SupabaseRestoreProjectOutput, ToolError> {
+    ) -> Result<RestoreProjectOutput, ToolError> {
         let status = self.set_status(
             &input.project_id,
             ProjectStatus::Inactive,
             ProjectStatus::ActiveHealthy,
             &work,
         )?;
-        Ok(SupabaseRestoreProjectOutput {
+        Ok(RestoreProjectOutput {
             project_id: input.project_id,
             status,
         })
     }
 
-    async fn supabase_list_tables(
-        &self,
-        input: SupabaseListTablesInput,
-    ) -> Result<SupabaseListTablesOutput, ToolError> {
+    async fn list_tables(&self, input: ListTablesInput) -> Result<ListTablesOutput, ToolError> {
         self.get(&input.project_id)?;
         let column = |name: &str, data_type: &str, default: Option<&str>| {
-            SupabaseListTablesOutputTablesItemColumnsItem {
+            ListTablesOutputTablesItemColumnsItem {
                 name: name.into(),
                 data_type: data_type.into(),
                 default_value: default.map(str::to_owned),
@@ -277,58 +312,62 @@ impl SupabaseTools for Account {
         let tables = TABLES
             .iter()
             .filter(|t| input.schemas.iter().any(|s| s == t.schema))
-            .map(|t| SupabaseListTablesOutputTablesItem {
+            .map(|t| ListTablesOutputTablesItem {
                 schema: t.schema.into(),
                 name: t.name.into(),
                 rls_enabled: t.rls,
                 rows: t.rows,
-                columns: vec![
-                    column("id", "bigint", None),
-                    column("created_at", "timestamptz", Some("now()")),
-                ],
+                // The compact list the original gives without `verbose`.
+                primary_keys: input.verbose.then(|| vec!["id".to_owned()]),
+                columns: input.verbose.then(|| {
+                    vec![
+                        column("id", "bigint", None),
+                        column("created_at", "timestamptz", Some("now()")),
+                    ]
+                }),
             })
             .collect();
-        Ok(SupabaseListTablesOutput { tables })
+        Ok(ListTablesOutput { tables })
     }
 
-    async fn preview_supabase_apply_migration(
+    async fn preview_apply_migration(
         &self,
-        input: SupabaseApplyMigrationInput,
-    ) -> Result<SupabaseApplyMigrationPreview, ToolError> {
+        input: ApplyMigrationInput,
+    ) -> Result<ApplyMigrationPreview, ToolError> {
         self.get(&input.project_id)?;
         known_table(&input.query)?;
         let n = statements(&input.query);
-        Ok(SupabaseApplyMigrationPreview {
+        Ok(ApplyMigrationPreview {
             statements: n,
             summary: Some(format!("Apply migration {} ({n} statements).", input.name)),
         })
     }
 
-    async fn supabase_apply_migration(
+    async fn apply_migration(
         &self,
-        input: SupabaseApplyMigrationInput,
-        _preview: SupabaseApplyMigrationPreview,
+        input: ApplyMigrationInput,
+        _preview: ApplyMigrationPreview,
         work: Work,
-    ) -> Result<SupabaseApplyMigrationOutput, ToolError> {
+    ) -> Result<ApplyMigrationOutput, ToolError> {
         self.get(&input.project_id)?;
         known_table(&input.query)?;
         let version = format!("2026120109{:04}", self.next.fetch_add(1, Ordering::SeqCst));
         let (migrations, name) = (Arc::clone(&self.migrations), input.name.clone());
         work.on_commit(move || migrations.lock().unwrap().push(name));
-        Ok(SupabaseApplyMigrationOutput {
+        Ok(ApplyMigrationOutput {
             version,
             name: input.name,
         })
     }
 
-    async fn preview_supabase_execute_sql(
+    async fn preview_execute_sql(
         &self,
-        input: SupabaseExecuteSqlInput,
-    ) -> Result<SupabaseExecuteSqlPreview, ToolError> {
+        input: ExecuteSqlInput,
+    ) -> Result<ExecuteSqlPreview, ToolError> {
         self.get(&input.project_id)?;
         known_table(&input.query)?;
         let writes = writes(&input.query);
-        Ok(SupabaseExecuteSqlPreview {
+        Ok(ExecuteSqlPreview {
             writes,
             summary: Some(if writes {
                 "Run SQL that changes data.".into()
@@ -338,12 +377,12 @@ impl SupabaseTools for Account {
         })
     }
 
-    async fn supabase_execute_sql(
+    async fn execute_sql(
         &self,
-        input: SupabaseExecuteSqlInput,
-        _preview: SupabaseExecuteSqlPreview,
+        input: ExecuteSqlInput,
+        _preview: ExecuteSqlPreview,
         _work: Work,
-    ) -> Result<SupabaseExecuteSqlOutput, ToolError> {
+    ) -> Result<ExecuteSqlOutput, ToolError> {
         self.get(&input.project_id)?;
         let table = known_table(&input.query)?;
         let row = |v: Value| -> Map<String, Value> {
@@ -361,37 +400,31 @@ impl SupabaseTools for Account {
                 .collect(),
             None => Vec::new(),
         };
-        Ok(SupabaseExecuteSqlOutput { rows })
+        Ok(ExecuteSqlOutput { rows })
     }
 
-    async fn supabase_get_logs(
-        &self,
-        input: SupabaseGetLogsInput,
-    ) -> Result<SupabaseGetLogsOutput, ToolError> {
+    async fn get_logs(&self, input: GetLogsInput) -> Result<GetLogsOutput, ToolError> {
         self.get(&input.project_id)?;
         let logs = match input.service {
-            SupabaseGetLogsInputService::Postgres => vec![SupabaseGetLogsOutputLogsItem {
+            GetLogsInputService::Postgres => vec![GetLogsOutputLogsItem {
                 timestamp: "2026-12-01T09:00:00Z".into(),
                 event_message: "connection authorized: user=postgres".into(),
             }],
             _ => Vec::new(),
         };
-        Ok(SupabaseGetLogsOutput { logs })
+        Ok(GetLogsOutput { logs })
     }
 
-    async fn supabase_get_advisors(
-        &self,
-        input: SupabaseGetAdvisorsInput,
-    ) -> Result<SupabaseGetAdvisorsOutput, ToolError> {
+    async fn get_advisors(&self, input: GetAdvisorsInput) -> Result<GetAdvisorsOutput, ToolError> {
         self.get(&input.project_id)?;
         let advisors = match input.r#type {
-            SupabaseGetAdvisorsInputType::Security => TABLES
+            GetAdvisorsInputType::Security => TABLES
                 .iter()
                 .filter(|t| !t.rls && t.schema == "public")
-                .map(|t| SupabaseGetAdvisorsOutputAdvisorsItem {
+                .map(|t| GetAdvisorsOutputAdvisorsItem {
                     name: "rls_disabled_in_public".into(),
                     title: "RLS Disabled in Public".into(),
-                    level: SupabaseGetAdvisorsOutputAdvisorsItemLevel::Error,
+                    level: GetAdvisorsOutputAdvisorsItemLevel::Error,
                     detail: format!(
                         "Table public.{} is public, but RLS has not been enabled.",
                         t.name
@@ -399,15 +432,15 @@ impl SupabaseTools for Account {
                     remediation: "https://supabase.com/docs/guides/database/database-linter".into(),
                 })
                 .collect(),
-            SupabaseGetAdvisorsInputType::Performance => Vec::new(),
+            GetAdvisorsInputType::Performance => Vec::new(),
         };
-        Ok(SupabaseGetAdvisorsOutput { advisors })
+        Ok(GetAdvisorsOutput { advisors })
     }
 
-    async fn supabase_generate_typescript_types(
+    async fn generate_typescript_types(
         &self,
-        input: SupabaseGenerateTypescriptTypesInput,
-    ) -> Result<SupabaseGenerateTypescriptTypesOutput, ToolError> {
+        input: GenerateTypescriptTypesInput,
+    ) -> Result<GenerateTypescriptTypesOutput, ToolError> {
         self.get(&input.project_id)?;
         let mut types = String::from("export type Database = {\n  public: {\n    Tables: {\n");
         for t in TABLES.iter().filter(|t| t.schema == "public") {
@@ -417,7 +450,7 @@ impl SupabaseTools for Account {
             ));
         }
         types.push_str("    }\n  }\n}\n");
-        Ok(SupabaseGenerateTypescriptTypesOutput { types })
+        Ok(GenerateTypescriptTypesOutput { types })
     }
 }
 
