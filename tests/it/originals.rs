@@ -49,10 +49,11 @@ const PROVIDERS: [(&str, &str); 3] = [
 /// Supabase's bound was 1.75 while its port folded the original's `get_cost` and
 /// `confirm_cost` into `create_project`'s preview: the originals' figure counted those two
 /// tools, the port's did not. Keeping their wire (issue 29) lists them as tools of their own
-/// (about 350 tokens), so the bound is the figure with them, rounded up.
+/// (about 350 tokens with their words trimmed), so the bound is the figure with them,
+/// rounded up: 1.80x where it was 1.66x without them.
 const BOUNDS: [(&str, f64, f64); 5] = [
     ("calendar", 1.5, 2.0),
-    ("supabase", 1.9, 3.0),
+    ("supabase", 1.8, 3.0),
     ("slack", 2.72, 3.0),
     ("puppeteer", 3.01, 3.0),
     ("github", 1.90, 3.0),

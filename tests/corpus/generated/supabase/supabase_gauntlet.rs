@@ -26,7 +26,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e3b0c44298fc1c14",
                     "44136fa355b3678a",
                     "99334726611ccf58",
-                    "a2716a3810841e9c",
+                    "a49ab620a3b3f1db",
                     "87dc75e1050a87c4",
                 ],
                 param_examples: &[
@@ -57,8 +57,8 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "ffe69a5a79a01036",
-                    "7a55ecf93763d1a4",
-                    "696aa1ddff62fd4f",
+                    "4a82ade9104b5d90",
+                    "dfb5e96ed4814819",
                     "7e30c2a629f9874e",
                 ],
                 param_examples: &[
@@ -95,11 +95,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "ae21ae764fde041a",
-                    "5872644d21bb9926",
+                    "b0eac0d2b21d5762",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "00c03203fb0b3ea3",
-                    "9ace6efec1a2ffcf",
+                    "8dd932d6d6808c1f",
                     "07cec7fae4036c98",
                     "0a0865a6957ec0b8",
                 ],
@@ -135,11 +135,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "dc0eff26b2815448",
-                    "597b164a9f4f035d",
+                    "2a2b321a3cbb8705",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "046a191eaa897762",
-                    "0d7bb35be98a5b8f",
+                    "95175aade4c54ea0",
                     "d06620451ffa12b4",
                     "0d08af4b508343f9",
                 ],
@@ -179,12 +179,12 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "c52af048cebf3e0a",
-                    "5b5c2644cb8d3ce2",
+                    "9aadce040c9e060f",
                     "b7c57990023ee99c",
                     "e3b0c44298fc1c14",
                     "e3c31ba68771d758",
-                    "c2de56cf74ab2117",
-                    "a364e39e16331268",
+                    "f17b59cda0b2d78e",
+                    "7a89f06d7705f619",
                     "605e30833a9601c3",
                 ],
                 param_examples: &[
@@ -258,8 +258,8 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "493a7aab0d1d29e3",
                     "e3b0c44298fc1c14",
                     "ffa8f775e5578966",
-                    "47822b5abfb167af",
-                    "3b168ef7495ce0b8",
+                    "390b22cc8be52072",
+                    "3b991415519822e2",
                     "665343fbcfcec9fb",
                 ],
                 param_examples: &[
@@ -304,8 +304,8 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "493a7aab0d1d29e3",
                     "e3b0c44298fc1c14",
                     "6a89d5f5c60b8c96",
-                    "870a1f07c80d3930",
-                    "2c982c08507b2bd9",
+                    "79aa9e8a15921fa3",
+                    "0b36e9efa55e76dc",
                     "665343fbcfcec9fb",
                 ],
                 param_examples: &[
@@ -344,7 +344,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "8a9029bdd68baa32",
-                    "fe6ec446f34419bf",
+                    "27eceb4af61838af",
                     "94104f0007d40a62",
                     "15563dfa7ce6d899",
                 ],
@@ -400,7 +400,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "9517c171192f85bd",
                     "e3b0c44298fc1c14",
                     "5432f9df34ba803c",
-                    "f658d989de0b9cd1",
+                    "3d0e8a90a17f0e8a",
                     "a1971ebc119d50d9",
                     "a9da45ef608ff5db",
                 ],
@@ -464,7 +464,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "9517c171192f85bd",
                     "e3b0c44298fc1c14",
                     "b4b24b88eba5ee30",
-                    "34386b7f8a0a43ac",
+                    "c224b3e5404effa6",
                     "b546abe64fc0b0ec",
                     "5d36f89bc5bb47a3",
                 ],
@@ -524,7 +524,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "bad903e9c4d762b1",
-                    "f24299f85c3f6113",
+                    "8545715185a0e63b",
                     "d41005aaaf46713d",
                     "f8fda20ef547359b",
                 ],
@@ -560,11 +560,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "af637b7fb6c3cd68",
-                    "666b533d7636aa83",
+                    "87e5047a33079a9f",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "1441b77b8d9882cc",
-                    "9a8f0c5c0018d849",
+                    "cf8f50115f3efe1f",
                     "b80a4989f55a849f",
                     "11c4bfb9eba21258",
                 ],
@@ -600,11 +600,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "e0bf2fb5aecfbd6d",
-                    "aba07c13f200426f",
+                    "68f48cf35655ec30",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "8a9029bdd68baa32",
-                    "364e74c4a19c2dc5",
+                    "19dd5c04676bb583",
                     "19fc96071c0398b8",
                     "41ed39c2b55e603f",
                 ],
@@ -793,11 +793,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Refused { param: "id", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "get_project::id_too_long_is_refused",
-                tool: "get_project",
-                check: Check::Refused { param: "id", violation: Violation::TooLong },
-            },
-            CheckDef {
                 name: "get_project::id_not_matching_the_pattern_is_refused",
                 tool: "get_project",
                 check: Check::Refused { param: "id", violation: Violation::PatternMismatch },
@@ -811,11 +806,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "get_project::output_matches_the_schema",
                 tool: "get_project",
                 check: Check::OutputMatchesSchema,
-            },
-            CheckDef {
-                name: "get_project::id_accepts_its_bounds",
-                tool: "get_project",
-                check: Check::BoundsAccepted { param: "id" },
             },
             CheckDef {
                 name: "get_cost::schema_matches_the_spec",
@@ -853,11 +843,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Refused { param: "organization_id", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "get_cost::organization_id_too_long_is_refused",
-                tool: "get_cost",
-                check: Check::Refused { param: "organization_id", violation: Violation::TooLong },
-            },
-            CheckDef {
                 name: "get_cost::organization_id_not_matching_the_pattern_is_refused",
                 tool: "get_cost",
                 check: Check::Refused { param: "organization_id", violation: Violation::PatternMismatch },
@@ -876,11 +861,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "get_cost::type_accepts_every_allowed_value",
                 tool: "get_cost",
                 check: Check::AllowedValuesAccepted { param: "type" },
-            },
-            CheckDef {
-                name: "get_cost::organization_id_accepts_its_bounds",
-                tool: "get_cost",
-                check: Check::BoundsAccepted { param: "organization_id" },
             },
             CheckDef {
                 name: "confirm_cost::schema_matches_the_spec",
@@ -1028,11 +1008,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Refused { param: "organization_id", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "create_project::organization_id_too_long_is_refused",
-                tool: "create_project",
-                check: Check::Refused { param: "organization_id", violation: Violation::TooLong },
-            },
-            CheckDef {
                 name: "create_project::organization_id_not_matching_the_pattern_is_refused",
                 tool: "create_project",
                 check: Check::Refused { param: "organization_id", violation: Violation::PatternMismatch },
@@ -1168,11 +1143,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::AllowedValuesAccepted { param: "region" },
             },
             CheckDef {
-                name: "create_project::organization_id_accepts_its_bounds",
-                tool: "create_project",
-                check: Check::BoundsAccepted { param: "organization_id" },
-            },
-            CheckDef {
                 name: "create_project::confirm_cost_id_accepts_its_bounds",
                 tool: "create_project",
                 check: Check::BoundsAccepted { param: "confirm_cost_id" },
@@ -1211,11 +1181,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "pause_project::project_id_of_the_wrong_type_is_refused",
                 tool: "pause_project",
                 check: Check::Refused { param: "project_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "pause_project::project_id_too_long_is_refused",
-                tool: "pause_project",
-                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "pause_project::project_id_not_matching_the_pattern_is_refused",
@@ -1278,11 +1243,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "pause_project::project_id_accepts_its_bounds",
-                tool: "pause_project",
-                check: Check::BoundsAccepted { param: "project_id" },
-            },
-            CheckDef {
                 name: "pause_project::idempotency_key_accepts_its_bounds",
                 tool: "pause_project",
                 check: Check::BoundsAccepted { param: "idempotency_key" },
@@ -1306,11 +1266,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "restore_project::project_id_of_the_wrong_type_is_refused",
                 tool: "restore_project",
                 check: Check::Refused { param: "project_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "restore_project::project_id_too_long_is_refused",
-                tool: "restore_project",
-                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "restore_project::project_id_not_matching_the_pattern_is_refused",
@@ -1373,11 +1328,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "restore_project::project_id_accepts_its_bounds",
-                tool: "restore_project",
-                check: Check::BoundsAccepted { param: "project_id" },
-            },
-            CheckDef {
                 name: "restore_project::idempotency_key_accepts_its_bounds",
                 tool: "restore_project",
                 check: Check::BoundsAccepted { param: "idempotency_key" },
@@ -1411,11 +1361,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "list_tables::project_id_of_the_wrong_type_is_refused",
                 tool: "list_tables",
                 check: Check::Refused { param: "project_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "list_tables::project_id_too_long_is_refused",
-                tool: "list_tables",
-                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "list_tables::project_id_not_matching_the_pattern_is_refused",
@@ -1453,11 +1398,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "list_tables::project_id_accepts_its_bounds",
-                tool: "list_tables",
-                check: Check::BoundsAccepted { param: "project_id" },
-            },
-            CheckDef {
                 name: "apply_migration::schema_matches_the_spec",
                 tool: "apply_migration",
                 check: Check::Schema,
@@ -1481,11 +1421,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "apply_migration::project_id_of_the_wrong_type_is_refused",
                 tool: "apply_migration",
                 check: Check::Refused { param: "project_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "apply_migration::project_id_too_long_is_refused",
-                tool: "apply_migration",
-                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "apply_migration::project_id_not_matching_the_pattern_is_refused",
@@ -1633,11 +1568,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "apply_migration::project_id_accepts_its_bounds",
-                tool: "apply_migration",
-                check: Check::BoundsAccepted { param: "project_id" },
-            },
-            CheckDef {
                 name: "apply_migration::name_accepts_its_bounds",
                 tool: "apply_migration",
                 check: Check::BoundsAccepted { param: "name" },
@@ -1681,11 +1611,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "execute_sql::project_id_of_the_wrong_type_is_refused",
                 tool: "execute_sql",
                 check: Check::Refused { param: "project_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "execute_sql::project_id_too_long_is_refused",
-                tool: "execute_sql",
-                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "execute_sql::project_id_not_matching_the_pattern_is_refused",
@@ -1813,11 +1738,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "execute_sql::project_id_accepts_its_bounds",
-                tool: "execute_sql",
-                check: Check::BoundsAccepted { param: "project_id" },
-            },
-            CheckDef {
                 name: "execute_sql::query_accepts_its_bounds",
                 tool: "execute_sql",
                 check: Check::BoundsAccepted { param: "query" },
@@ -1853,11 +1773,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Refused { param: "project_id", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "get_logs::project_id_too_long_is_refused",
-                tool: "get_logs",
-                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
-            },
-            CheckDef {
                 name: "get_logs::project_id_not_matching_the_pattern_is_refused",
                 tool: "get_logs",
                 check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
@@ -1888,11 +1803,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "get_logs::project_id_accepts_its_bounds",
-                tool: "get_logs",
-                check: Check::BoundsAccepted { param: "project_id" },
-            },
-            CheckDef {
                 name: "get_logs::service_accepts_every_allowed_value",
                 tool: "get_logs",
                 check: Check::AllowedValuesAccepted { param: "service" },
@@ -1916,11 +1826,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "get_advisors::project_id_of_the_wrong_type_is_refused",
                 tool: "get_advisors",
                 check: Check::Refused { param: "project_id", violation: Violation::WrongType },
-            },
-            CheckDef {
-                name: "get_advisors::project_id_too_long_is_refused",
-                tool: "get_advisors",
-                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
             },
             CheckDef {
                 name: "get_advisors::project_id_not_matching_the_pattern_is_refused",
@@ -1953,11 +1858,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "get_advisors::project_id_accepts_its_bounds",
-                tool: "get_advisors",
-                check: Check::BoundsAccepted { param: "project_id" },
-            },
-            CheckDef {
                 name: "get_advisors::type_accepts_every_allowed_value",
                 tool: "get_advisors",
                 check: Check::AllowedValuesAccepted { param: "type" },
@@ -1983,11 +1883,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::Refused { param: "project_id", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "generate_typescript_types::project_id_too_long_is_refused",
-                tool: "generate_typescript_types",
-                check: Check::Refused { param: "project_id", violation: Violation::TooLong },
-            },
-            CheckDef {
                 name: "generate_typescript_types::project_id_not_matching_the_pattern_is_refused",
                 tool: "generate_typescript_types",
                 check: Check::Refused { param: "project_id", violation: Violation::PatternMismatch },
@@ -2001,11 +1896,6 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "generate_typescript_types::output_matches_the_schema",
                 tool: "generate_typescript_types",
                 check: Check::OutputMatchesSchema,
-            },
-            CheckDef {
-                name: "generate_typescript_types::project_id_accepts_its_bounds",
-                tool: "generate_typescript_types",
-                check: Check::BoundsAccepted { param: "project_id" },
             },
         ],
     }
@@ -2080,10 +1970,6 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("get_project::id_of_the_wrong_type_is_refused");
                 }
                 #[test]
-                fn id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("get_project::id_too_long_is_refused");
-                }
-                #[test]
                 fn id_not_matching_the_pattern_is_refused() {
                     super::super::__supabase_gauntlet("get_project::id_not_matching_the_pattern_is_refused");
                 }
@@ -2094,10 +1980,6 @@ macro_rules! supabase_gauntlet {
                 #[test]
                 fn output_matches_the_schema() {
                     super::super::__supabase_gauntlet("get_project::output_matches_the_schema");
-                }
-                #[test]
-                fn id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("get_project::id_accepts_its_bounds");
                 }
             }
             mod get_cost {
@@ -2130,10 +2012,6 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("get_cost::organization_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
-                fn organization_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("get_cost::organization_id_too_long_is_refused");
-                }
-                #[test]
                 fn organization_id_not_matching_the_pattern_is_refused() {
                     super::super::__supabase_gauntlet("get_cost::organization_id_not_matching_the_pattern_is_refused");
                 }
@@ -2148,10 +2026,6 @@ macro_rules! supabase_gauntlet {
                 #[test]
                 fn type_accepts_every_allowed_value() {
                     super::super::__supabase_gauntlet("get_cost::type_accepts_every_allowed_value");
-                }
-                #[test]
-                fn organization_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("get_cost::organization_id_accepts_its_bounds");
                 }
             }
             mod confirm_cost {
@@ -2274,10 +2148,6 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("create_project::organization_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
-                fn organization_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("create_project::organization_id_too_long_is_refused");
-                }
-                #[test]
                 fn organization_id_not_matching_the_pattern_is_refused() {
                     super::super::__supabase_gauntlet("create_project::organization_id_not_matching_the_pattern_is_refused");
                 }
@@ -2386,10 +2256,6 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("create_project::region_accepts_every_allowed_value");
                 }
                 #[test]
-                fn organization_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("create_project::organization_id_accepts_its_bounds");
-                }
-                #[test]
                 fn confirm_cost_id_accepts_its_bounds() {
                     super::super::__supabase_gauntlet("create_project::confirm_cost_id_accepts_its_bounds");
                 }
@@ -2422,10 +2288,6 @@ macro_rules! supabase_gauntlet {
                 #[test]
                 fn project_id_of_the_wrong_type_is_refused() {
                     super::super::__supabase_gauntlet("pause_project::project_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn project_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("pause_project::project_id_too_long_is_refused");
                 }
                 #[test]
                 fn project_id_not_matching_the_pattern_is_refused() {
@@ -2476,10 +2338,6 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("pause_project::output_matches_the_schema");
                 }
                 #[test]
-                fn project_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("pause_project::project_id_accepts_its_bounds");
-                }
-                #[test]
                 fn idempotency_key_accepts_its_bounds() {
                     super::super::__supabase_gauntlet("pause_project::idempotency_key_accepts_its_bounds");
                 }
@@ -2500,10 +2358,6 @@ macro_rules! supabase_gauntlet {
                 #[test]
                 fn project_id_of_the_wrong_type_is_refused() {
                     super::super::__supabase_gauntlet("restore_project::project_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn project_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("restore_project::project_id_too_long_is_refused");
                 }
                 #[test]
                 fn project_id_not_matching_the_pattern_is_refused() {
@@ -2554,10 +2408,6 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("restore_project::output_matches_the_schema");
                 }
                 #[test]
-                fn project_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("restore_project::project_id_accepts_its_bounds");
-                }
-                #[test]
                 fn idempotency_key_accepts_its_bounds() {
                     super::super::__supabase_gauntlet("restore_project::idempotency_key_accepts_its_bounds");
                 }
@@ -2588,10 +2438,6 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("list_tables::project_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
-                fn project_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("list_tables::project_id_too_long_is_refused");
-                }
-                #[test]
                 fn project_id_not_matching_the_pattern_is_refused() {
                     super::super::__supabase_gauntlet("list_tables::project_id_not_matching_the_pattern_is_refused");
                 }
@@ -2619,10 +2465,6 @@ macro_rules! supabase_gauntlet {
                 fn output_matches_the_schema() {
                     super::super::__supabase_gauntlet("list_tables::output_matches_the_schema");
                 }
-                #[test]
-                fn project_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("list_tables::project_id_accepts_its_bounds");
-                }
             }
             mod apply_migration {
                 #[test]
@@ -2644,10 +2486,6 @@ macro_rules! supabase_gauntlet {
                 #[test]
                 fn project_id_of_the_wrong_type_is_refused() {
                     super::super::__supabase_gauntlet("apply_migration::project_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn project_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("apply_migration::project_id_too_long_is_refused");
                 }
                 #[test]
                 fn project_id_not_matching_the_pattern_is_refused() {
@@ -2766,10 +2604,6 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("apply_migration::output_matches_the_schema");
                 }
                 #[test]
-                fn project_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("apply_migration::project_id_accepts_its_bounds");
-                }
-                #[test]
                 fn name_accepts_its_bounds() {
                     super::super::__supabase_gauntlet("apply_migration::name_accepts_its_bounds");
                 }
@@ -2806,10 +2640,6 @@ macro_rules! supabase_gauntlet {
                 #[test]
                 fn project_id_of_the_wrong_type_is_refused() {
                     super::super::__supabase_gauntlet("execute_sql::project_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn project_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("execute_sql::project_id_too_long_is_refused");
                 }
                 #[test]
                 fn project_id_not_matching_the_pattern_is_refused() {
@@ -2912,10 +2742,6 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("execute_sql::output_matches_the_schema");
                 }
                 #[test]
-                fn project_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("execute_sql::project_id_accepts_its_bounds");
-                }
-                #[test]
                 fn query_accepts_its_bounds() {
                     super::super::__supabase_gauntlet("execute_sql::query_accepts_its_bounds");
                 }
@@ -2946,10 +2772,6 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("get_logs::project_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
-                fn project_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("get_logs::project_id_too_long_is_refused");
-                }
-                #[test]
                 fn project_id_not_matching_the_pattern_is_refused() {
                     super::super::__supabase_gauntlet("get_logs::project_id_not_matching_the_pattern_is_refused");
                 }
@@ -2974,10 +2796,6 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("get_logs::output_matches_the_schema");
                 }
                 #[test]
-                fn project_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("get_logs::project_id_accepts_its_bounds");
-                }
-                #[test]
                 fn service_accepts_every_allowed_value() {
                     super::super::__supabase_gauntlet("get_logs::service_accepts_every_allowed_value");
                 }
@@ -2998,10 +2816,6 @@ macro_rules! supabase_gauntlet {
                 #[test]
                 fn project_id_of_the_wrong_type_is_refused() {
                     super::super::__supabase_gauntlet("get_advisors::project_id_of_the_wrong_type_is_refused");
-                }
-                #[test]
-                fn project_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("get_advisors::project_id_too_long_is_refused");
                 }
                 #[test]
                 fn project_id_not_matching_the_pattern_is_refused() {
@@ -3028,10 +2842,6 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("get_advisors::output_matches_the_schema");
                 }
                 #[test]
-                fn project_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("get_advisors::project_id_accepts_its_bounds");
-                }
-                #[test]
                 fn type_accepts_every_allowed_value() {
                     super::super::__supabase_gauntlet("get_advisors::type_accepts_every_allowed_value");
                 }
@@ -3054,10 +2864,6 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("generate_typescript_types::project_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
-                fn project_id_too_long_is_refused() {
-                    super::super::__supabase_gauntlet("generate_typescript_types::project_id_too_long_is_refused");
-                }
-                #[test]
                 fn project_id_not_matching_the_pattern_is_refused() {
                     super::super::__supabase_gauntlet("generate_typescript_types::project_id_not_matching_the_pattern_is_refused");
                 }
@@ -3068,10 +2874,6 @@ macro_rules! supabase_gauntlet {
                 #[test]
                 fn output_matches_the_schema() {
                     super::super::__supabase_gauntlet("generate_typescript_types::output_matches_the_schema");
-                }
-                #[test]
-                fn project_id_accepts_its_bounds() {
-                    super::super::__supabase_gauntlet("generate_typescript_types::project_id_accepts_its_bounds");
                 }
             }
         }
