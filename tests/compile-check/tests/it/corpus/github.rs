@@ -11,7 +11,6 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use serde_json::Value;
 use toolspec_compile_check::corpus::github::*;
 use toolspec_runtime::ToolError;
 use toolspec_runtime::engine::Runtime;
