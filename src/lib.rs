@@ -80,7 +80,8 @@
 //! (every problem at once, each with its JSON Pointer and the allowed values), pages with
 //! tamper-evident cursors bound to the query, replays idempotency keys, asks the person
 //! (through the client's elicitation) or the preview flow before an irreversible change, and
-//! shapes results to `response_format` and the spec's token budget.
+//! shapes results to the call's field list (`projection`), `response_format` and the spec's
+//! token budget.
 //!
 //! # 5. Serve it
 //!
