@@ -166,26 +166,35 @@ fn shape(tool: &Tool, mut full: Value) -> Value {
     full
 }
 
-/// Removes [`RULE_KEYWORDS`] from `schema` at every depth; property names are left as
-/// they are, even `description`.
+/// Removes [`RULE_KEYWORDS`] from `schema` at every depth.
 fn strip_rules(schema: &mut Value) {
+    remove_keywords(schema, &RULE_KEYWORDS);
+}
+
+/// Keywords whose values are data, not schemas: a walk that removes keywords leaves what
+/// is inside them as written (an enum value, or a default object, may hold a
+/// `description` key of its own).
+const VALUE_KEYWORDS: [&str; 5] = ["enum", "const", "default", "examples", "required"];
+
+/// Removes `keywords` from `schema` (or the schemas inside `properties`, `items`, a list of
+/// variants) at every depth; property names are left as they are, even `description`.
+fn remove_keywords(schema: &mut Value, keywords: &[&str]) {
     match schema {
         Value::Object(m) => {
-            m.retain(|k, _| !RULE_KEYWORDS.contains(&k.as_str()));
+            m.retain(|k, _| !keywords.contains(&k.as_str()));
             for (k, v) in m.iter_mut() {
                 match k.as_str() {
                     "properties" => v
                         .as_object_mut()
                         .into_iter()
                         .flat_map(|p| p.values_mut())
-                        .for_each(strip_rules),
-                    // Values, not schemas.
-                    "enum" | "required" => {}
-                    _ => strip_rules(v),
+                        .for_each(|p| remove_keywords(p, keywords)),
+                    k if VALUE_KEYWORDS.contains(&k) => {}
+                    _ => remove_keywords(v, keywords),
                 }
             }
         }
-        Value::Array(list) => list.iter_mut().for_each(strip_rules),
+        Value::Array(list) => list.iter_mut().for_each(|v| remove_keywords(v, keywords)),
         _ => {}
     }
 }
@@ -357,8 +366,11 @@ fn output_property(f: &Field, concise: Concise) -> Value {
     // schema, and the `truncated` note is said in its own one sentence: below them, types
     // and rules are enough to check the result.
     if matches!(f.origin, Origin::Undo | Origin::Budget) {
-        for nested in body.values_mut() {
-            drop_descriptions(nested);
+        // The body has no words of its own yet (they are assembled below).
+        let mut whole = Value::Object(std::mem::take(&mut body));
+        drop_descriptions(&mut whole);
+        if let Value::Object(m) = whole {
+            body = m;
         }
     }
     // Keywords carry a named type's rules here; its words are for choosing inputs.
@@ -372,28 +384,9 @@ fn output_property(f: &Field, concise: Concise) -> Value {
     Value::Object(assemble(body, join(&parts), None))
 }
 
-/// `schema` (or the schemas inside `properties`, `items` or a list) without descriptions,
-/// at every depth; property names are left as they are, even `description`.
+/// `schema` without descriptions, at every depth (see [`remove_keywords`]).
 fn drop_descriptions(schema: &mut Value) {
-    match schema {
-        Value::Object(m) => {
-            if m.get("description").is_some_and(Value::is_string) {
-                m.remove("description");
-            }
-            for (k, v) in m.iter_mut() {
-                if k == "properties" {
-                    v.as_object_mut()
-                        .into_iter()
-                        .flat_map(|p| p.values_mut())
-                        .for_each(drop_descriptions);
-                } else {
-                    drop_descriptions(v);
-                }
-            }
-        }
-        Value::Array(list) => list.iter_mut().for_each(drop_descriptions),
-        _ => {}
-    }
+    remove_keywords(schema, &["description"]);
 }
 
 /// A type's keywords that also take `null`: in OpenAI strict mode the type list it
