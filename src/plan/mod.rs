@@ -118,8 +118,8 @@ impl Serialize for Annotations {
         use serde::ser::SerializeMap;
         let hints = self.runtime().stated();
         let mut map = serializer.serialize_map(Some(hints.len()))?;
-        for (name, value) in hints {
-            map.serialize_entry(name, &value)?;
+        for (hint, value) in hints {
+            map.serialize_entry(hint.mcp_name(), &value)?;
         }
         map.end()
     }

@@ -49,8 +49,30 @@ pub struct Annotations {
     pub open_world: bool,
 }
 
-/// One stated hint: its MCP name and value.
-pub type Hint = (&'static str, bool);
+/// One of MCP's four tool hints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hint {
+    /// `readOnlyHint`.
+    ReadOnly,
+    /// `destructiveHint`.
+    Destructive,
+    /// `idempotentHint`.
+    Idempotent,
+    /// `openWorldHint`.
+    OpenWorld,
+}
+
+impl Hint {
+    /// The hint's key in MCP's `annotations` (`readOnlyHint`).
+    pub fn mcp_name(self) -> &'static str {
+        match self {
+            Hint::ReadOnly => "readOnlyHint",
+            Hint::Destructive => "destructiveHint",
+            Hint::Idempotent => "idempotentHint",
+            Hint::OpenWorld => "openWorldHint",
+        }
+    }
+}
 
 impl Annotations {
     /// The hints `tools/list` states, in MCP's order, leaving out each that equals MCP's
@@ -58,18 +80,18 @@ impl Annotations {
     /// (`true`) a careless client could read as `false`, and which a person relies on most.
     /// A read-only tool states no `destructiveHint` or `idempotentHint`: MCP gives them
     /// meaning only when `readOnlyHint` is false.
-    pub fn stated(&self) -> Vec<Hint> {
+    pub fn stated(&self) -> Vec<(Hint, bool)> {
         let mut out = Vec::with_capacity(3);
         if self.read_only {
-            out.push(("readOnlyHint", true));
+            out.push((Hint::ReadOnly, true));
         } else {
-            out.push(("destructiveHint", self.destructive));
+            out.push((Hint::Destructive, self.destructive));
             if self.idempotent {
-                out.push(("idempotentHint", true));
+                out.push((Hint::Idempotent, true));
             }
         }
         if !self.open_world {
-            out.push(("openWorldHint", false));
+            out.push((Hint::OpenWorld, false));
         }
         out
     }

@@ -9,7 +9,7 @@ use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotation
 use serde_json::{Value, json};
 
 use crate::ToolError;
-use crate::engine::{Annotations, ToolDefinition, unknown_tool};
+use crate::engine::{Annotations, Hint, ToolDefinition, unknown_tool};
 
 /// The `_meta` key of a result produced through a deprecated alias. Its value is
 /// `{"called": "<alias>", "use": "<canonical name>"}`.
@@ -72,11 +72,11 @@ fn to_tool(def: &ToolDefinition) -> Result<Tool, DefinitionError> {
 fn annotations(a: &Annotations) -> ToolAnnotations {
     a.stated()
         .into_iter()
-        .fold(ToolAnnotations::new(), |hints, (name, value)| match name {
-            "readOnlyHint" => hints.read_only(value),
-            "destructiveHint" => hints.destructive(value),
-            "idempotentHint" => hints.idempotent(value),
-            _ => hints.open_world(value),
+        .fold(ToolAnnotations::new(), |hints, (hint, value)| match hint {
+            Hint::ReadOnly => hints.read_only(value),
+            Hint::Destructive => hints.destructive(value),
+            Hint::Idempotent => hints.idempotent(value),
+            Hint::OpenWorld => hints.open_world(value),
         })
 }
 
