@@ -91,6 +91,10 @@ pub fn load_texts(texts: impl IntoIterator<Item = (String, String)>) -> Loaded {
         }
     }
     let model = crate::model::resolve(&specs, &sources, &mut diagnostics);
+    // Two names that become one Rust identifier stop `generate`: `check` says so first.
+    if !diagnostics.has_errors() {
+        crate::emit::rust::check_names(&model, &mut diagnostics);
+    }
     Loaded {
         model,
         sources,

@@ -36,6 +36,15 @@ pub fn file(model: &Model, ts: &ToolSet) -> Result<GeneratedFile, Diagnostics> {
     ))
 }
 
+/// Reports what would stop the Rust code of `model` from being generated (two spec names
+/// that become one Rust identifier) into `diags`, so that loading a spec (`check`, a build
+/// script) finds it before `generate` does.
+pub fn check_names(model: &Model, diags: &mut Diagnostics) {
+    for ts in &model.toolsets {
+        let _ = context(model, ts, diags);
+    }
+}
+
 /// The Rust module of one toolset, formatted, starting with its `@generated` line.
 /// `model` is needed for calls across toolsets (an undo tool defined in another spec).
 pub fn render(model: &Model, ts: &ToolSet) -> Result<String, Diagnostics> {
