@@ -762,3 +762,61 @@ fn openai_strict_optional_parameters_take_null() {
     }
     assert!(unions > 0, "an optional union was checked");
 }
+
+/// A parameter of a named type is described in its own words when it has some, and in the
+/// type's words only when it has none: the type's description is never appended.
+#[test]
+fn a_named_type_describes_only_the_parameters_without_words_of_their_own() {
+    use toolspec::plan::schema::{Profile, input_schema};
+    let spec = r#"
+toolspec: 1
+service: notes
+title: Notes
+description: Keep short notes.
+types:
+  NoteId: { type: string, description: A note's id from notes_list., max_length: 20, example: N-1 }
+tools:
+  - name: notes_move
+    title: Move a note
+    summary: Move one note before another.
+    returns: the note's new position.
+    tier: read_only
+    params:
+      note_id: { type: NoteId, description: The note to move. }
+      before: { type: NoteId }
+    output:
+      position: { type: integer, description: Its place from 1., minimum: 1, example: 1 }
+"#;
+    let loaded = toolspec::load_texts([("notes.yaml".to_string(), spec.to_string())]);
+    assert!(
+        !loaded.diagnostics.has_errors(),
+        "{}",
+        loaded.diagnostics.render(&loaded.sources)
+    );
+    let tool = &loaded.model.toolsets[0].tools[0];
+    for profile in [
+        Profile::Standard,
+        Profile::AnthropicStrict,
+        Profile::OpenAiStrict,
+    ] {
+        let schema = input_schema(tool, profile);
+        let words = |p: &str| {
+            schema["properties"][p]["description"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert!(
+            words("note_id").starts_with("The note to move."),
+            "{profile:?}: {schema}"
+        );
+        assert!(
+            !words("note_id").contains("from notes_list"),
+            "{profile:?}: {schema}"
+        );
+        assert!(
+            words("before").starts_with("A note's id from notes_list."),
+            "{profile:?}: {schema}"
+        );
+    }
+}
