@@ -70,7 +70,7 @@ pub(super) fn resolve_tool(
         for list in lists.iter().skip(1).filter(|_| !keyset.is_empty()) {
             check_keyset(fr, p, Some(list), &keyset);
         }
-        Paging {
+        let paging = Paging {
             items: text(file, &p.items),
             default_limit: d,
             max_limit: m,
@@ -80,7 +80,11 @@ pub(super) fn resolve_tool(
             path,
             in_variant,
             span,
+        };
+        if !lists.is_empty() {
+            same_list_in_other_variants(fr, &paging, &output);
         }
+        paging
     });
 
     let projection = super::projection::resolve(fr, t, &params, &mut output, paging.as_ref());
@@ -412,6 +416,60 @@ fn no_list(fr: &mut FieldResolver, p: &raw::Paging, problem: ListProblem) {
         .help(format!("give `{union}` a `tag`, so each result names its variant")),
     };
     fr.diags.push(d);
+}
+
+/// A list paged in one named variant (`result.get_reviews.reviews`) is found in a result by
+/// its keys (`result/reviews`), whichever variant the result is: another variant with a
+/// field of that name would have it cut to a page too. Refused, with the two ways out.
+fn same_list_in_other_variants(fr: &mut FieldResolver, paging: &Paging, output: &[Field]) {
+    let segments: Vec<&str> = paging.items.text.split('.').collect();
+    let Some(i) = segments
+        .iter()
+        .zip(
+            paging
+                .path
+                .iter()
+                .map(String::as_str)
+                .chain(std::iter::repeat("")),
+        )
+        .position(|(seg, key)| *seg != key)
+        .filter(|_| paging.in_variant)
+    else {
+        return;
+    };
+    if segments[i] == "*" {
+        return;
+    }
+    let mut every = paging.clone();
+    let mut wild = segments.clone();
+    wild[i] = "*";
+    every.items.text = wild.join(".");
+    let others: Vec<String> = every
+        .variants(output)
+        .into_iter()
+        .filter(|v| v != segments[i])
+        .collect();
+    if others.is_empty() {
+        return;
+    }
+    let list = segments.last().copied().unwrap_or_default();
+    fr.diags.push(
+        Diagnostic::error(
+            "paging-without-list",
+            paging.items.span,
+            format!(
+                "paging items `{}` names the `{}` variant's `{list}`, but {} also has a field `{list}`",
+                paging.items.text,
+                segments[i],
+                ticked(&others.iter().map(String::as_str).collect::<Vec<_>>())
+            ),
+        )
+        .label("a result is paged by its keys, whichever variant it is")
+        .help(format!(
+            "page every variant's `{list}` with `{}`, or rename the other field",
+            every.items.text
+        )),
+    );
 }
 
 fn segments_of(items: &str) -> usize {
