@@ -519,3 +519,37 @@ pub fn is_portable_tool_name(s: &str) -> bool {
         && s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
         && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{has_service_prefix, is_portable_tool_name, with_service_prefix};
+
+    #[test]
+    fn tool_names_are_what_every_provider_takes() {
+        for ok in ["list-events", "tickets_search", "a", "Get-2", &"a".repeat(64)] {
+            assert!(is_portable_tool_name(ok), "{ok}");
+        }
+        // Gemini refuses a leading digit or `-`; Anthropic and OpenAI a `.` or `:`.
+        for bad in ["-list", "1list", "_list", "list.events", "a:b", "a b", "", &"a".repeat(65)] {
+            assert!(!is_portable_tool_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_service_prefix_is_joined_by_the_names_own_separator() {
+        assert!(has_service_prefix("calendar", "calendar-list-events"));
+        assert!(has_service_prefix("calendar", "calendar_list_events"));
+        assert!(!has_service_prefix("calendar", "calendar-"));
+        assert!(!has_service_prefix("calendar", "list-events"));
+        let prefixed = |name| with_service_prefix("calendar", name);
+        assert_eq!(
+            prefixed("list-events"),
+            ("calendar-".into(), "calendar-list-events".into())
+        );
+        assert_eq!(
+            prefixed("list_events"),
+            ("calendar_".into(), "calendar_list_events".into())
+        );
+        assert_eq!(prefixed("search"), ("calendar_".into(), "calendar_search".into()));
+    }
+}
