@@ -18,10 +18,10 @@ mod undo;
 use cross::cross_check;
 use tool::resolve_tool;
 
-use crate::emit::code::escape::{ident, type_ident};
 use crate::diagnostics::{
     Diagnostic, Diagnostics, FileId, SourceFile, Sources, Span, did_you_mean,
 };
+use crate::emit::code::escape::{ident, type_ident};
 use crate::model::fields::{FieldResolver, Place};
 use crate::model::{Defaults, Duration, ErrorCode, LintSettings, Model, Text, Tool, ToolSet};
 use crate::spec::format::{self as raw, SpecFile};
@@ -505,8 +505,14 @@ pub fn has_service_prefix(service: &str, name: &str) -> bool {
 /// `search` -> (`tickets_`, `tickets_search`), `list-events` -> (`calendar-`,
 /// `calendar-list-events`).
 pub fn with_service_prefix(service: &str, name: &str) -> (String, String) {
-    let sep = if name.contains('-') && !name.contains('_') { '-' } else { '_' };
-    let rest = name.trim_start_matches(service).trim_start_matches(['_', '-']);
+    let sep = if name.contains('-') && !name.contains('_') {
+        '-'
+    } else {
+        '_'
+    };
+    let rest = name
+        .trim_start_matches(service)
+        .trim_start_matches(['_', '-']);
     (format!("{service}{sep}"), format!("{service}{sep}{rest}"))
 }
 
@@ -517,7 +523,8 @@ pub fn with_service_prefix(service: &str, name: &str) -> (String, String) {
 pub fn is_portable_tool_name(s: &str) -> bool {
     s.len() <= 64
         && s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 #[cfg(test)]
@@ -526,11 +533,26 @@ mod tests {
 
     #[test]
     fn tool_names_are_what_every_provider_takes() {
-        for ok in ["list-events", "tickets_search", "a", "Get-2", &"a".repeat(64)] {
+        for ok in [
+            "list-events",
+            "tickets_search",
+            "a",
+            "Get-2",
+            &"a".repeat(64),
+        ] {
             assert!(is_portable_tool_name(ok), "{ok}");
         }
         // Gemini refuses a leading digit or `-`; Anthropic and OpenAI a `.` or `:`.
-        for bad in ["-list", "1list", "_list", "list.events", "a:b", "a b", "", &"a".repeat(65)] {
+        for bad in [
+            "-list",
+            "1list",
+            "_list",
+            "list.events",
+            "a:b",
+            "a b",
+            "",
+            &"a".repeat(65),
+        ] {
             assert!(!is_portable_tool_name(bad), "{bad}");
         }
     }
@@ -550,6 +572,9 @@ mod tests {
             prefixed("list_events"),
             ("calendar_".into(), "calendar_list_events".into())
         );
-        assert_eq!(prefixed("search"), ("calendar_".into(), "calendar_search".into()));
+        assert_eq!(
+            prefixed("search"),
+            ("calendar_".into(), "calendar_search".into())
+        );
     }
 }

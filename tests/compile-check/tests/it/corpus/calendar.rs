@@ -386,10 +386,7 @@ impl Account {
 
     /// A new event's calendar id, start and end, checked: its account and calendar exist, it
     /// ends after it starts, and it repeats no event unless duplicates are allowed.
-    fn new_event(
-        &self,
-        input: &CreateEventInput,
-    ) -> Result<(String, String, String), ToolError> {
+    fn new_event(&self, input: &CreateEventInput) -> Result<(String, String, String), ToolError> {
         account(input.account.as_deref())?;
         let calendar = self.calendar(&input.calendar_id)?;
         let (start, end) = (event_time(&input.start)?, event_time(&input.end)?);
@@ -477,14 +474,13 @@ impl CalendarTools for Account {
         input: ListCalendarsInput,
     ) -> Result<ListCalendarsOutput, ToolError> {
         accounts(&input.account)?;
-        let entry =
-            |id: &str, summary: &str, role, primary| ListCalendarsOutputCalendarsItem {
-                id: id.into(),
-                summary: summary.into(),
-                time_zone: "UTC".into(),
-                access_role: role,
-                primary,
-            };
+        let entry = |id: &str, summary: &str, role, primary| ListCalendarsOutputCalendarsItem {
+            id: id.into(),
+            summary: summary.into(),
+            time_zone: "UTC".into(),
+            access_role: role,
+            primary,
+        };
         Ok(ListCalendarsOutput {
             calendars: vec![
                 entry(
@@ -503,10 +499,7 @@ impl CalendarTools for Account {
         })
     }
 
-    async fn list_events(
-        &self,
-        input: ListEventsInput,
-    ) -> Result<ListEventsOutput, ToolError> {
+    async fn list_events(&self, input: ListEventsInput) -> Result<ListEventsOutput, ToolError> {
         accounts(&input.account)?;
         let calendars = calendar_list(input.calendar_id)?;
         let mut events = self.between(
@@ -563,10 +556,7 @@ impl CalendarTools for Account {
         Ok(SearchEventsOutput { events })
     }
 
-    async fn get_event(
-        &self,
-        input: GetEventInput,
-    ) -> Result<GetEventOutput, ToolError> {
+    async fn get_event(&self, input: GetEventInput) -> Result<GetEventOutput, ToolError> {
         account(input.account.as_deref())?;
         // `fields` asks for more than the defaults; every field this account has is sent anyway.
         Ok(GetEventOutput {
@@ -607,10 +597,7 @@ impl CalendarTools for Account {
         })
     }
 
-    async fn list_colors(
-        &self,
-        input: ListColorsInput,
-    ) -> Result<ListColorsOutput, ToolError> {
+    async fn list_colors(&self, input: ListColorsInput) -> Result<ListColorsOutput, ToolError> {
         account(input.account.as_deref())?;
         let event = BTreeMap::from([
             ("1".to_owned(), color("#a4bdfc")),
@@ -839,10 +826,7 @@ impl CalendarTools for Account {
         })
     }
 
-    async fn get_freebusy(
-        &self,
-        input: GetFreebusyInput,
-    ) -> Result<GetFreebusyOutput, ToolError> {
+    async fn get_freebusy(&self, input: GetFreebusyInput) -> Result<GetFreebusyOutput, ToolError> {
         accounts(&input.account)?;
         range(&input.time_min, &input.time_max)?;
         let mut calendars = BTreeMap::new();
@@ -859,10 +843,7 @@ impl CalendarTools for Account {
                     end: utc(&e.end),
                 })
                 .collect();
-            calendars.insert(
-                c.id.clone(),
-                GetFreebusyOutputCalendarsValue { busy },
-            );
+            calendars.insert(c.id.clone(), GetFreebusyOutputCalendarsValue { busy });
         }
         Ok(GetFreebusyOutput { calendars })
     }
