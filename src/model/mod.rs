@@ -17,7 +17,7 @@ pub mod values;
 
 pub use crate::spec::format::{Approval, Effect, Format, OutputSchema, Tier, Verbosity};
 pub use duration::{Duration, format_duration};
-pub use resolve::{has_service_prefix, resolve};
+pub use resolve::{has_service_prefix, resolve, with_service_prefix};
 pub use types::*;
 
 use crate::diagnostics::Span;

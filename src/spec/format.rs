@@ -411,6 +411,8 @@ pub struct ErrorDef {
 #[serde(deny_unknown_fields)]
 pub struct Tool {
     /// `<service>_<verb>` or `<service>_<resource>_<verb>`, snake_case (`tickets_search`).
+    /// Letters, digits, `_` and `-`, starting with a letter, at most 64 characters, so a port
+    /// keeps its original's name (`list-events`); Rust names derive from it (`list_events`).
     pub name: Sp<String>,
     /// Human title (`Search tickets`).
     pub title: Sp<String>,

@@ -156,11 +156,11 @@ fn applied_results_agree_with_their_call() {
     // changes the place, so the undo restores the place and keeps the title.
     let model = load(&corpus_paths());
     let files = generate(&model, &[Kind::Docs]);
-    let path = "calendar/docs/calendar_update_event.md";
+    let path = "calendar/docs/update-event.md";
     let list = tagged(path, &files[path]);
     let (_, result) = list
         .iter()
-        .find(|(t, v)| t == "result: calendar_update_event" && v["applied"] == true)
+        .find(|(t, v)| t == "result: update-event" && v["applied"] == true)
         .expect("an applied result");
     assert_eq!(result["event"]["location"], "Room 7");
     assert_eq!(result["previous"]["location"], "Room 4");
@@ -374,7 +374,7 @@ fn undo_through_a_previewed_tool_is_a_preview() {
     ));
     let model = load(&corpus_paths());
     let files = generate(&model, &[Kind::Docs]);
-    let page = &files["calendar/docs/calendar_update_event.md"];
+    let page = &files["calendar/docs/update-event.md"];
     assert!(page.contains("- **`undo.arguments.summary`** · string · always: Its title before."));
     assert!(!page.contains("undo.arguments.summary`** · string · always: Its new title."));
 }

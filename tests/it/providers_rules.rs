@@ -650,7 +650,7 @@ fn hints_follow_low_risk_and_optional_keys() {
         (Some(true), Some(true))
     );
     // The same with the key optional, as the calendar port's original callers send none.
-    let delete = hints("calendar_delete_event");
+    let delete = hints("delete-event");
     assert_eq!(
         (
             delete["destructiveHint"].as_bool(),

@@ -29,7 +29,8 @@ pub(super) struct ModuleCtx {
 pub(super) struct TestCtx {
     #[serde(serialize_with = "safe")]
     pub ident: String,
-    /// `<tool>::<test>`, as reports and `cargo test` name it.
+    /// `<tool>::<test>` with the tool's wire name, as reports name it (`list-events::…`);
+    /// `cargo test` names the module by its Rust name (`list_events::…`).
     pub name: String,
     #[serde(serialize_with = "safe")]
     pub check: String,

@@ -10,7 +10,7 @@ pub static RULE: Rule = Rule {
     category: Category::Names,
     summary: "Tool names start with the service prefix (`tickets_`).",
     what: "Reports a tool whose name does not start with the toolset's `service` followed by `_` \
-           and at least one more word.",
+           (or `-`) and at least one more word.",
     why: "A host loads tools from several servers into one list. Two servers that both offer \
           `search` collide, and the model picks one by chance; `tickets_search` and \
           `docs_search` never collide and tell the model which domain each one covers.",
@@ -28,13 +28,9 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
         if crate::model::has_service_prefix(service, name) {
             continue;
         }
-        let suggestion = format!(
-            "{service}_{}",
-            name.trim_start_matches(service.as_str())
-                .trim_start_matches('_')
-        );
+        let (prefix, suggestion) = crate::model::with_service_prefix(service, name);
         out.push(
-            Finding::on(tool, tool.name.span, format!("tool `{name}` does not start with `{service}_`"))
+            Finding::on(tool, tool.name.span, format!("tool `{name}` does not start with `{prefix}`"))
                 .label("no service prefix")
                 .help(format!(
                     "rename it `{suggestion}` and add `deprecated_aliases: [{name}]` so old callers still reach it"

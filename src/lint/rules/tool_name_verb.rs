@@ -9,7 +9,7 @@ pub static RULE: Rule = Rule {
     set: Set::Recommended,
     category: Category::Names,
     summary: "The name after the service prefix contains an action verb (`search`, `get`, `send`).",
-    what: "Splits the tool name after `<service>_` into words and reports it when neither the \
+    what: "Splits the tool name after `<service>_` into words (at `_`, `-` and case changes) and reports it when neither the \
            first nor the last word is an action verb from toolspec's list (search, get, list, \
            create, update, send, refund, publish, ...).",
     why: "Agents route by name first. A verb says which action the tool takes, so \
@@ -28,7 +28,7 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
         let name = &tool.name.text;
         let rest = name
             .strip_prefix(ts.service.text.as_str())
-            .map_or(name.as_str(), |r| r.trim_start_matches('_'));
+            .map_or(name.as_str(), |r| r.trim_start_matches(['_', '-']));
         let ws = words::ident_words(rest);
         let is_verb =
             |w: &String| words::is_verb(w) || w.strip_suffix('s').is_some_and(words::is_verb);

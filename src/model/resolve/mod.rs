@@ -21,8 +21,9 @@ use tool::resolve_tool;
 use crate::diagnostics::{
     Diagnostic, Diagnostics, FileId, SourceFile, Sources, Span, did_you_mean,
 };
-use crate::model::fields::{FieldResolver, Place, is_field_name};
-use crate::model::{Defaults, Duration, ErrorCode, LintSettings, Model, Text, ToolSet};
+use crate::emit::code::escape::{ident, type_ident};
+use crate::model::fields::{FieldResolver, Place};
+use crate::model::{Defaults, Duration, ErrorCode, LintSettings, Model, Text, Tool, ToolSet};
 use crate::spec::format::{self as raw, SpecFile};
 use crate::spec::spanned::{Pos, Sp};
 
@@ -139,26 +140,23 @@ fn resolve_toolset(
     if is_service_name(service) && !lint.allow.iter().any(|a| a.text == "tool-name-prefix") {
         for t in &tools {
             if is_portable_tool_name(&t.name.text) && !has_service_prefix(service, &t.name.text) {
-                let rest = t
-                    .name
-                    .text
-                    .trim_start_matches(service.as_str())
-                    .trim_start_matches('_');
+                let (prefix, renamed) = with_service_prefix(service, &t.name.text);
                 fr.diags.push(
                     Diagnostic::warning(
                         "tool-name-prefix",
                         t.name.span,
-                        format!("tool `{}` does not start with `{service}_`", t.name.text),
+                        format!("tool `{}` does not start with `{prefix}`", t.name.text),
                     )
                     .label("no service prefix: it can collide with another server's tool")
                     .help(format!(
-                        "rename it `{service}_{rest}` and add `deprecated_aliases: [{}]` so old callers still reach it",
+                        "rename it `{renamed}` and add `deprecated_aliases: [{}]` so old callers still reach it",
                         t.name.text
                     )),
                 );
             }
         }
     }
+    rust_name_collisions(path, &tools, fr.diags);
     ToolSet {
         path: path.to_string(),
         span: top,
@@ -456,15 +454,127 @@ fn is_service_name(s: &str) -> bool {
         && s.len() <= 40
 }
 
-/// Whether `name` starts with the service namespace, `<service>_`, and at least one more
-/// word: the one form of the rule `check` warns about and lint's `tool-name-prefix` enforces.
+/// Two tools of one toolset whose names differ on the wire but not once made Rust names
+/// (`list-events` and `list_events` are both the method `list_events` and the type
+/// `ListEventsInput`): the generated module could hold only one of them, so `check` says
+/// so at the second. Equal names are `duplicate-tool`'s, and invalid ones `invalid-name`'s.
+fn rust_name_collisions(path: &str, tools: &[Tool], diags: &mut Diagnostics) {
+    let mut seen: Vec<(&Text, String, String)> = Vec::new();
+    for t in tools {
+        let name = t.name.text.as_str();
+        if !is_portable_tool_name(name) {
+            continue;
+        }
+        let (method, ty) = (ident(name), type_ident(name));
+        let first = seen
+            .iter()
+            .find(|(n, m, y)| n.text != name && (*m == method || *y == ty));
+        if let Some((first, m, _)) = first {
+            let (what, rust) = if *m == method {
+                ("trait method", method.clone())
+            } else {
+                ("type", format!("{ty}Input"))
+            };
+            let fp = first.span.pos;
+            diags.push(
+                Diagnostic::error(
+                    "rust-name-collision",
+                    t.name.span,
+                    format!("tools `{}` and `{name}` both become the Rust {what} `{rust}`", first.text),
+                )
+                .label("same Rust name as an earlier tool")
+                .note(format!("`{}` is at {path}:{}:{}", first.text, fp.line, fp.column))
+                .help("rename one of them: names that differ only in `-` against `_`, or in case, make one Rust name"),
+            );
+        } else {
+            seen.push((&t.name, method, ty));
+        }
+    }
+}
+
+/// Whether `name` starts with the service namespace, `<service>_` (or `<service>-` in a
+/// name whose words are joined by `-`), and at least one more word: the one form of the
+/// rule `check` warns about and lint's `tool-name-prefix` enforces.
 pub fn has_service_prefix(service: &str, name: &str) -> bool {
     name.strip_prefix(service)
-        .and_then(|rest| rest.strip_prefix('_'))
+        .and_then(|rest| rest.strip_prefix(['_', '-']))
         .is_some_and(|rest| !rest.is_empty())
 }
 
-/// `^[a-zA-Z][a-zA-Z0-9_]{0,63}$`: a tool name every provider accepts.
+/// The prefix a name without one lacks and the name with it, in the name's own separator:
+/// `search` -> (`tickets_`, `tickets_search`), `list-events` -> (`calendar-`,
+/// `calendar-list-events`).
+pub fn with_service_prefix(service: &str, name: &str) -> (String, String) {
+    let sep = if name.contains('-') && !name.contains('_') {
+        '-'
+    } else {
+        '_'
+    };
+    let rest = name
+        .trim_start_matches(service)
+        .trim_start_matches(['_', '-']);
+    (format!("{service}{sep}"), format!("{service}{sep}{rest}"))
+}
+
+/// `^[a-zA-Z][a-zA-Z0-9_-]{0,63}$`: a tool name every provider accepts. MCP takes
+/// `A-Za-z0-9_-.` up to 128, Anthropic and OpenAI `A-Za-z0-9_-` up to 64, Gemini a leading
+/// letter or `_` then letters, digits and `_.:-` up to 64; this is what they share, with a
+/// leading letter so the derived Rust names start with one too.
 pub fn is_portable_tool_name(s: &str) -> bool {
-    s.len() <= 64 && s.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) && is_field_name(s)
+    s.len() <= 64
+        && s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{has_service_prefix, is_portable_tool_name, with_service_prefix};
+
+    #[test]
+    fn tool_names_are_what_every_provider_takes() {
+        for ok in [
+            "list-events",
+            "tickets_search",
+            "a",
+            "Get-2",
+            &"a".repeat(64),
+        ] {
+            assert!(is_portable_tool_name(ok), "{ok}");
+        }
+        // Gemini refuses a leading digit or `-`; Anthropic and OpenAI a `.` or `:`.
+        for bad in [
+            "-list",
+            "1list",
+            "_list",
+            "list.events",
+            "a:b",
+            "a b",
+            "",
+            &"a".repeat(65),
+        ] {
+            assert!(!is_portable_tool_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_service_prefix_is_joined_by_the_names_own_separator() {
+        assert!(has_service_prefix("calendar", "calendar-list-events"));
+        assert!(has_service_prefix("calendar", "calendar_list_events"));
+        assert!(!has_service_prefix("calendar", "calendar-"));
+        assert!(!has_service_prefix("calendar", "list-events"));
+        let prefixed = |name| with_service_prefix("calendar", name);
+        assert_eq!(
+            prefixed("list-events"),
+            ("calendar-".into(), "calendar-list-events".into())
+        );
+        assert_eq!(
+            prefixed("list_events"),
+            ("calendar_".into(), "calendar_list_events".into())
+        );
+        assert_eq!(
+            prefixed("search"),
+            ("calendar_".into(), "calendar_search".into())
+        );
+    }
 }

@@ -345,9 +345,9 @@ pub fn detailed_only_paths(fields: &[Field]) -> Vec<String> {
 fn check_tool_name(fr: &mut FieldResolver, name: &Sp<String>, what: &str) {
     if !is_portable_tool_name(&name.value) {
         fr.diags.push(
-            Diagnostic::error("invalid-name", fr.span(name.pos), format!("{what} `{}` is not portable to MCP, OpenAI and Anthropic", name.value))
-                .label("must match ^[a-zA-Z][a-zA-Z0-9_]{0,63}$")
-                .help("use letters, digits and `_`, start with a letter, at most 64 characters (`tickets_search`)"),
+            Diagnostic::error("invalid-name", fr.span(name.pos), format!("{what} `{}` is not a name every provider accepts", name.value))
+                .label("must match ^[a-zA-Z][a-zA-Z0-9_-]{0,63}$")
+                .help("use letters, digits, `_` and `-`, start with a letter, at most 64 characters (`tickets_search`, `list-events`): what MCP, OpenAI, Anthropic and Gemini all take"),
         );
     }
 }

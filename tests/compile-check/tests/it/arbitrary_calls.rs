@@ -399,20 +399,20 @@ fn corpus_checks() -> Vec<TypedCheck> {
     };
     vec![
         (
-            named(&calendar::DEFINITIONS, "calendar_list_events"),
-            both_ways::<calendar::CalendarListEventsInput>,
+            named(&calendar::DEFINITIONS, "list-events"),
+            both_ways::<calendar::ListEventsInput>,
         ),
         (
-            named(&calendar::DEFINITIONS, "calendar_update_event"),
-            both_ways::<calendar::CalendarUpdateEventInput>,
+            named(&calendar::DEFINITIONS, "update-event"),
+            both_ways::<calendar::UpdateEventInput>,
         ),
         (
-            named(&calendar::DEFINITIONS, "calendar_create_event"),
-            both_ways::<calendar::CalendarCreateEventInput>,
+            named(&calendar::DEFINITIONS, "create-event"),
+            both_ways::<calendar::CreateEventInput>,
         ),
         (
-            named(&calendar::DEFINITIONS, "calendar_get_freebusy"),
-            both_ways::<calendar::CalendarGetFreebusyInput>,
+            named(&calendar::DEFINITIONS, "get-freebusy"),
+            both_ways::<calendar::GetFreebusyInput>,
         ),
         (
             named(&puppeteer::DEFINITIONS, "puppeteer_navigate"),

@@ -363,7 +363,7 @@ pub struct NewEvent {
     /// The guests to invite.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub attendees: ::core::option::Option<::std::vec::Vec<Attendee>>,
-    /// The color it shows in (see calendar_list_colors).
+    /// The color it shows in (see list-colors).
     #[serde(rename = "colorId")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub color_id: ::core::option::Option<ColorId>,
@@ -594,7 +594,7 @@ pub type LocalDateTime = ::std::string::String;
 /// An IANA time zone name.
 pub type TimeZone = ::std::string::String;
 
-/// An event color id, from calendar_list_colors.
+/// An event color id, from list-colors.
 pub type ColorId = ::std::string::String;
 
 /// Who is emailed about the change.
@@ -896,23 +896,23 @@ pub struct Busy {
     pub end: ::std::string::String,
 }
 
-/// Arguments of the calendar_list_calendars tool.
+/// Arguments of the list-calendars tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarListCalendarsInput {
+pub struct ListCalendarsInput {
     /// The accounts whose calendars to list; every connected one when left out.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub account: ::core::option::Option<Accounts>,
 }
 
-/// Result of the calendar_list_calendars tool.
+/// Result of the list-calendars tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarListCalendarsOutput {
+pub struct ListCalendarsOutput {
     /// The calendars.
-    pub calendars: ::std::vec::Vec<CalendarListCalendarsOutputCalendarsItem>,
+    pub calendars: ::std::vec::Vec<ListCalendarsOutputCalendarsItem>,
 }
 
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarListCalendarsOutputCalendarsItem {
+pub struct ListCalendarsOutputCalendarsItem {
     /// The calendar's id.
     pub id: CalendarId,
     /// Its title.
@@ -922,7 +922,7 @@ pub struct CalendarListCalendarsOutputCalendarsItem {
     pub time_zone: TimeZone,
     /// What the person may do with it.
     #[serde(rename = "accessRole")]
-    pub access_role: CalendarListCalendarsOutputCalendarsItemAccessRole,
+    pub access_role: ListCalendarsOutputCalendarsItemAccessRole,
     /// Whether it is the person's main calendar.
     pub primary: bool,
 }
@@ -938,7 +938,7 @@ pub struct CalendarListCalendarsOutputCalendarsItem {
     ::serde::Deserialize
 )]
 #[allow(clippy::enum_variant_names)]
-pub enum CalendarListCalendarsOutputCalendarsItemAccessRole {
+pub enum ListCalendarsOutputCalendarsItemAccessRole {
     #[serde(rename = "owner")]
     Owner,
     #[serde(rename = "writer")]
@@ -949,7 +949,7 @@ pub enum CalendarListCalendarsOutputCalendarsItemAccessRole {
     FreeBusyReader,
 }
 
-impl CalendarListCalendarsOutputCalendarsItemAccessRole {
+impl ListCalendarsOutputCalendarsItemAccessRole {
     /// Every value, in the order the spec lists them.
     pub const ALL: &'static [Self] = &[
         Self::Owner,
@@ -968,15 +968,15 @@ impl CalendarListCalendarsOutputCalendarsItemAccessRole {
     }
 }
 
-impl ::core::fmt::Display for CalendarListCalendarsOutputCalendarsItemAccessRole {
+impl ::core::fmt::Display for ListCalendarsOutputCalendarsItemAccessRole {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
-/// Arguments of the calendar_list_events tool.
+/// Arguments of the list-events tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarListEventsInput {
+pub struct ListEventsInput {
     /// The accounts to read; every connected one when left out.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub account: ::core::option::Option<Accounts>,
@@ -1009,16 +1009,16 @@ pub struct CalendarListEventsInput {
     pub shared_extended_property: ::core::option::Option<PropertyFilter>,
 }
 
-/// Result of the calendar_list_events tool.
+/// Result of the list-events tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarListEventsOutput {
+pub struct ListEventsOutput {
     /// The events, in start order.
     pub events: ::std::vec::Vec<Event>,
 }
 
-/// Arguments of the calendar_search_events tool.
+/// Arguments of the search-events tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarSearchEventsInput {
+pub struct SearchEventsInput {
     /// The accounts to search; every connected one when left out.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub account: ::core::option::Option<Accounts>,
@@ -1051,16 +1051,16 @@ pub struct CalendarSearchEventsInput {
     pub shared_extended_property: ::core::option::Option<PropertyFilter>,
 }
 
-/// Result of the calendar_search_events tool.
+/// Result of the search-events tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarSearchEventsOutput {
+pub struct SearchEventsOutput {
     /// The matching events.
     pub events: ::std::vec::Vec<Event>,
 }
 
-/// Arguments of the calendar_get_event tool.
+/// Arguments of the get-event tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarGetEventInput {
+pub struct GetEventInput {
     /// The account to use; needed only with several connected.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub account: ::core::option::Option<AccountId>,
@@ -1076,33 +1076,33 @@ pub struct CalendarGetEventInput {
     pub fields: ::core::option::Option<::std::vec::Vec<EventField>>,
 }
 
-/// Result of the calendar_get_event tool.
+/// Result of the get-event tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarGetEventOutput {
+pub struct GetEventOutput {
     /// The event.
     pub event: Event,
 }
 
-/// Arguments of the calendar_list_colors tool.
+/// Arguments of the list-colors tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarListColorsInput {
+pub struct ListColorsInput {
     /// The account whose palette to read; needed only with several connected.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub account: ::core::option::Option<AccountId>,
 }
 
-/// Result of the calendar_list_colors tool.
+/// Result of the list-colors tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarListColorsOutput {
+pub struct ListColorsOutput {
     /// Event colors by color id.
     pub event: ::std::collections::BTreeMap<::std::string::String, Color>,
     /// Calendar colors by color id.
     pub calendar: ::std::collections::BTreeMap<::std::string::String, Color>,
 }
 
-/// Arguments of the calendar_create_event tool.
+/// Arguments of the create-event tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarCreateEventInput {
+pub struct CreateEventInput {
     /// The account to use; needed only with several connected.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub account: ::core::option::Option<AccountId>,
@@ -1133,7 +1133,7 @@ pub struct CalendarCreateEventInput {
     /// The guests to invite.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub attendees: ::core::option::Option<::std::vec::Vec<NewAttendee>>,
-    /// The color the event shows in (see calendar_list_colors).
+    /// The color the event shows in (see list-colors).
     #[serde(rename = "colorId")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub color_id: ::core::option::Option<ColorId>,
@@ -1182,7 +1182,7 @@ pub struct CalendarCreateEventInput {
     pub attachments: ::core::option::Option<::std::vec::Vec<Attachment>>,
     /// Where it comes from (a web page, an email).
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub source: ::core::option::Option<CalendarCreateEventInputSource>,
+    pub source: ::core::option::Option<CreateEventInputSource>,
     /// Where to look for events it overlaps.
     #[serde(rename = "calendarsToCheck")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -1201,24 +1201,24 @@ pub struct CalendarCreateEventInput {
     #[serde(rename = "focusTimeProperties")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub focus_time_properties: ::core::option::Option<
-        CalendarCreateEventInputFocusTimeProperties,
+        CreateEventInputFocusTimeProperties,
     >,
     /// How an out of office event behaves (eventType outOfOffice).
     #[serde(rename = "outOfOfficeProperties")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub out_of_office_properties: ::core::option::Option<
-        CalendarCreateEventInputOutOfOfficeProperties,
+        CreateEventInputOutOfOfficeProperties,
     >,
     /// Where the person works that day (eventType workingLocation).
     #[serde(rename = "workingLocationProperties")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub working_location_properties: ::core::option::Option<
-        CalendarCreateEventInputWorkingLocationProperties,
+        CreateEventInputWorkingLocationProperties,
     >,
 }
 
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarCreateEventInputSource {
+pub struct CreateEventInputSource {
     /// The source's address.
     pub url: ::std::string::String,
     /// The source's title.
@@ -1226,7 +1226,7 @@ pub struct CalendarCreateEventInputSource {
 }
 
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarCreateEventInputFocusTimeProperties {
+pub struct CreateEventInputFocusTimeProperties {
     /// Which overlapping meetings are declined.
     #[serde(rename = "autoDeclineMode")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -1235,7 +1235,7 @@ pub struct CalendarCreateEventInputFocusTimeProperties {
     #[serde(rename = "chatStatus")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub chat_status: ::core::option::Option<
-        CalendarCreateEventInputFocusTimePropertiesChatStatus,
+        CreateEventInputFocusTimePropertiesChatStatus,
     >,
     /// The message sent with a decline.
     #[serde(rename = "declineMessage")]
@@ -1254,14 +1254,14 @@ pub struct CalendarCreateEventInputFocusTimeProperties {
     ::serde::Deserialize
 )]
 #[allow(clippy::enum_variant_names)]
-pub enum CalendarCreateEventInputFocusTimePropertiesChatStatus {
+pub enum CreateEventInputFocusTimePropertiesChatStatus {
     #[serde(rename = "available")]
     Available,
     #[serde(rename = "doNotDisturb")]
     DoNotDisturb,
 }
 
-impl CalendarCreateEventInputFocusTimePropertiesChatStatus {
+impl CreateEventInputFocusTimePropertiesChatStatus {
     /// Every value, in the order the spec lists them.
     pub const ALL: &'static [Self] = &[Self::Available, Self::DoNotDisturb];
     /// The value as it is written on the wire.
@@ -1273,14 +1273,14 @@ impl CalendarCreateEventInputFocusTimePropertiesChatStatus {
     }
 }
 
-impl ::core::fmt::Display for CalendarCreateEventInputFocusTimePropertiesChatStatus {
+impl ::core::fmt::Display for CreateEventInputFocusTimePropertiesChatStatus {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarCreateEventInputOutOfOfficeProperties {
+pub struct CreateEventInputOutOfOfficeProperties {
     /// Which overlapping meetings are declined.
     #[serde(rename = "autoDeclineMode")]
     pub auto_decline_mode: AutoDeclineMode,
@@ -1291,26 +1291,26 @@ pub struct CalendarCreateEventInputOutOfOfficeProperties {
 }
 
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarCreateEventInputWorkingLocationProperties {
+pub struct CreateEventInputWorkingLocationProperties {
     /// Which kind of place.
-    pub r#type: CalendarCreateEventInputWorkingLocationPropertiesType,
+    pub r#type: CreateEventInputWorkingLocationPropertiesType,
     /// Set for a home office; it has no fields.
     #[serde(rename = "homeOffice")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub home_office: ::core::option::Option<
-        CalendarCreateEventInputWorkingLocationPropertiesHomeOffice,
+        CreateEventInputWorkingLocationPropertiesHomeOffice,
     >,
     /// Which office, by its name or the building's resources.
     #[serde(rename = "officeLocation")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub office_location: ::core::option::Option<
-        CalendarCreateEventInputWorkingLocationPropertiesOfficeLocation,
+        CreateEventInputWorkingLocationPropertiesOfficeLocation,
     >,
     /// Another place.
     #[serde(rename = "customLocation")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub custom_location: ::core::option::Option<
-        CalendarCreateEventInputWorkingLocationPropertiesCustomLocation,
+        CreateEventInputWorkingLocationPropertiesCustomLocation,
     >,
 }
 
@@ -1325,7 +1325,7 @@ pub struct CalendarCreateEventInputWorkingLocationProperties {
     ::serde::Deserialize
 )]
 #[allow(clippy::enum_variant_names)]
-pub enum CalendarCreateEventInputWorkingLocationPropertiesType {
+pub enum CreateEventInputWorkingLocationPropertiesType {
     #[serde(rename = "homeOffice")]
     HomeOffice,
     #[serde(rename = "officeLocation")]
@@ -1334,7 +1334,7 @@ pub enum CalendarCreateEventInputWorkingLocationPropertiesType {
     CustomLocation,
 }
 
-impl CalendarCreateEventInputWorkingLocationPropertiesType {
+impl CreateEventInputWorkingLocationPropertiesType {
     /// Every value, in the order the spec lists them.
     pub const ALL: &'static [Self] = &[
         Self::HomeOffice,
@@ -1351,16 +1351,16 @@ impl CalendarCreateEventInputWorkingLocationPropertiesType {
     }
 }
 
-impl ::core::fmt::Display for CalendarCreateEventInputWorkingLocationPropertiesType {
+impl ::core::fmt::Display for CreateEventInputWorkingLocationPropertiesType {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarCreateEventInputWorkingLocationPropertiesHomeOffice {}
+pub struct CreateEventInputWorkingLocationPropertiesHomeOffice {}
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarCreateEventInputWorkingLocationPropertiesOfficeLocation {
+pub struct CreateEventInputWorkingLocationPropertiesOfficeLocation {
     /// The office's name in Calendar.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub label: ::core::option::Option<::std::string::String>,
@@ -1383,24 +1383,24 @@ pub struct CalendarCreateEventInputWorkingLocationPropertiesOfficeLocation {
 }
 
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarCreateEventInputWorkingLocationPropertiesCustomLocation {
+pub struct CreateEventInputWorkingLocationPropertiesCustomLocation {
     /// The place's name.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub label: ::core::option::Option<::std::string::String>,
 }
 
-/// Result of the calendar_create_event tool.
+/// Result of the create-event tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarCreateEventOutput {
+pub struct CreateEventOutput {
     /// The new event.
     pub event: Event,
     /// Events it overlaps on the calendars checked (a warning: it is created anyway).
     pub conflicts: ::std::vec::Vec<Conflict>,
 }
 
-/// What the calendar_create_event tool would change, shown before it is applied.
+/// What the create-event tool would change, shown before it is applied.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarCreateEventPreview {
+pub struct CreateEventPreview {
     /// The title it would have.
     pub title: ::std::string::String,
     /// How many guests would be emailed.
@@ -1411,9 +1411,9 @@ pub struct CalendarCreateEventPreview {
     pub summary: ::core::option::Option<::std::string::String>,
 }
 
-/// Arguments of the calendar_create_events tool.
+/// Arguments of the create-events tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarCreateEventsInput {
+pub struct CreateEventsInput {
     /// The account for every event that names none.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub account: ::core::option::Option<AccountId>,
@@ -1432,16 +1432,16 @@ pub struct CalendarCreateEventsInput {
     pub events: ::std::vec::Vec<NewEvent>,
 }
 
-/// Result of the calendar_create_events tool.
+/// Result of the create-events tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarCreateEventsOutput {
+pub struct CreateEventsOutput {
     /// The new events.
     pub events: ::std::vec::Vec<Event>,
 }
 
-/// What the calendar_create_events tool would change, shown before it is applied.
+/// What the create-events tool would change, shown before it is applied.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarCreateEventsPreview {
+pub struct CreateEventsPreview {
     /// How many events would be created.
     pub count: u64,
     /// How many guests would be emailed.
@@ -1452,9 +1452,9 @@ pub struct CalendarCreateEventsPreview {
     pub summary: ::core::option::Option<::std::string::String>,
 }
 
-/// Arguments of the calendar_update_event tool.
+/// Arguments of the update-event tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarUpdateEventInput {
+pub struct UpdateEventInput {
     /// The account to use; needed only with several connected.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub account: ::core::option::Option<AccountId>,
@@ -1553,9 +1553,7 @@ pub struct CalendarUpdateEventInput {
     /// Which occurrences of a recurring event change; all of them when left out.
     #[serde(rename = "modificationScope")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub modification_scope: ::core::option::Option<
-        CalendarUpdateEventInputModificationScope,
-    >,
+    pub modification_scope: ::core::option::Option<UpdateEventInputModificationScope>,
     /// When the one occurrence to change was to start.
     #[serde(rename = "originalStartTime")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -1577,7 +1575,7 @@ pub struct CalendarUpdateEventInput {
     ::serde::Deserialize
 )]
 #[allow(clippy::enum_variant_names)]
-pub enum CalendarUpdateEventInputModificationScope {
+pub enum UpdateEventInputModificationScope {
     #[serde(rename = "thisAndFollowing")]
     ThisAndFollowing,
     #[serde(rename = "all")]
@@ -1586,7 +1584,7 @@ pub enum CalendarUpdateEventInputModificationScope {
     ThisEventOnly,
 }
 
-impl CalendarUpdateEventInputModificationScope {
+impl UpdateEventInputModificationScope {
     /// Every value, in the order the spec lists them.
     pub const ALL: &'static [Self] = &[
         Self::ThisAndFollowing,
@@ -1603,25 +1601,25 @@ impl CalendarUpdateEventInputModificationScope {
     }
 }
 
-impl ::core::fmt::Display for CalendarUpdateEventInputModificationScope {
+impl ::core::fmt::Display for UpdateEventInputModificationScope {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
-/// Result of the calendar_update_event tool.
+/// Result of the update-event tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarUpdateEventOutput {
+pub struct UpdateEventOutput {
     /// The event as it is now.
     pub event: Event,
     /// Events it now overlaps on the calendars checked (a warning: it is changed anyway).
     pub conflicts: ::std::vec::Vec<Conflict>,
     /// What the changed event was before.
-    pub previous: CalendarUpdateEventOutputPrevious,
+    pub previous: UpdateEventOutputPrevious,
 }
 
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarUpdateEventOutputPrevious {
+pub struct UpdateEventOutputPrevious {
     /// Its title before.
     pub summary: ::std::string::String,
     /// Its notes before.
@@ -1634,9 +1632,9 @@ pub struct CalendarUpdateEventOutputPrevious {
     pub end: LocalDateTime,
 }
 
-/// What the calendar_update_event tool would change, shown before it is applied.
+/// What the update-event tool would change, shown before it is applied.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarUpdateEventPreview {
+pub struct UpdateEventPreview {
     /// The fields that would change.
     pub changes: ::std::vec::Vec<::std::string::String>,
     /// How many guests would be emailed.
@@ -1647,9 +1645,9 @@ pub struct CalendarUpdateEventPreview {
     pub summary: ::core::option::Option<::std::string::String>,
 }
 
-/// Arguments of the calendar_delete_event tool.
+/// Arguments of the delete-event tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarDeleteEventInput {
+pub struct DeleteEventInput {
     /// The account to use; needed only with several connected.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub account: ::core::option::Option<AccountId>,
@@ -1664,17 +1662,17 @@ pub struct CalendarDeleteEventInput {
     pub send_updates: SendUpdates,
 }
 
-/// Result of the calendar_delete_event tool.
+/// Result of the delete-event tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarDeleteEventOutput {
+pub struct DeleteEventOutput {
     /// The deleted event.
     #[serde(rename = "eventId")]
     pub event_id: EventId,
 }
 
-/// What the calendar_delete_event tool would change, shown before it is applied.
+/// What the delete-event tool would change, shown before it is applied.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarDeleteEventPreview {
+pub struct DeleteEventPreview {
     /// The title of the event that would go.
     pub title: ::std::string::String,
     /// How many guests would be emailed.
@@ -1685,9 +1683,9 @@ pub struct CalendarDeleteEventPreview {
     pub summary: ::core::option::Option<::std::string::String>,
 }
 
-/// Arguments of the calendar_respond_to_event tool.
+/// Arguments of the respond-to-event tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarRespondToEventInput {
+pub struct RespondToEventInput {
     /// The account to answer as; needed only with several connected.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub account: ::core::option::Option<AccountId>,
@@ -1705,9 +1703,7 @@ pub struct CalendarRespondToEventInput {
     /// Which occurrences of a recurring event to answer; all when left out.
     #[serde(rename = "modificationScope")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
-    pub modification_scope: ::core::option::Option<
-        CalendarRespondToEventInputModificationScope,
-    >,
+    pub modification_scope: ::core::option::Option<RespondToEventInputModificationScope>,
     /// When the one occurrence to answer was to start.
     #[serde(rename = "originalStartTime")]
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
@@ -1729,14 +1725,14 @@ pub struct CalendarRespondToEventInput {
     ::serde::Deserialize
 )]
 #[allow(clippy::enum_variant_names)]
-pub enum CalendarRespondToEventInputModificationScope {
+pub enum RespondToEventInputModificationScope {
     #[serde(rename = "thisEventOnly")]
     ThisEventOnly,
     #[serde(rename = "all")]
     All,
 }
 
-impl CalendarRespondToEventInputModificationScope {
+impl RespondToEventInputModificationScope {
     /// Every value, in the order the spec lists them.
     pub const ALL: &'static [Self] = &[Self::ThisEventOnly, Self::All];
     /// The value as it is written on the wire.
@@ -1748,15 +1744,15 @@ impl CalendarRespondToEventInputModificationScope {
     }
 }
 
-impl ::core::fmt::Display for CalendarRespondToEventInputModificationScope {
+impl ::core::fmt::Display for RespondToEventInputModificationScope {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 
-/// Result of the calendar_respond_to_event tool.
+/// Result of the respond-to-event tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarRespondToEventOutput {
+pub struct RespondToEventOutput {
     /// The event's calendar.
     #[serde(rename = "calendarId")]
     pub calendar_id: CalendarId,
@@ -1769,14 +1765,14 @@ pub struct CalendarRespondToEventOutput {
     pub previous: ResponseStatus,
 }
 
-/// Arguments of the calendar_get_freebusy tool.
+/// Arguments of the get-freebusy tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarGetFreebusyInput {
+pub struct GetFreebusyInput {
     /// The accounts to ask; every connected one when left out.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub account: ::core::option::Option<Accounts>,
     /// The calendars or groups to look at.
-    pub calendars: ::std::vec::Vec<CalendarGetFreebusyInputCalendarsItem>,
+    pub calendars: ::std::vec::Vec<GetFreebusyInputCalendarsItem>,
     /// The window's start.
     #[serde(rename = "timeMin")]
     pub time_min: LocalDateTime,
@@ -1798,30 +1794,30 @@ pub struct CalendarGetFreebusyInput {
 }
 
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarGetFreebusyInputCalendarsItem {
+pub struct GetFreebusyInputCalendarsItem {
     /// A calendar or group id.
     pub id: CalendarId,
 }
 
-/// Result of the calendar_get_freebusy tool.
+/// Result of the get-freebusy tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarGetFreebusyOutput {
+pub struct GetFreebusyOutput {
     /// Busy intervals by calendar id.
     pub calendars: ::std::collections::BTreeMap<
         ::std::string::String,
-        CalendarGetFreebusyOutputCalendarsValue,
+        GetFreebusyOutputCalendarsValue,
     >,
 }
 
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarGetFreebusyOutputCalendarsValue {
+pub struct GetFreebusyOutputCalendarsValue {
     /// When it is busy.
     pub busy: ::std::vec::Vec<Busy>,
 }
 
-/// Arguments of the calendar_get_current_time tool.
+/// Arguments of the get-current-time tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarGetCurrentTimeInput {
+pub struct GetCurrentTimeInput {
     /// The account whose calendar's zone to use; needed only with several connected.
     #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
     pub account: ::core::option::Option<AccountId>,
@@ -1831,9 +1827,9 @@ pub struct CalendarGetCurrentTimeInput {
     pub time_zone: ::core::option::Option<TimeZone>,
 }
 
-/// Result of the calendar_get_current_time tool.
+/// Result of the get-current-time tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct CalendarGetCurrentTimeOutput {
+pub struct GetCurrentTimeOutput {
     /// The time now in UTC.
     pub utc: ::std::string::String,
     /// The zone used.
@@ -1934,13 +1930,13 @@ impl CalendarError {
                 "Event {event_id} on {calendar_id} has the same title and times. Tell the user; pass allowDuplicates: true only if they want a second one."
             }
             Self::NotInvited { .. } => {
-                "The person is not a guest of event {event_id}, so there is no invitation to answer. Check the event with calendar_get_event."
+                "The person is not a guest of event {event_id}, so there is no invitation to answer. Check the event with get-event."
             }
             Self::CalendarNotFound { .. } => {
-                "No calendar {calendar_id} for this account. List the calendars with calendar_list_calendars."
+                "No calendar {calendar_id} for this account. List the calendars with list-calendars."
             }
             Self::EventNotFound { .. } => {
-                "No event {event_id} on {calendar_id}. Find it with calendar_search_events."
+                "No event {event_id} on {calendar_id}. Find it with search-events."
             }
             Self::InvalidTimeRange { .. } => {
                 "The end {end} is not after the start {start}. Pass an end later than the start."
@@ -1974,91 +1970,81 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     /// List every calendar the person can see. Returns each calendar's id, title, time zone, the
     /// person's access and whether it is their primary one. Use when you need a calendar id other
     /// than primary, or the user asks which calendars they have. Read-only.
-    fn calendar_list_calendars(
+    fn list_calendars(
         &self,
-        input: CalendarListCalendarsInput,
+        input: ListCalendarsInput,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            CalendarListCalendarsOutput,
+            ListCalendarsOutput,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
     /// List the events of one or more calendars in a time window, in start order. Returns the
     /// events with their times, guests, status and recurrence. Use when the user asks what is on
-    /// their calendar on a day or in a period. Not for events matching words: call
-    /// calendar_search_events instead. Not for only whether people are free: call
-    /// calendar_get_freebusy instead. Read-only.
-    fn calendar_list_events(
+    /// their calendar on a day or in a period. Not for events matching words: call search-events
+    /// instead. Not for only whether people are free: call get-freebusy instead. Read-only.
+    fn list_events(
         &self,
-        input: CalendarListEventsInput,
+        input: ListEventsInput,
     ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            CalendarListEventsOutput,
-            ::toolspec_runtime::ToolError,
-        >,
+        Output = ::core::result::Result<ListEventsOutput, ::toolspec_runtime::ToolError>,
     > + ::core::marker::Send;
     /// Find the events of a calendar whose title, notes, place or guests match words, in a time
     /// window. Returns the matching events, in start order. Use when the user asks when a meeting
     /// or event happens by what it is about, not by its day. Not for everything on a given day:
-    /// call calendar_list_events instead. Read-only.
-    fn calendar_search_events(
+    /// call list-events instead. Read-only.
+    fn search_events(
         &self,
-        input: CalendarSearchEventsInput,
+        input: SearchEventsInput,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            CalendarSearchEventsOutput,
+            SearchEventsOutput,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
     /// Get one event of a calendar by its id. Returns the event with its times, guests, status and
     /// recurrence. Use when you have an event's id and need its details. Not for finding events by
-    /// words: call calendar_search_events instead. Read-only.
-    fn calendar_get_event(
+    /// words: call search-events instead. Read-only.
+    fn get_event(
         &self,
-        input: CalendarGetEventInput,
+        input: GetEventInput,
     ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            CalendarGetEventOutput,
-            ::toolspec_runtime::ToolError,
-        >,
+        Output = ::core::result::Result<GetEventOutput, ::toolspec_runtime::ToolError>,
     > + ::core::marker::Send;
     /// List the color ids events and calendars can have, with their colors. Returns the palette of
     /// events and of calendars, each by color id. Use when you set an event's colorId and need to
     /// know which id is which color. Read-only.
-    fn calendar_list_colors(
+    fn list_colors(
         &self,
-        input: CalendarListColorsInput,
+        input: ListColorsInput,
     ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            CalendarListColorsOutput,
-            ::toolspec_runtime::ToolError,
-        >,
+        Output = ::core::result::Result<ListColorsOutput, ::toolspec_runtime::ToolError>,
     > + ::core::marker::Send;
     /// Create an event on a calendar and invite its guests. Returns the new event with its id. Use
     /// when the user asks to book a meeting, put something on their calendar or invite people. Not
-    /// for changing an event that exists: call calendar_update_event instead. Irreversible: without
+    /// for changing an event that exists: call update-event instead. Irreversible: without
     /// preview_id a call only previews: show it to the user and apply only once they agree (a
     /// client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).
     ///
     /// Irreversible, first step: what the call would change, without changing anything.
     /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
-    fn preview_calendar_create_event(
+    fn preview_create_event(
         &self,
-        input: CalendarCreateEventInput,
+        input: CreateEventInput,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            CalendarCreateEventPreview,
+            CreateEventPreview,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
     /// Create an event on a calendar and invite its guests. Returns the new event with its id. Use
     /// when the user asks to book a meeting, put something on their calendar or invite people. Not
-    /// for changing an event that exists: call calendar_update_event instead. Irreversible: without
+    /// for changing an event that exists: call update-event instead. Irreversible: without
     /// preview_id a call only previews: show it to the user and apply only once they agree (a
     /// client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).
     ///
     /// Irreversible, second step: called only with an approved preview, made by
-    /// [`CalendarTools::preview_calendar_create_event`] for these very arguments.
+    /// [`CalendarTools::preview_create_event`] for these very arguments.
     ///
     /// Its change is made at a remote service that honours an idempotency key
     /// (`effect: remote_keyed`): send `remote.key()` as that key. It is the same on every
@@ -2066,44 +2052,41 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     /// never makes it twice.
     /// Records of it kept in the runtime's store go through `remote.work()` and commit
     /// with the call's records.
-    fn calendar_create_event(
+    fn create_event(
         &self,
-        input: CalendarCreateEventInput,
-        preview: CalendarCreateEventPreview,
+        input: CreateEventInput,
+        preview: CreateEventPreview,
         remote: ::toolspec_runtime::store::Remote,
     ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            CalendarCreateEventOutput,
-            ::toolspec_runtime::ToolError,
-        >,
+        Output = ::core::result::Result<CreateEventOutput, ::toolspec_runtime::ToolError>,
     > + ::core::marker::Send;
     /// Create up to 50 events at once, with defaults they share, and invite their guests. Returns
     /// the new events with their ids, in the order given. Use when the user asks to put several
     /// events on their calendar at once, such as a series of sessions. Not for one event: call
-    /// calendar_create_event instead. Irreversible: without preview_id a call only previews: show
-    /// it to the user and apply only once they agree (a client with MCP elicitation asks them in
-    /// the call; a no is approval_declined: do not retry).
+    /// create-event instead. Irreversible: without preview_id a call only previews: show it to the
+    /// user and apply only once they agree (a client with MCP elicitation asks them in the call; a
+    /// no is approval_declined: do not retry).
     ///
     /// Irreversible, first step: what the call would change, without changing anything.
     /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
-    fn preview_calendar_create_events(
+    fn preview_create_events(
         &self,
-        input: CalendarCreateEventsInput,
+        input: CreateEventsInput,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            CalendarCreateEventsPreview,
+            CreateEventsPreview,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
     /// Create up to 50 events at once, with defaults they share, and invite their guests. Returns
     /// the new events with their ids, in the order given. Use when the user asks to put several
     /// events on their calendar at once, such as a series of sessions. Not for one event: call
-    /// calendar_create_event instead. Irreversible: without preview_id a call only previews: show
-    /// it to the user and apply only once they agree (a client with MCP elicitation asks them in
-    /// the call; a no is approval_declined: do not retry).
+    /// create-event instead. Irreversible: without preview_id a call only previews: show it to the
+    /// user and apply only once they agree (a client with MCP elicitation asks them in the call; a
+    /// no is approval_declined: do not retry).
     ///
     /// Irreversible, second step: called only with an approved preview, made by
-    /// [`CalendarTools::preview_calendar_create_events`] for these very arguments.
+    /// [`CalendarTools::preview_create_events`] for these very arguments.
     ///
     /// Its change is made at a remote service that honours an idempotency key
     /// (`effect: remote_keyed`): send `remote.key()` as that key. It is the same on every
@@ -2111,20 +2094,20 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     /// never makes it twice.
     /// Records of it kept in the runtime's store go through `remote.work()` and commit
     /// with the call's records.
-    fn calendar_create_events(
+    fn create_events(
         &self,
-        input: CalendarCreateEventsInput,
-        preview: CalendarCreateEventsPreview,
+        input: CreateEventsInput,
+        preview: CreateEventsPreview,
         remote: ::toolspec_runtime::store::Remote,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            CalendarCreateEventsOutput,
+            CreateEventsOutput,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
     /// Change an existing event. Returns the event now and before. Use when the user asks to move
-    /// an event or change its notes. Not for removing an event: call calendar_delete_event instead.
-    /// When modificationScope is thisEventOnly, pass originalStartTime. When modificationScope is
+    /// an event or change its notes. Not for removing an event: call delete-event instead. When
+    /// modificationScope is thisEventOnly, pass originalStartTime. When modificationScope is
     /// thisAndFollowing, pass futureStartDate. Reversible: the applied result's undo is the call
     /// that reverts it at the remote service, not what that service did with it meanwhile
     /// (notifications it sent). Without preview_id a call only previews: show it to the user and
@@ -2134,18 +2117,18 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     ///
     /// Reversible, previewed, first step: what the call would change, without changing anything.
     /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
-    fn preview_calendar_update_event(
+    fn preview_update_event(
         &self,
-        input: CalendarUpdateEventInput,
+        input: UpdateEventInput,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            CalendarUpdateEventPreview,
+            UpdateEventPreview,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
     /// Change an existing event. Returns the event now and before. Use when the user asks to move
-    /// an event or change its notes. Not for removing an event: call calendar_delete_event instead.
-    /// When modificationScope is thisEventOnly, pass originalStartTime. When modificationScope is
+    /// an event or change its notes. Not for removing an event: call delete-event instead. When
+    /// modificationScope is thisEventOnly, pass originalStartTime. When modificationScope is
     /// thisAndFollowing, pass futureStartDate. Reversible: the applied result's undo is the call
     /// that reverts it at the remote service, not what that service did with it meanwhile
     /// (notifications it sent). Without preview_id a call only previews: show it to the user and
@@ -2154,7 +2137,7 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     /// twice: check first.
     ///
     /// Reversible, previewed, second step: called only with an approved preview, made by
-    /// [`CalendarTools::preview_calendar_update_event`] for these very arguments.
+    /// [`CalendarTools::preview_update_event`] for these very arguments.
     ///
     /// Its change is made at a remote service that can neither dedupe nor be asked
     /// (`effect: remote_unprotected`): a retry after the process died may make it twice,
@@ -2163,42 +2146,39 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     /// with the call's records.
     /// The undo call is built from the result and attached for you: return what the undo
     /// restores as the service reports it when it makes the change.
-    fn calendar_update_event(
+    fn update_event(
         &self,
-        input: CalendarUpdateEventInput,
-        preview: CalendarUpdateEventPreview,
+        input: UpdateEventInput,
+        preview: UpdateEventPreview,
         remote: ::toolspec_runtime::store::Remote,
     ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            CalendarUpdateEventOutput,
-            ::toolspec_runtime::ToolError,
-        >,
+        Output = ::core::result::Result<UpdateEventOutput, ::toolspec_runtime::ToolError>,
     > + ::core::marker::Send;
     /// Delete an event and tell its guests it is cancelled. Returns the id of the deleted event.
     /// Use when the user asks to cancel or remove an event. Not for moving an event to another
-    /// time: call calendar_update_event instead. Irreversible: without preview_id a call only
-    /// previews: show it to the user and apply only once they agree (a client with MCP elicitation
-    /// asks them in the call; a no is approval_declined: do not retry).
+    /// time: call update-event instead. Irreversible: without preview_id a call only previews: show
+    /// it to the user and apply only once they agree (a client with MCP elicitation asks them in
+    /// the call; a no is approval_declined: do not retry).
     ///
     /// Irreversible, first step: what the call would change, without changing anything.
     /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
-    fn preview_calendar_delete_event(
+    fn preview_delete_event(
         &self,
-        input: CalendarDeleteEventInput,
+        input: DeleteEventInput,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            CalendarDeleteEventPreview,
+            DeleteEventPreview,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
     /// Delete an event and tell its guests it is cancelled. Returns the id of the deleted event.
     /// Use when the user asks to cancel or remove an event. Not for moving an event to another
-    /// time: call calendar_update_event instead. Irreversible: without preview_id a call only
-    /// previews: show it to the user and apply only once they agree (a client with MCP elicitation
-    /// asks them in the call; a no is approval_declined: do not retry).
+    /// time: call update-event instead. Irreversible: without preview_id a call only previews: show
+    /// it to the user and apply only once they agree (a client with MCP elicitation asks them in
+    /// the call; a no is approval_declined: do not retry).
     ///
     /// Irreversible, second step: called only with an approved preview, made by
-    /// [`CalendarTools::preview_calendar_delete_event`] for these very arguments.
+    /// [`CalendarTools::preview_delete_event`] for these very arguments.
     ///
     /// Its change is made at a remote service you can query (`effect: remote_lookup`):
     /// store `remote.key()` on the change (a reference, a metadata field), and when
@@ -2207,24 +2187,21 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     /// is told a retry checks first.
     /// Records of it kept in the runtime's store go through `remote.work()` and commit
     /// with the call's records.
-    fn calendar_delete_event(
+    fn delete_event(
         &self,
-        input: CalendarDeleteEventInput,
-        preview: CalendarDeleteEventPreview,
+        input: DeleteEventInput,
+        preview: DeleteEventPreview,
         remote: ::toolspec_runtime::store::Remote,
     ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            CalendarDeleteEventOutput,
-            ::toolspec_runtime::ToolError,
-        >,
+        Output = ::core::result::Result<DeleteEventOutput, ::toolspec_runtime::ToolError>,
     > + ::core::marker::Send;
     /// Accept, decline or tentatively accept an event the person is invited to. Returns the answer
     /// now and before, and the call that gives the earlier answer again. Use when the user asks to
     /// accept, decline or say maybe to a meeting. Not for changing the event itself: call
-    /// calendar_update_event instead. When modificationScope is thisEventOnly, pass
-    /// originalStartTime. Reversible: the result's undo is the call that reverts it at the remote
-    /// service, not what that service did with it meanwhile (notifications it sent). After an error
-    /// or no answer, a retry may make the change twice: check first.
+    /// update-event instead. When modificationScope is thisEventOnly, pass originalStartTime.
+    /// Reversible: the result's undo is the call that reverts it at the remote service, not what
+    /// that service did with it meanwhile (notifications it sent). After an error or no answer, a
+    /// retry may make the change twice: check first.
     ///
     /// Reversible: the undo call is built from the result and attached for you. Return
     /// what the undo restores as the service reports it when it makes the change.
@@ -2234,38 +2211,34 @@ pub trait CalendarTools: ::core::marker::Send + ::core::marker::Sync {
     /// and the agent is told so. Send `remote.key()` if the service keeps any reference.
     /// Records of it kept in the runtime's store go through `remote.work()` and commit
     /// with the call's records.
-    fn calendar_respond_to_event(
+    fn respond_to_event(
         &self,
-        input: CalendarRespondToEventInput,
+        input: RespondToEventInput,
         remote: ::toolspec_runtime::store::Remote,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            CalendarRespondToEventOutput,
+            RespondToEventOutput,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
     /// Get when each of several calendars is busy in a time window of at most three months. Returns
     /// each calendar's busy intervals, by calendar id. Use when the user asks when people are free,
-    /// to find a time to meet. Not for what the events are: call calendar_list_events instead.
-    /// Read-only.
-    fn calendar_get_freebusy(
+    /// to find a time to meet. Not for what the events are: call list-events instead. Read-only.
+    fn get_freebusy(
         &self,
-        input: CalendarGetFreebusyInput,
+        input: GetFreebusyInput,
     ) -> impl ::core::future::Future<
-        Output = ::core::result::Result<
-            CalendarGetFreebusyOutput,
-            ::toolspec_runtime::ToolError,
-        >,
+        Output = ::core::result::Result<GetFreebusyOutput, ::toolspec_runtime::ToolError>,
     > + ::core::marker::Send;
     /// Get the current date and time, in UTC and in a time zone. Returns the time in UTC, the time
     /// zone used and the local time there. Use when you need today's date or the time now, to turn
     /// "tomorrow" or "next week" into times. Read-only.
-    fn calendar_get_current_time(
+    fn get_current_time(
         &self,
-        input: CalendarGetCurrentTimeInput,
+        input: GetCurrentTimeInput,
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
-            CalendarGetCurrentTimeOutput,
+            GetCurrentTimeOutput,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
@@ -2341,7 +2314,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 &SERVE[0],
                                 input,
                                 &args,
-                                |input| tools.calendar_list_calendars(input),
+                                |input| tools.list_calendars(input),
                             )
                             .await
                     },
@@ -2357,7 +2330,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 &SERVE[1],
                                 input,
                                 &args,
-                                |input| tools.calendar_list_events(input),
+                                |input| tools.list_events(input),
                             )
                             .await
                     },
@@ -2373,7 +2346,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 &SERVE[2],
                                 input,
                                 &args,
-                                |input| tools.calendar_search_events(input),
+                                |input| tools.search_events(input),
                             )
                             .await
                     },
@@ -2389,7 +2362,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 &SERVE[3],
                                 input,
                                 &args,
-                                |input| tools.calendar_get_event(input),
+                                |input| tools.get_event(input),
                             )
                             .await
                     },
@@ -2405,7 +2378,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 &SERVE[4],
                                 input,
                                 &args,
-                                |input| tools.calendar_list_colors(input),
+                                |input| tools.list_colors(input),
                             )
                             .await
                     },
@@ -2422,10 +2395,10 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 ctx,
                                 input,
                                 &args,
-                                |input| tools.preview_calendar_create_event(input),
+                                |input| tools.preview_create_event(input),
                                 |input, preview, work| {
                                     tools
-                                        .calendar_create_event(
+                                        .create_event(
                                             input,
                                             preview,
                                             ::toolspec_runtime::store::Remote::from(work),
@@ -2447,10 +2420,10 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 ctx,
                                 input,
                                 &args,
-                                |input| tools.preview_calendar_create_events(input),
+                                |input| tools.preview_create_events(input),
                                 |input, preview, work| {
                                     tools
-                                        .calendar_create_events(
+                                        .create_events(
                                             input,
                                             preview,
                                             ::toolspec_runtime::store::Remote::from(work),
@@ -2472,10 +2445,10 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 ctx,
                                 input,
                                 &args,
-                                |input| tools.preview_calendar_update_event(input),
+                                |input| tools.preview_update_event(input),
                                 |input, preview, work| {
                                     tools
-                                        .calendar_update_event(
+                                        .update_event(
                                             input,
                                             preview,
                                             ::toolspec_runtime::store::Remote::from(work),
@@ -2497,10 +2470,10 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 ctx,
                                 input,
                                 &args,
-                                |input| tools.preview_calendar_delete_event(input),
+                                |input| tools.preview_delete_event(input),
                                 |input, preview, work| {
                                     tools
-                                        .calendar_delete_event(
+                                        .delete_event(
                                             input,
                                             preview,
                                             ::toolspec_runtime::store::Remote::from(work),
@@ -2523,7 +2496,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 &args,
                                 |input, work| {
                                     tools
-                                        .calendar_respond_to_event(
+                                        .respond_to_event(
                                             input,
                                             ::toolspec_runtime::store::Remote::from(work),
                                         )
@@ -2543,7 +2516,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 &SERVE[10],
                                 input,
                                 &args,
-                                |input| tools.calendar_get_freebusy(input),
+                                |input| tools.get_freebusy(input),
                             )
                             .await
                     },
@@ -2559,7 +2532,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
                                 &SERVE[11],
                                 input,
                                 &args,
-                                |input| tools.calendar_get_current_time(input),
+                                |input| tools.get_current_time(input),
                             )
                             .await
                     },
@@ -2570,7 +2543,7 @@ impl<T: CalendarTools> ::toolspec_runtime::engine::Toolset for CalendarServer<T>
     }
 }
 
-static CALENDAR_LIST_CALENDARS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+static LIST_CALENDARS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[validate::Field::optional("account", validate::Shape::Union(&ACCOUNTS_UNION))],
 );
 
@@ -2584,10 +2557,7 @@ static ACCOUNTS_UNION: validate::UnionShape = validate::UnionShape::new(
                     .pattern(&ACCOUNT_ID_PATTERN),
             ),
         ),
-        (
-            "several",
-            validate::Shape::Array(&CALENDAR_LIST_CALENDARS_INPUT_ACCOUNT_SEVERAL_ITEMS),
-        ),
+        ("several", validate::Shape::Array(&LIST_CALENDARS_INPUT_ACCOUNT_SEVERAL_ITEMS)),
     ],
     "string or array",
 );
@@ -2596,7 +2566,7 @@ static ACCOUNT_ID_PATTERN: validate::Pattern = validate::Pattern::new(
     "^[a-z0-9_-]{1,64}$",
 );
 
-static CALENDAR_LIST_CALENDARS_INPUT_ACCOUNT_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+static LIST_CALENDARS_INPUT_ACCOUNT_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::String(
             validate::StringShape::new()
                 .length(None, Some(64))
@@ -2604,7 +2574,7 @@ static CALENDAR_LIST_CALENDARS_INPUT_ACCOUNT_SEVERAL_ITEMS: validate::ArrayShape
         ),
     )
     .bounds(Some(1), Some(10));
-static CALENDAR_LIST_EVENTS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+static LIST_EVENTS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::optional("account", validate::Shape::Union(&ACCOUNTS_UNION_2)),
         validate::Field::required(
@@ -2637,7 +2607,7 @@ static CALENDAR_LIST_EVENTS_INPUT: validate::ObjectShape = validate::ObjectShape
         ),
         validate::Field::optional(
             "fields",
-            validate::Shape::Array(&CALENDAR_LIST_EVENTS_INPUT_FIELDS_ITEMS),
+            validate::Shape::Array(&LIST_EVENTS_INPUT_FIELDS_ITEMS),
         ),
         validate::Field::optional(
             "privateExtendedProperty",
@@ -2660,15 +2630,12 @@ static ACCOUNTS_UNION_2: validate::UnionShape = validate::UnionShape::new(
                     .pattern(&ACCOUNT_ID_PATTERN),
             ),
         ),
-        (
-            "several",
-            validate::Shape::Array(&CALENDAR_LIST_EVENTS_INPUT_ACCOUNT_SEVERAL_ITEMS),
-        ),
+        ("several", validate::Shape::Array(&LIST_EVENTS_INPUT_ACCOUNT_SEVERAL_ITEMS)),
     ],
     "string or array",
 );
 
-static CALENDAR_LIST_EVENTS_INPUT_ACCOUNT_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+static LIST_EVENTS_INPUT_ACCOUNT_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::String(
             validate::StringShape::new()
                 .length(None, Some(64))
@@ -2684,15 +2651,12 @@ static CALENDAR_IDS_UNION: validate::UnionShape = validate::UnionShape::new(
                 validate::StringShape::new().length(Some(1), Some(254)),
             ),
         ),
-        (
-            "several",
-            validate::Shape::Array(&CALENDAR_LIST_EVENTS_INPUT_CALENDAR_ID_SEVERAL_ITEMS),
-        ),
+        ("several", validate::Shape::Array(&LIST_EVENTS_INPUT_CALENDAR_ID_SEVERAL_ITEMS)),
     ],
     "string or array",
 );
 
-static CALENDAR_LIST_EVENTS_INPUT_CALENDAR_ID_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+static LIST_EVENTS_INPUT_CALENDAR_ID_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::String(validate::StringShape::new().length(Some(1), Some(254))),
     )
     .bounds(Some(1), Some(50));
@@ -2704,7 +2668,7 @@ static TIME_ZONE_PATTERN: validate::Pattern = validate::Pattern::new(
     "^[A-Za-z0-9_/+-]+$",
 );
 
-static CALENDAR_LIST_EVENTS_INPUT_FIELDS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+static LIST_EVENTS_INPUT_FIELDS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::String(
             validate::StringShape::new()
                 .one_of(
@@ -2752,13 +2716,11 @@ static PROPERTY_FILTER_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::String(
             validate::StringShape::new()
                 .length(None, Some(1069))
-                .pattern(
-                    &CALENDAR_LIST_EVENTS_INPUT_PRIVATE_EXTENDED_PROPERTY_ITEM_PATTERN,
-                ),
+                .pattern(&LIST_EVENTS_INPUT_PRIVATE_EXTENDED_PROPERTY_ITEM_PATTERN),
         ),
     )
     .bounds(None, Some(300));
-static CALENDAR_LIST_EVENTS_INPUT_PRIVATE_EXTENDED_PROPERTY_ITEM_PATTERN: validate::Pattern = validate::Pattern::new(
+static LIST_EVENTS_INPUT_PRIVATE_EXTENDED_PROPERTY_ITEM_PATTERN: validate::Pattern = validate::Pattern::new(
     "^[^=]+=[^=]+$",
 );
 
@@ -2766,13 +2728,11 @@ static PROPERTY_FILTER_ITEMS_2: validate::ArrayShape = validate::ArrayShape::new
         validate::Shape::String(
             validate::StringShape::new()
                 .length(None, Some(1069))
-                .pattern(
-                    &CALENDAR_LIST_EVENTS_INPUT_PRIVATE_EXTENDED_PROPERTY_ITEM_PATTERN,
-                ),
+                .pattern(&LIST_EVENTS_INPUT_PRIVATE_EXTENDED_PROPERTY_ITEM_PATTERN),
         ),
     )
     .bounds(None, Some(300));
-static CALENDAR_SEARCH_EVENTS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+static SEARCH_EVENTS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::optional("account", validate::Shape::Union(&ACCOUNTS_UNION_3)),
         validate::Field::required(
@@ -2811,7 +2771,7 @@ static CALENDAR_SEARCH_EVENTS_INPUT: validate::ObjectShape = validate::ObjectSha
         ),
         validate::Field::optional(
             "fields",
-            validate::Shape::Array(&CALENDAR_SEARCH_EVENTS_INPUT_FIELDS_ITEMS),
+            validate::Shape::Array(&SEARCH_EVENTS_INPUT_FIELDS_ITEMS),
         ),
         validate::Field::optional(
             "privateExtendedProperty",
@@ -2834,15 +2794,12 @@ static ACCOUNTS_UNION_3: validate::UnionShape = validate::UnionShape::new(
                     .pattern(&ACCOUNT_ID_PATTERN),
             ),
         ),
-        (
-            "several",
-            validate::Shape::Array(&CALENDAR_SEARCH_EVENTS_INPUT_ACCOUNT_SEVERAL_ITEMS),
-        ),
+        ("several", validate::Shape::Array(&SEARCH_EVENTS_INPUT_ACCOUNT_SEVERAL_ITEMS)),
     ],
     "string or array",
 );
 
-static CALENDAR_SEARCH_EVENTS_INPUT_ACCOUNT_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+static SEARCH_EVENTS_INPUT_ACCOUNT_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::String(
             validate::StringShape::new()
                 .length(None, Some(64))
@@ -2860,19 +2817,17 @@ static CALENDAR_IDS_UNION_2: validate::UnionShape = validate::UnionShape::new(
         ),
         (
             "several",
-            validate::Shape::Array(
-                &CALENDAR_SEARCH_EVENTS_INPUT_CALENDAR_ID_SEVERAL_ITEMS,
-            ),
+            validate::Shape::Array(&SEARCH_EVENTS_INPUT_CALENDAR_ID_SEVERAL_ITEMS),
         ),
     ],
     "string or array",
 );
 
-static CALENDAR_SEARCH_EVENTS_INPUT_CALENDAR_ID_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+static SEARCH_EVENTS_INPUT_CALENDAR_ID_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::String(validate::StringShape::new().length(Some(1), Some(254))),
     )
     .bounds(Some(1), Some(50));
-static CALENDAR_SEARCH_EVENTS_INPUT_FIELDS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+static SEARCH_EVENTS_INPUT_FIELDS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::String(
             validate::StringShape::new()
                 .one_of(
@@ -2920,9 +2875,7 @@ static PROPERTY_FILTER_ITEMS_3: validate::ArrayShape = validate::ArrayShape::new
         validate::Shape::String(
             validate::StringShape::new()
                 .length(None, Some(1069))
-                .pattern(
-                    &CALENDAR_LIST_EVENTS_INPUT_PRIVATE_EXTENDED_PROPERTY_ITEM_PATTERN,
-                ),
+                .pattern(&LIST_EVENTS_INPUT_PRIVATE_EXTENDED_PROPERTY_ITEM_PATTERN),
         ),
     )
     .bounds(None, Some(300));
@@ -2930,13 +2883,11 @@ static PROPERTY_FILTER_ITEMS_4: validate::ArrayShape = validate::ArrayShape::new
         validate::Shape::String(
             validate::StringShape::new()
                 .length(None, Some(1069))
-                .pattern(
-                    &CALENDAR_LIST_EVENTS_INPUT_PRIVATE_EXTENDED_PROPERTY_ITEM_PATTERN,
-                ),
+                .pattern(&LIST_EVENTS_INPUT_PRIVATE_EXTENDED_PROPERTY_ITEM_PATTERN),
         ),
     )
     .bounds(None, Some(300));
-static CALENDAR_GET_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+static GET_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::optional(
             "account",
@@ -2962,7 +2913,7 @@ static CALENDAR_GET_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::
         ),
         validate::Field::optional(
             "fields",
-            validate::Shape::Array(&CALENDAR_GET_EVENT_INPUT_FIELDS_ITEMS),
+            validate::Shape::Array(&GET_EVENT_INPUT_FIELDS_ITEMS),
         ),
     ],
 );
@@ -2971,7 +2922,7 @@ static EVENT_ID_PATTERN: validate::Pattern = validate::Pattern::new(
     "^[a-v0-9]{5,1024}$",
 );
 
-static CALENDAR_GET_EVENT_INPUT_FIELDS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+static GET_EVENT_INPUT_FIELDS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::String(
             validate::StringShape::new()
                 .one_of(
@@ -3015,7 +2966,7 @@ static CALENDAR_GET_EVENT_INPUT_FIELDS_ITEMS: validate::ArrayShape = validate::A
         ),
     )
     .bounds(None, Some(34));
-static CALENDAR_LIST_COLORS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+static LIST_COLORS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::optional(
             "account",
@@ -3028,7 +2979,7 @@ static CALENDAR_LIST_COLORS_INPUT: validate::ObjectShape = validate::ObjectShape
     ],
 );
 
-static CALENDAR_CREATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+static CREATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::optional(
             "account",
@@ -3088,7 +3039,7 @@ static CALENDAR_CREATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
         ),
         validate::Field::optional(
             "attendees",
-            validate::Shape::Array(&CALENDAR_CREATE_EVENT_INPUT_ATTENDEES_ITEMS),
+            validate::Shape::Array(&CREATE_EVENT_INPUT_ATTENDEES_ITEMS),
         ),
         validate::Field::optional(
             "colorId",
@@ -3139,11 +3090,11 @@ static CALENDAR_CREATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
         ),
         validate::Field::optional(
             "attachments",
-            validate::Shape::Array(&CALENDAR_CREATE_EVENT_INPUT_ATTACHMENTS_ITEMS),
+            validate::Shape::Array(&CREATE_EVENT_INPUT_ATTACHMENTS_ITEMS),
         ),
         validate::Field::optional(
             "source",
-            validate::Shape::Object(&CALENDAR_CREATE_EVENT_INPUT_SOURCE_SHAPE),
+            validate::Shape::Object(&CREATE_EVENT_INPUT_SOURCE_SHAPE),
         ),
         validate::Field::optional(
             "calendarsToCheck",
@@ -3165,20 +3116,16 @@ static CALENDAR_CREATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
         ),
         validate::Field::optional(
             "focusTimeProperties",
-            validate::Shape::Object(
-                &CALENDAR_CREATE_EVENT_INPUT_FOCUS_TIME_PROPERTIES_SHAPE,
-            ),
+            validate::Shape::Object(&CREATE_EVENT_INPUT_FOCUS_TIME_PROPERTIES_SHAPE),
         ),
         validate::Field::optional(
             "outOfOfficeProperties",
-            validate::Shape::Object(
-                &CALENDAR_CREATE_EVENT_INPUT_OUT_OF_OFFICE_PROPERTIES_SHAPE,
-            ),
+            validate::Shape::Object(&CREATE_EVENT_INPUT_OUT_OF_OFFICE_PROPERTIES_SHAPE),
         ),
         validate::Field::optional(
             "workingLocationProperties",
             validate::Shape::Object(
-                &CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE,
+                &CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE,
             ),
         ),
         validate::Field::optional(
@@ -3196,7 +3143,7 @@ static CALENDAR_CREATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
     ],
 );
 
-static CALENDAR_CREATE_EVENT_INPUT_ATTENDEES_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+static CREATE_EVENT_INPUT_ATTENDEES_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::Object(&NEW_ATTENDEE_SHAPE),
     )
     .bounds(None, Some(100));
@@ -3269,11 +3216,11 @@ static RECURRENCE_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::String(
             validate::StringShape::new()
                 .length(None, Some(500))
-                .pattern(&CALENDAR_CREATE_EVENT_INPUT_RECURRENCE_ITEM_PATTERN),
+                .pattern(&CREATE_EVENT_INPUT_RECURRENCE_ITEM_PATTERN),
         ),
     )
     .bounds(None, Some(10));
-static CALENDAR_CREATE_EVENT_INPUT_RECURRENCE_ITEM_PATTERN: validate::Pattern = validate::Pattern::new(
+static CREATE_EVENT_INPUT_RECURRENCE_ITEM_PATTERN: validate::Pattern = validate::Pattern::new(
     "^(RRULE|EXRULE|RDATE|EXDATE)[:;]",
 );
 
@@ -3340,7 +3287,7 @@ static EXTENDED_PROPERTIES_SHAPE_SHARED_MAP: validate::MapShape = validate::MapS
     )
     .keys(validate::StringShape::new().length(None, Some(44)))
     .max_entries(Some(300));
-static CALENDAR_CREATE_EVENT_INPUT_ATTACHMENTS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+static CREATE_EVENT_INPUT_ATTACHMENTS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::Object(&ATTACHMENT_SHAPE),
     )
     .bounds(None, Some(25));
@@ -3379,7 +3326,7 @@ static ATTACHMENT_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
     ],
 );
 
-static CALENDAR_CREATE_EVENT_INPUT_SOURCE_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+static CREATE_EVENT_INPUT_SOURCE_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::required(
             "url",
@@ -3402,7 +3349,7 @@ static CALENDARS_TO_CHECK_ITEMS: validate::ArrayShape = validate::ArrayShape::ne
         validate::Shape::String(validate::StringShape::new().length(Some(1), Some(254))),
     )
     .bounds(None, Some(50));
-static CALENDAR_CREATE_EVENT_INPUT_FOCUS_TIME_PROPERTIES_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+static CREATE_EVENT_INPUT_FOCUS_TIME_PROPERTIES_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::optional(
             "autoDeclineMode",
@@ -3432,7 +3379,7 @@ static CALENDAR_CREATE_EVENT_INPUT_FOCUS_TIME_PROPERTIES_SHAPE: validate::Object
     ],
 );
 
-static CALENDAR_CREATE_EVENT_INPUT_OUT_OF_OFFICE_PROPERTIES_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+static CREATE_EVENT_INPUT_OUT_OF_OFFICE_PROPERTIES_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::optional(
                 "autoDeclineMode",
@@ -3457,7 +3404,7 @@ static CALENDAR_CREATE_EVENT_INPUT_OUT_OF_OFFICE_PROPERTIES_SHAPE: validate::Obj
     ],
 );
 
-static CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+static CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::required(
             "type",
@@ -3469,29 +3416,29 @@ static CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE: validate::
         validate::Field::optional(
             "homeOffice",
             validate::Shape::Object(
-                &CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_HOME_OFFICE_SHAPE,
+                &CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_HOME_OFFICE_SHAPE,
             ),
         ),
         validate::Field::optional(
             "officeLocation",
             validate::Shape::Object(
-                &CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_OFFICE_LOCATION_SHAPE,
+                &CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_OFFICE_LOCATION_SHAPE,
             ),
         ),
         validate::Field::optional(
             "customLocation",
             validate::Shape::Object(
-                &CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_CUSTOM_LOCATION_SHAPE,
+                &CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_CUSTOM_LOCATION_SHAPE,
             ),
         ),
     ],
 );
 
-static CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_HOME_OFFICE_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+static CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_HOME_OFFICE_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
     &[],
 );
 
-static CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_OFFICE_LOCATION_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+static CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_OFFICE_LOCATION_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::optional(
             "label",
@@ -3516,7 +3463,7 @@ static CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_OFFICE_LOCA
     ],
 );
 
-static CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_CUSTOM_LOCATION_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+static CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_CUSTOM_LOCATION_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::optional(
             "label",
@@ -3525,7 +3472,7 @@ static CALENDAR_CREATE_EVENT_INPUT_WORKING_LOCATION_PROPERTIES_SHAPE_CUSTOM_LOCA
     ],
 );
 
-static CALENDAR_CREATE_EVENTS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+static CREATE_EVENTS_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::optional(
             "account",
@@ -3558,7 +3505,7 @@ static CALENDAR_CREATE_EVENTS_INPUT: validate::ObjectShape = validate::ObjectSha
         ),
         validate::Field::required(
             "events",
-            validate::Shape::Array(&CALENDAR_CREATE_EVENTS_INPUT_EVENTS_ITEMS),
+            validate::Shape::Array(&CREATE_EVENTS_INPUT_EVENTS_ITEMS),
         ),
         validate::Field::optional(
             "idempotency_key",
@@ -3575,7 +3522,7 @@ static CALENDAR_CREATE_EVENTS_INPUT: validate::ObjectShape = validate::ObjectSha
     ],
 );
 
-static CALENDAR_CREATE_EVENTS_INPUT_EVENTS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+static CREATE_EVENTS_INPUT_EVENTS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::Object(&NEW_EVENT_SHAPE),
     )
     .bounds(Some(1), Some(50));
@@ -3710,11 +3657,11 @@ static RECURRENCE_ITEMS_2: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::String(
             validate::StringShape::new()
                 .length(None, Some(500))
-                .pattern(&CALENDAR_CREATE_EVENT_INPUT_RECURRENCE_ITEM_PATTERN),
+                .pattern(&CREATE_EVENT_INPUT_RECURRENCE_ITEM_PATTERN),
         ),
     )
     .bounds(None, Some(10));
-static CALENDAR_UPDATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+static UPDATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
         &[
             validate::Field::optional(
                 "account",
@@ -3780,7 +3727,7 @@ static CALENDAR_UPDATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
                 .nullable(),
             validate::Field::optional(
                 "attendees",
-                validate::Shape::Array(&CALENDAR_UPDATE_EVENT_INPUT_ATTENDEES_ITEMS),
+                validate::Shape::Array(&UPDATE_EVENT_INPUT_ATTENDEES_ITEMS),
             ),
             validate::Field::optional(
                     "colorId",
@@ -3842,7 +3789,7 @@ static CALENDAR_UPDATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
             ),
             validate::Field::optional(
                 "attachments",
-                validate::Shape::Array(&CALENDAR_UPDATE_EVENT_INPUT_ATTACHMENTS_ITEMS),
+                validate::Shape::Array(&UPDATE_EVENT_INPUT_ATTACHMENTS_ITEMS),
             ),
             validate::Field::optional(
                 "modificationScope",
@@ -3900,7 +3847,7 @@ static CALENDAR_UPDATE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
         ],
     )
     .with_nullable();
-static CALENDAR_UPDATE_EVENT_INPUT_ATTENDEES_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+static UPDATE_EVENT_INPUT_ATTENDEES_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::Object(&ATTENDEE_EMAIL_SHAPE),
     )
     .bounds(None, Some(100));
@@ -3919,7 +3866,7 @@ static RECURRENCE_ITEMS_3: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::String(
             validate::StringShape::new()
                 .length(None, Some(500))
-                .pattern(&CALENDAR_CREATE_EVENT_INPUT_RECURRENCE_ITEM_PATTERN),
+                .pattern(&CREATE_EVENT_INPUT_RECURRENCE_ITEM_PATTERN),
         ),
     )
     .bounds(None, Some(10));
@@ -3927,11 +3874,11 @@ static CALENDARS_TO_CHECK_ITEMS_2: validate::ArrayShape = validate::ArrayShape::
         validate::Shape::String(validate::StringShape::new().length(Some(1), Some(254))),
     )
     .bounds(None, Some(50));
-static CALENDAR_UPDATE_EVENT_INPUT_ATTACHMENTS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+static UPDATE_EVENT_INPUT_ATTACHMENTS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::Object(&ATTACHMENT_SHAPE),
     )
     .bounds(None, Some(25));
-static CALENDAR_DELETE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+static DELETE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::optional(
             "account",
@@ -3977,7 +3924,7 @@ static CALENDAR_DELETE_EVENT_INPUT: validate::ObjectShape = validate::ObjectShap
     ],
 );
 
-static CALENDAR_RESPOND_TO_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+static RESPOND_TO_EVENT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
         &[
             validate::Field::optional(
                 "account",
@@ -4053,12 +4000,12 @@ static CALENDAR_RESPOND_TO_EVENT_INPUT: validate::ObjectShape = validate::Object
             },
         ],
     );
-static CALENDAR_GET_FREEBUSY_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+static GET_FREEBUSY_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::optional("account", validate::Shape::Union(&ACCOUNTS_UNION_4)),
         validate::Field::required(
             "calendars",
-            validate::Shape::Array(&CALENDAR_GET_FREEBUSY_INPUT_CALENDARS_ITEMS),
+            validate::Shape::Array(&GET_FREEBUSY_INPUT_CALENDARS_ITEMS),
         ),
         validate::Field::required(
             "timeMin",
@@ -4105,15 +4052,12 @@ static ACCOUNTS_UNION_4: validate::UnionShape = validate::UnionShape::new(
                     .pattern(&ACCOUNT_ID_PATTERN),
             ),
         ),
-        (
-            "several",
-            validate::Shape::Array(&CALENDAR_GET_FREEBUSY_INPUT_ACCOUNT_SEVERAL_ITEMS),
-        ),
+        ("several", validate::Shape::Array(&GET_FREEBUSY_INPUT_ACCOUNT_SEVERAL_ITEMS)),
     ],
     "string or array",
 );
 
-static CALENDAR_GET_FREEBUSY_INPUT_ACCOUNT_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+static GET_FREEBUSY_INPUT_ACCOUNT_SEVERAL_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
         validate::Shape::String(
             validate::StringShape::new()
                 .length(None, Some(64))
@@ -4121,11 +4065,11 @@ static CALENDAR_GET_FREEBUSY_INPUT_ACCOUNT_SEVERAL_ITEMS: validate::ArrayShape =
         ),
     )
     .bounds(Some(1), Some(10));
-static CALENDAR_GET_FREEBUSY_INPUT_CALENDARS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
-        validate::Shape::Object(&CALENDAR_GET_FREEBUSY_INPUT_CALENDARS_ITEM_SHAPE),
+static GET_FREEBUSY_INPUT_CALENDARS_ITEMS: validate::ArrayShape = validate::ArrayShape::new(
+        validate::Shape::Object(&GET_FREEBUSY_INPUT_CALENDARS_ITEM_SHAPE),
     )
     .bounds(Some(1), Some(50));
-static CALENDAR_GET_FREEBUSY_INPUT_CALENDARS_ITEM_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+static GET_FREEBUSY_INPUT_CALENDARS_ITEM_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::required(
             "id",
@@ -4136,7 +4080,7 @@ static CALENDAR_GET_FREEBUSY_INPUT_CALENDARS_ITEM_SHAPE: validate::ObjectShape =
     ],
 );
 
-static CALENDAR_GET_CURRENT_TIME_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+static GET_CURRENT_TIME_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::optional(
             "account",
@@ -4160,7 +4104,7 @@ static CALENDAR_GET_CURRENT_TIME_INPUT: validate::ObjectShape = validate::Object
 /// Every tool of this toolset, in the order `tools/list` shows them.
 pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
     ::toolspec_runtime::engine::ToolDefinition {
-        name: "calendar_list_calendars",
+        name: "list-calendars",
         title: "List calendars",
         description: "List every calendar the person can see. Returns each calendar's id, title, time zone, the person's access and whether it is their primary one. Use when you need a calendar id other than primary, or the user asks which calendars they have. Read-only.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"description\":\"The accounts whose calendars to list; every connected one when left out. Example: \\\"work\\\".\",\"anyOf\":[{\"type\":\"string\",\"description\":\"One account.\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},{\"type\":\"array\",\"description\":\"Several accounts.\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"string\",\"description\":\"A connected account's nickname.\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64}}]}},\"additionalProperties\":false}",
@@ -4173,13 +4117,13 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
             open_world: false,
         },
         deprecated_aliases: &[],
-        input: &CALENDAR_LIST_CALENDARS_INPUT,
+        input: &LIST_CALENDARS_INPUT,
         example_call: "{}",
     },
     ::toolspec_runtime::engine::ToolDefinition {
-        name: "calendar_list_events",
+        name: "list-events",
         title: "List events",
-        description: "List the events of one or more calendars in a time window, in start order. Returns the events with their times, guests, status and recurrence. Use when the user asks what is on their calendar on a day or in a period. Not for events matching words: call calendar_search_events instead. Not for only whether people are free: call calendar_get_freebusy instead. Read-only.",
+        description: "List the events of one or more calendars in a time window, in start order. Returns the events with their times, guests, status and recurrence. Use when the user asks what is on their calendar on a day or in a period. Not for events matching words: call search-events instead. Not for only whether people are free: call get-freebusy instead. Read-only.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"description\":\"The accounts to read; every connected one when left out. Example: \\\"work\\\".\",\"anyOf\":[{\"type\":\"string\",\"description\":\"One account.\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},{\"type\":\"array\",\"description\":\"Several accounts.\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"string\",\"description\":\"A connected account's nickname.\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64}}]},\"calendarId\":{\"description\":\"The calendar or calendars to read. Example: \\\"primary\\\".\",\"anyOf\":[{\"type\":\"string\",\"description\":\"One calendar id or name, or a JSON array of them in a string ('[\\\"Work\\\", \\\"Team\\\"]').\",\"minLength\":1,\"maxLength\":254},{\"type\":\"array\",\"description\":\"Several calendars.\",\"minItems\":1,\"maxItems\":50,\"items\":{\"type\":\"string\",\"description\":\"A calendar's id (`primary`, an address) or name.\",\"minLength\":1,\"maxLength\":254}}]},\"timeMin\":{\"type\":\"string\",\"description\":\"Only events ending after this. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"timeMax\":{\"type\":\"string\",\"description\":\"Only events starting before this. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"timeZone\":{\"type\":\"string\",\"description\":\"How times without an offset are read; the calendar's by default. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"fields\":{\"type\":\"array\",\"description\":\"Event fields to return beyond id, summary, start, end, status, htmlLink, location and attendees. Example: [\\\"colorId\\\"].\",\"maxItems\":34,\"items\":{\"type\":\"string\",\"description\":\"The name of an event's field.\",\"enum\":[\"id\",\"summary\",\"description\",\"start\",\"end\",\"location\",\"attendees\",\"colorId\",\"transparency\",\"extendedProperties\",\"reminders\",\"conferenceData\",\"attachments\",\"status\",\"htmlLink\",\"created\",\"updated\",\"creator\",\"organizer\",\"recurrence\",\"recurringEventId\",\"originalStartTime\",\"visibility\",\"iCalUID\",\"sequence\",\"hangoutLink\",\"anyoneCanAddSelf\",\"guestsCanInviteOthers\",\"guestsCanModify\",\"guestsCanSeeOtherGuests\",\"privateCopy\",\"locked\",\"source\",\"eventType\"]}},\"privateExtendedProperty\":{\"type\":\"array\",\"description\":\"Only events with all these private extended properties (key=value). Example: [\\\"project=apollo\\\"].\",\"maxItems\":300,\"items\":{\"type\":\"string\",\"pattern\":\"^[^=]+=[^=]+$\",\"maxLength\":1069}},\"sharedExtendedProperty\":{\"type\":\"array\",\"description\":\"Only events with all these shared extended properties (key=value). Example: [\\\"project=apollo\\\"].\",\"maxItems\":300,\"items\":{\"type\":\"string\",\"pattern\":\"^[^=]+=[^=]+$\",\"maxLength\":1069}}},\"required\":[\"calendarId\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"events\":{\"type\":\"array\",\"description\":\"The events, in start order.\",\"maxItems\":2500,\"items\":{\"type\":\"object\",\"description\":\"An event of a calendar.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]}},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"events\"]}",
         listed_output_schema: r#"{"type":"object","properties":{"events":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"displayName":{"type":"string"},"optional":{"type":"boolean"},"responseStatus":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"colorId":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}},"eventType":{"type":"string","enum":["default","focusTime","outOfOffice","workingLocation"]},"hangoutLink":{"type":"string"},"extendedProperties":{"type":"object","properties":{"private":{"type":"object","additionalProperties":{"type":"string"}},"shared":{"type":"object","additionalProperties":{"type":"string"}}}}},"required":["id","calendarId","summary","description","location","start","end","status","attendees","colorId","recurrence"]}},"truncated":{"type":"object"}},"required":["events"]}"#,
@@ -4190,13 +4134,13 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
             open_world: false,
         },
         deprecated_aliases: &[],
-        input: &CALENDAR_LIST_EVENTS_INPUT,
+        input: &LIST_EVENTS_INPUT,
         example_call: r#"{"calendarId":"primary","timeMin":"2026-12-07T00:00:00","timeMax":"2026-12-07T23:59:59"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
-        name: "calendar_search_events",
+        name: "search-events",
         title: "Search events",
-        description: "Find the events of a calendar whose title, notes, place or guests match words, in a time window. Returns the matching events, in start order. Use when the user asks when a meeting or event happens by what it is about, not by its day. Not for everything on a given day: call calendar_list_events instead. Read-only.",
+        description: "Find the events of a calendar whose title, notes, place or guests match words, in a time window. Returns the matching events, in start order. Use when the user asks when a meeting or event happens by what it is about, not by its day. Not for everything on a given day: call list-events instead. Read-only.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"description\":\"The accounts to search; every connected one when left out. Example: \\\"work\\\".\",\"anyOf\":[{\"type\":\"string\",\"description\":\"One account.\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},{\"type\":\"array\",\"description\":\"Several accounts.\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"string\",\"description\":\"A connected account's nickname.\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64}}]},\"calendarId\":{\"description\":\"The calendar or calendars to search. Example: \\\"primary\\\".\",\"anyOf\":[{\"type\":\"string\",\"description\":\"One calendar id or name, or a JSON array of them in a string ('[\\\"Work\\\", \\\"Team\\\"]').\",\"minLength\":1,\"maxLength\":254},{\"type\":\"array\",\"description\":\"Several calendars.\",\"minItems\":1,\"maxItems\":50,\"items\":{\"type\":\"string\",\"description\":\"A calendar's id (`primary`, an address) or name.\",\"minLength\":1,\"maxLength\":254}}]},\"query\":{\"type\":\"string\",\"description\":\"Words to find in the title or notes or place or guests. Example: \\\"planning\\\".\",\"minLength\":1,\"maxLength\":200},\"timeMin\":{\"type\":\"string\",\"description\":\"Only events ending after this. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"timeMax\":{\"type\":\"string\",\"description\":\"Only events starting before this. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"timeZone\":{\"type\":\"string\",\"description\":\"How times without an offset are read. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"fields\":{\"type\":\"array\",\"description\":\"Event fields to return beyond id, summary, start, end, status, htmlLink, location and attendees. Example: [\\\"colorId\\\"].\",\"maxItems\":34,\"items\":{\"type\":\"string\",\"description\":\"The name of an event's field.\",\"enum\":[\"id\",\"summary\",\"description\",\"start\",\"end\",\"location\",\"attendees\",\"colorId\",\"transparency\",\"extendedProperties\",\"reminders\",\"conferenceData\",\"attachments\",\"status\",\"htmlLink\",\"created\",\"updated\",\"creator\",\"organizer\",\"recurrence\",\"recurringEventId\",\"originalStartTime\",\"visibility\",\"iCalUID\",\"sequence\",\"hangoutLink\",\"anyoneCanAddSelf\",\"guestsCanInviteOthers\",\"guestsCanModify\",\"guestsCanSeeOtherGuests\",\"privateCopy\",\"locked\",\"source\",\"eventType\"]}},\"privateExtendedProperty\":{\"type\":\"array\",\"description\":\"Only events with all these private extended properties (key=value). Example: [\\\"project=apollo\\\"].\",\"maxItems\":300,\"items\":{\"type\":\"string\",\"pattern\":\"^[^=]+=[^=]+$\",\"maxLength\":1069}},\"sharedExtendedProperty\":{\"type\":\"array\",\"description\":\"Only events with all these shared extended properties (key=value). Example: [\\\"project=apollo\\\"].\",\"maxItems\":300,\"items\":{\"type\":\"string\",\"pattern\":\"^[^=]+=[^=]+$\",\"maxLength\":1069}}},\"required\":[\"calendarId\",\"query\",\"timeMin\",\"timeMax\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"events\":{\"type\":\"array\",\"description\":\"The matching events.\",\"maxItems\":2500,\"items\":{\"type\":\"object\",\"description\":\"An event of a calendar.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]}},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"events\"]}",
         listed_output_schema: r#"{"type":"object","properties":{"events":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"displayName":{"type":"string"},"optional":{"type":"boolean"},"responseStatus":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"colorId":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}},"eventType":{"type":"string","enum":["default","focusTime","outOfOffice","workingLocation"]},"hangoutLink":{"type":"string"},"extendedProperties":{"type":"object","properties":{"private":{"type":"object","additionalProperties":{"type":"string"}},"shared":{"type":"object","additionalProperties":{"type":"string"}}}}},"required":["id","calendarId","summary","description","location","start","end","status","attendees","colorId","recurrence"]}},"truncated":{"type":"object"}},"required":["events"]}"#,
@@ -4207,13 +4151,13 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
             open_world: false,
         },
         deprecated_aliases: &[],
-        input: &CALENDAR_SEARCH_EVENTS_INPUT,
+        input: &SEARCH_EVENTS_INPUT,
         example_call: r#"{"calendarId":"team@example.com","query":"planning","timeMin":"2026-12-01T00:00:00","timeMax":"2026-12-31T23:59:59"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
-        name: "calendar_get_event",
+        name: "get-event",
         title: "Get an event",
-        description: "Get one event of a calendar by its id. Returns the event with its times, guests, status and recurrence. Use when you have an event's id and need its details. Not for finding events by words: call calendar_search_events instead. Read-only.",
+        description: "Get one event of a calendar by its id. Returns the event with its times, guests, status and recurrence. Use when you have an event's id and need its details. Not for finding events by words: call search-events instead. Read-only.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to use; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The event's calendar. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"The event to read. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"fields\":{\"type\":\"array\",\"description\":\"Event fields to return beyond id, summary, start, end, status, htmlLink, location and attendees. Example: [\\\"colorId\\\"].\",\"maxItems\":34,\"items\":{\"type\":\"string\",\"description\":\"The name of an event's field.\",\"enum\":[\"id\",\"summary\",\"description\",\"start\",\"end\",\"location\",\"attendees\",\"colorId\",\"transparency\",\"extendedProperties\",\"reminders\",\"conferenceData\",\"attachments\",\"status\",\"htmlLink\",\"created\",\"updated\",\"creator\",\"organizer\",\"recurrence\",\"recurringEventId\",\"originalStartTime\",\"visibility\",\"iCalUID\",\"sequence\",\"hangoutLink\",\"anyoneCanAddSelf\",\"guestsCanInviteOthers\",\"guestsCanModify\",\"guestsCanSeeOtherGuests\",\"privateCopy\",\"locked\",\"source\",\"eventType\"]}}},\"required\":[\"calendarId\",\"eventId\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"event\":{\"type\":\"object\",\"description\":\"The event.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"event\"]}",
         listed_output_schema: r#"{"type":"object","properties":{"event":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"displayName":{"type":"string"},"optional":{"type":"boolean"},"responseStatus":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"colorId":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}},"eventType":{"type":"string","enum":["default","focusTime","outOfOffice","workingLocation"]},"hangoutLink":{"type":"string"},"extendedProperties":{"type":"object","properties":{"private":{"type":"object","additionalProperties":{"type":"string"}},"shared":{"type":"object","additionalProperties":{"type":"string"}}}}},"required":["id","calendarId","summary","description","location","start","end","status","attendees","colorId","recurrence"]},"truncated":{"type":"object"}},"required":["event"]}"#,
@@ -4224,11 +4168,11 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
             open_world: false,
         },
         deprecated_aliases: &[],
-        input: &CALENDAR_GET_EVENT_INPUT,
+        input: &GET_EVENT_INPUT,
         example_call: r#"{"calendarId":"primary","eventId":"ev0standup01"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
-        name: "calendar_list_colors",
+        name: "list-colors",
         title: "List colors",
         description: "List the color ids events and calendars can have, with their colors. Returns the palette of events and of calendars, each by color id. Use when you set an event's colorId and need to know which id is which color. Read-only.",
         input_schema: r#"{"type":"object","properties":{"account":{"type":"string","description":"The account whose palette to read; needed only with several connected. Example: \"work\".","pattern":"^[a-z0-9_-]{1,64}$","maxLength":64}},"additionalProperties":false}"#,
@@ -4241,14 +4185,14 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
             open_world: false,
         },
         deprecated_aliases: &[],
-        input: &CALENDAR_LIST_COLORS_INPUT,
+        input: &LIST_COLORS_INPUT,
         example_call: "{}",
     },
     ::toolspec_runtime::engine::ToolDefinition {
-        name: "calendar_create_event",
+        name: "create-event",
         title: "Create an event",
-        description: "Create an event on a calendar and invite its guests. Returns the new event with its id. Use when the user asks to book a meeting, put something on their calendar or invite people. Not for changing an event that exists: call calendar_update_event instead. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to use; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar to add it to. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"An id of your choosing for the new event; Google makes one when left out. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"summary\":{\"type\":\"string\",\"description\":\"The event's title. Example: \\\"Design review\\\".\",\"minLength\":1,\"maxLength\":1024},\"description\":{\"type\":\"string\",\"description\":\"Notes for the guests. Example: \\\"Bring the mockups\\\".\",\"maxLength\":8192},\"start\":{\"type\":\"string\",\"description\":\"When the event begins: a date and time, a date for an all-day event, or a JSON object string with dateTime and timeZone. Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"description\":\"When it is over, written as start is (an all-day event ends the next day). Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"timeZone\":{\"type\":\"string\",\"description\":\"How start and end without an offset are read. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"location\":{\"type\":\"string\",\"description\":\"The room or address guests go to. Example: \\\"Room 4\\\".\",\"maxLength\":1024},\"attendees\":{\"type\":\"array\",\"description\":\"The guests to invite.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest to invite.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address. Example: \\\"grace@example.com\\\".\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address. Example: \\\"Grace Hopper\\\".\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest. Example: false.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Their answer so far. Example: \\\"needsAction\\\".\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"comment\":{\"type\":\"string\",\"description\":\"Their comment on the answer. Example: \\\"Running late\\\".\",\"maxLength\":1000},\"additionalGuests\":{\"type\":\"integer\",\"description\":\"How many guests they bring. Example: 0.\",\"minimum\":0,\"maximum\":100}},\"required\":[\"email\"],\"additionalProperties\":false}},\"colorId\":{\"type\":\"string\",\"description\":\"The color the event shows in (see calendar_list_colors). Example: \\\"5\\\".\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},\"reminders\":{\"type\":\"object\",\"description\":\"Its reminders; the calendar's defaults when left out.\",\"properties\":{\"useDefault\":{\"type\":\"boolean\",\"description\":\"Whether the calendar's default reminders apply. Example: false.\"},\"overrides\":{\"type\":\"array\",\"description\":\"Reminders of this event instead of the defaults.\",\"maxItems\":5,\"items\":{\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"How the reminder comes.\",\"enum\":[\"email\",\"popup\"],\"default\":\"popup\"},\"minutes\":{\"type\":\"integer\",\"description\":\"Minutes before the start. Example: 10.\",\"minimum\":0,\"maximum\":40320}},\"required\":[\"minutes\"],\"additionalProperties\":false}}},\"required\":[\"useDefault\"],\"additionalProperties\":false},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; once when left out. Example: [\\\"RRULE:FREQ=WEEKLY;COUNT=5\\\"].\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"transparency\":{\"type\":\"string\",\"description\":\"Busy (opaque) or free (transparent); busy when left out. Example: \\\"opaque\\\".\",\"enum\":[\"opaque\",\"transparent\"]},\"visibility\":{\"type\":\"string\",\"description\":\"Who sees its details. Example: \\\"default\\\".\",\"enum\":[\"default\",\"public\",\"private\",\"confidential\"]},\"guestsCanInviteOthers\":{\"type\":\"boolean\",\"description\":\"Whether guests may invite others (yes when left out). Example: true.\"},\"guestsCanModify\":{\"type\":\"boolean\",\"description\":\"Whether guests may change it (no when left out). Example: false.\"},\"guestsCanSeeOtherGuests\":{\"type\":\"boolean\",\"description\":\"Whether guests see each other (yes when left out). Example: true.\"},\"anyoneCanAddSelf\":{\"type\":\"boolean\",\"description\":\"Whether anyone may add themselves (no when left out). Example: false.\"},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed the invitation. One of: all, externalOnly (only guests who do not use Google Calendar), none. Example: \\\"all\\\".\",\"enum\":[\"all\",\"externalOnly\",\"none\"]},\"conferenceData\":{\"type\":\"object\",\"description\":\"A video call to add.\",\"properties\":{\"createRequest\":{\"type\":\"object\",\"description\":\"The request for a new conference.\",\"properties\":{\"requestId\":{\"type\":\"string\",\"description\":\"Your id of this request; the same id makes no second conference. Example: \\\"standup-meet-1\\\".\",\"minLength\":1,\"maxLength\":100},\"conferenceSolutionKey\":{\"type\":\"object\",\"description\":\"The kind of conference.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which conference product. Example: \\\"hangoutsMeet\\\".\",\"enum\":[\"hangoutsMeet\",\"eventHangout\",\"eventNamedHangout\",\"addOn\"]}},\"required\":[\"type\"],\"additionalProperties\":false}},\"required\":[\"requestId\",\"conferenceSolutionKey\"],\"additionalProperties\":false}},\"required\":[\"createRequest\"],\"additionalProperties\":false},\"extendedProperties\":{\"type\":\"object\",\"description\":\"Data of your app to keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}},\"additionalProperties\":false},\"attachments\":{\"type\":\"array\",\"description\":\"Files to attach (the calendar must allow attachments).\",\"maxItems\":25,\"items\":{\"type\":\"object\",\"description\":\"A file attached to the event.\",\"properties\":{\"fileUrl\":{\"type\":\"string\",\"description\":\"The file's link. Example: \\\"https://drive.google.com/file/d/abc\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"title\":{\"type\":\"string\",\"description\":\"The file's title. Example: \\\"Agenda\\\".\",\"maxLength\":1024},\"mimeType\":{\"type\":\"string\",\"description\":\"The file's media type. Example: \\\"application/pdf\\\".\",\"maxLength\":255},\"iconLink\":{\"type\":\"string\",\"description\":\"The link of the file's icon. Example: \\\"https://drive.google.com/icon.png\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"fileId\":{\"type\":\"string\",\"description\":\"The file's Google Drive id. Example: \\\"abc\\\".\",\"maxLength\":255}},\"required\":[\"fileUrl\"],\"additionalProperties\":false}},\"source\":{\"type\":\"object\",\"description\":\"Where it comes from (a web page, an email).\",\"properties\":{\"url\":{\"type\":\"string\",\"description\":\"The source's address. Example: \\\"https://example.com/invite\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"title\":{\"type\":\"string\",\"description\":\"The source's title. Example: \\\"Invitation\\\".\",\"maxLength\":1024}},\"required\":[\"url\",\"title\"],\"additionalProperties\":false},\"calendarsToCheck\":{\"type\":\"array\",\"description\":\"Where to look for events it overlaps. Example: [\\\"primary\\\"].\",\"maxItems\":50,\"items\":{\"type\":\"string\",\"description\":\"A calendar's id (`primary`, an address) or name.\",\"minLength\":1,\"maxLength\":254}},\"duplicateSimilarityThreshold\":{\"type\":\"number\",\"description\":\"The original's duplicate threshold (0-1); conflicts lists every overlap however alike.\",\"minimum\":0,\"maximum\":1,\"default\":0.7},\"allowDuplicates\":{\"type\":\"boolean\",\"description\":\"Create it even when an event with the same title and times exists.\",\"default\":false},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind; a default event when left out. Example: \\\"default\\\".\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"focusTimeProperties\":{\"type\":\"object\",\"description\":\"How a focus time block behaves (eventType focusTime).\",\"properties\":{\"autoDeclineMode\":{\"type\":\"string\",\"description\":\"Which overlapping meetings are declined. Example: \\\"declineNone\\\".\",\"enum\":[\"declineNone\",\"declineAllConflictingInvitations\",\"declineOnlyNewConflictingInvitations\"]},\"chatStatus\":{\"type\":\"string\",\"description\":\"The chat status during it. Example: \\\"doNotDisturb\\\".\",\"enum\":[\"available\",\"doNotDisturb\"]},\"declineMessage\":{\"type\":\"string\",\"description\":\"The message sent with a decline. Example: \\\"In focus time\\\".\",\"maxLength\":1024}},\"additionalProperties\":false},\"outOfOfficeProperties\":{\"type\":\"object\",\"description\":\"How an out of office event behaves (eventType outOfOffice).\",\"properties\":{\"autoDeclineMode\":{\"type\":\"string\",\"description\":\"Which overlapping meetings are declined.\",\"enum\":[\"declineNone\",\"declineAllConflictingInvitations\",\"declineOnlyNewConflictingInvitations\"],\"default\":\"declineAllConflictingInvitations\"},\"declineMessage\":{\"type\":\"string\",\"description\":\"The message sent with a decline. Example: \\\"Out until Monday\\\".\",\"maxLength\":1024}},\"additionalProperties\":false},\"workingLocationProperties\":{\"type\":\"object\",\"description\":\"Where the person works that day (eventType workingLocation).\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which kind of place. Example: \\\"homeOffice\\\".\",\"enum\":[\"homeOffice\",\"officeLocation\",\"customLocation\"]},\"homeOffice\":{\"type\":\"object\",\"description\":\"Set for a home office; it has no fields.\",\"additionalProperties\":false},\"officeLocation\":{\"type\":\"object\",\"description\":\"Which office, by its name or the building's resources.\",\"properties\":{\"label\":{\"type\":\"string\",\"description\":\"The office's name in Calendar. Example: \\\"HQ\\\".\",\"maxLength\":200},\"buildingId\":{\"type\":\"string\",\"description\":\"The building's resource id. Example: \\\"hq-1\\\".\",\"maxLength\":200},\"floorId\":{\"type\":\"string\",\"description\":\"The floor within the building. Example: \\\"3\\\".\",\"maxLength\":200},\"floorSectionId\":{\"type\":\"string\",\"description\":\"Which part of that floor (a wing, a zone). Example: \\\"east\\\".\",\"maxLength\":200},\"deskId\":{\"type\":\"string\",\"description\":\"The desk the person sits at. Example: \\\"d42\\\".\",\"maxLength\":200}},\"additionalProperties\":false},\"customLocation\":{\"type\":\"object\",\"description\":\"Another place.\",\"properties\":{\"label\":{\"type\":\"string\",\"description\":\"The place's name. Example: \\\"Client site\\\".\",\"maxLength\":200}},\"additionalProperties\":false}},\"required\":[\"type\"],\"additionalProperties\":false},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; the service gets it too, so a retry with it never repeats the change and returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"calendarId\",\"summary\",\"start\",\"end\"],\"additionalProperties\":false}",
+        description: "Create an event on a calendar and invite its guests. Returns the new event with its id. Use when the user asks to book a meeting, put something on their calendar or invite people. Not for changing an event that exists: call update-event instead. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to use; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar to add it to. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"An id of your choosing for the new event; Google makes one when left out. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"summary\":{\"type\":\"string\",\"description\":\"The event's title. Example: \\\"Design review\\\".\",\"minLength\":1,\"maxLength\":1024},\"description\":{\"type\":\"string\",\"description\":\"Notes for the guests. Example: \\\"Bring the mockups\\\".\",\"maxLength\":8192},\"start\":{\"type\":\"string\",\"description\":\"When the event begins: a date and time, a date for an all-day event, or a JSON object string with dateTime and timeZone. Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"description\":\"When it is over, written as start is (an all-day event ends the next day). Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"timeZone\":{\"type\":\"string\",\"description\":\"How start and end without an offset are read. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"location\":{\"type\":\"string\",\"description\":\"The room or address guests go to. Example: \\\"Room 4\\\".\",\"maxLength\":1024},\"attendees\":{\"type\":\"array\",\"description\":\"The guests to invite.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest to invite.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address. Example: \\\"grace@example.com\\\".\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address. Example: \\\"Grace Hopper\\\".\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest. Example: false.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Their answer so far. Example: \\\"needsAction\\\".\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"comment\":{\"type\":\"string\",\"description\":\"Their comment on the answer. Example: \\\"Running late\\\".\",\"maxLength\":1000},\"additionalGuests\":{\"type\":\"integer\",\"description\":\"How many guests they bring. Example: 0.\",\"minimum\":0,\"maximum\":100}},\"required\":[\"email\"],\"additionalProperties\":false}},\"colorId\":{\"type\":\"string\",\"description\":\"The color the event shows in (see list-colors). Example: \\\"5\\\".\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},\"reminders\":{\"type\":\"object\",\"description\":\"Its reminders; the calendar's defaults when left out.\",\"properties\":{\"useDefault\":{\"type\":\"boolean\",\"description\":\"Whether the calendar's default reminders apply. Example: false.\"},\"overrides\":{\"type\":\"array\",\"description\":\"Reminders of this event instead of the defaults.\",\"maxItems\":5,\"items\":{\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"How the reminder comes.\",\"enum\":[\"email\",\"popup\"],\"default\":\"popup\"},\"minutes\":{\"type\":\"integer\",\"description\":\"Minutes before the start. Example: 10.\",\"minimum\":0,\"maximum\":40320}},\"required\":[\"minutes\"],\"additionalProperties\":false}}},\"required\":[\"useDefault\"],\"additionalProperties\":false},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; once when left out. Example: [\\\"RRULE:FREQ=WEEKLY;COUNT=5\\\"].\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"transparency\":{\"type\":\"string\",\"description\":\"Busy (opaque) or free (transparent); busy when left out. Example: \\\"opaque\\\".\",\"enum\":[\"opaque\",\"transparent\"]},\"visibility\":{\"type\":\"string\",\"description\":\"Who sees its details. Example: \\\"default\\\".\",\"enum\":[\"default\",\"public\",\"private\",\"confidential\"]},\"guestsCanInviteOthers\":{\"type\":\"boolean\",\"description\":\"Whether guests may invite others (yes when left out). Example: true.\"},\"guestsCanModify\":{\"type\":\"boolean\",\"description\":\"Whether guests may change it (no when left out). Example: false.\"},\"guestsCanSeeOtherGuests\":{\"type\":\"boolean\",\"description\":\"Whether guests see each other (yes when left out). Example: true.\"},\"anyoneCanAddSelf\":{\"type\":\"boolean\",\"description\":\"Whether anyone may add themselves (no when left out). Example: false.\"},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed the invitation. One of: all, externalOnly (only guests who do not use Google Calendar), none. Example: \\\"all\\\".\",\"enum\":[\"all\",\"externalOnly\",\"none\"]},\"conferenceData\":{\"type\":\"object\",\"description\":\"A video call to add.\",\"properties\":{\"createRequest\":{\"type\":\"object\",\"description\":\"The request for a new conference.\",\"properties\":{\"requestId\":{\"type\":\"string\",\"description\":\"Your id of this request; the same id makes no second conference. Example: \\\"standup-meet-1\\\".\",\"minLength\":1,\"maxLength\":100},\"conferenceSolutionKey\":{\"type\":\"object\",\"description\":\"The kind of conference.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which conference product. Example: \\\"hangoutsMeet\\\".\",\"enum\":[\"hangoutsMeet\",\"eventHangout\",\"eventNamedHangout\",\"addOn\"]}},\"required\":[\"type\"],\"additionalProperties\":false}},\"required\":[\"requestId\",\"conferenceSolutionKey\"],\"additionalProperties\":false}},\"required\":[\"createRequest\"],\"additionalProperties\":false},\"extendedProperties\":{\"type\":\"object\",\"description\":\"Data of your app to keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}},\"additionalProperties\":false},\"attachments\":{\"type\":\"array\",\"description\":\"Files to attach (the calendar must allow attachments).\",\"maxItems\":25,\"items\":{\"type\":\"object\",\"description\":\"A file attached to the event.\",\"properties\":{\"fileUrl\":{\"type\":\"string\",\"description\":\"The file's link. Example: \\\"https://drive.google.com/file/d/abc\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"title\":{\"type\":\"string\",\"description\":\"The file's title. Example: \\\"Agenda\\\".\",\"maxLength\":1024},\"mimeType\":{\"type\":\"string\",\"description\":\"The file's media type. Example: \\\"application/pdf\\\".\",\"maxLength\":255},\"iconLink\":{\"type\":\"string\",\"description\":\"The link of the file's icon. Example: \\\"https://drive.google.com/icon.png\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"fileId\":{\"type\":\"string\",\"description\":\"The file's Google Drive id. Example: \\\"abc\\\".\",\"maxLength\":255}},\"required\":[\"fileUrl\"],\"additionalProperties\":false}},\"source\":{\"type\":\"object\",\"description\":\"Where it comes from (a web page, an email).\",\"properties\":{\"url\":{\"type\":\"string\",\"description\":\"The source's address. Example: \\\"https://example.com/invite\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"title\":{\"type\":\"string\",\"description\":\"The source's title. Example: \\\"Invitation\\\".\",\"maxLength\":1024}},\"required\":[\"url\",\"title\"],\"additionalProperties\":false},\"calendarsToCheck\":{\"type\":\"array\",\"description\":\"Where to look for events it overlaps. Example: [\\\"primary\\\"].\",\"maxItems\":50,\"items\":{\"type\":\"string\",\"description\":\"A calendar's id (`primary`, an address) or name.\",\"minLength\":1,\"maxLength\":254}},\"duplicateSimilarityThreshold\":{\"type\":\"number\",\"description\":\"The original's duplicate threshold (0-1); conflicts lists every overlap however alike.\",\"minimum\":0,\"maximum\":1,\"default\":0.7},\"allowDuplicates\":{\"type\":\"boolean\",\"description\":\"Create it even when an event with the same title and times exists.\",\"default\":false},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind; a default event when left out. Example: \\\"default\\\".\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"focusTimeProperties\":{\"type\":\"object\",\"description\":\"How a focus time block behaves (eventType focusTime).\",\"properties\":{\"autoDeclineMode\":{\"type\":\"string\",\"description\":\"Which overlapping meetings are declined. Example: \\\"declineNone\\\".\",\"enum\":[\"declineNone\",\"declineAllConflictingInvitations\",\"declineOnlyNewConflictingInvitations\"]},\"chatStatus\":{\"type\":\"string\",\"description\":\"The chat status during it. Example: \\\"doNotDisturb\\\".\",\"enum\":[\"available\",\"doNotDisturb\"]},\"declineMessage\":{\"type\":\"string\",\"description\":\"The message sent with a decline. Example: \\\"In focus time\\\".\",\"maxLength\":1024}},\"additionalProperties\":false},\"outOfOfficeProperties\":{\"type\":\"object\",\"description\":\"How an out of office event behaves (eventType outOfOffice).\",\"properties\":{\"autoDeclineMode\":{\"type\":\"string\",\"description\":\"Which overlapping meetings are declined.\",\"enum\":[\"declineNone\",\"declineAllConflictingInvitations\",\"declineOnlyNewConflictingInvitations\"],\"default\":\"declineAllConflictingInvitations\"},\"declineMessage\":{\"type\":\"string\",\"description\":\"The message sent with a decline. Example: \\\"Out until Monday\\\".\",\"maxLength\":1024}},\"additionalProperties\":false},\"workingLocationProperties\":{\"type\":\"object\",\"description\":\"Where the person works that day (eventType workingLocation).\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which kind of place. Example: \\\"homeOffice\\\".\",\"enum\":[\"homeOffice\",\"officeLocation\",\"customLocation\"]},\"homeOffice\":{\"type\":\"object\",\"description\":\"Set for a home office; it has no fields.\",\"additionalProperties\":false},\"officeLocation\":{\"type\":\"object\",\"description\":\"Which office, by its name or the building's resources.\",\"properties\":{\"label\":{\"type\":\"string\",\"description\":\"The office's name in Calendar. Example: \\\"HQ\\\".\",\"maxLength\":200},\"buildingId\":{\"type\":\"string\",\"description\":\"The building's resource id. Example: \\\"hq-1\\\".\",\"maxLength\":200},\"floorId\":{\"type\":\"string\",\"description\":\"The floor within the building. Example: \\\"3\\\".\",\"maxLength\":200},\"floorSectionId\":{\"type\":\"string\",\"description\":\"Which part of that floor (a wing, a zone). Example: \\\"east\\\".\",\"maxLength\":200},\"deskId\":{\"type\":\"string\",\"description\":\"The desk the person sits at. Example: \\\"d42\\\".\",\"maxLength\":200}},\"additionalProperties\":false},\"customLocation\":{\"type\":\"object\",\"description\":\"Another place.\",\"properties\":{\"label\":{\"type\":\"string\",\"description\":\"The place's name. Example: \\\"Client site\\\".\",\"maxLength\":200}},\"additionalProperties\":false}},\"required\":[\"type\"],\"additionalProperties\":false},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; the service gets it too, so a retry with it never repeats the change and returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"calendarId\",\"summary\",\"start\",\"end\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"event\":{\"type\":\"object\",\"description\":\"The new event.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]},\"conflicts\":{\"type\":\"array\",\"description\":\"Events it overlaps on the calendars checked (a warning: it is created anyway).\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"An event that overlaps the new or moved one.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The overlapping event.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"Its calendar.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024}},\"required\":[\"id\",\"calendarId\",\"summary\"]}},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"title\":{\"type\":\"string\",\"description\":\"The title it would have.\",\"maxLength\":1024},\"invitations\":{\"type\":\"integer\",\"description\":\"How many guests would be emailed.\",\"minimum\":0}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"title\",\"invitations\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
         listed_output_schema: r#"{"type":"object","properties":{"event":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"displayName":{"type":"string"},"optional":{"type":"boolean"},"responseStatus":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"colorId":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}},"eventType":{"type":"string","enum":["default","focusTime","outOfOffice","workingLocation"]},"hangoutLink":{"type":"string"},"extendedProperties":{"type":"object","properties":{"private":{"type":"object","additionalProperties":{"type":"string"}},"shared":{"type":"object","additionalProperties":{"type":"string"}}}}},"required":["id","calendarId","summary","description","location","start","end","status","attendees","colorId","recurrence"]},"conflicts":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"}},"required":["id","calendarId","summary"]}},"replayed":{"type":"boolean"},"applied":{"type":"boolean"},"preview":{"type":"object"},"truncated":{"type":"object"}},"required":["applied"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {
@@ -4258,14 +4202,14 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
             open_world: true,
         },
         deprecated_aliases: &[],
-        input: &CALENDAR_CREATE_EVENT_INPUT,
+        input: &CREATE_EVENT_INPUT,
         example_call: r#"{"calendarId":"primary","summary":"Design review","start":"2026-12-07T09:00:00","end":"2026-12-07T10:00:00","attendees":[{"email":"grace@example.com"}],"idempotency_key":"create-review-1"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
-        name: "calendar_create_events",
+        name: "create-events",
         title: "Create several events",
-        description: "Create up to 50 events at once, with defaults they share, and invite their guests. Returns the new events with their ids, in the order given. Use when the user asks to put several events on their calendar at once, such as a series of sessions. Not for one event: call calendar_create_event instead. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).",
-        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account for every event that names none. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar for every event that names none.\",\"minLength\":1,\"maxLength\":254,\"default\":\"primary\"},\"timeZone\":{\"type\":\"string\",\"description\":\"The time zone for every event that names none. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed about every event that does not say. One of: all, externalOnly (only guests who do not use Google Calendar), none. Example: \\\"all\\\".\",\"enum\":[\"all\",\"externalOnly\",\"none\"]},\"events\":{\"type\":\"array\",\"description\":\"The events to create; no conflict or duplicate check is made.\",\"minItems\":1,\"maxItems\":50,\"items\":{\"type\":\"object\",\"description\":\"One event of a batch; what it leaves out comes from the batch's defaults.\",\"properties\":{\"summary\":{\"type\":\"string\",\"description\":\"Its title as guests see it. Example: \\\"Standup\\\".\",\"minLength\":1,\"maxLength\":1024},\"start\":{\"type\":\"string\",\"description\":\"When it begins: a date and time, or a date for an all-day event. Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"description\":\"When it is over (an all-day event ends the next day). Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"calendarId\":{\"type\":\"string\",\"description\":\"Its calendar instead of the batch's. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"account\":{\"type\":\"string\",\"description\":\"Its account instead of the batch's. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"timeZone\":{\"type\":\"string\",\"description\":\"Its time zone instead of the batch's. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"description\":{\"type\":\"string\",\"description\":\"Notes for the guests. Example: \\\"Daily sync\\\".\",\"maxLength\":8192},\"location\":{\"type\":\"string\",\"description\":\"The room or address guests go to. Example: \\\"Room 4\\\".\",\"maxLength\":1024},\"attendees\":{\"type\":\"array\",\"description\":\"The guests to invite.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address. Example: \\\"grace@example.com\\\".\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address. Example: \\\"Grace Hopper\\\".\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest. Example: false.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted. Example: \\\"needsAction\\\".\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"],\"additionalProperties\":false}},\"colorId\":{\"type\":\"string\",\"description\":\"The color it shows in (see calendar_list_colors). Example: \\\"5\\\".\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},\"reminders\":{\"type\":\"object\",\"description\":\"When guests are reminded; the defaults when left out.\",\"properties\":{\"useDefault\":{\"type\":\"boolean\",\"description\":\"Whether the calendar's default reminders apply. Example: false.\"},\"overrides\":{\"type\":\"array\",\"description\":\"Reminders of this event instead of the defaults.\",\"maxItems\":5,\"items\":{\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"How the reminder comes.\",\"enum\":[\"email\",\"popup\"],\"default\":\"popup\"},\"minutes\":{\"type\":\"integer\",\"description\":\"Minutes before the start. Example: 10.\",\"minimum\":0,\"maximum\":40320}},\"required\":[\"minutes\"],\"additionalProperties\":false}}},\"required\":[\"useDefault\"],\"additionalProperties\":false},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; once when left out. Example: [\\\"RRULE:FREQ=WEEKLY;COUNT=5\\\"].\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"transparency\":{\"type\":\"string\",\"description\":\"Busy (opaque) or free (transparent). Example: \\\"opaque\\\".\",\"enum\":[\"opaque\",\"transparent\"]},\"visibility\":{\"type\":\"string\",\"description\":\"Who sees its details. Example: \\\"default\\\".\",\"enum\":[\"default\",\"public\",\"private\",\"confidential\"]},\"guestsCanInviteOthers\":{\"type\":\"boolean\",\"description\":\"Whether guests may invite others. Example: true.\"},\"guestsCanModify\":{\"type\":\"boolean\",\"description\":\"Whether guests may change it. Example: false.\"},\"guestsCanSeeOtherGuests\":{\"type\":\"boolean\",\"description\":\"Whether guests see each other. Example: true.\"},\"anyoneCanAddSelf\":{\"type\":\"boolean\",\"description\":\"Whether anyone may add themselves. Example: false.\"},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed (instead of the batch's choice). One of: all, externalOnly (only guests who do not use Google Calendar), none. Example: \\\"all\\\".\",\"enum\":[\"all\",\"externalOnly\",\"none\"]},\"conferenceData\":{\"type\":\"object\",\"description\":\"A video call to add.\",\"properties\":{\"createRequest\":{\"type\":\"object\",\"description\":\"The request for a new conference.\",\"properties\":{\"requestId\":{\"type\":\"string\",\"description\":\"Your id of this request; the same id makes no second conference. Example: \\\"standup-meet-1\\\".\",\"minLength\":1,\"maxLength\":100},\"conferenceSolutionKey\":{\"type\":\"object\",\"description\":\"The kind of conference.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which conference product. Example: \\\"hangoutsMeet\\\".\",\"enum\":[\"hangoutsMeet\",\"eventHangout\",\"eventNamedHangout\",\"addOn\"]}},\"required\":[\"type\"],\"additionalProperties\":false}},\"required\":[\"requestId\",\"conferenceSolutionKey\"],\"additionalProperties\":false}},\"required\":[\"createRequest\"],\"additionalProperties\":false}},\"required\":[\"summary\",\"start\",\"end\"],\"additionalProperties\":false}},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; the service gets it too, so a retry with it never repeats the change and returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"events\"],\"additionalProperties\":false}",
+        description: "Create up to 50 events at once, with defaults they share, and invite their guests. Returns the new events with their ids, in the order given. Use when the user asks to put several events on their calendar at once, such as a series of sessions. Not for one event: call create-event instead. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account for every event that names none. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar for every event that names none.\",\"minLength\":1,\"maxLength\":254,\"default\":\"primary\"},\"timeZone\":{\"type\":\"string\",\"description\":\"The time zone for every event that names none. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed about every event that does not say. One of: all, externalOnly (only guests who do not use Google Calendar), none. Example: \\\"all\\\".\",\"enum\":[\"all\",\"externalOnly\",\"none\"]},\"events\":{\"type\":\"array\",\"description\":\"The events to create; no conflict or duplicate check is made.\",\"minItems\":1,\"maxItems\":50,\"items\":{\"type\":\"object\",\"description\":\"One event of a batch; what it leaves out comes from the batch's defaults.\",\"properties\":{\"summary\":{\"type\":\"string\",\"description\":\"Its title as guests see it. Example: \\\"Standup\\\".\",\"minLength\":1,\"maxLength\":1024},\"start\":{\"type\":\"string\",\"description\":\"When it begins: a date and time, or a date for an all-day event. Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"description\":\"When it is over (an all-day event ends the next day). Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"calendarId\":{\"type\":\"string\",\"description\":\"Its calendar instead of the batch's. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"account\":{\"type\":\"string\",\"description\":\"Its account instead of the batch's. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"timeZone\":{\"type\":\"string\",\"description\":\"Its time zone instead of the batch's. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"description\":{\"type\":\"string\",\"description\":\"Notes for the guests. Example: \\\"Daily sync\\\".\",\"maxLength\":8192},\"location\":{\"type\":\"string\",\"description\":\"The room or address guests go to. Example: \\\"Room 4\\\".\",\"maxLength\":1024},\"attendees\":{\"type\":\"array\",\"description\":\"The guests to invite.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address. Example: \\\"grace@example.com\\\".\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address. Example: \\\"Grace Hopper\\\".\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest. Example: false.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted. Example: \\\"needsAction\\\".\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"],\"additionalProperties\":false}},\"colorId\":{\"type\":\"string\",\"description\":\"The color it shows in (see list-colors). Example: \\\"5\\\".\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},\"reminders\":{\"type\":\"object\",\"description\":\"When guests are reminded; the defaults when left out.\",\"properties\":{\"useDefault\":{\"type\":\"boolean\",\"description\":\"Whether the calendar's default reminders apply. Example: false.\"},\"overrides\":{\"type\":\"array\",\"description\":\"Reminders of this event instead of the defaults.\",\"maxItems\":5,\"items\":{\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"How the reminder comes.\",\"enum\":[\"email\",\"popup\"],\"default\":\"popup\"},\"minutes\":{\"type\":\"integer\",\"description\":\"Minutes before the start. Example: 10.\",\"minimum\":0,\"maximum\":40320}},\"required\":[\"minutes\"],\"additionalProperties\":false}}},\"required\":[\"useDefault\"],\"additionalProperties\":false},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; once when left out. Example: [\\\"RRULE:FREQ=WEEKLY;COUNT=5\\\"].\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"transparency\":{\"type\":\"string\",\"description\":\"Busy (opaque) or free (transparent). Example: \\\"opaque\\\".\",\"enum\":[\"opaque\",\"transparent\"]},\"visibility\":{\"type\":\"string\",\"description\":\"Who sees its details. Example: \\\"default\\\".\",\"enum\":[\"default\",\"public\",\"private\",\"confidential\"]},\"guestsCanInviteOthers\":{\"type\":\"boolean\",\"description\":\"Whether guests may invite others. Example: true.\"},\"guestsCanModify\":{\"type\":\"boolean\",\"description\":\"Whether guests may change it. Example: false.\"},\"guestsCanSeeOtherGuests\":{\"type\":\"boolean\",\"description\":\"Whether guests see each other. Example: true.\"},\"anyoneCanAddSelf\":{\"type\":\"boolean\",\"description\":\"Whether anyone may add themselves. Example: false.\"},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed (instead of the batch's choice). One of: all, externalOnly (only guests who do not use Google Calendar), none. Example: \\\"all\\\".\",\"enum\":[\"all\",\"externalOnly\",\"none\"]},\"conferenceData\":{\"type\":\"object\",\"description\":\"A video call to add.\",\"properties\":{\"createRequest\":{\"type\":\"object\",\"description\":\"The request for a new conference.\",\"properties\":{\"requestId\":{\"type\":\"string\",\"description\":\"Your id of this request; the same id makes no second conference. Example: \\\"standup-meet-1\\\".\",\"minLength\":1,\"maxLength\":100},\"conferenceSolutionKey\":{\"type\":\"object\",\"description\":\"The kind of conference.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which conference product. Example: \\\"hangoutsMeet\\\".\",\"enum\":[\"hangoutsMeet\",\"eventHangout\",\"eventNamedHangout\",\"addOn\"]}},\"required\":[\"type\"],\"additionalProperties\":false}},\"required\":[\"requestId\",\"conferenceSolutionKey\"],\"additionalProperties\":false}},\"required\":[\"createRequest\"],\"additionalProperties\":false}},\"required\":[\"summary\",\"start\",\"end\"],\"additionalProperties\":false}},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; the service gets it too, so a retry with it never repeats the change and returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"events\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"events\":{\"type\":\"array\",\"description\":\"The new events.\",\"maxItems\":50,\"items\":{\"type\":\"object\",\"description\":\"An event of a calendar.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]}},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"count\":{\"type\":\"integer\",\"description\":\"How many events would be created.\",\"minimum\":1},\"invitations\":{\"type\":\"integer\",\"description\":\"How many guests would be emailed.\",\"minimum\":0}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"count\",\"invitations\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
         listed_output_schema: r#"{"type":"object","properties":{"events":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"displayName":{"type":"string"},"optional":{"type":"boolean"},"responseStatus":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"colorId":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}},"eventType":{"type":"string","enum":["default","focusTime","outOfOffice","workingLocation"]},"hangoutLink":{"type":"string"},"extendedProperties":{"type":"object","properties":{"private":{"type":"object","additionalProperties":{"type":"string"}},"shared":{"type":"object","additionalProperties":{"type":"string"}}}}},"required":["id","calendarId","summary","description","location","start","end","status","attendees","colorId","recurrence"]}},"replayed":{"type":"boolean"},"applied":{"type":"boolean"},"preview":{"type":"object"},"truncated":{"type":"object"}},"required":["applied"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {
@@ -4275,15 +4219,15 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
             open_world: true,
         },
         deprecated_aliases: &[],
-        input: &CALENDAR_CREATE_EVENTS_INPUT,
+        input: &CREATE_EVENTS_INPUT,
         example_call: r#"{"events":[{"summary":"Workshop 1","start":"2026-12-08T10:00:00","end":"2026-12-08T11:00:00"},{"summary":"Workshop 2","start":"2026-12-09","end":"2026-12-10","calendarId":"team@example.com","attendees":[{"email":"grace@example.com"}]}]}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
-        name: "calendar_update_event",
+        name: "update-event",
         title: "Update an event",
-        description: "Change an existing event. Returns the event now and before. Use when the user asks to move an event or change its notes. Not for removing an event: call calendar_delete_event instead. When modificationScope is thisEventOnly, pass originalStartTime. When modificationScope is thisAndFollowing, pass futureStartDate. Reversible: the applied result's undo is the call that reverts it at the remote service, not what that service did with it meanwhile (notifications it sent). Without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry). After an error or no answer, a retry may make the change twice: check first.",
+        description: "Change an existing event. Returns the event now and before. Use when the user asks to move an event or change its notes. Not for removing an event: call delete-event instead. When modificationScope is thisEventOnly, pass originalStartTime. When modificationScope is thisAndFollowing, pass futureStartDate. Reversible: the applied result's undo is the call that reverts it at the remote service, not what that service did with it meanwhile (notifications it sent). Without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry). After an error or no answer, a retry may make the change twice: check first.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to use; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The event's calendar. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"The event to change. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"summary\":{\"type\":\"string\",\"description\":\"Its new title. Example: \\\"Design review (moved)\\\".\",\"minLength\":1,\"maxLength\":1024},\"description\":{\"description\":\"Its new notes. Null clears it; left out, it is kept. Example: \\\"Agenda in the doc\\\".\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"Its new start: a date and time, a date (all day), or a JSON object string with dateTime and timeZone. Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"description\":\"Its new end (written as start is). Example: \\\"2026-12-07T10:00:00\\\".\",\"maxLength\":200},\"timeZone\":{\"type\":\"string\",\"description\":\"How start and end without an offset are read. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"location\":{\"description\":\"Its new place. Null clears it; left out, it is kept. Example: \\\"Room 7\\\".\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"attendees\":{\"type\":\"array\",\"description\":\"Its new guest list (replacing the old one).\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest to invite.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address. Example: \\\"grace@example.com\\\".\",\"format\":\"email\"}},\"required\":[\"email\"],\"additionalProperties\":false}},\"colorId\":{\"description\":\"Its new color. Null clears it; left out, it is kept. Example: \\\"5\\\".\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"reminders\":{\"type\":\"object\",\"description\":\"Its new reminders.\",\"properties\":{\"useDefault\":{\"type\":\"boolean\",\"description\":\"Whether the calendar's default reminders apply. Example: false.\"},\"overrides\":{\"type\":\"array\",\"description\":\"Reminders of this event instead of the defaults.\",\"maxItems\":5,\"items\":{\"type\":\"object\",\"properties\":{\"method\":{\"type\":\"string\",\"description\":\"How the reminder comes.\",\"enum\":[\"email\",\"popup\"],\"default\":\"popup\"},\"minutes\":{\"type\":\"integer\",\"description\":\"Minutes before the start. Example: 10.\",\"minimum\":0,\"maximum\":40320}},\"required\":[\"minutes\"],\"additionalProperties\":false}}},\"required\":[\"useDefault\"],\"additionalProperties\":false},\"recurrence\":{\"type\":\"array\",\"description\":\"Its new recurrence rules. Example: [\\\"RRULE:FREQ=WEEKLY;COUNT=5\\\"].\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"transparency\":{\"type\":\"string\",\"description\":\"Busy (opaque) or free (transparent). Example: \\\"opaque\\\".\",\"enum\":[\"opaque\",\"transparent\"]},\"visibility\":{\"type\":\"string\",\"description\":\"Who sees its details. Example: \\\"default\\\".\",\"enum\":[\"default\",\"public\",\"private\",\"confidential\"]},\"guestsCanInviteOthers\":{\"type\":\"boolean\",\"description\":\"Whether guests may invite others. Example: true.\"},\"guestsCanModify\":{\"type\":\"boolean\",\"description\":\"Whether guests may change it. Example: false.\"},\"guestsCanSeeOtherGuests\":{\"type\":\"boolean\",\"description\":\"Whether guests see each other. Example: true.\"},\"anyoneCanAddSelf\":{\"type\":\"boolean\",\"description\":\"Whether anyone may add themselves. Example: false.\"},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed about the change. One of: all, externalOnly (only guests who do not use Google Calendar), none.\",\"enum\":[\"all\",\"externalOnly\",\"none\"],\"default\":\"all\"},\"checkConflicts\":{\"type\":\"boolean\",\"description\":\"Whether to report events the changed one overlaps; yes when its times change. Example: true.\"},\"calendarsToCheck\":{\"type\":\"array\",\"description\":\"Where to look for events it overlaps. Example: [\\\"primary\\\"].\",\"maxItems\":50,\"items\":{\"type\":\"string\",\"description\":\"A calendar's id (`primary`, an address) or name.\",\"minLength\":1,\"maxLength\":254}},\"conferenceData\":{\"type\":\"object\",\"description\":\"A video call to add.\",\"properties\":{\"createRequest\":{\"type\":\"object\",\"description\":\"The request for a new conference.\",\"properties\":{\"requestId\":{\"type\":\"string\",\"description\":\"Your id of this request; the same id makes no second conference. Example: \\\"standup-meet-1\\\".\",\"minLength\":1,\"maxLength\":100},\"conferenceSolutionKey\":{\"type\":\"object\",\"description\":\"The kind of conference.\",\"properties\":{\"type\":{\"type\":\"string\",\"description\":\"Which conference product. Example: \\\"hangoutsMeet\\\".\",\"enum\":[\"hangoutsMeet\",\"eventHangout\",\"eventNamedHangout\",\"addOn\"]}},\"required\":[\"type\"],\"additionalProperties\":false}},\"required\":[\"requestId\",\"conferenceSolutionKey\"],\"additionalProperties\":false}},\"required\":[\"createRequest\"],\"additionalProperties\":false},\"extendedProperties\":{\"type\":\"object\",\"description\":\"Data of your app to keep on it (replacing what was kept).\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}},\"additionalProperties\":false},\"attachments\":{\"type\":\"array\",\"description\":\"Its new attachments (replacing the old ones).\",\"maxItems\":25,\"items\":{\"type\":\"object\",\"description\":\"A file attached to the event.\",\"properties\":{\"fileUrl\":{\"type\":\"string\",\"description\":\"The file's link. Example: \\\"https://drive.google.com/file/d/abc\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"title\":{\"type\":\"string\",\"description\":\"The file's title. Example: \\\"Agenda\\\".\",\"maxLength\":1024},\"mimeType\":{\"type\":\"string\",\"description\":\"The file's media type. Example: \\\"application/pdf\\\".\",\"maxLength\":255},\"iconLink\":{\"type\":\"string\",\"description\":\"The link of the file's icon. Example: \\\"https://drive.google.com/icon.png\\\".\",\"format\":\"uri\",\"maxLength\":2048},\"fileId\":{\"type\":\"string\",\"description\":\"The file's Google Drive id. Example: \\\"abc\\\".\",\"maxLength\":255}},\"required\":[\"fileUrl\"],\"additionalProperties\":false}},\"modificationScope\":{\"type\":\"string\",\"description\":\"Which occurrences of a recurring event change; all of them when left out. Example: \\\"all\\\".\",\"enum\":[\"thisAndFollowing\",\"all\",\"thisEventOnly\"]},\"originalStartTime\":{\"type\":\"string\",\"description\":\"When the one occurrence to change was to start. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"futureStartDate\":{\"type\":\"string\",\"description\":\"The start of the first occurrence to change. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"calendarId\",\"eventId\"],\"additionalProperties\":false}",
-        output_schema: "{\"type\":\"object\",\"properties\":{\"event\":{\"type\":\"object\",\"description\":\"The event as it is now.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]},\"conflicts\":{\"type\":\"array\",\"description\":\"Events it now overlaps on the calendars checked (a warning: it is changed anyway).\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"An event that overlaps the new or moved one.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The overlapping event.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"Its calendar.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024}},\"required\":[\"id\",\"calendarId\",\"summary\"]}},\"previous\":{\"type\":\"object\",\"description\":\"What the changed event was before.\",\"properties\":{\"summary\":{\"type\":\"string\",\"description\":\"Its title before.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes before. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Its place before. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"Its start before.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"Its end before.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25}},\"required\":[\"summary\",\"description\",\"location\",\"start\",\"end\"]},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"changes\":{\"type\":\"array\",\"description\":\"The fields that would change.\",\"maxItems\":20,\"items\":{\"type\":\"string\",\"maxLength\":40}},\"notified\":{\"type\":\"integer\",\"description\":\"How many guests would be emailed.\",\"minimum\":0}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"changes\",\"notified\"]},\"undo\":{\"type\":\"object\",\"description\":\"The exact call that reverts this change.\",\"properties\":{\"tool\":{\"type\":\"string\",\"enum\":[\"calendar_update_event\"]},\"arguments\":{\"type\":\"object\",\"properties\":{\"calendarId\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"summary\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":1024},\"description\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"maxLength\":200},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"calendarId\",\"eventId\",\"summary\",\"description\",\"location\",\"start\",\"end\"]}},\"required\":[\"tool\",\"arguments\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"event\":{\"type\":\"object\",\"description\":\"The event as it is now.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The event's id.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"The calendar it is on.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Where it happens. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"When it starts.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"When it ends.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?)?$\",\"maxLength\":25},\"status\":{\"type\":\"string\",\"description\":\"Whether it takes place.\",\"enum\":[\"confirmed\",\"tentative\",\"cancelled\"]},\"attendees\":{\"type\":\"array\",\"description\":\"Its guests.\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"A guest of an event.\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"The guest's address.\",\"format\":\"email\"},\"displayName\":{\"type\":\"string\",\"description\":\"The name shown for them instead of the address.\",\"maxLength\":200},\"optional\":{\"type\":\"boolean\",\"description\":\"Whether they are an optional guest.\"},\"responseStatus\":{\"type\":\"string\",\"description\":\"Whether they accepted.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]}},\"required\":[\"email\"]}},\"colorId\":{\"description\":\"Its color. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"pattern\":\"^[0-9]{1,2}$\",\"maxLength\":2},{\"type\":\"null\"}]},\"recurrence\":{\"type\":\"array\",\"description\":\"How it repeats; empty for a single event.\",\"maxItems\":10,\"items\":{\"type\":\"string\",\"pattern\":\"^(RRULE|EXRULE|RDATE|EXDATE)[:;]\",\"maxLength\":500}},\"eventType\":{\"type\":\"string\",\"description\":\"Its kind.\",\"enum\":[\"default\",\"focusTime\",\"outOfOffice\",\"workingLocation\"]},\"hangoutLink\":{\"type\":\"string\",\"description\":\"Its video call's link.\",\"format\":\"uri\"},\"extendedProperties\":{\"type\":\"object\",\"description\":\"The data apps keep on it.\",\"properties\":{\"private\":{\"type\":\"object\",\"description\":\"Properties only this app sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}},\"shared\":{\"type\":\"object\",\"description\":\"Properties every guest's calendar sees.\",\"maxProperties\":300,\"propertyNames\":{\"maxLength\":44},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":1024}}}}},\"required\":[\"id\",\"calendarId\",\"summary\",\"description\",\"location\",\"start\",\"end\",\"status\",\"attendees\",\"colorId\",\"recurrence\"]},\"conflicts\":{\"type\":\"array\",\"description\":\"Events it now overlaps on the calendars checked (a warning: it is changed anyway).\",\"maxItems\":100,\"items\":{\"type\":\"object\",\"description\":\"An event that overlaps the new or moved one.\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The overlapping event.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"calendarId\":{\"type\":\"string\",\"description\":\"Its calendar.\",\"minLength\":1,\"maxLength\":254},\"summary\":{\"type\":\"string\",\"description\":\"Its title.\",\"maxLength\":1024}},\"required\":[\"id\",\"calendarId\",\"summary\"]}},\"previous\":{\"type\":\"object\",\"description\":\"What the changed event was before.\",\"properties\":{\"summary\":{\"type\":\"string\",\"description\":\"Its title before.\",\"maxLength\":1024},\"description\":{\"description\":\"Its notes before. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"description\":\"Its place before. Null for none.\",\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"description\":\"Its start before.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"end\":{\"type\":\"string\",\"description\":\"Its end before.\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25}},\"required\":[\"summary\",\"description\",\"location\",\"start\",\"end\"]},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"changes\":{\"type\":\"array\",\"description\":\"The fields that would change.\",\"maxItems\":20,\"items\":{\"type\":\"string\",\"maxLength\":40}},\"notified\":{\"type\":\"integer\",\"description\":\"How many guests would be emailed.\",\"minimum\":0}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"changes\",\"notified\"]},\"undo\":{\"type\":\"object\",\"description\":\"The exact call that reverts this change.\",\"properties\":{\"tool\":{\"type\":\"string\",\"enum\":[\"update-event\"]},\"arguments\":{\"type\":\"object\",\"properties\":{\"calendarId\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"summary\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":1024},\"description\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":8192},{\"type\":\"null\"}]},\"location\":{\"anyOf\":[{\"type\":\"string\",\"maxLength\":1024},{\"type\":\"null\"}]},\"start\":{\"type\":\"string\",\"maxLength\":200},\"end\":{\"type\":\"string\",\"maxLength\":200},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"calendarId\",\"eventId\",\"summary\",\"description\",\"location\",\"start\",\"end\"]}},\"required\":[\"tool\",\"arguments\"]},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"applied\"]}",
         listed_output_schema: r#"{"type":"object","properties":{"event":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"},"status":{"type":"string","enum":["confirmed","tentative","cancelled"]},"attendees":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"displayName":{"type":"string"},"optional":{"type":"boolean"},"responseStatus":{"type":"string","enum":["needsAction","declined","tentative","accepted"]}},"required":["email"]}},"colorId":{"anyOf":[{"type":"string"},{"type":"null"}]},"recurrence":{"type":"array","items":{"type":"string"}},"eventType":{"type":"string","enum":["default","focusTime","outOfOffice","workingLocation"]},"hangoutLink":{"type":"string"},"extendedProperties":{"type":"object","properties":{"private":{"type":"object","additionalProperties":{"type":"string"}},"shared":{"type":"object","additionalProperties":{"type":"string"}}}}},"required":["id","calendarId","summary","description","location","start","end","status","attendees","colorId","recurrence"]},"conflicts":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"calendarId":{"type":"string"},"summary":{"type":"string"}},"required":["id","calendarId","summary"]}},"previous":{"type":"object","properties":{"summary":{"type":"string"},"description":{"anyOf":[{"type":"string"},{"type":"null"}]},"location":{"anyOf":[{"type":"string"},{"type":"null"}]},"start":{"type":"string"},"end":{"type":"string"}},"required":["summary","description","location","start","end"]},"replayed":{"type":"boolean"},"applied":{"type":"boolean"},"preview":{"type":"object"},"undo":{"type":"object"},"truncated":{"type":"object"}},"required":["applied"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
@@ -4292,13 +4236,13 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
             open_world: true,
         },
         deprecated_aliases: &[],
-        input: &CALENDAR_UPDATE_EVENT_INPUT,
+        input: &UPDATE_EVENT_INPUT,
         example_call: r#"{"calendarId":"primary","eventId":"ev0standup01","location":"Room 7","description":null,"idempotency_key":"move-standup-1"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
-        name: "calendar_delete_event",
+        name: "delete-event",
         title: "Delete an event",
-        description: "Delete an event and tell its guests it is cancelled. Returns the id of the deleted event. Use when the user asks to cancel or remove an event. Not for moving an event to another time: call calendar_update_event instead. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).",
+        description: "Delete an event and tell its guests it is cancelled. Returns the id of the deleted event. Use when the user asks to cancel or remove an event. Not for moving an event to another time: call update-event instead. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).",
         input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to use; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The event's calendar. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"The event to delete. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed the cancellation. One of: all, externalOnly (only guests who do not use Google Calendar), none.\",\"enum\":[\"all\",\"externalOnly\",\"none\"],\"default\":\"all\"},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it first checks whether the change was made, so it never repeats it, and returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"calendarId\",\"eventId\"],\"additionalProperties\":false}",
         output_schema: r#"{"type":"object","properties":{"eventId":{"type":"string","description":"The deleted event.","pattern":"^[a-v0-9]{5,1024}$","maxLength":1024},"replayed":{"type":"boolean","description":"true: the stored result of an earlier call with this idempotency_key; nothing ran again."},"applied":{"type":"boolean","description":"false: this is a preview and nothing changed yet; true: the change was made."},"preview":{"type":"object","description":"Present when applied is false: what would change.","properties":{"preview_id":{"type":"string","description":"Pass back as preview_id to apply."},"expires_at":{"type":"string","description":"When preview_id expires (10m after the preview).","format":"date-time"},"summary":{"type":"string","description":"What applying would do, to show the user."},"title":{"type":"string","description":"The title of the event that would go.","maxLength":1024},"notified":{"type":"integer","description":"How many guests would be emailed.","minimum":0}},"required":["preview_id","expires_at","summary","title","notified"]}},"required":["applied"]}"#,
         listed_output_schema: r#"{"type":"object","properties":{"eventId":{"type":"string"},"replayed":{"type":"boolean"},"applied":{"type":"boolean"},"preview":{"type":"object"}},"required":["applied"]}"#,
@@ -4309,15 +4253,15 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
             open_world: true,
         },
         deprecated_aliases: &[],
-        input: &CALENDAR_DELETE_EVENT_INPUT,
+        input: &DELETE_EVENT_INPUT,
         example_call: r#"{"calendarId":"team@example.com","eventId":"ev0offsite01","idempotency_key":"cancel-offsite-1"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
-        name: "calendar_respond_to_event",
+        name: "respond-to-event",
         title: "Answer an invitation",
-        description: "Accept, decline or tentatively accept an event the person is invited to. Returns the answer now and before, and the call that gives the earlier answer again. Use when the user asks to accept, decline or say maybe to a meeting. Not for changing the event itself: call calendar_update_event instead. When modificationScope is thisEventOnly, pass originalStartTime. Reversible: the result's undo is the call that reverts it at the remote service, not what that service did with it meanwhile (notifications it sent). After an error or no answer, a retry may make the change twice: check first.",
+        description: "Accept, decline or tentatively accept an event the person is invited to. Returns the answer now and before, and the call that gives the earlier answer again. Use when the user asks to accept, decline or say maybe to a meeting. Not for changing the event itself: call update-event instead. When modificationScope is thisEventOnly, pass originalStartTime. Reversible: the result's undo is the call that reverts it at the remote service, not what that service did with it meanwhile (notifications it sent). After an error or no answer, a retry may make the change twice: check first.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account to answer as; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"calendarId\":{\"type\":\"string\",\"description\":\"The event's calendar. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"The event to answer. Example: \\\"ev0standup01\\\".\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"response\":{\"type\":\"string\",\"description\":\"The answer (needsAction takes it back). Example: \\\"needsAction\\\".\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"comment\":{\"type\":\"string\",\"description\":\"A note for the organizer with the answer. Example: \\\"I have a conflict\\\".\",\"maxLength\":1000},\"modificationScope\":{\"type\":\"string\",\"description\":\"Which occurrences of a recurring event to answer; all when left out. Example: \\\"all\\\".\",\"enum\":[\"thisEventOnly\",\"all\"]},\"originalStartTime\":{\"type\":\"string\",\"description\":\"When the one occurrence to answer was to start. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"sendUpdates\":{\"type\":\"string\",\"description\":\"Who is emailed the answer; nobody when left out. One of: all, externalOnly (only guests who do not use Google Calendar), none. Example: \\\"all\\\".\",\"enum\":[\"all\",\"externalOnly\",\"none\"]},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"calendarId\",\"eventId\",\"response\"],\"additionalProperties\":false}",
-        output_schema: "{\"type\":\"object\",\"properties\":{\"calendarId\":{\"type\":\"string\",\"description\":\"The event's calendar.\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"The event answered.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"response\":{\"type\":\"string\",\"description\":\"The answer now.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"previous\":{\"type\":\"string\",\"description\":\"The answer before.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"undo\":{\"type\":\"object\",\"description\":\"The exact call that reverts this change.\",\"properties\":{\"tool\":{\"type\":\"string\",\"enum\":[\"calendar_respond_to_event\"]},\"arguments\":{\"type\":\"object\",\"properties\":{\"calendarId\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"response\":{\"type\":\"string\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"calendarId\",\"eventId\",\"response\"]}},\"required\":[\"tool\",\"arguments\"]}},\"required\":[\"calendarId\",\"eventId\",\"response\",\"previous\",\"undo\"]}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"calendarId\":{\"type\":\"string\",\"description\":\"The event's calendar.\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"description\":\"The event answered.\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"response\":{\"type\":\"string\",\"description\":\"The answer now.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"previous\":{\"type\":\"string\",\"description\":\"The answer before.\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"undo\":{\"type\":\"object\",\"description\":\"The exact call that reverts this change.\",\"properties\":{\"tool\":{\"type\":\"string\",\"enum\":[\"respond-to-event\"]},\"arguments\":{\"type\":\"object\",\"properties\":{\"calendarId\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":254},\"eventId\":{\"type\":\"string\",\"pattern\":\"^[a-v0-9]{5,1024}$\",\"maxLength\":1024},\"response\":{\"type\":\"string\",\"enum\":[\"needsAction\",\"declined\",\"tentative\",\"accepted\"]},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"calendarId\",\"eventId\",\"response\"]}},\"required\":[\"tool\",\"arguments\"]}},\"required\":[\"calendarId\",\"eventId\",\"response\",\"previous\",\"undo\"]}",
         listed_output_schema: r#"{"type":"object","properties":{"calendarId":{"type":"string"},"eventId":{"type":"string"},"response":{"type":"string","enum":["needsAction","declined","tentative","accepted"]},"previous":{"type":"string","enum":["needsAction","declined","tentative","accepted"]},"replayed":{"type":"boolean"},"undo":{"type":"object"}},"required":["calendarId","eventId","response","previous","undo"]}"#,
         annotations: ::toolspec_runtime::engine::Annotations {
             read_only: false,
@@ -4326,13 +4270,13 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
             open_world: true,
         },
         deprecated_aliases: &[],
-        input: &CALENDAR_RESPOND_TO_EVENT_INPUT,
+        input: &RESPOND_TO_EVENT_INPUT,
         example_call: r#"{"calendarId":"team@example.com","eventId":"ev0offsite01","response":"accepted"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
-        name: "calendar_get_freebusy",
+        name: "get-freebusy",
         title: "Get free/busy times",
-        description: "Get when each of several calendars is busy in a time window of at most three months. Returns each calendar's busy intervals, by calendar id. Use when the user asks when people are free, to find a time to meet. Not for what the events are: call calendar_list_events instead. Read-only.",
+        description: "Get when each of several calendars is busy in a time window of at most three months. Returns each calendar's busy intervals, by calendar id. Use when the user asks when people are free, to find a time to meet. Not for what the events are: call list-events instead. Read-only.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"description\":\"The accounts to ask; every connected one when left out. Example: \\\"work\\\".\",\"anyOf\":[{\"type\":\"string\",\"description\":\"One account.\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},{\"type\":\"array\",\"description\":\"Several accounts.\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"string\",\"description\":\"A connected account's nickname.\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64}}]},\"calendars\":{\"type\":\"array\",\"description\":\"The calendars or groups to look at.\",\"minItems\":1,\"maxItems\":50,\"items\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"A calendar or group id. Example: \\\"primary\\\".\",\"minLength\":1,\"maxLength\":254}},\"required\":[\"id\"],\"additionalProperties\":false}},\"timeMin\":{\"type\":\"string\",\"description\":\"The window's start. Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"timeMax\":{\"type\":\"string\",\"description\":\"The window's end (at most three months after its start). Example: \\\"2026-12-07T10:00:00\\\".\",\"pattern\":\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2})?$\",\"maxLength\":25},\"timeZone\":{\"type\":\"string\",\"description\":\"How times without an offset are read. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64},\"groupExpansionMax\":{\"type\":\"integer\",\"description\":\"Most calendars a group expands to. Example: 10.\",\"minimum\":1,\"maximum\":100},\"calendarExpansionMax\":{\"type\":\"integer\",\"description\":\"Most calendars in the answer. Example: 10.\",\"minimum\":1,\"maximum\":50}},\"required\":[\"calendars\",\"timeMin\",\"timeMax\"],\"additionalProperties\":false}",
         output_schema: r#"{"type":"object","properties":{"calendars":{"type":"object","description":"Busy intervals by calendar id.","maxProperties":50,"additionalProperties":{"type":"object","properties":{"busy":{"type":"array","description":"When it is busy.","maxItems":1000,"items":{"type":"object","description":"A busy interval.","properties":{"start":{"type":"string","description":"When it starts.","format":"date-time"},"end":{"type":"string","description":"When it ends.","format":"date-time"}},"required":["start","end"]}}},"required":["busy"]}},"truncated":{"type":"object","description":"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.","properties":{"cuts":{"type":"array","items":{"type":"object","properties":{"path":{"type":"string"},"kept":{"type":"integer","minimum":0},"total":{"type":"integer","minimum":0}},"required":["path","kept","total"]}},"budget_tokens":{"type":"integer","minimum":0},"message":{"type":"string"}},"required":["cuts","budget_tokens","message"]}},"required":["calendars"]}"#,
         listed_output_schema: r#"{"type":"object","properties":{"calendars":{"type":"object","additionalProperties":{"type":"object","properties":{"busy":{"type":"array","items":{"type":"object","properties":{"start":{"type":"string"},"end":{"type":"string"}},"required":["start","end"]}}},"required":["busy"]}},"truncated":{"type":"object"}},"required":["calendars"]}"#,
@@ -4343,11 +4287,11 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
             open_world: false,
         },
         deprecated_aliases: &[],
-        input: &CALENDAR_GET_FREEBUSY_INPUT,
+        input: &GET_FREEBUSY_INPUT,
         example_call: r#"{"calendars":[{"id":"primary"}],"timeMin":"2026-12-07T08:00:00Z","timeMax":"2026-12-07T12:00:00Z"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
-        name: "calendar_get_current_time",
+        name: "get-current-time",
         title: "Get the current time",
         description: "Get the current date and time, in UTC and in a time zone. Returns the time in UTC, the time zone used and the local time there. Use when you need today's date or the time now, to turn \"tomorrow\" or \"next week\" into times. Read-only.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The account whose calendar's zone to use; needed only with several connected. Example: \\\"work\\\".\",\"pattern\":\"^[a-z0-9_-]{1,64}$\",\"maxLength\":64},\"timeZone\":{\"type\":\"string\",\"description\":\"The zone to show the time in; UTC when left out. Example: \\\"Europe/Berlin\\\".\",\"pattern\":\"^[A-Za-z0-9_/+-]+$\",\"maxLength\":64}},\"additionalProperties\":false}",
@@ -4360,37 +4304,35 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
             open_world: false,
         },
         deprecated_aliases: &[],
-        input: &CALENDAR_GET_CURRENT_TIME_INPUT,
+        input: &GET_CURRENT_TIME_INPUT,
         example_call: "{}",
     },
 ];
 
 /// How each tool of [`DEFINITIONS`] is served (same order).
 static SERVE: [glue::Serve; 12] = [
-    glue::Serve::new("calendar_list_calendars")
-        .budget(::core::option::Option::Some(5000)),
-    glue::Serve::new("calendar_list_events").budget(::core::option::Option::Some(5000)),
-    glue::Serve::new("calendar_search_events")
-        .budget(::core::option::Option::Some(5000)),
-    glue::Serve::new("calendar_get_event").budget(::core::option::Option::Some(5000)),
-    glue::Serve::new("calendar_list_colors").budget(::core::option::Option::Some(5000)),
-    glue::Serve::new("calendar_create_event")
+    glue::Serve::new("list-calendars").budget(::core::option::Option::Some(5000)),
+    glue::Serve::new("list-events").budget(::core::option::Option::Some(5000)),
+    glue::Serve::new("search-events").budget(::core::option::Option::Some(5000)),
+    glue::Serve::new("get-event").budget(::core::option::Option::Some(5000)),
+    glue::Serve::new("list-colors").budget(::core::option::Option::Some(5000)),
+    glue::Serve::new("create-event")
         .budget(::core::option::Option::Some(5000))
         .idempotency(::core::time::Duration::from_secs(86400))
         .preview(::core::time::Duration::from_secs(600))
         .effect(::toolspec_runtime::store::Effect::RemoteKeyed),
-    glue::Serve::new("calendar_create_events")
+    glue::Serve::new("create-events")
         .budget(::core::option::Option::Some(5000))
         .idempotency(::core::time::Duration::from_secs(86400))
         .preview(::core::time::Duration::from_secs(600))
         .effect(::toolspec_runtime::store::Effect::RemoteKeyed),
-    glue::Serve::new("calendar_update_event")
+    glue::Serve::new("update-event")
         .budget(::core::option::Option::Some(5000))
         .idempotency(::core::time::Duration::from_secs(86400))
         .preview(::core::time::Duration::from_secs(600))
         .effect(::toolspec_runtime::store::Effect::RemoteUnprotected)
         .undo(::toolspec_runtime::engine::UndoSpec {
-            tool: "calendar_update_event",
+            tool: "update-event",
             arguments: &[
                 ("calendarId", "/event/calendarId"),
                 ("eventId", "/event/id"),
@@ -4402,17 +4344,17 @@ static SERVE: [glue::Serve; 12] = [
             ],
             takes_idempotency_key: true,
         }),
-    glue::Serve::new("calendar_delete_event")
+    glue::Serve::new("delete-event")
         .budget(::core::option::Option::Some(5000))
         .idempotency(::core::time::Duration::from_secs(86400))
         .preview(::core::time::Duration::from_secs(600))
         .effect(::toolspec_runtime::store::Effect::RemoteLookup),
-    glue::Serve::new("calendar_respond_to_event")
+    glue::Serve::new("respond-to-event")
         .budget(::core::option::Option::Some(5000))
         .idempotency(::core::time::Duration::from_secs(86400))
         .effect(::toolspec_runtime::store::Effect::RemoteUnprotected)
         .undo(::toolspec_runtime::engine::UndoSpec {
-            tool: "calendar_respond_to_event",
+            tool: "respond-to-event",
             arguments: &[
                 ("calendarId", "/calendarId"),
                 ("eventId", "/eventId"),
@@ -4420,7 +4362,6 @@ static SERVE: [glue::Serve; 12] = [
             ],
             takes_idempotency_key: true,
         }),
-    glue::Serve::new("calendar_get_freebusy").budget(::core::option::Option::Some(5000)),
-    glue::Serve::new("calendar_get_current_time")
-        .budget(::core::option::Option::Some(5000)),
+    glue::Serve::new("get-freebusy").budget(::core::option::Option::Some(5000)),
+    glue::Serve::new("get-current-time").budget(::core::option::Option::Some(5000)),
 ];

@@ -17,7 +17,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
         service: "calendar",
         tools: &[
             ToolFacts {
-                name: "calendar_list_calendars",
+                name: "list-calendars",
                 tier: Tier::ReadOnly,
                 definition: [
                     "25aaced9cb840465",
@@ -53,11 +53,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "calendar_list_events",
+                name: "list-events",
                 tier: Tier::ReadOnly,
                 definition: [
                     "ba6b6914d491903c",
-                    "bd1b09d773a2d15b",
+                    "a0d2d83087598e35",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "311085d17bbbd6c9",
@@ -135,11 +135,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "calendar_search_events",
+                name: "search-events",
                 tier: Tier::ReadOnly,
                 definition: [
                     "901abe952186a81b",
-                    "05c9af9a1e7dc48d",
+                    "08cd2666f1a6aa09",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "8b7c8244c334ff75",
@@ -203,11 +203,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "calendar_get_event",
+                name: "get-event",
                 tier: Tier::ReadOnly,
                 definition: [
                     "0f59c1979c5e803c",
-                    "e3f0783094e9d342",
+                    "e6e981a6d0c9b6dd",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "15d2ff8802e4f90d",
@@ -257,7 +257,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "calendar_list_colors",
+                name: "list-colors",
                 tier: Tier::ReadOnly,
                 definition: [
                     "4e0ac49e57fc860c",
@@ -293,15 +293,15 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "calendar_create_event",
+                name: "create-event",
                 tier: Tier::Irreversible,
                 definition: [
                     "5651faee9626295e",
-                    "0c7a0a5793e11e0f",
+                    "e080b8a9eb5b93c0",
                     "b7c57990023ee99c",
                     "e3b0c44298fc1c14",
                     "32609dc8d9c29dc7",
-                    "356b7881fef6f1f9",
+                    "b2887628b45f8067",
                     "c33b5ae41214f8ba",
                     "05a32be9120c735e",
                 ],
@@ -494,15 +494,15 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "calendar_create_events",
+                name: "create-events",
                 tier: Tier::Irreversible,
                 definition: [
                     "4cfeec49aa995d10",
-                    "dfcf81bc69cfdd64",
+                    "ea48ec4467368ba5",
                     "b7c57990023ee99c",
                     "e3b0c44298fc1c14",
                     "427a2f831c6fa927",
-                    "de01d345a58d02ca",
+                    "1de73fbfa2ac8761",
                     "632a00d86377e567",
                     "1da52fde9578c4f8",
                 ],
@@ -567,16 +567,16 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "calendar_update_event",
+                name: "update-event",
                 tier: Tier::Reversible,
                 definition: [
                     "e9c9f56430201342",
-                    "1be33c439063227f",
+                    "2b59b4743d69ba5d",
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "aa64bdac17c50095",
                     "1dfb17df13043e5c",
-                    "93fee9b98f97d4ca",
+                    "70762cefe6cafa39",
                     "396d9673c467f25a",
                 ],
                 param_examples: &[
@@ -727,16 +727,16 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     ],
                     host_only: false,
                 }),
-                undo_tool: Some("calendar_update_event"),
+                undo_tool: Some("update-event"),
                 requires: &[::toolspec_runtime::validate::Condition::When { field: "modificationScope", values: &["thisEventOnly"], by_default: false, needs: &["originalStartTime"], allows: &[] }, ::toolspec_runtime::validate::Condition::When { field: "modificationScope", values: &["thisAndFollowing"], by_default: false, needs: &["futureStartDate"], allows: &[] }, ],
                 selections: &[],
             },
             ToolFacts {
-                name: "calendar_delete_event",
+                name: "delete-event",
                 tier: Tier::Irreversible,
                 definition: [
                     "26bb981a2d0624ac",
-                    "8f19c1e53baa5ccf",
+                    "dd69e2448fa2e6ba",
                     "b7c57990023ee99c",
                     "e3b0c44298fc1c14",
                     "061bd25e23a0b49b",
@@ -801,16 +801,16 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "calendar_respond_to_event",
+                name: "respond-to-event",
                 tier: Tier::Reversible,
                 definition: [
                     "285764cb2ffc824a",
-                    "3e1375dd311fc5b3",
+                    "419e81ea88f59cb4",
                     "960bf33fd5e78861",
                     "e3b0c44298fc1c14",
                     "a37f44cf664eceb5",
                     "a7e780bc2d264044",
-                    "df052e9174901a42",
+                    "39d1c8040a200682",
                     "279bac3553950556",
                 ],
                 param_examples: &[
@@ -870,16 +870,16 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 projection: None,
                 idempotency_ttl_secs: Some(86400),
                 preview: None,
-                undo_tool: Some("calendar_respond_to_event"),
+                undo_tool: Some("respond-to-event"),
                 requires: &[::toolspec_runtime::validate::Condition::When { field: "modificationScope", values: &["thisEventOnly"], by_default: false, needs: &["originalStartTime"], allows: &[] }, ],
                 selections: &[],
             },
             ToolFacts {
-                name: "calendar_get_freebusy",
+                name: "get-freebusy",
                 tier: Tier::ReadOnly,
                 definition: [
                     "0476767e335b9ed4",
-                    "bcaf73d367e27962",
+                    "060251657f284a6f",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "4dfac8545a09fbaf",
@@ -935,7 +935,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
-                name: "calendar_get_current_time",
+                name: "get-current-time",
                 tier: Tier::ReadOnly,
                 definition: [
                     "b6e8595834872417",
@@ -1099,2378 +1099,2378 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
         ],
         checks: &[
             CheckDef {
-                name: "calendar_list_calendars::schema_matches_the_spec",
-                tool: "calendar_list_calendars",
+                name: "list-calendars::schema_matches_the_spec",
+                tool: "list-calendars",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "calendar_list_calendars::example_every_calendar",
-                tool: "calendar_list_calendars",
+                name: "list-calendars::example_every_calendar",
+                tool: "list-calendars",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "calendar_list_calendars::account_of_the_wrong_type_is_refused",
-                tool: "calendar_list_calendars",
+                name: "list-calendars::account_of_the_wrong_type_is_refused",
+                tool: "list-calendars",
                 check: Check::Refused { param: "account", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_list_calendars::unknown_argument_is_refused",
-                tool: "calendar_list_calendars",
+                name: "list-calendars::unknown_argument_is_refused",
+                tool: "list-calendars",
                 check: Check::UnknownArgument,
             },
             CheckDef {
-                name: "calendar_list_calendars::output_matches_the_schema",
-                tool: "calendar_list_calendars",
+                name: "list-calendars::output_matches_the_schema",
+                tool: "list-calendars",
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "calendar_list_events::schema_matches_the_spec",
-                tool: "calendar_list_events",
+                name: "list-events::schema_matches_the_spec",
+                tool: "list-events",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "calendar_list_events::example_monday_on_the_primary_calendar",
-                tool: "calendar_list_events",
+                name: "list-events::example_monday_on_the_primary_calendar",
+                tool: "list-events",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "calendar_list_events::example_two_calendars_by_name_as_a_json_string",
-                tool: "calendar_list_events",
+                name: "list-events::example_two_calendars_by_name_as_a_json_string",
+                tool: "list-events",
                 check: Check::Example(1),
             },
             CheckDef {
-                name: "calendar_list_events::example_the_events_an_app_marked_as_its_project_s",
-                tool: "calendar_list_events",
+                name: "list-events::example_the_events_an_app_marked_as_its_project_s",
+                tool: "list-events",
                 check: Check::Example(2),
             },
             CheckDef {
-                name: "calendar_list_events::example_an_account_that_is_not_connected",
-                tool: "calendar_list_events",
+                name: "list-events::example_an_account_that_is_not_connected",
+                tool: "list-events",
                 check: Check::Example(3),
             },
             CheckDef {
-                name: "calendar_list_events::account_of_the_wrong_type_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::account_of_the_wrong_type_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "account", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_list_events::calendar_id_missing_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::calendar_id_missing_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "calendarId", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_list_events::calendar_id_of_the_wrong_type_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::calendar_id_of_the_wrong_type_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_list_events::time_min_of_the_wrong_type_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::time_min_of_the_wrong_type_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "timeMin", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_list_events::time_min_too_long_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::time_min_too_long_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "timeMin", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_list_events::time_min_not_matching_the_pattern_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::time_min_not_matching_the_pattern_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "timeMin", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_list_events::time_max_of_the_wrong_type_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::time_max_of_the_wrong_type_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "timeMax", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_list_events::time_max_too_long_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::time_max_too_long_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "timeMax", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_list_events::time_max_not_matching_the_pattern_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::time_max_not_matching_the_pattern_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "timeMax", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_list_events::time_zone_of_the_wrong_type_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::time_zone_of_the_wrong_type_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "timeZone", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_list_events::time_zone_too_long_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::time_zone_too_long_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "timeZone", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_list_events::time_zone_not_matching_the_pattern_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::time_zone_not_matching_the_pattern_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "timeZone", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_list_events::fields_of_the_wrong_type_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::fields_of_the_wrong_type_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "fields", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_list_events::fields_too_long_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::fields_too_long_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "fields", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_list_events::private_extended_property_of_the_wrong_type_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::private_extended_property_of_the_wrong_type_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "privateExtendedProperty", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_list_events::private_extended_property_too_long_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::private_extended_property_too_long_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "privateExtendedProperty", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_list_events::shared_extended_property_of_the_wrong_type_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::shared_extended_property_of_the_wrong_type_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "sharedExtendedProperty", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_list_events::shared_extended_property_too_long_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::shared_extended_property_too_long_is_refused",
+                tool: "list-events",
                 check: Check::Refused { param: "sharedExtendedProperty", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_list_events::unknown_argument_is_refused",
-                tool: "calendar_list_events",
+                name: "list-events::unknown_argument_is_refused",
+                tool: "list-events",
                 check: Check::UnknownArgument,
             },
             CheckDef {
-                name: "calendar_list_events::output_matches_the_schema",
-                tool: "calendar_list_events",
+                name: "list-events::output_matches_the_schema",
+                tool: "list-events",
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "calendar_list_events::time_min_accepts_its_bounds",
-                tool: "calendar_list_events",
+                name: "list-events::time_min_accepts_its_bounds",
+                tool: "list-events",
                 check: Check::BoundsAccepted { param: "timeMin" },
             },
             CheckDef {
-                name: "calendar_list_events::time_max_accepts_its_bounds",
-                tool: "calendar_list_events",
+                name: "list-events::time_max_accepts_its_bounds",
+                tool: "list-events",
                 check: Check::BoundsAccepted { param: "timeMax" },
             },
             CheckDef {
-                name: "calendar_list_events::time_zone_accepts_its_bounds",
-                tool: "calendar_list_events",
+                name: "list-events::time_zone_accepts_its_bounds",
+                tool: "list-events",
                 check: Check::BoundsAccepted { param: "timeZone" },
             },
             CheckDef {
-                name: "calendar_search_events::schema_matches_the_spec",
-                tool: "calendar_search_events",
+                name: "search-events::schema_matches_the_spec",
+                tool: "search-events",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "calendar_search_events::example_the_planning_meeting_in_december",
-                tool: "calendar_search_events",
+                name: "search-events::example_the_planning_meeting_in_december",
+                tool: "search-events",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "calendar_search_events::account_of_the_wrong_type_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::account_of_the_wrong_type_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "account", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_search_events::calendar_id_missing_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::calendar_id_missing_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "calendarId", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_search_events::calendar_id_of_the_wrong_type_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::calendar_id_of_the_wrong_type_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_search_events::query_missing_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::query_missing_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "query", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_search_events::query_of_the_wrong_type_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::query_of_the_wrong_type_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "query", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_search_events::query_too_short_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::query_too_short_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "query", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_search_events::query_too_long_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::query_too_long_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "query", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_search_events::time_min_missing_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::time_min_missing_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "timeMin", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_search_events::time_min_of_the_wrong_type_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::time_min_of_the_wrong_type_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "timeMin", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_search_events::time_min_too_long_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::time_min_too_long_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "timeMin", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_search_events::time_min_not_matching_the_pattern_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::time_min_not_matching_the_pattern_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "timeMin", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_search_events::time_max_missing_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::time_max_missing_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "timeMax", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_search_events::time_max_of_the_wrong_type_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::time_max_of_the_wrong_type_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "timeMax", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_search_events::time_max_too_long_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::time_max_too_long_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "timeMax", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_search_events::time_max_not_matching_the_pattern_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::time_max_not_matching_the_pattern_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "timeMax", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_search_events::time_zone_of_the_wrong_type_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::time_zone_of_the_wrong_type_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "timeZone", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_search_events::time_zone_too_long_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::time_zone_too_long_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "timeZone", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_search_events::time_zone_not_matching_the_pattern_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::time_zone_not_matching_the_pattern_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "timeZone", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_search_events::fields_of_the_wrong_type_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::fields_of_the_wrong_type_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "fields", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_search_events::fields_too_long_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::fields_too_long_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "fields", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_search_events::private_extended_property_of_the_wrong_type_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::private_extended_property_of_the_wrong_type_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "privateExtendedProperty", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_search_events::private_extended_property_too_long_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::private_extended_property_too_long_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "privateExtendedProperty", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_search_events::shared_extended_property_of_the_wrong_type_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::shared_extended_property_of_the_wrong_type_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "sharedExtendedProperty", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_search_events::shared_extended_property_too_long_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::shared_extended_property_too_long_is_refused",
+                tool: "search-events",
                 check: Check::Refused { param: "sharedExtendedProperty", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_search_events::unknown_argument_is_refused",
-                tool: "calendar_search_events",
+                name: "search-events::unknown_argument_is_refused",
+                tool: "search-events",
                 check: Check::UnknownArgument,
             },
             CheckDef {
-                name: "calendar_search_events::output_matches_the_schema",
-                tool: "calendar_search_events",
+                name: "search-events::output_matches_the_schema",
+                tool: "search-events",
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "calendar_search_events::query_accepts_its_bounds",
-                tool: "calendar_search_events",
+                name: "search-events::query_accepts_its_bounds",
+                tool: "search-events",
                 check: Check::BoundsAccepted { param: "query" },
             },
             CheckDef {
-                name: "calendar_search_events::time_min_accepts_its_bounds",
-                tool: "calendar_search_events",
+                name: "search-events::time_min_accepts_its_bounds",
+                tool: "search-events",
                 check: Check::BoundsAccepted { param: "timeMin" },
             },
             CheckDef {
-                name: "calendar_search_events::time_max_accepts_its_bounds",
-                tool: "calendar_search_events",
+                name: "search-events::time_max_accepts_its_bounds",
+                tool: "search-events",
                 check: Check::BoundsAccepted { param: "timeMax" },
             },
             CheckDef {
-                name: "calendar_search_events::time_zone_accepts_its_bounds",
-                tool: "calendar_search_events",
+                name: "search-events::time_zone_accepts_its_bounds",
+                tool: "search-events",
                 check: Check::BoundsAccepted { param: "timeZone" },
             },
             CheckDef {
-                name: "calendar_get_event::schema_matches_the_spec",
-                tool: "calendar_get_event",
+                name: "get-event::schema_matches_the_spec",
+                tool: "get-event",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "calendar_get_event::example_the_standup",
-                tool: "calendar_get_event",
+                name: "get-event::example_the_standup",
+                tool: "get-event",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "calendar_get_event::example_an_event_that_does_not_exist",
-                tool: "calendar_get_event",
+                name: "get-event::example_an_event_that_does_not_exist",
+                tool: "get-event",
                 check: Check::Example(1),
             },
             CheckDef {
-                name: "calendar_get_event::account_of_the_wrong_type_is_refused",
-                tool: "calendar_get_event",
+                name: "get-event::account_of_the_wrong_type_is_refused",
+                tool: "get-event",
                 check: Check::Refused { param: "account", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_get_event::account_too_long_is_refused",
-                tool: "calendar_get_event",
+                name: "get-event::account_too_long_is_refused",
+                tool: "get-event",
                 check: Check::Refused { param: "account", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_get_event::account_not_matching_the_pattern_is_refused",
-                tool: "calendar_get_event",
+                name: "get-event::account_not_matching_the_pattern_is_refused",
+                tool: "get-event",
                 check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_get_event::calendar_id_missing_is_refused",
-                tool: "calendar_get_event",
+                name: "get-event::calendar_id_missing_is_refused",
+                tool: "get-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_get_event::calendar_id_of_the_wrong_type_is_refused",
-                tool: "calendar_get_event",
+                name: "get-event::calendar_id_of_the_wrong_type_is_refused",
+                tool: "get-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_get_event::calendar_id_too_short_is_refused",
-                tool: "calendar_get_event",
+                name: "get-event::calendar_id_too_short_is_refused",
+                tool: "get-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_get_event::calendar_id_too_long_is_refused",
-                tool: "calendar_get_event",
+                name: "get-event::calendar_id_too_long_is_refused",
+                tool: "get-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_get_event::event_id_missing_is_refused",
-                tool: "calendar_get_event",
+                name: "get-event::event_id_missing_is_refused",
+                tool: "get-event",
                 check: Check::Refused { param: "eventId", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_get_event::event_id_of_the_wrong_type_is_refused",
-                tool: "calendar_get_event",
+                name: "get-event::event_id_of_the_wrong_type_is_refused",
+                tool: "get-event",
                 check: Check::Refused { param: "eventId", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_get_event::event_id_too_long_is_refused",
-                tool: "calendar_get_event",
+                name: "get-event::event_id_too_long_is_refused",
+                tool: "get-event",
                 check: Check::Refused { param: "eventId", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_get_event::event_id_not_matching_the_pattern_is_refused",
-                tool: "calendar_get_event",
+                name: "get-event::event_id_not_matching_the_pattern_is_refused",
+                tool: "get-event",
                 check: Check::Refused { param: "eventId", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_get_event::fields_of_the_wrong_type_is_refused",
-                tool: "calendar_get_event",
+                name: "get-event::fields_of_the_wrong_type_is_refused",
+                tool: "get-event",
                 check: Check::Refused { param: "fields", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_get_event::fields_too_long_is_refused",
-                tool: "calendar_get_event",
+                name: "get-event::fields_too_long_is_refused",
+                tool: "get-event",
                 check: Check::Refused { param: "fields", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_get_event::unknown_argument_is_refused",
-                tool: "calendar_get_event",
+                name: "get-event::unknown_argument_is_refused",
+                tool: "get-event",
                 check: Check::UnknownArgument,
             },
             CheckDef {
-                name: "calendar_get_event::output_matches_the_schema",
-                tool: "calendar_get_event",
+                name: "get-event::output_matches_the_schema",
+                tool: "get-event",
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "calendar_get_event::account_accepts_its_bounds",
-                tool: "calendar_get_event",
+                name: "get-event::account_accepts_its_bounds",
+                tool: "get-event",
                 check: Check::BoundsAccepted { param: "account" },
             },
             CheckDef {
-                name: "calendar_get_event::calendar_id_accepts_its_bounds",
-                tool: "calendar_get_event",
+                name: "get-event::calendar_id_accepts_its_bounds",
+                tool: "get-event",
                 check: Check::BoundsAccepted { param: "calendarId" },
             },
             CheckDef {
-                name: "calendar_get_event::event_id_accepts_its_bounds",
-                tool: "calendar_get_event",
+                name: "get-event::event_id_accepts_its_bounds",
+                tool: "get-event",
                 check: Check::BoundsAccepted { param: "eventId" },
             },
             CheckDef {
-                name: "calendar_list_colors::schema_matches_the_spec",
-                tool: "calendar_list_colors",
+                name: "list-colors::schema_matches_the_spec",
+                tool: "list-colors",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "calendar_list_colors::example_the_palette",
-                tool: "calendar_list_colors",
+                name: "list-colors::example_the_palette",
+                tool: "list-colors",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "calendar_list_colors::account_of_the_wrong_type_is_refused",
-                tool: "calendar_list_colors",
+                name: "list-colors::account_of_the_wrong_type_is_refused",
+                tool: "list-colors",
                 check: Check::Refused { param: "account", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_list_colors::account_too_long_is_refused",
-                tool: "calendar_list_colors",
+                name: "list-colors::account_too_long_is_refused",
+                tool: "list-colors",
                 check: Check::Refused { param: "account", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_list_colors::account_not_matching_the_pattern_is_refused",
-                tool: "calendar_list_colors",
+                name: "list-colors::account_not_matching_the_pattern_is_refused",
+                tool: "list-colors",
                 check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_list_colors::unknown_argument_is_refused",
-                tool: "calendar_list_colors",
+                name: "list-colors::unknown_argument_is_refused",
+                tool: "list-colors",
                 check: Check::UnknownArgument,
             },
             CheckDef {
-                name: "calendar_list_colors::output_matches_the_schema",
-                tool: "calendar_list_colors",
+                name: "list-colors::output_matches_the_schema",
+                tool: "list-colors",
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "calendar_list_colors::account_accepts_its_bounds",
-                tool: "calendar_list_colors",
+                name: "list-colors::account_accepts_its_bounds",
+                tool: "list-colors",
                 check: Check::BoundsAccepted { param: "account" },
             },
             CheckDef {
-                name: "calendar_create_event::schema_matches_the_spec",
-                tool: "calendar_create_event",
+                name: "create-event::schema_matches_the_spec",
+                tool: "create-event",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "calendar_create_event::example_a_design_review_with_one_guest_over_the_standup",
-                tool: "calendar_create_event",
+                name: "create-event::example_a_design_review_with_one_guest_over_the_standup",
+                tool: "create-event",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "calendar_create_event::example_an_all_day_event_without_a_key",
-                tool: "calendar_create_event",
+                name: "create-event::example_an_all_day_event_without_a_key",
+                tool: "create-event",
                 check: Check::Example(1),
             },
             CheckDef {
-                name: "calendar_create_event::example_a_start_with_its_own_time_zone",
-                tool: "calendar_create_event",
+                name: "create-event::example_a_start_with_its_own_time_zone",
+                tool: "create-event",
                 check: Check::Example(2),
             },
             CheckDef {
-                name: "calendar_create_event::example_an_end_before_the_start",
-                tool: "calendar_create_event",
+                name: "create-event::example_an_end_before_the_start",
+                tool: "create-event",
                 check: Check::Example(3),
             },
             CheckDef {
-                name: "calendar_create_event::example_a_start_in_words",
-                tool: "calendar_create_event",
+                name: "create-event::example_a_start_in_words",
+                tool: "create-event",
                 check: Check::Example(4),
             },
             CheckDef {
-                name: "calendar_create_event::example_the_standup_again",
-                tool: "calendar_create_event",
+                name: "create-event::example_the_standup_again",
+                tool: "create-event",
                 check: Check::Example(5),
             },
             CheckDef {
-                name: "calendar_create_event::account_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::account_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "account", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::account_too_long_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::account_too_long_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "account", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::account_not_matching_the_pattern_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::account_not_matching_the_pattern_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_create_event::calendar_id_missing_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::calendar_id_missing_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_create_event::calendar_id_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::calendar_id_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::calendar_id_too_short_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::calendar_id_too_short_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_create_event::calendar_id_too_long_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::calendar_id_too_long_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::event_id_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::event_id_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "eventId", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::event_id_too_long_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::event_id_too_long_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "eventId", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::event_id_not_matching_the_pattern_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::event_id_not_matching_the_pattern_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "eventId", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_create_event::summary_missing_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::summary_missing_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "summary", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_create_event::summary_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::summary_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "summary", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::summary_too_short_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::summary_too_short_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "summary", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_create_event::summary_too_long_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::summary_too_long_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "summary", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::description_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::description_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "description", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::description_too_long_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::description_too_long_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "description", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::start_missing_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::start_missing_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "start", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_create_event::start_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::start_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "start", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::start_too_long_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::start_too_long_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "start", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::end_missing_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::end_missing_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "end", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_create_event::end_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::end_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "end", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::end_too_long_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::end_too_long_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "end", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::time_zone_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::time_zone_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "timeZone", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::time_zone_too_long_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::time_zone_too_long_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "timeZone", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::time_zone_not_matching_the_pattern_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::time_zone_not_matching_the_pattern_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "timeZone", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_create_event::location_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::location_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "location", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::location_too_long_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::location_too_long_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "location", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::attendees_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::attendees_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "attendees", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::attendees_too_long_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::attendees_too_long_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "attendees", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::color_id_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::color_id_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "colorId", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::color_id_too_long_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::color_id_too_long_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "colorId", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::color_id_not_matching_the_pattern_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::color_id_not_matching_the_pattern_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "colorId", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_create_event::reminders_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::reminders_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "reminders", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::recurrence_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::recurrence_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "recurrence", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::recurrence_too_long_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::recurrence_too_long_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "recurrence", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::transparency_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::transparency_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "transparency", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::transparency_outside_the_allowed_values_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::transparency_outside_the_allowed_values_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "transparency", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "calendar_create_event::visibility_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::visibility_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "visibility", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::visibility_outside_the_allowed_values_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::visibility_outside_the_allowed_values_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "visibility", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "calendar_create_event::guests_can_invite_others_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::guests_can_invite_others_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "guestsCanInviteOthers", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::guests_can_modify_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::guests_can_modify_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "guestsCanModify", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::guests_can_see_other_guests_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::guests_can_see_other_guests_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "guestsCanSeeOtherGuests", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::anyone_can_add_self_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::anyone_can_add_self_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "anyoneCanAddSelf", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::send_updates_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::send_updates_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "sendUpdates", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::send_updates_outside_the_allowed_values_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::send_updates_outside_the_allowed_values_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "sendUpdates", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "calendar_create_event::conference_data_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::conference_data_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "conferenceData", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::extended_properties_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::extended_properties_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "extendedProperties", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::attachments_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::attachments_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "attachments", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::attachments_too_long_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::attachments_too_long_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "attachments", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::source_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::source_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "source", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::calendars_to_check_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::calendars_to_check_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "calendarsToCheck", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::calendars_to_check_too_long_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::calendars_to_check_too_long_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "calendarsToCheck", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::duplicate_similarity_threshold_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::duplicate_similarity_threshold_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "duplicateSimilarityThreshold", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::duplicate_similarity_threshold_below_the_minimum_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::duplicate_similarity_threshold_below_the_minimum_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "duplicateSimilarityThreshold", violation: Violation::BelowMinimum },
             },
             CheckDef {
-                name: "calendar_create_event::duplicate_similarity_threshold_above_the_maximum_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::duplicate_similarity_threshold_above_the_maximum_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "duplicateSimilarityThreshold", violation: Violation::AboveMaximum },
             },
             CheckDef {
-                name: "calendar_create_event::allow_duplicates_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::allow_duplicates_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "allowDuplicates", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::event_type_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::event_type_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "eventType", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::event_type_outside_the_allowed_values_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::event_type_outside_the_allowed_values_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "eventType", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "calendar_create_event::focus_time_properties_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::focus_time_properties_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "focusTimeProperties", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::out_of_office_properties_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::out_of_office_properties_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "outOfOfficeProperties", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::working_location_properties_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::working_location_properties_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "workingLocationProperties", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::idempotency_key_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::idempotency_key_too_short_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::idempotency_key_too_short_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_create_event::idempotency_key_too_long_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::idempotency_key_too_long_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::preview_id_of_the_wrong_type_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::preview_id_of_the_wrong_type_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "preview_id", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_event::preview_id_too_short_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::preview_id_too_short_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "preview_id", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_create_event::preview_id_too_long_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::preview_id_too_long_is_refused",
+                tool: "create-event",
                 check: Check::Refused { param: "preview_id", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_event::unknown_argument_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::unknown_argument_is_refused",
+                tool: "create-event",
                 check: Check::UnknownArgument,
             },
             CheckDef {
-                name: "calendar_create_event::retry_with_the_same_key_runs_once",
-                tool: "calendar_create_event",
+                name: "create-event::retry_with_the_same_key_runs_once",
+                tool: "create-event",
                 check: Check::RetryRunsOnce,
             },
             CheckDef {
-                name: "calendar_create_event::same_key_with_other_arguments_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::same_key_with_other_arguments_is_refused",
+                tool: "create-event",
                 check: Check::RetryWithOtherArgumentsRefused,
             },
             CheckDef {
-                name: "calendar_create_event::concurrent_calls_with_one_key_run_once",
-                tool: "calendar_create_event",
+                name: "create-event::concurrent_calls_with_one_key_run_once",
+                tool: "create-event",
                 check: Check::ConcurrentRetriesRunOnce,
             },
             CheckDef {
-                name: "calendar_create_event::idempotency_key_is_kept_for_its_ttl",
-                tool: "calendar_create_event",
+                name: "create-event::idempotency_key_is_kept_for_its_ttl",
+                tool: "create-event",
                 check: Check::IdempotencyTtl,
             },
             CheckDef {
-                name: "calendar_create_event::a_retry_after_a_lost_outcome_does_not_repeat_the_change",
-                tool: "calendar_create_event",
+                name: "create-event::a_retry_after_a_lost_outcome_does_not_repeat_the_change",
+                tool: "create-event",
                 check: Check::RemoteRetryChangesOnce,
             },
             CheckDef {
-                name: "calendar_create_event::a_failed_apply_leaves_the_preview_usable",
-                tool: "calendar_create_event",
+                name: "create-event::a_failed_apply_leaves_the_preview_usable",
+                tool: "create-event",
                 check: Check::FailedApplyKeepsPreview,
             },
             CheckDef {
-                name: "calendar_create_event::preview_changes_nothing",
-                tool: "calendar_create_event",
+                name: "create-event::preview_changes_nothing",
+                tool: "create-event",
                 check: Check::PreviewChangesNothing,
             },
             CheckDef {
-                name: "calendar_create_event::apply_does_what_the_preview_said",
-                tool: "calendar_create_event",
+                name: "create-event::apply_does_what_the_preview_said",
+                tool: "create-event",
                 check: Check::ApplyMatchesPreview,
             },
             CheckDef {
-                name: "calendar_create_event::apply_with_changed_arguments_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::apply_with_changed_arguments_is_refused",
+                tool: "create-event",
                 check: Check::ApplyChangedArgumentsRefused,
             },
             CheckDef {
-                name: "calendar_create_event::apply_with_a_used_preview_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::apply_with_a_used_preview_is_refused",
+                tool: "create-event",
                 check: Check::ApplyUsedPreviewRefused,
             },
             CheckDef {
-                name: "calendar_create_event::apply_after_the_preview_expires_is_refused",
-                tool: "calendar_create_event",
+                name: "create-event::apply_after_the_preview_expires_is_refused",
+                tool: "create-event",
                 check: Check::ApplyExpiredPreviewRefused,
             },
             CheckDef {
-                name: "calendar_create_event::preview_stays_valid_for_its_ttl",
-                tool: "calendar_create_event",
+                name: "create-event::preview_stays_valid_for_its_ttl",
+                tool: "create-event",
                 check: Check::PreviewTtl,
             },
             CheckDef {
-                name: "calendar_create_event::output_matches_the_schema",
-                tool: "calendar_create_event",
+                name: "create-event::output_matches_the_schema",
+                tool: "create-event",
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "calendar_create_event::account_accepts_its_bounds",
-                tool: "calendar_create_event",
+                name: "create-event::account_accepts_its_bounds",
+                tool: "create-event",
                 check: Check::BoundsAccepted { param: "account" },
             },
             CheckDef {
-                name: "calendar_create_event::calendar_id_accepts_its_bounds",
-                tool: "calendar_create_event",
+                name: "create-event::calendar_id_accepts_its_bounds",
+                tool: "create-event",
                 check: Check::BoundsAccepted { param: "calendarId" },
             },
             CheckDef {
-                name: "calendar_create_event::event_id_accepts_its_bounds",
-                tool: "calendar_create_event",
+                name: "create-event::event_id_accepts_its_bounds",
+                tool: "create-event",
                 check: Check::BoundsAccepted { param: "eventId" },
             },
             CheckDef {
-                name: "calendar_create_event::summary_accepts_its_bounds",
-                tool: "calendar_create_event",
+                name: "create-event::summary_accepts_its_bounds",
+                tool: "create-event",
                 check: Check::BoundsAccepted { param: "summary" },
             },
             CheckDef {
-                name: "calendar_create_event::description_accepts_its_bounds",
-                tool: "calendar_create_event",
+                name: "create-event::description_accepts_its_bounds",
+                tool: "create-event",
                 check: Check::BoundsAccepted { param: "description" },
             },
             CheckDef {
-                name: "calendar_create_event::start_accepts_its_bounds",
-                tool: "calendar_create_event",
+                name: "create-event::start_accepts_its_bounds",
+                tool: "create-event",
                 check: Check::BoundsAccepted { param: "start" },
             },
             CheckDef {
-                name: "calendar_create_event::end_accepts_its_bounds",
-                tool: "calendar_create_event",
+                name: "create-event::end_accepts_its_bounds",
+                tool: "create-event",
                 check: Check::BoundsAccepted { param: "end" },
             },
             CheckDef {
-                name: "calendar_create_event::time_zone_accepts_its_bounds",
-                tool: "calendar_create_event",
+                name: "create-event::time_zone_accepts_its_bounds",
+                tool: "create-event",
                 check: Check::BoundsAccepted { param: "timeZone" },
             },
             CheckDef {
-                name: "calendar_create_event::location_accepts_its_bounds",
-                tool: "calendar_create_event",
+                name: "create-event::location_accepts_its_bounds",
+                tool: "create-event",
                 check: Check::BoundsAccepted { param: "location" },
             },
             CheckDef {
-                name: "calendar_create_event::color_id_accepts_its_bounds",
-                tool: "calendar_create_event",
+                name: "create-event::color_id_accepts_its_bounds",
+                tool: "create-event",
                 check: Check::BoundsAccepted { param: "colorId" },
             },
             CheckDef {
-                name: "calendar_create_event::transparency_accepts_every_allowed_value",
-                tool: "calendar_create_event",
+                name: "create-event::transparency_accepts_every_allowed_value",
+                tool: "create-event",
                 check: Check::AllowedValuesAccepted { param: "transparency" },
             },
             CheckDef {
-                name: "calendar_create_event::visibility_accepts_every_allowed_value",
-                tool: "calendar_create_event",
+                name: "create-event::visibility_accepts_every_allowed_value",
+                tool: "create-event",
                 check: Check::AllowedValuesAccepted { param: "visibility" },
             },
             CheckDef {
-                name: "calendar_create_event::send_updates_accepts_every_allowed_value",
-                tool: "calendar_create_event",
+                name: "create-event::send_updates_accepts_every_allowed_value",
+                tool: "create-event",
                 check: Check::AllowedValuesAccepted { param: "sendUpdates" },
             },
             CheckDef {
-                name: "calendar_create_event::duplicate_similarity_threshold_accepts_its_bounds",
-                tool: "calendar_create_event",
+                name: "create-event::duplicate_similarity_threshold_accepts_its_bounds",
+                tool: "create-event",
                 check: Check::BoundsAccepted { param: "duplicateSimilarityThreshold" },
             },
             CheckDef {
-                name: "calendar_create_event::event_type_accepts_every_allowed_value",
-                tool: "calendar_create_event",
+                name: "create-event::event_type_accepts_every_allowed_value",
+                tool: "create-event",
                 check: Check::AllowedValuesAccepted { param: "eventType" },
             },
             CheckDef {
-                name: "calendar_create_event::idempotency_key_accepts_its_bounds",
-                tool: "calendar_create_event",
+                name: "create-event::idempotency_key_accepts_its_bounds",
+                tool: "create-event",
                 check: Check::BoundsAccepted { param: "idempotency_key" },
             },
             CheckDef {
-                name: "calendar_create_event::preview_id_accepts_its_bounds",
-                tool: "calendar_create_event",
+                name: "create-event::preview_id_accepts_its_bounds",
+                tool: "create-event",
                 check: Check::BoundsAccepted { param: "preview_id" },
             },
             CheckDef {
-                name: "calendar_create_events::schema_matches_the_spec",
-                tool: "calendar_create_events",
+                name: "create-events::schema_matches_the_spec",
+                tool: "create-events",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "calendar_create_events::example_two_sessions_the_second_on_the_team_calendar",
-                tool: "calendar_create_events",
+                name: "create-events::example_two_sessions_the_second_on_the_team_calendar",
+                tool: "create-events",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "calendar_create_events::example_one_event_that_ends_before_it_starts",
-                tool: "calendar_create_events",
+                name: "create-events::example_one_event_that_ends_before_it_starts",
+                tool: "create-events",
                 check: Check::Example(1),
             },
             CheckDef {
-                name: "calendar_create_events::account_of_the_wrong_type_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::account_of_the_wrong_type_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "account", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_events::account_too_long_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::account_too_long_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "account", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_events::account_not_matching_the_pattern_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::account_not_matching_the_pattern_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_create_events::calendar_id_of_the_wrong_type_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::calendar_id_of_the_wrong_type_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_events::calendar_id_too_short_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::calendar_id_too_short_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "calendarId", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_create_events::calendar_id_too_long_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::calendar_id_too_long_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "calendarId", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_events::time_zone_of_the_wrong_type_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::time_zone_of_the_wrong_type_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "timeZone", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_events::time_zone_too_long_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::time_zone_too_long_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "timeZone", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_events::time_zone_not_matching_the_pattern_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::time_zone_not_matching_the_pattern_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "timeZone", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_create_events::send_updates_of_the_wrong_type_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::send_updates_of_the_wrong_type_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "sendUpdates", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_events::send_updates_outside_the_allowed_values_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::send_updates_outside_the_allowed_values_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "sendUpdates", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "calendar_create_events::events_missing_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::events_missing_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "events", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_create_events::events_of_the_wrong_type_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::events_of_the_wrong_type_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "events", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_events::events_too_short_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::events_too_short_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "events", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_create_events::events_too_long_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::events_too_long_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "events", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_events::idempotency_key_of_the_wrong_type_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_events::idempotency_key_too_short_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::idempotency_key_too_short_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_create_events::idempotency_key_too_long_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::idempotency_key_too_long_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_events::preview_id_of_the_wrong_type_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::preview_id_of_the_wrong_type_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "preview_id", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_create_events::preview_id_too_short_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::preview_id_too_short_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "preview_id", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_create_events::preview_id_too_long_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::preview_id_too_long_is_refused",
+                tool: "create-events",
                 check: Check::Refused { param: "preview_id", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_create_events::unknown_argument_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::unknown_argument_is_refused",
+                tool: "create-events",
                 check: Check::UnknownArgument,
             },
             CheckDef {
-                name: "calendar_create_events::retry_with_the_same_key_runs_once",
-                tool: "calendar_create_events",
+                name: "create-events::retry_with_the_same_key_runs_once",
+                tool: "create-events",
                 check: Check::RetryRunsOnce,
             },
             CheckDef {
-                name: "calendar_create_events::same_key_with_other_arguments_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::same_key_with_other_arguments_is_refused",
+                tool: "create-events",
                 check: Check::RetryWithOtherArgumentsRefused,
             },
             CheckDef {
-                name: "calendar_create_events::concurrent_calls_with_one_key_run_once",
-                tool: "calendar_create_events",
+                name: "create-events::concurrent_calls_with_one_key_run_once",
+                tool: "create-events",
                 check: Check::ConcurrentRetriesRunOnce,
             },
             CheckDef {
-                name: "calendar_create_events::idempotency_key_is_kept_for_its_ttl",
-                tool: "calendar_create_events",
+                name: "create-events::idempotency_key_is_kept_for_its_ttl",
+                tool: "create-events",
                 check: Check::IdempotencyTtl,
             },
             CheckDef {
-                name: "calendar_create_events::a_retry_after_a_lost_outcome_does_not_repeat_the_change",
-                tool: "calendar_create_events",
+                name: "create-events::a_retry_after_a_lost_outcome_does_not_repeat_the_change",
+                tool: "create-events",
                 check: Check::RemoteRetryChangesOnce,
             },
             CheckDef {
-                name: "calendar_create_events::a_failed_apply_leaves_the_preview_usable",
-                tool: "calendar_create_events",
+                name: "create-events::a_failed_apply_leaves_the_preview_usable",
+                tool: "create-events",
                 check: Check::FailedApplyKeepsPreview,
             },
             CheckDef {
-                name: "calendar_create_events::preview_changes_nothing",
-                tool: "calendar_create_events",
+                name: "create-events::preview_changes_nothing",
+                tool: "create-events",
                 check: Check::PreviewChangesNothing,
             },
             CheckDef {
-                name: "calendar_create_events::apply_does_what_the_preview_said",
-                tool: "calendar_create_events",
+                name: "create-events::apply_does_what_the_preview_said",
+                tool: "create-events",
                 check: Check::ApplyMatchesPreview,
             },
             CheckDef {
-                name: "calendar_create_events::apply_with_changed_arguments_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::apply_with_changed_arguments_is_refused",
+                tool: "create-events",
                 check: Check::ApplyChangedArgumentsRefused,
             },
             CheckDef {
-                name: "calendar_create_events::apply_with_a_used_preview_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::apply_with_a_used_preview_is_refused",
+                tool: "create-events",
                 check: Check::ApplyUsedPreviewRefused,
             },
             CheckDef {
-                name: "calendar_create_events::apply_after_the_preview_expires_is_refused",
-                tool: "calendar_create_events",
+                name: "create-events::apply_after_the_preview_expires_is_refused",
+                tool: "create-events",
                 check: Check::ApplyExpiredPreviewRefused,
             },
             CheckDef {
-                name: "calendar_create_events::preview_stays_valid_for_its_ttl",
-                tool: "calendar_create_events",
+                name: "create-events::preview_stays_valid_for_its_ttl",
+                tool: "create-events",
                 check: Check::PreviewTtl,
             },
             CheckDef {
-                name: "calendar_create_events::output_matches_the_schema",
-                tool: "calendar_create_events",
+                name: "create-events::output_matches_the_schema",
+                tool: "create-events",
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "calendar_create_events::account_accepts_its_bounds",
-                tool: "calendar_create_events",
+                name: "create-events::account_accepts_its_bounds",
+                tool: "create-events",
                 check: Check::BoundsAccepted { param: "account" },
             },
             CheckDef {
-                name: "calendar_create_events::calendar_id_accepts_its_bounds",
-                tool: "calendar_create_events",
+                name: "create-events::calendar_id_accepts_its_bounds",
+                tool: "create-events",
                 check: Check::BoundsAccepted { param: "calendarId" },
             },
             CheckDef {
-                name: "calendar_create_events::time_zone_accepts_its_bounds",
-                tool: "calendar_create_events",
+                name: "create-events::time_zone_accepts_its_bounds",
+                tool: "create-events",
                 check: Check::BoundsAccepted { param: "timeZone" },
             },
             CheckDef {
-                name: "calendar_create_events::send_updates_accepts_every_allowed_value",
-                tool: "calendar_create_events",
+                name: "create-events::send_updates_accepts_every_allowed_value",
+                tool: "create-events",
                 check: Check::AllowedValuesAccepted { param: "sendUpdates" },
             },
             CheckDef {
-                name: "calendar_create_events::idempotency_key_accepts_its_bounds",
-                tool: "calendar_create_events",
+                name: "create-events::idempotency_key_accepts_its_bounds",
+                tool: "create-events",
                 check: Check::BoundsAccepted { param: "idempotency_key" },
             },
             CheckDef {
-                name: "calendar_create_events::preview_id_accepts_its_bounds",
-                tool: "calendar_create_events",
+                name: "create-events::preview_id_accepts_its_bounds",
+                tool: "create-events",
                 check: Check::BoundsAccepted { param: "preview_id" },
             },
             CheckDef {
-                name: "calendar_update_event::schema_matches_the_spec",
-                tool: "calendar_update_event",
+                name: "update-event::schema_matches_the_spec",
+                tool: "update-event",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "calendar_update_event::example_move_the_standup_and_clear_its_notes",
-                tool: "calendar_update_event",
+                name: "update-event::example_move_the_standup_and_clear_its_notes",
+                tool: "update-event",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "calendar_update_event::example_only_one_occurrence_without_saying_which",
-                tool: "calendar_update_event",
+                name: "update-event::example_only_one_occurrence_without_saying_which",
+                tool: "update-event",
                 check: Check::Example(1),
             },
             CheckDef {
-                name: "calendar_update_event::account_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::account_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "account", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::account_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::account_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "account", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::account_not_matching_the_pattern_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::account_not_matching_the_pattern_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_update_event::calendar_id_missing_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::calendar_id_missing_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_update_event::calendar_id_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::calendar_id_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::calendar_id_too_short_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::calendar_id_too_short_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_update_event::calendar_id_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::calendar_id_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::event_id_missing_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::event_id_missing_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "eventId", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_update_event::event_id_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::event_id_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "eventId", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::event_id_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::event_id_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "eventId", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::event_id_not_matching_the_pattern_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::event_id_not_matching_the_pattern_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "eventId", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_update_event::summary_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::summary_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "summary", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::summary_too_short_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::summary_too_short_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "summary", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_update_event::summary_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::summary_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "summary", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::description_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::description_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "description", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::description_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::description_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "description", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::start_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::start_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "start", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::start_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::start_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "start", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::end_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::end_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "end", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::end_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::end_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "end", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::time_zone_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::time_zone_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "timeZone", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::time_zone_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::time_zone_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "timeZone", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::time_zone_not_matching_the_pattern_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::time_zone_not_matching_the_pattern_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "timeZone", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_update_event::location_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::location_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "location", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::location_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::location_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "location", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::attendees_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::attendees_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "attendees", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::attendees_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::attendees_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "attendees", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::color_id_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::color_id_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "colorId", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::color_id_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::color_id_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "colorId", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::color_id_not_matching_the_pattern_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::color_id_not_matching_the_pattern_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "colorId", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_update_event::reminders_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::reminders_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "reminders", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::recurrence_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::recurrence_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "recurrence", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::recurrence_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::recurrence_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "recurrence", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::transparency_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::transparency_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "transparency", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::transparency_outside_the_allowed_values_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::transparency_outside_the_allowed_values_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "transparency", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "calendar_update_event::visibility_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::visibility_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "visibility", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::visibility_outside_the_allowed_values_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::visibility_outside_the_allowed_values_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "visibility", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "calendar_update_event::guests_can_invite_others_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::guests_can_invite_others_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "guestsCanInviteOthers", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::guests_can_modify_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::guests_can_modify_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "guestsCanModify", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::guests_can_see_other_guests_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::guests_can_see_other_guests_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "guestsCanSeeOtherGuests", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::anyone_can_add_self_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::anyone_can_add_self_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "anyoneCanAddSelf", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::send_updates_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::send_updates_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "sendUpdates", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::send_updates_outside_the_allowed_values_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::send_updates_outside_the_allowed_values_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "sendUpdates", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "calendar_update_event::check_conflicts_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::check_conflicts_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "checkConflicts", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::calendars_to_check_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::calendars_to_check_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "calendarsToCheck", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::calendars_to_check_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::calendars_to_check_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "calendarsToCheck", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::conference_data_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::conference_data_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "conferenceData", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::extended_properties_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::extended_properties_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "extendedProperties", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::attachments_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::attachments_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "attachments", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::attachments_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::attachments_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "attachments", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::modification_scope_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::modification_scope_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "modificationScope", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::modification_scope_outside_the_allowed_values_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::modification_scope_outside_the_allowed_values_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "modificationScope", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "calendar_update_event::original_start_time_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::original_start_time_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "originalStartTime", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::original_start_time_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::original_start_time_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "originalStartTime", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::original_start_time_not_matching_the_pattern_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::original_start_time_not_matching_the_pattern_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "originalStartTime", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_update_event::future_start_date_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::future_start_date_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "futureStartDate", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::future_start_date_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::future_start_date_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "futureStartDate", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::future_start_date_not_matching_the_pattern_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::future_start_date_not_matching_the_pattern_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "futureStartDate", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_update_event::idempotency_key_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::idempotency_key_too_short_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::idempotency_key_too_short_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_update_event::idempotency_key_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::idempotency_key_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::preview_id_of_the_wrong_type_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::preview_id_of_the_wrong_type_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "preview_id", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_update_event::preview_id_too_short_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::preview_id_too_short_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "preview_id", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_update_event::preview_id_too_long_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::preview_id_too_long_is_refused",
+                tool: "update-event",
                 check: Check::Refused { param: "preview_id", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_update_event::unknown_argument_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::unknown_argument_is_refused",
+                tool: "update-event",
                 check: Check::UnknownArgument,
             },
             CheckDef {
-                name: "calendar_update_event::retry_with_the_same_key_runs_once",
-                tool: "calendar_update_event",
+                name: "update-event::retry_with_the_same_key_runs_once",
+                tool: "update-event",
                 check: Check::RetryRunsOnce,
             },
             CheckDef {
-                name: "calendar_update_event::same_key_with_other_arguments_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::same_key_with_other_arguments_is_refused",
+                tool: "update-event",
                 check: Check::RetryWithOtherArgumentsRefused,
             },
             CheckDef {
-                name: "calendar_update_event::concurrent_calls_with_one_key_run_once",
-                tool: "calendar_update_event",
+                name: "update-event::concurrent_calls_with_one_key_run_once",
+                tool: "update-event",
                 check: Check::ConcurrentRetriesRunOnce,
             },
             CheckDef {
-                name: "calendar_update_event::idempotency_key_is_kept_for_its_ttl",
-                tool: "calendar_update_event",
+                name: "update-event::idempotency_key_is_kept_for_its_ttl",
+                tool: "update-event",
                 check: Check::IdempotencyTtl,
             },
             CheckDef {
-                name: "calendar_update_event::calls_breaking_its_rules_are_refused",
-                tool: "calendar_update_event",
+                name: "update-event::calls_breaking_its_rules_are_refused",
+                tool: "update-event",
                 check: Check::RequirementsEnforced,
             },
             CheckDef {
-                name: "calendar_update_event::a_lost_outcome_says_a_retry_may_repeat_the_change",
-                tool: "calendar_update_event",
+                name: "update-event::a_lost_outcome_says_a_retry_may_repeat_the_change",
+                tool: "update-event",
                 check: Check::RemoteRetryMayRepeat,
             },
             CheckDef {
-                name: "calendar_update_event::preview_changes_nothing",
-                tool: "calendar_update_event",
+                name: "update-event::preview_changes_nothing",
+                tool: "update-event",
                 check: Check::PreviewChangesNothing,
             },
             CheckDef {
-                name: "calendar_update_event::apply_does_what_the_preview_said",
-                tool: "calendar_update_event",
+                name: "update-event::apply_does_what_the_preview_said",
+                tool: "update-event",
                 check: Check::ApplyMatchesPreview,
             },
             CheckDef {
-                name: "calendar_update_event::apply_with_changed_arguments_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::apply_with_changed_arguments_is_refused",
+                tool: "update-event",
                 check: Check::ApplyChangedArgumentsRefused,
             },
             CheckDef {
-                name: "calendar_update_event::apply_with_a_used_preview_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::apply_with_a_used_preview_is_refused",
+                tool: "update-event",
                 check: Check::ApplyUsedPreviewRefused,
             },
             CheckDef {
-                name: "calendar_update_event::apply_after_the_preview_expires_is_refused",
-                tool: "calendar_update_event",
+                name: "update-event::apply_after_the_preview_expires_is_refused",
+                tool: "update-event",
                 check: Check::ApplyExpiredPreviewRefused,
             },
             CheckDef {
-                name: "calendar_update_event::preview_stays_valid_for_its_ttl",
-                tool: "calendar_update_event",
+                name: "update-event::preview_stays_valid_for_its_ttl",
+                tool: "update-event",
                 check: Check::PreviewTtl,
             },
             CheckDef {
-                name: "calendar_update_event::undo_restores_the_prior_state",
-                tool: "calendar_update_event",
+                name: "update-event::undo_restores_the_prior_state",
+                tool: "update-event",
                 check: Check::UndoRestores,
             },
             CheckDef {
-                name: "calendar_update_event::output_matches_the_schema",
-                tool: "calendar_update_event",
+                name: "update-event::output_matches_the_schema",
+                tool: "update-event",
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "calendar_update_event::account_accepts_its_bounds",
-                tool: "calendar_update_event",
+                name: "update-event::account_accepts_its_bounds",
+                tool: "update-event",
                 check: Check::BoundsAccepted { param: "account" },
             },
             CheckDef {
-                name: "calendar_update_event::calendar_id_accepts_its_bounds",
-                tool: "calendar_update_event",
+                name: "update-event::calendar_id_accepts_its_bounds",
+                tool: "update-event",
                 check: Check::BoundsAccepted { param: "calendarId" },
             },
             CheckDef {
-                name: "calendar_update_event::event_id_accepts_its_bounds",
-                tool: "calendar_update_event",
+                name: "update-event::event_id_accepts_its_bounds",
+                tool: "update-event",
                 check: Check::BoundsAccepted { param: "eventId" },
             },
             CheckDef {
-                name: "calendar_update_event::summary_accepts_its_bounds",
-                tool: "calendar_update_event",
+                name: "update-event::summary_accepts_its_bounds",
+                tool: "update-event",
                 check: Check::BoundsAccepted { param: "summary" },
             },
             CheckDef {
-                name: "calendar_update_event::description_accepts_its_bounds",
-                tool: "calendar_update_event",
+                name: "update-event::description_accepts_its_bounds",
+                tool: "update-event",
                 check: Check::BoundsAccepted { param: "description" },
             },
             CheckDef {
-                name: "calendar_update_event::start_accepts_its_bounds",
-                tool: "calendar_update_event",
+                name: "update-event::start_accepts_its_bounds",
+                tool: "update-event",
                 check: Check::BoundsAccepted { param: "start" },
             },
             CheckDef {
-                name: "calendar_update_event::end_accepts_its_bounds",
-                tool: "calendar_update_event",
+                name: "update-event::end_accepts_its_bounds",
+                tool: "update-event",
                 check: Check::BoundsAccepted { param: "end" },
             },
             CheckDef {
-                name: "calendar_update_event::time_zone_accepts_its_bounds",
-                tool: "calendar_update_event",
+                name: "update-event::time_zone_accepts_its_bounds",
+                tool: "update-event",
                 check: Check::BoundsAccepted { param: "timeZone" },
             },
             CheckDef {
-                name: "calendar_update_event::location_accepts_its_bounds",
-                tool: "calendar_update_event",
+                name: "update-event::location_accepts_its_bounds",
+                tool: "update-event",
                 check: Check::BoundsAccepted { param: "location" },
             },
             CheckDef {
-                name: "calendar_update_event::color_id_accepts_its_bounds",
-                tool: "calendar_update_event",
+                name: "update-event::color_id_accepts_its_bounds",
+                tool: "update-event",
                 check: Check::BoundsAccepted { param: "colorId" },
             },
             CheckDef {
-                name: "calendar_update_event::transparency_accepts_every_allowed_value",
-                tool: "calendar_update_event",
+                name: "update-event::transparency_accepts_every_allowed_value",
+                tool: "update-event",
                 check: Check::AllowedValuesAccepted { param: "transparency" },
             },
             CheckDef {
-                name: "calendar_update_event::visibility_accepts_every_allowed_value",
-                tool: "calendar_update_event",
+                name: "update-event::visibility_accepts_every_allowed_value",
+                tool: "update-event",
                 check: Check::AllowedValuesAccepted { param: "visibility" },
             },
             CheckDef {
-                name: "calendar_update_event::send_updates_accepts_every_allowed_value",
-                tool: "calendar_update_event",
+                name: "update-event::send_updates_accepts_every_allowed_value",
+                tool: "update-event",
                 check: Check::AllowedValuesAccepted { param: "sendUpdates" },
             },
             CheckDef {
-                name: "calendar_update_event::modification_scope_accepts_every_allowed_value",
-                tool: "calendar_update_event",
+                name: "update-event::modification_scope_accepts_every_allowed_value",
+                tool: "update-event",
                 check: Check::AllowedValuesAccepted { param: "modificationScope" },
             },
             CheckDef {
-                name: "calendar_update_event::original_start_time_accepts_its_bounds",
-                tool: "calendar_update_event",
+                name: "update-event::original_start_time_accepts_its_bounds",
+                tool: "update-event",
                 check: Check::BoundsAccepted { param: "originalStartTime" },
             },
             CheckDef {
-                name: "calendar_update_event::future_start_date_accepts_its_bounds",
-                tool: "calendar_update_event",
+                name: "update-event::future_start_date_accepts_its_bounds",
+                tool: "update-event",
                 check: Check::BoundsAccepted { param: "futureStartDate" },
             },
             CheckDef {
-                name: "calendar_update_event::idempotency_key_accepts_its_bounds",
-                tool: "calendar_update_event",
+                name: "update-event::idempotency_key_accepts_its_bounds",
+                tool: "update-event",
                 check: Check::BoundsAccepted { param: "idempotency_key" },
             },
             CheckDef {
-                name: "calendar_update_event::preview_id_accepts_its_bounds",
-                tool: "calendar_update_event",
+                name: "update-event::preview_id_accepts_its_bounds",
+                tool: "update-event",
                 check: Check::BoundsAccepted { param: "preview_id" },
             },
             CheckDef {
-                name: "calendar_delete_event::schema_matches_the_spec",
-                tool: "calendar_delete_event",
+                name: "delete-event::schema_matches_the_spec",
+                tool: "delete-event",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "calendar_delete_event::example_cancel_the_offsite",
-                tool: "calendar_delete_event",
+                name: "delete-event::example_cancel_the_offsite",
+                tool: "delete-event",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "calendar_delete_event::example_an_event_that_does_not_exist",
-                tool: "calendar_delete_event",
+                name: "delete-event::example_an_event_that_does_not_exist",
+                tool: "delete-event",
                 check: Check::Example(1),
             },
             CheckDef {
-                name: "calendar_delete_event::account_of_the_wrong_type_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::account_of_the_wrong_type_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "account", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_delete_event::account_too_long_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::account_too_long_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "account", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_delete_event::account_not_matching_the_pattern_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::account_not_matching_the_pattern_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_delete_event::calendar_id_missing_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::calendar_id_missing_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_delete_event::calendar_id_of_the_wrong_type_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::calendar_id_of_the_wrong_type_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_delete_event::calendar_id_too_short_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::calendar_id_too_short_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_delete_event::calendar_id_too_long_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::calendar_id_too_long_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_delete_event::event_id_missing_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::event_id_missing_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "eventId", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_delete_event::event_id_of_the_wrong_type_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::event_id_of_the_wrong_type_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "eventId", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_delete_event::event_id_too_long_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::event_id_too_long_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "eventId", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_delete_event::event_id_not_matching_the_pattern_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::event_id_not_matching_the_pattern_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "eventId", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_delete_event::send_updates_of_the_wrong_type_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::send_updates_of_the_wrong_type_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "sendUpdates", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_delete_event::send_updates_outside_the_allowed_values_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::send_updates_outside_the_allowed_values_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "sendUpdates", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "calendar_delete_event::idempotency_key_of_the_wrong_type_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_delete_event::idempotency_key_too_short_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::idempotency_key_too_short_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_delete_event::idempotency_key_too_long_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::idempotency_key_too_long_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_delete_event::preview_id_of_the_wrong_type_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::preview_id_of_the_wrong_type_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "preview_id", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_delete_event::preview_id_too_short_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::preview_id_too_short_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "preview_id", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_delete_event::preview_id_too_long_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::preview_id_too_long_is_refused",
+                tool: "delete-event",
                 check: Check::Refused { param: "preview_id", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_delete_event::unknown_argument_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::unknown_argument_is_refused",
+                tool: "delete-event",
                 check: Check::UnknownArgument,
             },
             CheckDef {
-                name: "calendar_delete_event::retry_with_the_same_key_runs_once",
-                tool: "calendar_delete_event",
+                name: "delete-event::retry_with_the_same_key_runs_once",
+                tool: "delete-event",
                 check: Check::RetryRunsOnce,
             },
             CheckDef {
-                name: "calendar_delete_event::same_key_with_other_arguments_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::same_key_with_other_arguments_is_refused",
+                tool: "delete-event",
                 check: Check::RetryWithOtherArgumentsRefused,
             },
             CheckDef {
-                name: "calendar_delete_event::concurrent_calls_with_one_key_run_once",
-                tool: "calendar_delete_event",
+                name: "delete-event::concurrent_calls_with_one_key_run_once",
+                tool: "delete-event",
                 check: Check::ConcurrentRetriesRunOnce,
             },
             CheckDef {
-                name: "calendar_delete_event::idempotency_key_is_kept_for_its_ttl",
-                tool: "calendar_delete_event",
+                name: "delete-event::idempotency_key_is_kept_for_its_ttl",
+                tool: "delete-event",
                 check: Check::IdempotencyTtl,
             },
             CheckDef {
-                name: "calendar_delete_event::a_retry_after_a_lost_outcome_does_not_repeat_the_change",
-                tool: "calendar_delete_event",
+                name: "delete-event::a_retry_after_a_lost_outcome_does_not_repeat_the_change",
+                tool: "delete-event",
                 check: Check::RemoteRetryChangesOnce,
             },
             CheckDef {
-                name: "calendar_delete_event::a_failed_apply_leaves_the_preview_usable",
-                tool: "calendar_delete_event",
+                name: "delete-event::a_failed_apply_leaves_the_preview_usable",
+                tool: "delete-event",
                 check: Check::FailedApplyKeepsPreview,
             },
             CheckDef {
-                name: "calendar_delete_event::preview_changes_nothing",
-                tool: "calendar_delete_event",
+                name: "delete-event::preview_changes_nothing",
+                tool: "delete-event",
                 check: Check::PreviewChangesNothing,
             },
             CheckDef {
-                name: "calendar_delete_event::apply_does_what_the_preview_said",
-                tool: "calendar_delete_event",
+                name: "delete-event::apply_does_what_the_preview_said",
+                tool: "delete-event",
                 check: Check::ApplyMatchesPreview,
             },
             CheckDef {
-                name: "calendar_delete_event::apply_with_changed_arguments_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::apply_with_changed_arguments_is_refused",
+                tool: "delete-event",
                 check: Check::ApplyChangedArgumentsRefused,
             },
             CheckDef {
-                name: "calendar_delete_event::apply_with_a_used_preview_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::apply_with_a_used_preview_is_refused",
+                tool: "delete-event",
                 check: Check::ApplyUsedPreviewRefused,
             },
             CheckDef {
-                name: "calendar_delete_event::apply_after_the_preview_expires_is_refused",
-                tool: "calendar_delete_event",
+                name: "delete-event::apply_after_the_preview_expires_is_refused",
+                tool: "delete-event",
                 check: Check::ApplyExpiredPreviewRefused,
             },
             CheckDef {
-                name: "calendar_delete_event::preview_stays_valid_for_its_ttl",
-                tool: "calendar_delete_event",
+                name: "delete-event::preview_stays_valid_for_its_ttl",
+                tool: "delete-event",
                 check: Check::PreviewTtl,
             },
             CheckDef {
-                name: "calendar_delete_event::output_matches_the_schema",
-                tool: "calendar_delete_event",
+                name: "delete-event::output_matches_the_schema",
+                tool: "delete-event",
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "calendar_delete_event::account_accepts_its_bounds",
-                tool: "calendar_delete_event",
+                name: "delete-event::account_accepts_its_bounds",
+                tool: "delete-event",
                 check: Check::BoundsAccepted { param: "account" },
             },
             CheckDef {
-                name: "calendar_delete_event::calendar_id_accepts_its_bounds",
-                tool: "calendar_delete_event",
+                name: "delete-event::calendar_id_accepts_its_bounds",
+                tool: "delete-event",
                 check: Check::BoundsAccepted { param: "calendarId" },
             },
             CheckDef {
-                name: "calendar_delete_event::event_id_accepts_its_bounds",
-                tool: "calendar_delete_event",
+                name: "delete-event::event_id_accepts_its_bounds",
+                tool: "delete-event",
                 check: Check::BoundsAccepted { param: "eventId" },
             },
             CheckDef {
-                name: "calendar_delete_event::send_updates_accepts_every_allowed_value",
-                tool: "calendar_delete_event",
+                name: "delete-event::send_updates_accepts_every_allowed_value",
+                tool: "delete-event",
                 check: Check::AllowedValuesAccepted { param: "sendUpdates" },
             },
             CheckDef {
-                name: "calendar_delete_event::idempotency_key_accepts_its_bounds",
-                tool: "calendar_delete_event",
+                name: "delete-event::idempotency_key_accepts_its_bounds",
+                tool: "delete-event",
                 check: Check::BoundsAccepted { param: "idempotency_key" },
             },
             CheckDef {
-                name: "calendar_delete_event::preview_id_accepts_its_bounds",
-                tool: "calendar_delete_event",
+                name: "delete-event::preview_id_accepts_its_bounds",
+                tool: "delete-event",
                 check: Check::BoundsAccepted { param: "preview_id" },
             },
             CheckDef {
-                name: "calendar_respond_to_event::schema_matches_the_spec",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::schema_matches_the_spec",
+                tool: "respond-to-event",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "calendar_respond_to_event::example_accept_the_offsite",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::example_accept_the_offsite",
+                tool: "respond-to-event",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "calendar_respond_to_event::example_an_event_the_person_is_not_invited_to",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::example_an_event_the_person_is_not_invited_to",
+                tool: "respond-to-event",
                 check: Check::Example(1),
             },
             CheckDef {
-                name: "calendar_respond_to_event::account_of_the_wrong_type_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::account_of_the_wrong_type_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "account", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_respond_to_event::account_too_long_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::account_too_long_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "account", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_respond_to_event::account_not_matching_the_pattern_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::account_not_matching_the_pattern_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_respond_to_event::calendar_id_missing_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::calendar_id_missing_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_respond_to_event::calendar_id_of_the_wrong_type_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::calendar_id_of_the_wrong_type_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_respond_to_event::calendar_id_too_short_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::calendar_id_too_short_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_respond_to_event::calendar_id_too_long_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::calendar_id_too_long_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "calendarId", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_respond_to_event::event_id_missing_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::event_id_missing_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "eventId", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_respond_to_event::event_id_of_the_wrong_type_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::event_id_of_the_wrong_type_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "eventId", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_respond_to_event::event_id_too_long_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::event_id_too_long_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "eventId", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_respond_to_event::event_id_not_matching_the_pattern_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::event_id_not_matching_the_pattern_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "eventId", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_respond_to_event::response_missing_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::response_missing_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "response", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_respond_to_event::response_of_the_wrong_type_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::response_of_the_wrong_type_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "response", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_respond_to_event::response_outside_the_allowed_values_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::response_outside_the_allowed_values_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "response", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "calendar_respond_to_event::comment_of_the_wrong_type_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::comment_of_the_wrong_type_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "comment", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_respond_to_event::comment_too_long_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::comment_too_long_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "comment", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_respond_to_event::modification_scope_of_the_wrong_type_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::modification_scope_of_the_wrong_type_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "modificationScope", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_respond_to_event::modification_scope_outside_the_allowed_values_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::modification_scope_outside_the_allowed_values_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "modificationScope", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "calendar_respond_to_event::original_start_time_of_the_wrong_type_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::original_start_time_of_the_wrong_type_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "originalStartTime", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_respond_to_event::original_start_time_too_long_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::original_start_time_too_long_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "originalStartTime", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_respond_to_event::original_start_time_not_matching_the_pattern_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::original_start_time_not_matching_the_pattern_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "originalStartTime", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_respond_to_event::send_updates_of_the_wrong_type_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::send_updates_of_the_wrong_type_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "sendUpdates", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_respond_to_event::send_updates_outside_the_allowed_values_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::send_updates_outside_the_allowed_values_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "sendUpdates", violation: Violation::NotAllowed },
             },
             CheckDef {
-                name: "calendar_respond_to_event::idempotency_key_of_the_wrong_type_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_respond_to_event::idempotency_key_too_short_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::idempotency_key_too_short_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_respond_to_event::idempotency_key_too_long_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::idempotency_key_too_long_is_refused",
+                tool: "respond-to-event",
                 check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_respond_to_event::unknown_argument_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::unknown_argument_is_refused",
+                tool: "respond-to-event",
                 check: Check::UnknownArgument,
             },
             CheckDef {
-                name: "calendar_respond_to_event::retry_with_the_same_key_runs_once",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::retry_with_the_same_key_runs_once",
+                tool: "respond-to-event",
                 check: Check::RetryRunsOnce,
             },
             CheckDef {
-                name: "calendar_respond_to_event::same_key_with_other_arguments_is_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::same_key_with_other_arguments_is_refused",
+                tool: "respond-to-event",
                 check: Check::RetryWithOtherArgumentsRefused,
             },
             CheckDef {
-                name: "calendar_respond_to_event::concurrent_calls_with_one_key_run_once",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::concurrent_calls_with_one_key_run_once",
+                tool: "respond-to-event",
                 check: Check::ConcurrentRetriesRunOnce,
             },
             CheckDef {
-                name: "calendar_respond_to_event::idempotency_key_is_kept_for_its_ttl",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::idempotency_key_is_kept_for_its_ttl",
+                tool: "respond-to-event",
                 check: Check::IdempotencyTtl,
             },
             CheckDef {
-                name: "calendar_respond_to_event::calls_breaking_its_rules_are_refused",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::calls_breaking_its_rules_are_refused",
+                tool: "respond-to-event",
                 check: Check::RequirementsEnforced,
             },
             CheckDef {
-                name: "calendar_respond_to_event::a_lost_outcome_says_a_retry_may_repeat_the_change",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::a_lost_outcome_says_a_retry_may_repeat_the_change",
+                tool: "respond-to-event",
                 check: Check::RemoteRetryMayRepeat,
             },
             CheckDef {
-                name: "calendar_respond_to_event::undo_restores_the_prior_state",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::undo_restores_the_prior_state",
+                tool: "respond-to-event",
                 check: Check::UndoRestores,
             },
             CheckDef {
-                name: "calendar_respond_to_event::output_matches_the_schema",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::output_matches_the_schema",
+                tool: "respond-to-event",
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "calendar_respond_to_event::account_accepts_its_bounds",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::account_accepts_its_bounds",
+                tool: "respond-to-event",
                 check: Check::BoundsAccepted { param: "account" },
             },
             CheckDef {
-                name: "calendar_respond_to_event::calendar_id_accepts_its_bounds",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::calendar_id_accepts_its_bounds",
+                tool: "respond-to-event",
                 check: Check::BoundsAccepted { param: "calendarId" },
             },
             CheckDef {
-                name: "calendar_respond_to_event::event_id_accepts_its_bounds",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::event_id_accepts_its_bounds",
+                tool: "respond-to-event",
                 check: Check::BoundsAccepted { param: "eventId" },
             },
             CheckDef {
-                name: "calendar_respond_to_event::response_accepts_every_allowed_value",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::response_accepts_every_allowed_value",
+                tool: "respond-to-event",
                 check: Check::AllowedValuesAccepted { param: "response" },
             },
             CheckDef {
-                name: "calendar_respond_to_event::comment_accepts_its_bounds",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::comment_accepts_its_bounds",
+                tool: "respond-to-event",
                 check: Check::BoundsAccepted { param: "comment" },
             },
             CheckDef {
-                name: "calendar_respond_to_event::modification_scope_accepts_every_allowed_value",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::modification_scope_accepts_every_allowed_value",
+                tool: "respond-to-event",
                 check: Check::AllowedValuesAccepted { param: "modificationScope" },
             },
             CheckDef {
-                name: "calendar_respond_to_event::original_start_time_accepts_its_bounds",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::original_start_time_accepts_its_bounds",
+                tool: "respond-to-event",
                 check: Check::BoundsAccepted { param: "originalStartTime" },
             },
             CheckDef {
-                name: "calendar_respond_to_event::send_updates_accepts_every_allowed_value",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::send_updates_accepts_every_allowed_value",
+                tool: "respond-to-event",
                 check: Check::AllowedValuesAccepted { param: "sendUpdates" },
             },
             CheckDef {
-                name: "calendar_respond_to_event::idempotency_key_accepts_its_bounds",
-                tool: "calendar_respond_to_event",
+                name: "respond-to-event::idempotency_key_accepts_its_bounds",
+                tool: "respond-to-event",
                 check: Check::BoundsAccepted { param: "idempotency_key" },
             },
             CheckDef {
-                name: "calendar_get_freebusy::schema_matches_the_spec",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::schema_matches_the_spec",
+                tool: "get-freebusy",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "calendar_get_freebusy::example_monday_morning_on_the_primary_calendar",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::example_monday_morning_on_the_primary_calendar",
+                tool: "get-freebusy",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "calendar_get_freebusy::account_of_the_wrong_type_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::account_of_the_wrong_type_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "account", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_get_freebusy::calendars_missing_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::calendars_missing_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "calendars", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_get_freebusy::calendars_of_the_wrong_type_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::calendars_of_the_wrong_type_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "calendars", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_get_freebusy::calendars_too_short_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::calendars_too_short_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "calendars", violation: Violation::TooShort },
             },
             CheckDef {
-                name: "calendar_get_freebusy::calendars_too_long_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::calendars_too_long_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "calendars", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_get_freebusy::time_min_missing_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::time_min_missing_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "timeMin", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_get_freebusy::time_min_of_the_wrong_type_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::time_min_of_the_wrong_type_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "timeMin", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_get_freebusy::time_min_too_long_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::time_min_too_long_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "timeMin", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_get_freebusy::time_min_not_matching_the_pattern_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::time_min_not_matching_the_pattern_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "timeMin", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_get_freebusy::time_max_missing_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::time_max_missing_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "timeMax", violation: Violation::Missing },
             },
             CheckDef {
-                name: "calendar_get_freebusy::time_max_of_the_wrong_type_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::time_max_of_the_wrong_type_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "timeMax", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_get_freebusy::time_max_too_long_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::time_max_too_long_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "timeMax", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_get_freebusy::time_max_not_matching_the_pattern_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::time_max_not_matching_the_pattern_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "timeMax", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_get_freebusy::time_zone_of_the_wrong_type_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::time_zone_of_the_wrong_type_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "timeZone", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_get_freebusy::time_zone_too_long_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::time_zone_too_long_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "timeZone", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_get_freebusy::time_zone_not_matching_the_pattern_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::time_zone_not_matching_the_pattern_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "timeZone", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_get_freebusy::group_expansion_max_of_the_wrong_type_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::group_expansion_max_of_the_wrong_type_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "groupExpansionMax", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_get_freebusy::group_expansion_max_below_the_minimum_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::group_expansion_max_below_the_minimum_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "groupExpansionMax", violation: Violation::BelowMinimum },
             },
             CheckDef {
-                name: "calendar_get_freebusy::group_expansion_max_above_the_maximum_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::group_expansion_max_above_the_maximum_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "groupExpansionMax", violation: Violation::AboveMaximum },
             },
             CheckDef {
-                name: "calendar_get_freebusy::calendar_expansion_max_of_the_wrong_type_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::calendar_expansion_max_of_the_wrong_type_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "calendarExpansionMax", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_get_freebusy::calendar_expansion_max_below_the_minimum_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::calendar_expansion_max_below_the_minimum_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "calendarExpansionMax", violation: Violation::BelowMinimum },
             },
             CheckDef {
-                name: "calendar_get_freebusy::calendar_expansion_max_above_the_maximum_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::calendar_expansion_max_above_the_maximum_is_refused",
+                tool: "get-freebusy",
                 check: Check::Refused { param: "calendarExpansionMax", violation: Violation::AboveMaximum },
             },
             CheckDef {
-                name: "calendar_get_freebusy::unknown_argument_is_refused",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::unknown_argument_is_refused",
+                tool: "get-freebusy",
                 check: Check::UnknownArgument,
             },
             CheckDef {
-                name: "calendar_get_freebusy::output_matches_the_schema",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::output_matches_the_schema",
+                tool: "get-freebusy",
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "calendar_get_freebusy::time_min_accepts_its_bounds",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::time_min_accepts_its_bounds",
+                tool: "get-freebusy",
                 check: Check::BoundsAccepted { param: "timeMin" },
             },
             CheckDef {
-                name: "calendar_get_freebusy::time_max_accepts_its_bounds",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::time_max_accepts_its_bounds",
+                tool: "get-freebusy",
                 check: Check::BoundsAccepted { param: "timeMax" },
             },
             CheckDef {
-                name: "calendar_get_freebusy::time_zone_accepts_its_bounds",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::time_zone_accepts_its_bounds",
+                tool: "get-freebusy",
                 check: Check::BoundsAccepted { param: "timeZone" },
             },
             CheckDef {
-                name: "calendar_get_freebusy::group_expansion_max_accepts_its_bounds",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::group_expansion_max_accepts_its_bounds",
+                tool: "get-freebusy",
                 check: Check::BoundsAccepted { param: "groupExpansionMax" },
             },
             CheckDef {
-                name: "calendar_get_freebusy::calendar_expansion_max_accepts_its_bounds",
-                tool: "calendar_get_freebusy",
+                name: "get-freebusy::calendar_expansion_max_accepts_its_bounds",
+                tool: "get-freebusy",
                 check: Check::BoundsAccepted { param: "calendarExpansionMax" },
             },
             CheckDef {
-                name: "calendar_get_current_time::schema_matches_the_spec",
-                tool: "calendar_get_current_time",
+                name: "get-current-time::schema_matches_the_spec",
+                tool: "get-current-time",
                 check: Check::Schema,
             },
             CheckDef {
-                name: "calendar_get_current_time::example_now_in_utc",
-                tool: "calendar_get_current_time",
+                name: "get-current-time::example_now_in_utc",
+                tool: "get-current-time",
                 check: Check::Example(0),
             },
             CheckDef {
-                name: "calendar_get_current_time::account_of_the_wrong_type_is_refused",
-                tool: "calendar_get_current_time",
+                name: "get-current-time::account_of_the_wrong_type_is_refused",
+                tool: "get-current-time",
                 check: Check::Refused { param: "account", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_get_current_time::account_too_long_is_refused",
-                tool: "calendar_get_current_time",
+                name: "get-current-time::account_too_long_is_refused",
+                tool: "get-current-time",
                 check: Check::Refused { param: "account", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_get_current_time::account_not_matching_the_pattern_is_refused",
-                tool: "calendar_get_current_time",
+                name: "get-current-time::account_not_matching_the_pattern_is_refused",
+                tool: "get-current-time",
                 check: Check::Refused { param: "account", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_get_current_time::time_zone_of_the_wrong_type_is_refused",
-                tool: "calendar_get_current_time",
+                name: "get-current-time::time_zone_of_the_wrong_type_is_refused",
+                tool: "get-current-time",
                 check: Check::Refused { param: "timeZone", violation: Violation::WrongType },
             },
             CheckDef {
-                name: "calendar_get_current_time::time_zone_too_long_is_refused",
-                tool: "calendar_get_current_time",
+                name: "get-current-time::time_zone_too_long_is_refused",
+                tool: "get-current-time",
                 check: Check::Refused { param: "timeZone", violation: Violation::TooLong },
             },
             CheckDef {
-                name: "calendar_get_current_time::time_zone_not_matching_the_pattern_is_refused",
-                tool: "calendar_get_current_time",
+                name: "get-current-time::time_zone_not_matching_the_pattern_is_refused",
+                tool: "get-current-time",
                 check: Check::Refused { param: "timeZone", violation: Violation::PatternMismatch },
             },
             CheckDef {
-                name: "calendar_get_current_time::unknown_argument_is_refused",
-                tool: "calendar_get_current_time",
+                name: "get-current-time::unknown_argument_is_refused",
+                tool: "get-current-time",
                 check: Check::UnknownArgument,
             },
             CheckDef {
-                name: "calendar_get_current_time::output_matches_the_schema",
-                tool: "calendar_get_current_time",
+                name: "get-current-time::output_matches_the_schema",
+                tool: "get-current-time",
                 check: Check::OutputMatchesSchema,
             },
             CheckDef {
-                name: "calendar_get_current_time::account_accepts_its_bounds",
-                tool: "calendar_get_current_time",
+                name: "get-current-time::account_accepts_its_bounds",
+                tool: "get-current-time",
                 check: Check::BoundsAccepted { param: "account" },
             },
             CheckDef {
-                name: "calendar_get_current_time::time_zone_accepts_its_bounds",
-                tool: "calendar_get_current_time",
+                name: "get-current-time::time_zone_accepts_its_bounds",
+                tool: "get-current-time",
                 check: Check::BoundsAccepted { param: "timeZone" },
             },
         ],
@@ -3506,1928 +3506,1928 @@ macro_rules! calendar_gauntlet {
     (@tests) => {
         /// The gauntlet generated from the `calendar` spec.
         mod gauntlet {
-            mod calendar_list_calendars {
+            mod list_calendars {
                 #[test]
                 fn schema_matches_the_spec() {
-                    super::super::__calendar_gauntlet("calendar_list_calendars::schema_matches_the_spec");
+                    super::super::__calendar_gauntlet("list-calendars::schema_matches_the_spec");
                 }
                 #[test]
                 fn example_every_calendar() {
-                    super::super::__calendar_gauntlet("calendar_list_calendars::example_every_calendar");
+                    super::super::__calendar_gauntlet("list-calendars::example_every_calendar");
                 }
                 #[test]
                 fn account_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_calendars::account_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("list-calendars::account_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_calendars::unknown_argument_is_refused");
+                    super::super::__calendar_gauntlet("list-calendars::unknown_argument_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
-                    super::super::__calendar_gauntlet("calendar_list_calendars::output_matches_the_schema");
+                    super::super::__calendar_gauntlet("list-calendars::output_matches_the_schema");
                 }
             }
-            mod calendar_list_events {
+            mod list_events {
                 #[test]
                 fn schema_matches_the_spec() {
-                    super::super::__calendar_gauntlet("calendar_list_events::schema_matches_the_spec");
+                    super::super::__calendar_gauntlet("list-events::schema_matches_the_spec");
                 }
                 #[test]
                 fn example_monday_on_the_primary_calendar() {
-                    super::super::__calendar_gauntlet("calendar_list_events::example_monday_on_the_primary_calendar");
+                    super::super::__calendar_gauntlet("list-events::example_monday_on_the_primary_calendar");
                 }
                 #[test]
                 fn example_two_calendars_by_name_as_a_json_string() {
-                    super::super::__calendar_gauntlet("calendar_list_events::example_two_calendars_by_name_as_a_json_string");
+                    super::super::__calendar_gauntlet("list-events::example_two_calendars_by_name_as_a_json_string");
                 }
                 #[test]
                 fn example_the_events_an_app_marked_as_its_project_s() {
-                    super::super::__calendar_gauntlet("calendar_list_events::example_the_events_an_app_marked_as_its_project_s");
+                    super::super::__calendar_gauntlet("list-events::example_the_events_an_app_marked_as_its_project_s");
                 }
                 #[test]
                 fn example_an_account_that_is_not_connected() {
-                    super::super::__calendar_gauntlet("calendar_list_events::example_an_account_that_is_not_connected");
+                    super::super::__calendar_gauntlet("list-events::example_an_account_that_is_not_connected");
                 }
                 #[test]
                 fn account_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::account_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("list-events::account_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendar_id_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::calendar_id_missing_is_refused");
+                    super::super::__calendar_gauntlet("list-events::calendar_id_missing_is_refused");
                 }
                 #[test]
                 fn calendar_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::calendar_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("list-events::calendar_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn time_min_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::time_min_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("list-events::time_min_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn time_min_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::time_min_too_long_is_refused");
+                    super::super::__calendar_gauntlet("list-events::time_min_too_long_is_refused");
                 }
                 #[test]
                 fn time_min_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::time_min_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("list-events::time_min_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn time_max_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::time_max_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("list-events::time_max_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn time_max_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::time_max_too_long_is_refused");
+                    super::super::__calendar_gauntlet("list-events::time_max_too_long_is_refused");
                 }
                 #[test]
                 fn time_max_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::time_max_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("list-events::time_max_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn time_zone_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::time_zone_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("list-events::time_zone_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn time_zone_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::time_zone_too_long_is_refused");
+                    super::super::__calendar_gauntlet("list-events::time_zone_too_long_is_refused");
                 }
                 #[test]
                 fn time_zone_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::time_zone_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("list-events::time_zone_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn fields_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::fields_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("list-events::fields_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn fields_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::fields_too_long_is_refused");
+                    super::super::__calendar_gauntlet("list-events::fields_too_long_is_refused");
                 }
                 #[test]
                 fn private_extended_property_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::private_extended_property_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("list-events::private_extended_property_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn private_extended_property_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::private_extended_property_too_long_is_refused");
+                    super::super::__calendar_gauntlet("list-events::private_extended_property_too_long_is_refused");
                 }
                 #[test]
                 fn shared_extended_property_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::shared_extended_property_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("list-events::shared_extended_property_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn shared_extended_property_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::shared_extended_property_too_long_is_refused");
+                    super::super::__calendar_gauntlet("list-events::shared_extended_property_too_long_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_events::unknown_argument_is_refused");
+                    super::super::__calendar_gauntlet("list-events::unknown_argument_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
-                    super::super::__calendar_gauntlet("calendar_list_events::output_matches_the_schema");
+                    super::super::__calendar_gauntlet("list-events::output_matches_the_schema");
                 }
                 #[test]
                 fn time_min_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_list_events::time_min_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("list-events::time_min_accepts_its_bounds");
                 }
                 #[test]
                 fn time_max_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_list_events::time_max_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("list-events::time_max_accepts_its_bounds");
                 }
                 #[test]
                 fn time_zone_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_list_events::time_zone_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("list-events::time_zone_accepts_its_bounds");
                 }
             }
-            mod calendar_search_events {
+            mod search_events {
                 #[test]
                 fn schema_matches_the_spec() {
-                    super::super::__calendar_gauntlet("calendar_search_events::schema_matches_the_spec");
+                    super::super::__calendar_gauntlet("search-events::schema_matches_the_spec");
                 }
                 #[test]
                 fn example_the_planning_meeting_in_december() {
-                    super::super::__calendar_gauntlet("calendar_search_events::example_the_planning_meeting_in_december");
+                    super::super::__calendar_gauntlet("search-events::example_the_planning_meeting_in_december");
                 }
                 #[test]
                 fn account_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::account_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("search-events::account_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendar_id_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::calendar_id_missing_is_refused");
+                    super::super::__calendar_gauntlet("search-events::calendar_id_missing_is_refused");
                 }
                 #[test]
                 fn calendar_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::calendar_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("search-events::calendar_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn query_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::query_missing_is_refused");
+                    super::super::__calendar_gauntlet("search-events::query_missing_is_refused");
                 }
                 #[test]
                 fn query_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::query_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("search-events::query_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn query_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::query_too_short_is_refused");
+                    super::super::__calendar_gauntlet("search-events::query_too_short_is_refused");
                 }
                 #[test]
                 fn query_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::query_too_long_is_refused");
+                    super::super::__calendar_gauntlet("search-events::query_too_long_is_refused");
                 }
                 #[test]
                 fn time_min_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::time_min_missing_is_refused");
+                    super::super::__calendar_gauntlet("search-events::time_min_missing_is_refused");
                 }
                 #[test]
                 fn time_min_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::time_min_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("search-events::time_min_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn time_min_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::time_min_too_long_is_refused");
+                    super::super::__calendar_gauntlet("search-events::time_min_too_long_is_refused");
                 }
                 #[test]
                 fn time_min_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::time_min_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("search-events::time_min_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn time_max_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::time_max_missing_is_refused");
+                    super::super::__calendar_gauntlet("search-events::time_max_missing_is_refused");
                 }
                 #[test]
                 fn time_max_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::time_max_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("search-events::time_max_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn time_max_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::time_max_too_long_is_refused");
+                    super::super::__calendar_gauntlet("search-events::time_max_too_long_is_refused");
                 }
                 #[test]
                 fn time_max_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::time_max_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("search-events::time_max_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn time_zone_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::time_zone_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("search-events::time_zone_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn time_zone_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::time_zone_too_long_is_refused");
+                    super::super::__calendar_gauntlet("search-events::time_zone_too_long_is_refused");
                 }
                 #[test]
                 fn time_zone_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::time_zone_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("search-events::time_zone_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn fields_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::fields_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("search-events::fields_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn fields_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::fields_too_long_is_refused");
+                    super::super::__calendar_gauntlet("search-events::fields_too_long_is_refused");
                 }
                 #[test]
                 fn private_extended_property_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::private_extended_property_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("search-events::private_extended_property_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn private_extended_property_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::private_extended_property_too_long_is_refused");
+                    super::super::__calendar_gauntlet("search-events::private_extended_property_too_long_is_refused");
                 }
                 #[test]
                 fn shared_extended_property_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::shared_extended_property_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("search-events::shared_extended_property_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn shared_extended_property_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::shared_extended_property_too_long_is_refused");
+                    super::super::__calendar_gauntlet("search-events::shared_extended_property_too_long_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_search_events::unknown_argument_is_refused");
+                    super::super::__calendar_gauntlet("search-events::unknown_argument_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
-                    super::super::__calendar_gauntlet("calendar_search_events::output_matches_the_schema");
+                    super::super::__calendar_gauntlet("search-events::output_matches_the_schema");
                 }
                 #[test]
                 fn query_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_search_events::query_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("search-events::query_accepts_its_bounds");
                 }
                 #[test]
                 fn time_min_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_search_events::time_min_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("search-events::time_min_accepts_its_bounds");
                 }
                 #[test]
                 fn time_max_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_search_events::time_max_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("search-events::time_max_accepts_its_bounds");
                 }
                 #[test]
                 fn time_zone_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_search_events::time_zone_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("search-events::time_zone_accepts_its_bounds");
                 }
             }
-            mod calendar_get_event {
+            mod get_event {
                 #[test]
                 fn schema_matches_the_spec() {
-                    super::super::__calendar_gauntlet("calendar_get_event::schema_matches_the_spec");
+                    super::super::__calendar_gauntlet("get-event::schema_matches_the_spec");
                 }
                 #[test]
                 fn example_the_standup() {
-                    super::super::__calendar_gauntlet("calendar_get_event::example_the_standup");
+                    super::super::__calendar_gauntlet("get-event::example_the_standup");
                 }
                 #[test]
                 fn example_an_event_that_does_not_exist() {
-                    super::super::__calendar_gauntlet("calendar_get_event::example_an_event_that_does_not_exist");
+                    super::super::__calendar_gauntlet("get-event::example_an_event_that_does_not_exist");
                 }
                 #[test]
                 fn account_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_event::account_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("get-event::account_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn account_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_event::account_too_long_is_refused");
+                    super::super::__calendar_gauntlet("get-event::account_too_long_is_refused");
                 }
                 #[test]
                 fn account_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_event::account_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("get-event::account_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn calendar_id_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_event::calendar_id_missing_is_refused");
+                    super::super::__calendar_gauntlet("get-event::calendar_id_missing_is_refused");
                 }
                 #[test]
                 fn calendar_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_event::calendar_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("get-event::calendar_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendar_id_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_event::calendar_id_too_short_is_refused");
+                    super::super::__calendar_gauntlet("get-event::calendar_id_too_short_is_refused");
                 }
                 #[test]
                 fn calendar_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_event::calendar_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("get-event::calendar_id_too_long_is_refused");
                 }
                 #[test]
                 fn event_id_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_event::event_id_missing_is_refused");
+                    super::super::__calendar_gauntlet("get-event::event_id_missing_is_refused");
                 }
                 #[test]
                 fn event_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_event::event_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("get-event::event_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn event_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_event::event_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("get-event::event_id_too_long_is_refused");
                 }
                 #[test]
                 fn event_id_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_event::event_id_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("get-event::event_id_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn fields_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_event::fields_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("get-event::fields_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn fields_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_event::fields_too_long_is_refused");
+                    super::super::__calendar_gauntlet("get-event::fields_too_long_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_event::unknown_argument_is_refused");
+                    super::super::__calendar_gauntlet("get-event::unknown_argument_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
-                    super::super::__calendar_gauntlet("calendar_get_event::output_matches_the_schema");
+                    super::super::__calendar_gauntlet("get-event::output_matches_the_schema");
                 }
                 #[test]
                 fn account_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_get_event::account_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("get-event::account_accepts_its_bounds");
                 }
                 #[test]
                 fn calendar_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_get_event::calendar_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("get-event::calendar_id_accepts_its_bounds");
                 }
                 #[test]
                 fn event_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_get_event::event_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("get-event::event_id_accepts_its_bounds");
                 }
             }
-            mod calendar_list_colors {
+            mod list_colors {
                 #[test]
                 fn schema_matches_the_spec() {
-                    super::super::__calendar_gauntlet("calendar_list_colors::schema_matches_the_spec");
+                    super::super::__calendar_gauntlet("list-colors::schema_matches_the_spec");
                 }
                 #[test]
                 fn example_the_palette() {
-                    super::super::__calendar_gauntlet("calendar_list_colors::example_the_palette");
+                    super::super::__calendar_gauntlet("list-colors::example_the_palette");
                 }
                 #[test]
                 fn account_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_colors::account_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("list-colors::account_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn account_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_colors::account_too_long_is_refused");
+                    super::super::__calendar_gauntlet("list-colors::account_too_long_is_refused");
                 }
                 #[test]
                 fn account_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_colors::account_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("list-colors::account_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_list_colors::unknown_argument_is_refused");
+                    super::super::__calendar_gauntlet("list-colors::unknown_argument_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
-                    super::super::__calendar_gauntlet("calendar_list_colors::output_matches_the_schema");
+                    super::super::__calendar_gauntlet("list-colors::output_matches_the_schema");
                 }
                 #[test]
                 fn account_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_list_colors::account_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("list-colors::account_accepts_its_bounds");
                 }
             }
-            mod calendar_create_event {
+            mod create_event {
                 #[test]
                 fn schema_matches_the_spec() {
-                    super::super::__calendar_gauntlet("calendar_create_event::schema_matches_the_spec");
+                    super::super::__calendar_gauntlet("create-event::schema_matches_the_spec");
                 }
                 #[test]
                 fn example_a_design_review_with_one_guest_over_the_standup() {
-                    super::super::__calendar_gauntlet("calendar_create_event::example_a_design_review_with_one_guest_over_the_standup");
+                    super::super::__calendar_gauntlet("create-event::example_a_design_review_with_one_guest_over_the_standup");
                 }
                 #[test]
                 fn example_an_all_day_event_without_a_key() {
-                    super::super::__calendar_gauntlet("calendar_create_event::example_an_all_day_event_without_a_key");
+                    super::super::__calendar_gauntlet("create-event::example_an_all_day_event_without_a_key");
                 }
                 #[test]
                 fn example_a_start_with_its_own_time_zone() {
-                    super::super::__calendar_gauntlet("calendar_create_event::example_a_start_with_its_own_time_zone");
+                    super::super::__calendar_gauntlet("create-event::example_a_start_with_its_own_time_zone");
                 }
                 #[test]
                 fn example_an_end_before_the_start() {
-                    super::super::__calendar_gauntlet("calendar_create_event::example_an_end_before_the_start");
+                    super::super::__calendar_gauntlet("create-event::example_an_end_before_the_start");
                 }
                 #[test]
                 fn example_a_start_in_words() {
-                    super::super::__calendar_gauntlet("calendar_create_event::example_a_start_in_words");
+                    super::super::__calendar_gauntlet("create-event::example_a_start_in_words");
                 }
                 #[test]
                 fn example_the_standup_again() {
-                    super::super::__calendar_gauntlet("calendar_create_event::example_the_standup_again");
+                    super::super::__calendar_gauntlet("create-event::example_the_standup_again");
                 }
                 #[test]
                 fn account_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::account_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::account_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn account_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::account_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-event::account_too_long_is_refused");
                 }
                 #[test]
                 fn account_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::account_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("create-event::account_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn calendar_id_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::calendar_id_missing_is_refused");
+                    super::super::__calendar_gauntlet("create-event::calendar_id_missing_is_refused");
                 }
                 #[test]
                 fn calendar_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::calendar_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::calendar_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendar_id_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::calendar_id_too_short_is_refused");
+                    super::super::__calendar_gauntlet("create-event::calendar_id_too_short_is_refused");
                 }
                 #[test]
                 fn calendar_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::calendar_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-event::calendar_id_too_long_is_refused");
                 }
                 #[test]
                 fn event_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::event_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::event_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn event_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::event_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-event::event_id_too_long_is_refused");
                 }
                 #[test]
                 fn event_id_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::event_id_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("create-event::event_id_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn summary_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::summary_missing_is_refused");
+                    super::super::__calendar_gauntlet("create-event::summary_missing_is_refused");
                 }
                 #[test]
                 fn summary_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::summary_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::summary_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn summary_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::summary_too_short_is_refused");
+                    super::super::__calendar_gauntlet("create-event::summary_too_short_is_refused");
                 }
                 #[test]
                 fn summary_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::summary_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-event::summary_too_long_is_refused");
                 }
                 #[test]
                 fn description_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::description_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::description_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn description_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::description_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-event::description_too_long_is_refused");
                 }
                 #[test]
                 fn start_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::start_missing_is_refused");
+                    super::super::__calendar_gauntlet("create-event::start_missing_is_refused");
                 }
                 #[test]
                 fn start_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::start_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::start_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn start_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::start_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-event::start_too_long_is_refused");
                 }
                 #[test]
                 fn end_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::end_missing_is_refused");
+                    super::super::__calendar_gauntlet("create-event::end_missing_is_refused");
                 }
                 #[test]
                 fn end_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::end_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::end_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn end_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::end_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-event::end_too_long_is_refused");
                 }
                 #[test]
                 fn time_zone_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::time_zone_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::time_zone_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn time_zone_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::time_zone_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-event::time_zone_too_long_is_refused");
                 }
                 #[test]
                 fn time_zone_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::time_zone_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("create-event::time_zone_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn location_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::location_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::location_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn location_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::location_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-event::location_too_long_is_refused");
                 }
                 #[test]
                 fn attendees_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::attendees_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::attendees_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn attendees_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::attendees_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-event::attendees_too_long_is_refused");
                 }
                 #[test]
                 fn color_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::color_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::color_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn color_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::color_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-event::color_id_too_long_is_refused");
                 }
                 #[test]
                 fn color_id_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::color_id_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("create-event::color_id_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn reminders_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::reminders_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::reminders_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn recurrence_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::recurrence_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::recurrence_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn recurrence_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::recurrence_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-event::recurrence_too_long_is_refused");
                 }
                 #[test]
                 fn transparency_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::transparency_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::transparency_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn transparency_outside_the_allowed_values_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::transparency_outside_the_allowed_values_is_refused");
+                    super::super::__calendar_gauntlet("create-event::transparency_outside_the_allowed_values_is_refused");
                 }
                 #[test]
                 fn visibility_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::visibility_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::visibility_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn visibility_outside_the_allowed_values_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::visibility_outside_the_allowed_values_is_refused");
+                    super::super::__calendar_gauntlet("create-event::visibility_outside_the_allowed_values_is_refused");
                 }
                 #[test]
                 fn guests_can_invite_others_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::guests_can_invite_others_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::guests_can_invite_others_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn guests_can_modify_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::guests_can_modify_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::guests_can_modify_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn guests_can_see_other_guests_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::guests_can_see_other_guests_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::guests_can_see_other_guests_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn anyone_can_add_self_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::anyone_can_add_self_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::anyone_can_add_self_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn send_updates_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::send_updates_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::send_updates_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn send_updates_outside_the_allowed_values_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::send_updates_outside_the_allowed_values_is_refused");
+                    super::super::__calendar_gauntlet("create-event::send_updates_outside_the_allowed_values_is_refused");
                 }
                 #[test]
                 fn conference_data_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::conference_data_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::conference_data_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn extended_properties_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::extended_properties_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::extended_properties_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn attachments_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::attachments_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::attachments_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn attachments_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::attachments_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-event::attachments_too_long_is_refused");
                 }
                 #[test]
                 fn source_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::source_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::source_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendars_to_check_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::calendars_to_check_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::calendars_to_check_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendars_to_check_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::calendars_to_check_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-event::calendars_to_check_too_long_is_refused");
                 }
                 #[test]
                 fn duplicate_similarity_threshold_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::duplicate_similarity_threshold_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::duplicate_similarity_threshold_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn duplicate_similarity_threshold_below_the_minimum_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::duplicate_similarity_threshold_below_the_minimum_is_refused");
+                    super::super::__calendar_gauntlet("create-event::duplicate_similarity_threshold_below_the_minimum_is_refused");
                 }
                 #[test]
                 fn duplicate_similarity_threshold_above_the_maximum_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::duplicate_similarity_threshold_above_the_maximum_is_refused");
+                    super::super::__calendar_gauntlet("create-event::duplicate_similarity_threshold_above_the_maximum_is_refused");
                 }
                 #[test]
                 fn allow_duplicates_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::allow_duplicates_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::allow_duplicates_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn event_type_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::event_type_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::event_type_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn event_type_outside_the_allowed_values_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::event_type_outside_the_allowed_values_is_refused");
+                    super::super::__calendar_gauntlet("create-event::event_type_outside_the_allowed_values_is_refused");
                 }
                 #[test]
                 fn focus_time_properties_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::focus_time_properties_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::focus_time_properties_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn out_of_office_properties_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::out_of_office_properties_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::out_of_office_properties_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn working_location_properties_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::working_location_properties_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::working_location_properties_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn idempotency_key_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::idempotency_key_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::idempotency_key_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn idempotency_key_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::idempotency_key_too_short_is_refused");
+                    super::super::__calendar_gauntlet("create-event::idempotency_key_too_short_is_refused");
                 }
                 #[test]
                 fn idempotency_key_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::idempotency_key_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-event::idempotency_key_too_long_is_refused");
                 }
                 #[test]
                 fn preview_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::preview_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-event::preview_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn preview_id_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::preview_id_too_short_is_refused");
+                    super::super::__calendar_gauntlet("create-event::preview_id_too_short_is_refused");
                 }
                 #[test]
                 fn preview_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::preview_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-event::preview_id_too_long_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::unknown_argument_is_refused");
+                    super::super::__calendar_gauntlet("create-event::unknown_argument_is_refused");
                 }
                 #[test]
                 fn retry_with_the_same_key_runs_once() {
-                    super::super::__calendar_gauntlet("calendar_create_event::retry_with_the_same_key_runs_once");
+                    super::super::__calendar_gauntlet("create-event::retry_with_the_same_key_runs_once");
                 }
                 #[test]
                 fn same_key_with_other_arguments_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::same_key_with_other_arguments_is_refused");
+                    super::super::__calendar_gauntlet("create-event::same_key_with_other_arguments_is_refused");
                 }
                 #[test]
                 fn concurrent_calls_with_one_key_run_once() {
-                    super::super::__calendar_gauntlet("calendar_create_event::concurrent_calls_with_one_key_run_once");
+                    super::super::__calendar_gauntlet("create-event::concurrent_calls_with_one_key_run_once");
                 }
                 #[test]
                 fn idempotency_key_is_kept_for_its_ttl() {
-                    super::super::__calendar_gauntlet("calendar_create_event::idempotency_key_is_kept_for_its_ttl");
+                    super::super::__calendar_gauntlet("create-event::idempotency_key_is_kept_for_its_ttl");
                 }
                 #[test]
                 fn a_retry_after_a_lost_outcome_does_not_repeat_the_change() {
-                    super::super::__calendar_gauntlet("calendar_create_event::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
+                    super::super::__calendar_gauntlet("create-event::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {
-                    super::super::__calendar_gauntlet("calendar_create_event::a_failed_apply_leaves_the_preview_usable");
+                    super::super::__calendar_gauntlet("create-event::a_failed_apply_leaves_the_preview_usable");
                 }
                 #[test]
                 fn preview_changes_nothing() {
-                    super::super::__calendar_gauntlet("calendar_create_event::preview_changes_nothing");
+                    super::super::__calendar_gauntlet("create-event::preview_changes_nothing");
                 }
                 #[test]
                 fn apply_does_what_the_preview_said() {
-                    super::super::__calendar_gauntlet("calendar_create_event::apply_does_what_the_preview_said");
+                    super::super::__calendar_gauntlet("create-event::apply_does_what_the_preview_said");
                 }
                 #[test]
                 fn apply_with_changed_arguments_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::apply_with_changed_arguments_is_refused");
+                    super::super::__calendar_gauntlet("create-event::apply_with_changed_arguments_is_refused");
                 }
                 #[test]
                 fn apply_with_a_used_preview_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::apply_with_a_used_preview_is_refused");
+                    super::super::__calendar_gauntlet("create-event::apply_with_a_used_preview_is_refused");
                 }
                 #[test]
                 fn apply_after_the_preview_expires_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_event::apply_after_the_preview_expires_is_refused");
+                    super::super::__calendar_gauntlet("create-event::apply_after_the_preview_expires_is_refused");
                 }
                 #[test]
                 fn preview_stays_valid_for_its_ttl() {
-                    super::super::__calendar_gauntlet("calendar_create_event::preview_stays_valid_for_its_ttl");
+                    super::super::__calendar_gauntlet("create-event::preview_stays_valid_for_its_ttl");
                 }
                 #[test]
                 fn output_matches_the_schema() {
-                    super::super::__calendar_gauntlet("calendar_create_event::output_matches_the_schema");
+                    super::super::__calendar_gauntlet("create-event::output_matches_the_schema");
                 }
                 #[test]
                 fn account_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_event::account_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-event::account_accepts_its_bounds");
                 }
                 #[test]
                 fn calendar_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_event::calendar_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-event::calendar_id_accepts_its_bounds");
                 }
                 #[test]
                 fn event_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_event::event_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-event::event_id_accepts_its_bounds");
                 }
                 #[test]
                 fn summary_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_event::summary_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-event::summary_accepts_its_bounds");
                 }
                 #[test]
                 fn description_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_event::description_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-event::description_accepts_its_bounds");
                 }
                 #[test]
                 fn start_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_event::start_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-event::start_accepts_its_bounds");
                 }
                 #[test]
                 fn end_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_event::end_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-event::end_accepts_its_bounds");
                 }
                 #[test]
                 fn time_zone_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_event::time_zone_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-event::time_zone_accepts_its_bounds");
                 }
                 #[test]
                 fn location_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_event::location_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-event::location_accepts_its_bounds");
                 }
                 #[test]
                 fn color_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_event::color_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-event::color_id_accepts_its_bounds");
                 }
                 #[test]
                 fn transparency_accepts_every_allowed_value() {
-                    super::super::__calendar_gauntlet("calendar_create_event::transparency_accepts_every_allowed_value");
+                    super::super::__calendar_gauntlet("create-event::transparency_accepts_every_allowed_value");
                 }
                 #[test]
                 fn visibility_accepts_every_allowed_value() {
-                    super::super::__calendar_gauntlet("calendar_create_event::visibility_accepts_every_allowed_value");
+                    super::super::__calendar_gauntlet("create-event::visibility_accepts_every_allowed_value");
                 }
                 #[test]
                 fn send_updates_accepts_every_allowed_value() {
-                    super::super::__calendar_gauntlet("calendar_create_event::send_updates_accepts_every_allowed_value");
+                    super::super::__calendar_gauntlet("create-event::send_updates_accepts_every_allowed_value");
                 }
                 #[test]
                 fn duplicate_similarity_threshold_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_event::duplicate_similarity_threshold_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-event::duplicate_similarity_threshold_accepts_its_bounds");
                 }
                 #[test]
                 fn event_type_accepts_every_allowed_value() {
-                    super::super::__calendar_gauntlet("calendar_create_event::event_type_accepts_every_allowed_value");
+                    super::super::__calendar_gauntlet("create-event::event_type_accepts_every_allowed_value");
                 }
                 #[test]
                 fn idempotency_key_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_event::idempotency_key_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-event::idempotency_key_accepts_its_bounds");
                 }
                 #[test]
                 fn preview_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_event::preview_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-event::preview_id_accepts_its_bounds");
                 }
             }
-            mod calendar_create_events {
+            mod create_events {
                 #[test]
                 fn schema_matches_the_spec() {
-                    super::super::__calendar_gauntlet("calendar_create_events::schema_matches_the_spec");
+                    super::super::__calendar_gauntlet("create-events::schema_matches_the_spec");
                 }
                 #[test]
                 fn example_two_sessions_the_second_on_the_team_calendar() {
-                    super::super::__calendar_gauntlet("calendar_create_events::example_two_sessions_the_second_on_the_team_calendar");
+                    super::super::__calendar_gauntlet("create-events::example_two_sessions_the_second_on_the_team_calendar");
                 }
                 #[test]
                 fn example_one_event_that_ends_before_it_starts() {
-                    super::super::__calendar_gauntlet("calendar_create_events::example_one_event_that_ends_before_it_starts");
+                    super::super::__calendar_gauntlet("create-events::example_one_event_that_ends_before_it_starts");
                 }
                 #[test]
                 fn account_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::account_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-events::account_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn account_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::account_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-events::account_too_long_is_refused");
                 }
                 #[test]
                 fn account_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::account_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("create-events::account_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn calendar_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::calendar_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-events::calendar_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendar_id_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::calendar_id_too_short_is_refused");
+                    super::super::__calendar_gauntlet("create-events::calendar_id_too_short_is_refused");
                 }
                 #[test]
                 fn calendar_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::calendar_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-events::calendar_id_too_long_is_refused");
                 }
                 #[test]
                 fn time_zone_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::time_zone_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-events::time_zone_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn time_zone_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::time_zone_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-events::time_zone_too_long_is_refused");
                 }
                 #[test]
                 fn time_zone_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::time_zone_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("create-events::time_zone_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn send_updates_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::send_updates_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-events::send_updates_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn send_updates_outside_the_allowed_values_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::send_updates_outside_the_allowed_values_is_refused");
+                    super::super::__calendar_gauntlet("create-events::send_updates_outside_the_allowed_values_is_refused");
                 }
                 #[test]
                 fn events_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::events_missing_is_refused");
+                    super::super::__calendar_gauntlet("create-events::events_missing_is_refused");
                 }
                 #[test]
                 fn events_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::events_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-events::events_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn events_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::events_too_short_is_refused");
+                    super::super::__calendar_gauntlet("create-events::events_too_short_is_refused");
                 }
                 #[test]
                 fn events_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::events_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-events::events_too_long_is_refused");
                 }
                 #[test]
                 fn idempotency_key_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::idempotency_key_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-events::idempotency_key_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn idempotency_key_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::idempotency_key_too_short_is_refused");
+                    super::super::__calendar_gauntlet("create-events::idempotency_key_too_short_is_refused");
                 }
                 #[test]
                 fn idempotency_key_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::idempotency_key_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-events::idempotency_key_too_long_is_refused");
                 }
                 #[test]
                 fn preview_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::preview_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("create-events::preview_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn preview_id_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::preview_id_too_short_is_refused");
+                    super::super::__calendar_gauntlet("create-events::preview_id_too_short_is_refused");
                 }
                 #[test]
                 fn preview_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::preview_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("create-events::preview_id_too_long_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::unknown_argument_is_refused");
+                    super::super::__calendar_gauntlet("create-events::unknown_argument_is_refused");
                 }
                 #[test]
                 fn retry_with_the_same_key_runs_once() {
-                    super::super::__calendar_gauntlet("calendar_create_events::retry_with_the_same_key_runs_once");
+                    super::super::__calendar_gauntlet("create-events::retry_with_the_same_key_runs_once");
                 }
                 #[test]
                 fn same_key_with_other_arguments_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::same_key_with_other_arguments_is_refused");
+                    super::super::__calendar_gauntlet("create-events::same_key_with_other_arguments_is_refused");
                 }
                 #[test]
                 fn concurrent_calls_with_one_key_run_once() {
-                    super::super::__calendar_gauntlet("calendar_create_events::concurrent_calls_with_one_key_run_once");
+                    super::super::__calendar_gauntlet("create-events::concurrent_calls_with_one_key_run_once");
                 }
                 #[test]
                 fn idempotency_key_is_kept_for_its_ttl() {
-                    super::super::__calendar_gauntlet("calendar_create_events::idempotency_key_is_kept_for_its_ttl");
+                    super::super::__calendar_gauntlet("create-events::idempotency_key_is_kept_for_its_ttl");
                 }
                 #[test]
                 fn a_retry_after_a_lost_outcome_does_not_repeat_the_change() {
-                    super::super::__calendar_gauntlet("calendar_create_events::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
+                    super::super::__calendar_gauntlet("create-events::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {
-                    super::super::__calendar_gauntlet("calendar_create_events::a_failed_apply_leaves_the_preview_usable");
+                    super::super::__calendar_gauntlet("create-events::a_failed_apply_leaves_the_preview_usable");
                 }
                 #[test]
                 fn preview_changes_nothing() {
-                    super::super::__calendar_gauntlet("calendar_create_events::preview_changes_nothing");
+                    super::super::__calendar_gauntlet("create-events::preview_changes_nothing");
                 }
                 #[test]
                 fn apply_does_what_the_preview_said() {
-                    super::super::__calendar_gauntlet("calendar_create_events::apply_does_what_the_preview_said");
+                    super::super::__calendar_gauntlet("create-events::apply_does_what_the_preview_said");
                 }
                 #[test]
                 fn apply_with_changed_arguments_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::apply_with_changed_arguments_is_refused");
+                    super::super::__calendar_gauntlet("create-events::apply_with_changed_arguments_is_refused");
                 }
                 #[test]
                 fn apply_with_a_used_preview_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::apply_with_a_used_preview_is_refused");
+                    super::super::__calendar_gauntlet("create-events::apply_with_a_used_preview_is_refused");
                 }
                 #[test]
                 fn apply_after_the_preview_expires_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_create_events::apply_after_the_preview_expires_is_refused");
+                    super::super::__calendar_gauntlet("create-events::apply_after_the_preview_expires_is_refused");
                 }
                 #[test]
                 fn preview_stays_valid_for_its_ttl() {
-                    super::super::__calendar_gauntlet("calendar_create_events::preview_stays_valid_for_its_ttl");
+                    super::super::__calendar_gauntlet("create-events::preview_stays_valid_for_its_ttl");
                 }
                 #[test]
                 fn output_matches_the_schema() {
-                    super::super::__calendar_gauntlet("calendar_create_events::output_matches_the_schema");
+                    super::super::__calendar_gauntlet("create-events::output_matches_the_schema");
                 }
                 #[test]
                 fn account_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_events::account_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-events::account_accepts_its_bounds");
                 }
                 #[test]
                 fn calendar_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_events::calendar_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-events::calendar_id_accepts_its_bounds");
                 }
                 #[test]
                 fn time_zone_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_events::time_zone_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-events::time_zone_accepts_its_bounds");
                 }
                 #[test]
                 fn send_updates_accepts_every_allowed_value() {
-                    super::super::__calendar_gauntlet("calendar_create_events::send_updates_accepts_every_allowed_value");
+                    super::super::__calendar_gauntlet("create-events::send_updates_accepts_every_allowed_value");
                 }
                 #[test]
                 fn idempotency_key_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_events::idempotency_key_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-events::idempotency_key_accepts_its_bounds");
                 }
                 #[test]
                 fn preview_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_create_events::preview_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("create-events::preview_id_accepts_its_bounds");
                 }
             }
-            mod calendar_update_event {
+            mod update_event {
                 #[test]
                 fn schema_matches_the_spec() {
-                    super::super::__calendar_gauntlet("calendar_update_event::schema_matches_the_spec");
+                    super::super::__calendar_gauntlet("update-event::schema_matches_the_spec");
                 }
                 #[test]
                 fn example_move_the_standup_and_clear_its_notes() {
-                    super::super::__calendar_gauntlet("calendar_update_event::example_move_the_standup_and_clear_its_notes");
+                    super::super::__calendar_gauntlet("update-event::example_move_the_standup_and_clear_its_notes");
                 }
                 #[test]
                 fn example_only_one_occurrence_without_saying_which() {
-                    super::super::__calendar_gauntlet("calendar_update_event::example_only_one_occurrence_without_saying_which");
+                    super::super::__calendar_gauntlet("update-event::example_only_one_occurrence_without_saying_which");
                 }
                 #[test]
                 fn account_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::account_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::account_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn account_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::account_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::account_too_long_is_refused");
                 }
                 #[test]
                 fn account_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::account_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("update-event::account_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn calendar_id_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::calendar_id_missing_is_refused");
+                    super::super::__calendar_gauntlet("update-event::calendar_id_missing_is_refused");
                 }
                 #[test]
                 fn calendar_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::calendar_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::calendar_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendar_id_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::calendar_id_too_short_is_refused");
+                    super::super::__calendar_gauntlet("update-event::calendar_id_too_short_is_refused");
                 }
                 #[test]
                 fn calendar_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::calendar_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::calendar_id_too_long_is_refused");
                 }
                 #[test]
                 fn event_id_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::event_id_missing_is_refused");
+                    super::super::__calendar_gauntlet("update-event::event_id_missing_is_refused");
                 }
                 #[test]
                 fn event_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::event_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::event_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn event_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::event_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::event_id_too_long_is_refused");
                 }
                 #[test]
                 fn event_id_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::event_id_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("update-event::event_id_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn summary_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::summary_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::summary_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn summary_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::summary_too_short_is_refused");
+                    super::super::__calendar_gauntlet("update-event::summary_too_short_is_refused");
                 }
                 #[test]
                 fn summary_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::summary_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::summary_too_long_is_refused");
                 }
                 #[test]
                 fn description_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::description_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::description_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn description_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::description_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::description_too_long_is_refused");
                 }
                 #[test]
                 fn start_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::start_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::start_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn start_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::start_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::start_too_long_is_refused");
                 }
                 #[test]
                 fn end_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::end_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::end_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn end_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::end_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::end_too_long_is_refused");
                 }
                 #[test]
                 fn time_zone_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::time_zone_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::time_zone_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn time_zone_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::time_zone_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::time_zone_too_long_is_refused");
                 }
                 #[test]
                 fn time_zone_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::time_zone_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("update-event::time_zone_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn location_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::location_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::location_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn location_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::location_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::location_too_long_is_refused");
                 }
                 #[test]
                 fn attendees_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::attendees_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::attendees_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn attendees_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::attendees_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::attendees_too_long_is_refused");
                 }
                 #[test]
                 fn color_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::color_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::color_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn color_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::color_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::color_id_too_long_is_refused");
                 }
                 #[test]
                 fn color_id_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::color_id_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("update-event::color_id_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn reminders_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::reminders_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::reminders_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn recurrence_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::recurrence_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::recurrence_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn recurrence_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::recurrence_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::recurrence_too_long_is_refused");
                 }
                 #[test]
                 fn transparency_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::transparency_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::transparency_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn transparency_outside_the_allowed_values_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::transparency_outside_the_allowed_values_is_refused");
+                    super::super::__calendar_gauntlet("update-event::transparency_outside_the_allowed_values_is_refused");
                 }
                 #[test]
                 fn visibility_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::visibility_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::visibility_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn visibility_outside_the_allowed_values_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::visibility_outside_the_allowed_values_is_refused");
+                    super::super::__calendar_gauntlet("update-event::visibility_outside_the_allowed_values_is_refused");
                 }
                 #[test]
                 fn guests_can_invite_others_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::guests_can_invite_others_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::guests_can_invite_others_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn guests_can_modify_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::guests_can_modify_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::guests_can_modify_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn guests_can_see_other_guests_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::guests_can_see_other_guests_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::guests_can_see_other_guests_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn anyone_can_add_self_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::anyone_can_add_self_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::anyone_can_add_self_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn send_updates_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::send_updates_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::send_updates_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn send_updates_outside_the_allowed_values_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::send_updates_outside_the_allowed_values_is_refused");
+                    super::super::__calendar_gauntlet("update-event::send_updates_outside_the_allowed_values_is_refused");
                 }
                 #[test]
                 fn check_conflicts_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::check_conflicts_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::check_conflicts_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendars_to_check_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::calendars_to_check_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::calendars_to_check_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendars_to_check_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::calendars_to_check_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::calendars_to_check_too_long_is_refused");
                 }
                 #[test]
                 fn conference_data_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::conference_data_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::conference_data_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn extended_properties_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::extended_properties_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::extended_properties_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn attachments_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::attachments_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::attachments_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn attachments_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::attachments_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::attachments_too_long_is_refused");
                 }
                 #[test]
                 fn modification_scope_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::modification_scope_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::modification_scope_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn modification_scope_outside_the_allowed_values_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::modification_scope_outside_the_allowed_values_is_refused");
+                    super::super::__calendar_gauntlet("update-event::modification_scope_outside_the_allowed_values_is_refused");
                 }
                 #[test]
                 fn original_start_time_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::original_start_time_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::original_start_time_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn original_start_time_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::original_start_time_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::original_start_time_too_long_is_refused");
                 }
                 #[test]
                 fn original_start_time_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::original_start_time_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("update-event::original_start_time_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn future_start_date_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::future_start_date_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::future_start_date_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn future_start_date_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::future_start_date_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::future_start_date_too_long_is_refused");
                 }
                 #[test]
                 fn future_start_date_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::future_start_date_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("update-event::future_start_date_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn idempotency_key_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::idempotency_key_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::idempotency_key_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn idempotency_key_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::idempotency_key_too_short_is_refused");
+                    super::super::__calendar_gauntlet("update-event::idempotency_key_too_short_is_refused");
                 }
                 #[test]
                 fn idempotency_key_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::idempotency_key_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::idempotency_key_too_long_is_refused");
                 }
                 #[test]
                 fn preview_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::preview_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("update-event::preview_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn preview_id_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::preview_id_too_short_is_refused");
+                    super::super::__calendar_gauntlet("update-event::preview_id_too_short_is_refused");
                 }
                 #[test]
                 fn preview_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::preview_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("update-event::preview_id_too_long_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::unknown_argument_is_refused");
+                    super::super::__calendar_gauntlet("update-event::unknown_argument_is_refused");
                 }
                 #[test]
                 fn retry_with_the_same_key_runs_once() {
-                    super::super::__calendar_gauntlet("calendar_update_event::retry_with_the_same_key_runs_once");
+                    super::super::__calendar_gauntlet("update-event::retry_with_the_same_key_runs_once");
                 }
                 #[test]
                 fn same_key_with_other_arguments_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::same_key_with_other_arguments_is_refused");
+                    super::super::__calendar_gauntlet("update-event::same_key_with_other_arguments_is_refused");
                 }
                 #[test]
                 fn concurrent_calls_with_one_key_run_once() {
-                    super::super::__calendar_gauntlet("calendar_update_event::concurrent_calls_with_one_key_run_once");
+                    super::super::__calendar_gauntlet("update-event::concurrent_calls_with_one_key_run_once");
                 }
                 #[test]
                 fn idempotency_key_is_kept_for_its_ttl() {
-                    super::super::__calendar_gauntlet("calendar_update_event::idempotency_key_is_kept_for_its_ttl");
+                    super::super::__calendar_gauntlet("update-event::idempotency_key_is_kept_for_its_ttl");
                 }
                 #[test]
                 fn calls_breaking_its_rules_are_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::calls_breaking_its_rules_are_refused");
+                    super::super::__calendar_gauntlet("update-event::calls_breaking_its_rules_are_refused");
                 }
                 #[test]
                 fn a_lost_outcome_says_a_retry_may_repeat_the_change() {
-                    super::super::__calendar_gauntlet("calendar_update_event::a_lost_outcome_says_a_retry_may_repeat_the_change");
+                    super::super::__calendar_gauntlet("update-event::a_lost_outcome_says_a_retry_may_repeat_the_change");
                 }
                 #[test]
                 fn preview_changes_nothing() {
-                    super::super::__calendar_gauntlet("calendar_update_event::preview_changes_nothing");
+                    super::super::__calendar_gauntlet("update-event::preview_changes_nothing");
                 }
                 #[test]
                 fn apply_does_what_the_preview_said() {
-                    super::super::__calendar_gauntlet("calendar_update_event::apply_does_what_the_preview_said");
+                    super::super::__calendar_gauntlet("update-event::apply_does_what_the_preview_said");
                 }
                 #[test]
                 fn apply_with_changed_arguments_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::apply_with_changed_arguments_is_refused");
+                    super::super::__calendar_gauntlet("update-event::apply_with_changed_arguments_is_refused");
                 }
                 #[test]
                 fn apply_with_a_used_preview_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::apply_with_a_used_preview_is_refused");
+                    super::super::__calendar_gauntlet("update-event::apply_with_a_used_preview_is_refused");
                 }
                 #[test]
                 fn apply_after_the_preview_expires_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_update_event::apply_after_the_preview_expires_is_refused");
+                    super::super::__calendar_gauntlet("update-event::apply_after_the_preview_expires_is_refused");
                 }
                 #[test]
                 fn preview_stays_valid_for_its_ttl() {
-                    super::super::__calendar_gauntlet("calendar_update_event::preview_stays_valid_for_its_ttl");
+                    super::super::__calendar_gauntlet("update-event::preview_stays_valid_for_its_ttl");
                 }
                 #[test]
                 fn undo_restores_the_prior_state() {
-                    super::super::__calendar_gauntlet("calendar_update_event::undo_restores_the_prior_state");
+                    super::super::__calendar_gauntlet("update-event::undo_restores_the_prior_state");
                 }
                 #[test]
                 fn output_matches_the_schema() {
-                    super::super::__calendar_gauntlet("calendar_update_event::output_matches_the_schema");
+                    super::super::__calendar_gauntlet("update-event::output_matches_the_schema");
                 }
                 #[test]
                 fn account_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_update_event::account_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("update-event::account_accepts_its_bounds");
                 }
                 #[test]
                 fn calendar_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_update_event::calendar_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("update-event::calendar_id_accepts_its_bounds");
                 }
                 #[test]
                 fn event_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_update_event::event_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("update-event::event_id_accepts_its_bounds");
                 }
                 #[test]
                 fn summary_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_update_event::summary_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("update-event::summary_accepts_its_bounds");
                 }
                 #[test]
                 fn description_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_update_event::description_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("update-event::description_accepts_its_bounds");
                 }
                 #[test]
                 fn start_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_update_event::start_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("update-event::start_accepts_its_bounds");
                 }
                 #[test]
                 fn end_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_update_event::end_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("update-event::end_accepts_its_bounds");
                 }
                 #[test]
                 fn time_zone_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_update_event::time_zone_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("update-event::time_zone_accepts_its_bounds");
                 }
                 #[test]
                 fn location_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_update_event::location_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("update-event::location_accepts_its_bounds");
                 }
                 #[test]
                 fn color_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_update_event::color_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("update-event::color_id_accepts_its_bounds");
                 }
                 #[test]
                 fn transparency_accepts_every_allowed_value() {
-                    super::super::__calendar_gauntlet("calendar_update_event::transparency_accepts_every_allowed_value");
+                    super::super::__calendar_gauntlet("update-event::transparency_accepts_every_allowed_value");
                 }
                 #[test]
                 fn visibility_accepts_every_allowed_value() {
-                    super::super::__calendar_gauntlet("calendar_update_event::visibility_accepts_every_allowed_value");
+                    super::super::__calendar_gauntlet("update-event::visibility_accepts_every_allowed_value");
                 }
                 #[test]
                 fn send_updates_accepts_every_allowed_value() {
-                    super::super::__calendar_gauntlet("calendar_update_event::send_updates_accepts_every_allowed_value");
+                    super::super::__calendar_gauntlet("update-event::send_updates_accepts_every_allowed_value");
                 }
                 #[test]
                 fn modification_scope_accepts_every_allowed_value() {
-                    super::super::__calendar_gauntlet("calendar_update_event::modification_scope_accepts_every_allowed_value");
+                    super::super::__calendar_gauntlet("update-event::modification_scope_accepts_every_allowed_value");
                 }
                 #[test]
                 fn original_start_time_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_update_event::original_start_time_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("update-event::original_start_time_accepts_its_bounds");
                 }
                 #[test]
                 fn future_start_date_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_update_event::future_start_date_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("update-event::future_start_date_accepts_its_bounds");
                 }
                 #[test]
                 fn idempotency_key_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_update_event::idempotency_key_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("update-event::idempotency_key_accepts_its_bounds");
                 }
                 #[test]
                 fn preview_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_update_event::preview_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("update-event::preview_id_accepts_its_bounds");
                 }
             }
-            mod calendar_delete_event {
+            mod delete_event {
                 #[test]
                 fn schema_matches_the_spec() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::schema_matches_the_spec");
+                    super::super::__calendar_gauntlet("delete-event::schema_matches_the_spec");
                 }
                 #[test]
                 fn example_cancel_the_offsite() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::example_cancel_the_offsite");
+                    super::super::__calendar_gauntlet("delete-event::example_cancel_the_offsite");
                 }
                 #[test]
                 fn example_an_event_that_does_not_exist() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::example_an_event_that_does_not_exist");
+                    super::super::__calendar_gauntlet("delete-event::example_an_event_that_does_not_exist");
                 }
                 #[test]
                 fn account_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::account_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::account_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn account_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::account_too_long_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::account_too_long_is_refused");
                 }
                 #[test]
                 fn account_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::account_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::account_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn calendar_id_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::calendar_id_missing_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::calendar_id_missing_is_refused");
                 }
                 #[test]
                 fn calendar_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::calendar_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::calendar_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendar_id_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::calendar_id_too_short_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::calendar_id_too_short_is_refused");
                 }
                 #[test]
                 fn calendar_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::calendar_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::calendar_id_too_long_is_refused");
                 }
                 #[test]
                 fn event_id_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::event_id_missing_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::event_id_missing_is_refused");
                 }
                 #[test]
                 fn event_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::event_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::event_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn event_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::event_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::event_id_too_long_is_refused");
                 }
                 #[test]
                 fn event_id_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::event_id_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::event_id_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn send_updates_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::send_updates_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::send_updates_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn send_updates_outside_the_allowed_values_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::send_updates_outside_the_allowed_values_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::send_updates_outside_the_allowed_values_is_refused");
                 }
                 #[test]
                 fn idempotency_key_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::idempotency_key_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::idempotency_key_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn idempotency_key_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::idempotency_key_too_short_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::idempotency_key_too_short_is_refused");
                 }
                 #[test]
                 fn idempotency_key_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::idempotency_key_too_long_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::idempotency_key_too_long_is_refused");
                 }
                 #[test]
                 fn preview_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::preview_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::preview_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn preview_id_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::preview_id_too_short_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::preview_id_too_short_is_refused");
                 }
                 #[test]
                 fn preview_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::preview_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::preview_id_too_long_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::unknown_argument_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::unknown_argument_is_refused");
                 }
                 #[test]
                 fn retry_with_the_same_key_runs_once() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::retry_with_the_same_key_runs_once");
+                    super::super::__calendar_gauntlet("delete-event::retry_with_the_same_key_runs_once");
                 }
                 #[test]
                 fn same_key_with_other_arguments_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::same_key_with_other_arguments_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::same_key_with_other_arguments_is_refused");
                 }
                 #[test]
                 fn concurrent_calls_with_one_key_run_once() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::concurrent_calls_with_one_key_run_once");
+                    super::super::__calendar_gauntlet("delete-event::concurrent_calls_with_one_key_run_once");
                 }
                 #[test]
                 fn idempotency_key_is_kept_for_its_ttl() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::idempotency_key_is_kept_for_its_ttl");
+                    super::super::__calendar_gauntlet("delete-event::idempotency_key_is_kept_for_its_ttl");
                 }
                 #[test]
                 fn a_retry_after_a_lost_outcome_does_not_repeat_the_change() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
+                    super::super::__calendar_gauntlet("delete-event::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::a_failed_apply_leaves_the_preview_usable");
+                    super::super::__calendar_gauntlet("delete-event::a_failed_apply_leaves_the_preview_usable");
                 }
                 #[test]
                 fn preview_changes_nothing() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::preview_changes_nothing");
+                    super::super::__calendar_gauntlet("delete-event::preview_changes_nothing");
                 }
                 #[test]
                 fn apply_does_what_the_preview_said() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::apply_does_what_the_preview_said");
+                    super::super::__calendar_gauntlet("delete-event::apply_does_what_the_preview_said");
                 }
                 #[test]
                 fn apply_with_changed_arguments_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::apply_with_changed_arguments_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::apply_with_changed_arguments_is_refused");
                 }
                 #[test]
                 fn apply_with_a_used_preview_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::apply_with_a_used_preview_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::apply_with_a_used_preview_is_refused");
                 }
                 #[test]
                 fn apply_after_the_preview_expires_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::apply_after_the_preview_expires_is_refused");
+                    super::super::__calendar_gauntlet("delete-event::apply_after_the_preview_expires_is_refused");
                 }
                 #[test]
                 fn preview_stays_valid_for_its_ttl() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::preview_stays_valid_for_its_ttl");
+                    super::super::__calendar_gauntlet("delete-event::preview_stays_valid_for_its_ttl");
                 }
                 #[test]
                 fn output_matches_the_schema() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::output_matches_the_schema");
+                    super::super::__calendar_gauntlet("delete-event::output_matches_the_schema");
                 }
                 #[test]
                 fn account_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::account_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("delete-event::account_accepts_its_bounds");
                 }
                 #[test]
                 fn calendar_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::calendar_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("delete-event::calendar_id_accepts_its_bounds");
                 }
                 #[test]
                 fn event_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::event_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("delete-event::event_id_accepts_its_bounds");
                 }
                 #[test]
                 fn send_updates_accepts_every_allowed_value() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::send_updates_accepts_every_allowed_value");
+                    super::super::__calendar_gauntlet("delete-event::send_updates_accepts_every_allowed_value");
                 }
                 #[test]
                 fn idempotency_key_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::idempotency_key_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("delete-event::idempotency_key_accepts_its_bounds");
                 }
                 #[test]
                 fn preview_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_delete_event::preview_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("delete-event::preview_id_accepts_its_bounds");
                 }
             }
-            mod calendar_respond_to_event {
+            mod respond_to_event {
                 #[test]
                 fn schema_matches_the_spec() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::schema_matches_the_spec");
+                    super::super::__calendar_gauntlet("respond-to-event::schema_matches_the_spec");
                 }
                 #[test]
                 fn example_accept_the_offsite() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::example_accept_the_offsite");
+                    super::super::__calendar_gauntlet("respond-to-event::example_accept_the_offsite");
                 }
                 #[test]
                 fn example_an_event_the_person_is_not_invited_to() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::example_an_event_the_person_is_not_invited_to");
+                    super::super::__calendar_gauntlet("respond-to-event::example_an_event_the_person_is_not_invited_to");
                 }
                 #[test]
                 fn account_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::account_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::account_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn account_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::account_too_long_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::account_too_long_is_refused");
                 }
                 #[test]
                 fn account_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::account_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::account_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn calendar_id_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::calendar_id_missing_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::calendar_id_missing_is_refused");
                 }
                 #[test]
                 fn calendar_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::calendar_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::calendar_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendar_id_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::calendar_id_too_short_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::calendar_id_too_short_is_refused");
                 }
                 #[test]
                 fn calendar_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::calendar_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::calendar_id_too_long_is_refused");
                 }
                 #[test]
                 fn event_id_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::event_id_missing_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::event_id_missing_is_refused");
                 }
                 #[test]
                 fn event_id_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::event_id_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::event_id_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn event_id_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::event_id_too_long_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::event_id_too_long_is_refused");
                 }
                 #[test]
                 fn event_id_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::event_id_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::event_id_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn response_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::response_missing_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::response_missing_is_refused");
                 }
                 #[test]
                 fn response_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::response_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::response_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn response_outside_the_allowed_values_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::response_outside_the_allowed_values_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::response_outside_the_allowed_values_is_refused");
                 }
                 #[test]
                 fn comment_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::comment_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::comment_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn comment_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::comment_too_long_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::comment_too_long_is_refused");
                 }
                 #[test]
                 fn modification_scope_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::modification_scope_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::modification_scope_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn modification_scope_outside_the_allowed_values_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::modification_scope_outside_the_allowed_values_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::modification_scope_outside_the_allowed_values_is_refused");
                 }
                 #[test]
                 fn original_start_time_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::original_start_time_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::original_start_time_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn original_start_time_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::original_start_time_too_long_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::original_start_time_too_long_is_refused");
                 }
                 #[test]
                 fn original_start_time_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::original_start_time_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::original_start_time_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn send_updates_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::send_updates_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::send_updates_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn send_updates_outside_the_allowed_values_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::send_updates_outside_the_allowed_values_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::send_updates_outside_the_allowed_values_is_refused");
                 }
                 #[test]
                 fn idempotency_key_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::idempotency_key_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::idempotency_key_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn idempotency_key_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::idempotency_key_too_short_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::idempotency_key_too_short_is_refused");
                 }
                 #[test]
                 fn idempotency_key_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::idempotency_key_too_long_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::idempotency_key_too_long_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::unknown_argument_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::unknown_argument_is_refused");
                 }
                 #[test]
                 fn retry_with_the_same_key_runs_once() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::retry_with_the_same_key_runs_once");
+                    super::super::__calendar_gauntlet("respond-to-event::retry_with_the_same_key_runs_once");
                 }
                 #[test]
                 fn same_key_with_other_arguments_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::same_key_with_other_arguments_is_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::same_key_with_other_arguments_is_refused");
                 }
                 #[test]
                 fn concurrent_calls_with_one_key_run_once() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::concurrent_calls_with_one_key_run_once");
+                    super::super::__calendar_gauntlet("respond-to-event::concurrent_calls_with_one_key_run_once");
                 }
                 #[test]
                 fn idempotency_key_is_kept_for_its_ttl() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::idempotency_key_is_kept_for_its_ttl");
+                    super::super::__calendar_gauntlet("respond-to-event::idempotency_key_is_kept_for_its_ttl");
                 }
                 #[test]
                 fn calls_breaking_its_rules_are_refused() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::calls_breaking_its_rules_are_refused");
+                    super::super::__calendar_gauntlet("respond-to-event::calls_breaking_its_rules_are_refused");
                 }
                 #[test]
                 fn a_lost_outcome_says_a_retry_may_repeat_the_change() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::a_lost_outcome_says_a_retry_may_repeat_the_change");
+                    super::super::__calendar_gauntlet("respond-to-event::a_lost_outcome_says_a_retry_may_repeat_the_change");
                 }
                 #[test]
                 fn undo_restores_the_prior_state() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::undo_restores_the_prior_state");
+                    super::super::__calendar_gauntlet("respond-to-event::undo_restores_the_prior_state");
                 }
                 #[test]
                 fn output_matches_the_schema() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::output_matches_the_schema");
+                    super::super::__calendar_gauntlet("respond-to-event::output_matches_the_schema");
                 }
                 #[test]
                 fn account_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::account_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("respond-to-event::account_accepts_its_bounds");
                 }
                 #[test]
                 fn calendar_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::calendar_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("respond-to-event::calendar_id_accepts_its_bounds");
                 }
                 #[test]
                 fn event_id_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::event_id_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("respond-to-event::event_id_accepts_its_bounds");
                 }
                 #[test]
                 fn response_accepts_every_allowed_value() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::response_accepts_every_allowed_value");
+                    super::super::__calendar_gauntlet("respond-to-event::response_accepts_every_allowed_value");
                 }
                 #[test]
                 fn comment_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::comment_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("respond-to-event::comment_accepts_its_bounds");
                 }
                 #[test]
                 fn modification_scope_accepts_every_allowed_value() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::modification_scope_accepts_every_allowed_value");
+                    super::super::__calendar_gauntlet("respond-to-event::modification_scope_accepts_every_allowed_value");
                 }
                 #[test]
                 fn original_start_time_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::original_start_time_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("respond-to-event::original_start_time_accepts_its_bounds");
                 }
                 #[test]
                 fn send_updates_accepts_every_allowed_value() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::send_updates_accepts_every_allowed_value");
+                    super::super::__calendar_gauntlet("respond-to-event::send_updates_accepts_every_allowed_value");
                 }
                 #[test]
                 fn idempotency_key_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_respond_to_event::idempotency_key_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("respond-to-event::idempotency_key_accepts_its_bounds");
                 }
             }
-            mod calendar_get_freebusy {
+            mod get_freebusy {
                 #[test]
                 fn schema_matches_the_spec() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::schema_matches_the_spec");
+                    super::super::__calendar_gauntlet("get-freebusy::schema_matches_the_spec");
                 }
                 #[test]
                 fn example_monday_morning_on_the_primary_calendar() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::example_monday_morning_on_the_primary_calendar");
+                    super::super::__calendar_gauntlet("get-freebusy::example_monday_morning_on_the_primary_calendar");
                 }
                 #[test]
                 fn account_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::account_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::account_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendars_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::calendars_missing_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::calendars_missing_is_refused");
                 }
                 #[test]
                 fn calendars_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::calendars_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::calendars_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendars_too_short_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::calendars_too_short_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::calendars_too_short_is_refused");
                 }
                 #[test]
                 fn calendars_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::calendars_too_long_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::calendars_too_long_is_refused");
                 }
                 #[test]
                 fn time_min_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::time_min_missing_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::time_min_missing_is_refused");
                 }
                 #[test]
                 fn time_min_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::time_min_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::time_min_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn time_min_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::time_min_too_long_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::time_min_too_long_is_refused");
                 }
                 #[test]
                 fn time_min_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::time_min_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::time_min_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn time_max_missing_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::time_max_missing_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::time_max_missing_is_refused");
                 }
                 #[test]
                 fn time_max_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::time_max_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::time_max_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn time_max_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::time_max_too_long_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::time_max_too_long_is_refused");
                 }
                 #[test]
                 fn time_max_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::time_max_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::time_max_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn time_zone_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::time_zone_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::time_zone_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn time_zone_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::time_zone_too_long_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::time_zone_too_long_is_refused");
                 }
                 #[test]
                 fn time_zone_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::time_zone_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::time_zone_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn group_expansion_max_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::group_expansion_max_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::group_expansion_max_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn group_expansion_max_below_the_minimum_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::group_expansion_max_below_the_minimum_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::group_expansion_max_below_the_minimum_is_refused");
                 }
                 #[test]
                 fn group_expansion_max_above_the_maximum_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::group_expansion_max_above_the_maximum_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::group_expansion_max_above_the_maximum_is_refused");
                 }
                 #[test]
                 fn calendar_expansion_max_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::calendar_expansion_max_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::calendar_expansion_max_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn calendar_expansion_max_below_the_minimum_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::calendar_expansion_max_below_the_minimum_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::calendar_expansion_max_below_the_minimum_is_refused");
                 }
                 #[test]
                 fn calendar_expansion_max_above_the_maximum_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::calendar_expansion_max_above_the_maximum_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::calendar_expansion_max_above_the_maximum_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::unknown_argument_is_refused");
+                    super::super::__calendar_gauntlet("get-freebusy::unknown_argument_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::output_matches_the_schema");
+                    super::super::__calendar_gauntlet("get-freebusy::output_matches_the_schema");
                 }
                 #[test]
                 fn time_min_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::time_min_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("get-freebusy::time_min_accepts_its_bounds");
                 }
                 #[test]
                 fn time_max_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::time_max_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("get-freebusy::time_max_accepts_its_bounds");
                 }
                 #[test]
                 fn time_zone_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::time_zone_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("get-freebusy::time_zone_accepts_its_bounds");
                 }
                 #[test]
                 fn group_expansion_max_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::group_expansion_max_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("get-freebusy::group_expansion_max_accepts_its_bounds");
                 }
                 #[test]
                 fn calendar_expansion_max_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_get_freebusy::calendar_expansion_max_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("get-freebusy::calendar_expansion_max_accepts_its_bounds");
                 }
             }
-            mod calendar_get_current_time {
+            mod get_current_time {
                 #[test]
                 fn schema_matches_the_spec() {
-                    super::super::__calendar_gauntlet("calendar_get_current_time::schema_matches_the_spec");
+                    super::super::__calendar_gauntlet("get-current-time::schema_matches_the_spec");
                 }
                 #[test]
                 fn example_now_in_utc() {
-                    super::super::__calendar_gauntlet("calendar_get_current_time::example_now_in_utc");
+                    super::super::__calendar_gauntlet("get-current-time::example_now_in_utc");
                 }
                 #[test]
                 fn account_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_current_time::account_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("get-current-time::account_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn account_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_current_time::account_too_long_is_refused");
+                    super::super::__calendar_gauntlet("get-current-time::account_too_long_is_refused");
                 }
                 #[test]
                 fn account_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_current_time::account_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("get-current-time::account_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn time_zone_of_the_wrong_type_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_current_time::time_zone_of_the_wrong_type_is_refused");
+                    super::super::__calendar_gauntlet("get-current-time::time_zone_of_the_wrong_type_is_refused");
                 }
                 #[test]
                 fn time_zone_too_long_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_current_time::time_zone_too_long_is_refused");
+                    super::super::__calendar_gauntlet("get-current-time::time_zone_too_long_is_refused");
                 }
                 #[test]
                 fn time_zone_not_matching_the_pattern_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_current_time::time_zone_not_matching_the_pattern_is_refused");
+                    super::super::__calendar_gauntlet("get-current-time::time_zone_not_matching_the_pattern_is_refused");
                 }
                 #[test]
                 fn unknown_argument_is_refused() {
-                    super::super::__calendar_gauntlet("calendar_get_current_time::unknown_argument_is_refused");
+                    super::super::__calendar_gauntlet("get-current-time::unknown_argument_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
-                    super::super::__calendar_gauntlet("calendar_get_current_time::output_matches_the_schema");
+                    super::super::__calendar_gauntlet("get-current-time::output_matches_the_schema");
                 }
                 #[test]
                 fn account_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_get_current_time::account_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("get-current-time::account_accepts_its_bounds");
                 }
                 #[test]
                 fn time_zone_accepts_its_bounds() {
-                    super::super::__calendar_gauntlet("calendar_get_current_time::time_zone_accepts_its_bounds");
+                    super::super::__calendar_gauntlet("get-current-time::time_zone_accepts_its_bounds");
                 }
             }
         }

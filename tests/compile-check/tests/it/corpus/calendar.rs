@@ -227,7 +227,7 @@ fn range(start: &str, end: &str) -> Result<(), ToolError> {
 }
 
 /// `before` with the changes of `input`, checked.
-fn updated(before: &Event, input: CalendarUpdateEventInput) -> Result<Event, ToolError> {
+fn updated(before: &Event, input: UpdateEventInput) -> Result<Event, ToolError> {
     let mut after = before.clone();
     if let Some(s) = input.summary {
         after.summary = s;
@@ -386,10 +386,7 @@ impl Account {
 
     /// A new event's calendar id, start and end, checked: its account and calendar exist, it
     /// ends after it starts, and it repeats no event unless duplicates are allowed.
-    fn new_event(
-        &self,
-        input: &CalendarCreateEventInput,
-    ) -> Result<(String, String, String), ToolError> {
+    fn new_event(&self, input: &CreateEventInput) -> Result<(String, String, String), ToolError> {
         account(input.account.as_deref())?;
         let calendar = self.calendar(&input.calendar_id)?;
         let (start, end) = (event_time(&input.start)?, event_time(&input.end)?);
@@ -409,7 +406,7 @@ impl Account {
     /// The events of a batch as they would be made: each with the batch's defaults for what
     /// it leaves out, checked (account, calendar, times); no duplicate check, as in the
     /// original. With each, whether its guests are emailed.
-    fn batch(&self, input: &CalendarCreateEventsInput) -> Result<Vec<(Event, bool)>, ToolError> {
+    fn batch(&self, input: &CreateEventsInput) -> Result<Vec<(Event, bool)>, ToolError> {
         account(input.account.as_deref())?;
         let mut made = Vec::new();
         for (n, e) in input.events.iter().enumerate() {
@@ -472,41 +469,37 @@ fn color(background: &str) -> Color {
 }
 
 impl CalendarTools for Account {
-    async fn calendar_list_calendars(
+    async fn list_calendars(
         &self,
-        input: CalendarListCalendarsInput,
-    ) -> Result<CalendarListCalendarsOutput, ToolError> {
+        input: ListCalendarsInput,
+    ) -> Result<ListCalendarsOutput, ToolError> {
         accounts(&input.account)?;
-        let entry =
-            |id: &str, summary: &str, role, primary| CalendarListCalendarsOutputCalendarsItem {
-                id: id.into(),
-                summary: summary.into(),
-                time_zone: "UTC".into(),
-                access_role: role,
-                primary,
-            };
-        Ok(CalendarListCalendarsOutput {
+        let entry = |id: &str, summary: &str, role, primary| ListCalendarsOutputCalendarsItem {
+            id: id.into(),
+            summary: summary.into(),
+            time_zone: "UTC".into(),
+            access_role: role,
+            primary,
+        };
+        Ok(ListCalendarsOutput {
             calendars: vec![
                 entry(
                     "primary",
                     "Work",
-                    CalendarListCalendarsOutputCalendarsItemAccessRole::Owner,
+                    ListCalendarsOutputCalendarsItemAccessRole::Owner,
                     true,
                 ),
                 entry(
                     "team@example.com",
                     "Team",
-                    CalendarListCalendarsOutputCalendarsItemAccessRole::Writer,
+                    ListCalendarsOutputCalendarsItemAccessRole::Writer,
                     false,
                 ),
             ],
         })
     }
 
-    async fn calendar_list_events(
-        &self,
-        input: CalendarListEventsInput,
-    ) -> Result<CalendarListEventsOutput, ToolError> {
+    async fn list_events(&self, input: ListEventsInput) -> Result<ListEventsOutput, ToolError> {
         accounts(&input.account)?;
         let calendars = calendar_list(input.calendar_id)?;
         let mut events = self.between(
@@ -522,13 +515,13 @@ impl CalendarTools for Account {
             )
         });
         // `fields` asks for more than the defaults; every field this account has is sent anyway.
-        Ok(CalendarListEventsOutput { events })
+        Ok(ListEventsOutput { events })
     }
 
-    async fn calendar_search_events(
+    async fn search_events(
         &self,
-        input: CalendarSearchEventsInput,
-    ) -> Result<CalendarSearchEventsOutput, ToolError> {
+        input: SearchEventsInput,
+    ) -> Result<SearchEventsOutput, ToolError> {
         accounts(&input.account)?;
         let words = input.query.to_lowercase();
         let events = self
@@ -560,25 +553,22 @@ impl CalendarTools for Account {
                 text.to_lowercase().contains(&words)
             })
             .collect();
-        Ok(CalendarSearchEventsOutput { events })
+        Ok(SearchEventsOutput { events })
     }
 
-    async fn calendar_get_event(
-        &self,
-        input: CalendarGetEventInput,
-    ) -> Result<CalendarGetEventOutput, ToolError> {
+    async fn get_event(&self, input: GetEventInput) -> Result<GetEventOutput, ToolError> {
         account(input.account.as_deref())?;
         // `fields` asks for more than the defaults; every field this account has is sent anyway.
-        Ok(CalendarGetEventOutput {
+        Ok(GetEventOutput {
             event: self.get(&input.calendar_id, &input.event_id)?,
         })
     }
 
-    async fn calendar_respond_to_event(
+    async fn respond_to_event(
         &self,
-        input: CalendarRespondToEventInput,
+        input: RespondToEventInput,
         remote: Remote,
-    ) -> Result<CalendarRespondToEventOutput, ToolError> {
+    ) -> Result<RespondToEventOutput, ToolError> {
         account(input.account.as_deref())?;
         let event = self.get(&input.calendar_id, &input.event_id)?;
         let Some(me) = event.attendees.iter().find(|a| a.email == PERSON) else {
@@ -599,7 +589,7 @@ impl CalendarTools for Account {
                 guest.response_status = Some(answer);
             }
         });
-        Ok(CalendarRespondToEventOutput {
+        Ok(RespondToEventOutput {
             calendar_id: event.calendar_id,
             event_id: event.id,
             response: input.response,
@@ -607,10 +597,7 @@ impl CalendarTools for Account {
         })
     }
 
-    async fn calendar_list_colors(
-        &self,
-        input: CalendarListColorsInput,
-    ) -> Result<CalendarListColorsOutput, ToolError> {
+    async fn list_colors(&self, input: ListColorsInput) -> Result<ListColorsOutput, ToolError> {
         account(input.account.as_deref())?;
         let event = BTreeMap::from([
             ("1".to_owned(), color("#a4bdfc")),
@@ -618,19 +605,19 @@ impl CalendarTools for Account {
             ("11".to_owned(), color("#dc2127")),
         ]);
         let calendar = BTreeMap::from([("1".to_owned(), color("#ac725e"))]);
-        Ok(CalendarListColorsOutput { event, calendar })
+        Ok(ListColorsOutput { event, calendar })
     }
 
-    async fn preview_calendar_create_event(
+    async fn preview_create_event(
         &self,
-        input: CalendarCreateEventInput,
-    ) -> Result<CalendarCreateEventPreview, ToolError> {
+        input: CreateEventInput,
+    ) -> Result<CreateEventPreview, ToolError> {
         self.new_event(&input)?;
         let invitations = match input.send_updates {
             Some(SendUpdates::None) => 0,
             _ => input.attendees.as_ref().map_or(0, Vec::len) as u64,
         };
-        Ok(CalendarCreateEventPreview {
+        Ok(CreateEventPreview {
             title: input.summary.clone(),
             invitations,
             summary: Some(format!(
@@ -640,12 +627,12 @@ impl CalendarTools for Account {
         })
     }
 
-    async fn calendar_create_event(
+    async fn create_event(
         &self,
-        input: CalendarCreateEventInput,
-        _preview: CalendarCreateEventPreview,
+        input: CreateEventInput,
+        _preview: CreateEventPreview,
         remote: Remote,
-    ) -> Result<CalendarCreateEventOutput, ToolError> {
+    ) -> Result<CreateEventOutput, ToolError> {
         let (calendar, start, end) = self.new_event(&input)?;
         let id = input
             .event_id
@@ -672,16 +659,16 @@ impl CalendarTools for Account {
         let conflicts = self.conflicts(&created, input.calendars_to_check.as_deref())?;
         let stored = created.clone();
         self.change(remote.work(), move |events| events.push(stored));
-        Ok(CalendarCreateEventOutput {
+        Ok(CreateEventOutput {
             event: created,
             conflicts,
         })
     }
 
-    async fn preview_calendar_create_events(
+    async fn preview_create_events(
         &self,
-        input: CalendarCreateEventsInput,
-    ) -> Result<CalendarCreateEventsPreview, ToolError> {
+        input: CreateEventsInput,
+    ) -> Result<CreateEventsPreview, ToolError> {
         let made = self.batch(&input)?;
         let invitations: u64 = made
             .iter()
@@ -689,7 +676,7 @@ impl CalendarTools for Account {
             .map(|(e, _)| e.attendees.len() as u64)
             .sum();
         let count = made.len() as u64;
-        Ok(CalendarCreateEventsPreview {
+        Ok(CreateEventsPreview {
             count,
             invitations,
             summary: Some(format!(
@@ -698,12 +685,12 @@ impl CalendarTools for Account {
         })
     }
 
-    async fn calendar_create_events(
+    async fn create_events(
         &self,
-        input: CalendarCreateEventsInput,
-        _preview: CalendarCreateEventsPreview,
+        input: CreateEventsInput,
+        _preview: CreateEventsPreview,
         remote: Remote,
-    ) -> Result<CalendarCreateEventsOutput, ToolError> {
+    ) -> Result<CreateEventsOutput, ToolError> {
         // Ids unique to this call: the store's counter, then the event's place in the batch.
         let call = self.next.fetch_add(1, Ordering::SeqCst);
         let events: Vec<Event> = self
@@ -717,13 +704,13 @@ impl CalendarTools for Account {
             .collect();
         let stored = events.clone();
         self.change(remote.work(), move |all| all.extend(stored));
-        Ok(CalendarCreateEventsOutput { events })
+        Ok(CreateEventsOutput { events })
     }
 
-    async fn preview_calendar_update_event(
+    async fn preview_update_event(
         &self,
-        input: CalendarUpdateEventInput,
-    ) -> Result<CalendarUpdateEventPreview, ToolError> {
+        input: UpdateEventInput,
+    ) -> Result<UpdateEventPreview, ToolError> {
         account(input.account.as_deref())?;
         let before = self.get(&input.calendar_id, &input.event_id)?;
         let after = updated(&before, input.clone())?;
@@ -752,7 +739,7 @@ impl CalendarTools for Account {
             SendUpdates::None => 0,
             _ => after.attendees.len() as u64,
         };
-        Ok(CalendarUpdateEventPreview {
+        Ok(UpdateEventPreview {
             summary: Some(format!(
                 "Change {} of \"{}\".",
                 changes.join(", "),
@@ -763,12 +750,12 @@ impl CalendarTools for Account {
         })
     }
 
-    async fn calendar_update_event(
+    async fn update_event(
         &self,
-        input: CalendarUpdateEventInput,
-        _preview: CalendarUpdateEventPreview,
+        input: UpdateEventInput,
+        _preview: UpdateEventPreview,
         remote: Remote,
-    ) -> Result<CalendarUpdateEventOutput, ToolError> {
+    ) -> Result<UpdateEventOutput, ToolError> {
         account(input.account.as_deref())?;
         let before = self.get(&input.calendar_id, &input.event_id)?;
         let retimed = input.start.is_some() || input.end.is_some();
@@ -789,10 +776,10 @@ impl CalendarTools for Account {
                 *e = stored;
             }
         });
-        Ok(CalendarUpdateEventOutput {
+        Ok(UpdateEventOutput {
             event: after,
             conflicts,
-            previous: CalendarUpdateEventOutputPrevious {
+            previous: UpdateEventOutputPrevious {
                 summary: before.summary,
                 description: before.description,
                 location: before.location,
@@ -802,17 +789,17 @@ impl CalendarTools for Account {
         })
     }
 
-    async fn preview_calendar_delete_event(
+    async fn preview_delete_event(
         &self,
-        input: CalendarDeleteEventInput,
-    ) -> Result<CalendarDeleteEventPreview, ToolError> {
+        input: DeleteEventInput,
+    ) -> Result<DeleteEventPreview, ToolError> {
         account(input.account.as_deref())?;
         let e = self.get(&input.calendar_id, &input.event_id)?;
         let notified = match input.send_updates {
             SendUpdates::None => 0,
             _ => e.attendees.len() as u64,
         };
-        Ok(CalendarDeleteEventPreview {
+        Ok(DeleteEventPreview {
             title: e.summary.clone(),
             notified,
             summary: Some(format!(
@@ -822,27 +809,24 @@ impl CalendarTools for Account {
         })
     }
 
-    async fn calendar_delete_event(
+    async fn delete_event(
         &self,
-        input: CalendarDeleteEventInput,
-        _preview: CalendarDeleteEventPreview,
+        input: DeleteEventInput,
+        _preview: DeleteEventPreview,
         remote: Remote,
-    ) -> Result<CalendarDeleteEventOutput, ToolError> {
+    ) -> Result<DeleteEventOutput, ToolError> {
         account(input.account.as_deref())?;
         let calendar = self.get(&input.calendar_id, &input.event_id)?.calendar_id;
         let id = input.event_id.clone();
         self.change(remote.work(), move |events| {
             events.retain(|e| !(e.calendar_id == calendar && e.id == id));
         });
-        Ok(CalendarDeleteEventOutput {
+        Ok(DeleteEventOutput {
             event_id: input.event_id,
         })
     }
 
-    async fn calendar_get_freebusy(
-        &self,
-        input: CalendarGetFreebusyInput,
-    ) -> Result<CalendarGetFreebusyOutput, ToolError> {
+    async fn get_freebusy(&self, input: GetFreebusyInput) -> Result<GetFreebusyOutput, ToolError> {
         accounts(&input.account)?;
         range(&input.time_min, &input.time_max)?;
         let mut calendars = BTreeMap::new();
@@ -859,20 +843,17 @@ impl CalendarTools for Account {
                     end: utc(&e.end),
                 })
                 .collect();
-            calendars.insert(
-                c.id.clone(),
-                CalendarGetFreebusyOutputCalendarsValue { busy },
-            );
+            calendars.insert(c.id.clone(), GetFreebusyOutputCalendarsValue { busy });
         }
-        Ok(CalendarGetFreebusyOutput { calendars })
+        Ok(GetFreebusyOutput { calendars })
     }
 
-    async fn calendar_get_current_time(
+    async fn get_current_time(
         &self,
-        input: CalendarGetCurrentTimeInput,
-    ) -> Result<CalendarGetCurrentTimeOutput, ToolError> {
+        input: GetCurrentTimeInput,
+    ) -> Result<GetCurrentTimeOutput, ToolError> {
         account(input.account.as_deref())?;
-        Ok(CalendarGetCurrentTimeOutput {
+        Ok(GetCurrentTimeOutput {
             utc: "2026-12-01T09:00:00Z".into(),
             time_zone: input.time_zone.unwrap_or_else(|| "UTC".into()),
             local: "2026-12-01T09:00:00".into(),
