@@ -389,8 +389,10 @@ fn the_fast_path_and_the_full_one_agree_on_every_call() {
 /// Tools of the real-server ports whose inputs hold the constructs the example specs lack:
 /// unions (`calendarId`, `account`), fields `null` clears, rules over which go together (one
 /// conditioned on an enum's value: `modificationScope`), maps (`extendedProperties`), a
-/// free-form object (`launchOptions`), a list with a default.
+/// free-form object (`launchOptions`), a list with a default; and, from the construct specs,
+/// a parameter that is a tagged union (a review's `verdict`).
 fn corpus_checks() -> Vec<TypedCheck> {
+    use toolspec_compile_check::constructs::reviews;
     use toolspec_compile_check::corpus::{calendar, puppeteer, slack, supabase};
     let named = |defs: &'static [ToolDefinition], name: &str| {
         defs.iter()
@@ -425,6 +427,10 @@ fn corpus_checks() -> Vec<TypedCheck> {
         (
             named(&slack::DEFINITIONS, "slack_post_message"),
             both_ways::<slack::SlackPostMessageInput>,
+        ),
+        (
+            named(&reviews::DEFINITIONS, "reviews_review_submit"),
+            both_ways::<reviews::ReviewsReviewSubmitInput>,
         ),
     ]
 }

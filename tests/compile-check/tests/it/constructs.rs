@@ -84,6 +84,27 @@ mod reviews {
             work.on_commit(move || comments.lock().unwrap().push(input.body));
             Ok(ReviewsCommentAddOutput { comment_id: id })
         }
+
+        async fn reviews_review_submit(
+            &self,
+            input: ReviewsReviewSubmitInput,
+            work: Work,
+        ) -> Result<ReviewsReviewSubmitOutput, ToolError> {
+            Self::found(input.pull_number)?;
+            // The verdict's words become a review comment; an approval may have none.
+            let body = match input.verdict {
+                ReviewsReviewSubmitInputVerdict::Approve(a) => a.body,
+                ReviewsReviewSubmitInputVerdict::RequestChanges(r) => Some(r.body),
+                ReviewsReviewSubmitInputVerdict::Comment(c) => Some(c.body),
+            };
+            if let Some(body) = body {
+                let comments = Arc::clone(&self.comments);
+                work.on_commit(move || comments.lock().unwrap().push(body));
+            }
+            Ok(ReviewsReviewSubmitOutput {
+                review_id: "r-1".to_owned(),
+            })
+        }
     }
 
     pub fn fixture(runtime: Runtime) -> ReviewsServer<Reviews> {

@@ -207,6 +207,56 @@ pub struct ReviewsCommentAddOutput {
     pub comment_id: ::std::string::String,
 }
 
+/// Arguments of the reviews_review_submit tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ReviewsReviewSubmitInput {
+    /// The pull request to review.
+    pub pull_number: PullNumber,
+    /// The review's verdict, with the words each one takes.
+    pub verdict: ReviewsReviewSubmitInputVerdict,
+}
+
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(tag = "event")]
+#[allow(clippy::enum_variant_names, clippy::large_enum_variant)]
+pub enum ReviewsReviewSubmitInputVerdict {
+    /// Approve it.
+    #[serde(rename = "approve")]
+    Approve(ReviewsReviewSubmitInputVerdictApprove),
+    /// Ask for changes before it is merged.
+    #[serde(rename = "request_changes")]
+    RequestChanges(ReviewsReviewSubmitInputVerdictRequestChanges),
+    /// Comment without a verdict.
+    #[serde(rename = "comment")]
+    Comment(ReviewsReviewSubmitInputVerdictComment),
+}
+
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ReviewsReviewSubmitInputVerdictApprove {
+    /// Why it is good.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub body: ::core::option::Option<::std::string::String>,
+}
+
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ReviewsReviewSubmitInputVerdictRequestChanges {
+    /// What must change.
+    pub body: ::std::string::String,
+}
+
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ReviewsReviewSubmitInputVerdictComment {
+    /// The comment.
+    pub body: ::std::string::String,
+}
+
+/// Result of the reviews_review_submit tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ReviewsReviewSubmitOutput {
+    /// The new review's id.
+    pub review_id: ::std::string::String,
+}
+
 /// The errors of this toolset's catalog, with their typed details.
 ///
 /// Return one from a tool method with `Err(error.into())`: the conversion fills the
@@ -293,6 +343,22 @@ pub trait ReviewsTools: ::core::marker::Send + ::core::marker::Sync {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<
             ReviewsCommentAddOutput,
+            ::toolspec_runtime::ToolError,
+        >,
+    > + ::core::marker::Send;
+    /// Submit a review of a pull request that approves it, asks for changes or only comments.
+    /// Returns the new review's id. Use when the user asks to approve a pull request or to ask for
+    /// changes. Irreversible, in one call without a preview.
+    ///
+    /// Irreversible, low risk: served in one call, without a preview. Write the change
+    /// through `work`, so it commits together with the call's idempotency record.
+    fn reviews_review_submit(
+        &self,
+        input: ReviewsReviewSubmitInput,
+        work: ::toolspec_runtime::store::Work,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            ReviewsReviewSubmitOutput,
             ::toolspec_runtime::ToolError,
         >,
     > + ::core::marker::Send;
@@ -385,6 +451,22 @@ impl<T: ReviewsTools> ::toolspec_runtime::engine::Toolset for ReviewsServer<T> {
                                 input,
                                 &args,
                                 |input, work| tools.reviews_comment_add(input, work),
+                            )
+                            .await
+                    },
+                )
+            }
+            2 => {
+                glue::answer(
+                    glue::Call::new(rt, &DEFINITIONS[2], &SERVE[2], name, &arguments),
+                    async move {
+                        let (input, args) = glue::accept(&DEFINITIONS[2], arguments)?;
+                        glue::reversible(
+                                rt,
+                                &SERVE[2],
+                                input,
+                                &args,
+                                |input, work| tools.reviews_review_submit(input, work),
                             )
                             .await
                     },
@@ -491,8 +573,84 @@ static REVIEWS_COMMENT_ADD_INPUT: validate::ObjectShape = validate::ObjectShape:
             },
         ],
     );
+static REVIEWS_REVIEW_SUBMIT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::required(
+            "pull_number",
+            validate::Shape::integer(Some(1), None),
+        ),
+        validate::Field::required(
+            "verdict",
+            validate::Shape::Union(&REVIEWS_REVIEW_SUBMIT_INPUT_VERDICT_UNION),
+        ),
+        validate::Field::optional(
+            "idempotency_key",
+            validate::Shape::String(
+                validate::StringShape::new().length(Some(1), Some(255)),
+            ),
+        ),
+    ],
+);
+
+static REVIEWS_REVIEW_SUBMIT_INPUT_VERDICT_UNION: validate::UnionShape = validate::UnionShape::new(
+        &[
+            (
+                "approve",
+                validate::Shape::Object(
+                    &REVIEWS_REVIEW_SUBMIT_INPUT_VERDICT_APPROVE_SHAPE,
+                ),
+            ),
+            (
+                "request_changes",
+                validate::Shape::Object(
+                    &REVIEWS_REVIEW_SUBMIT_INPUT_VERDICT_REQUEST_CHANGES_SHAPE,
+                ),
+            ),
+            (
+                "comment",
+                validate::Shape::Object(
+                    &REVIEWS_REVIEW_SUBMIT_INPUT_VERDICT_COMMENT_SHAPE,
+                ),
+            ),
+        ],
+        "object",
+    )
+    .tagged("event");
+static REVIEWS_REVIEW_SUBMIT_INPUT_VERDICT_APPROVE_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::optional(
+            "body",
+            validate::Shape::String(
+                validate::StringShape::new().length(None, Some(2000)),
+            ),
+        ),
+    ],
+);
+
+static REVIEWS_REVIEW_SUBMIT_INPUT_VERDICT_REQUEST_CHANGES_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::required(
+            "body",
+            validate::Shape::String(
+                validate::StringShape::new().length(Some(1), Some(2000)),
+            ),
+        ),
+    ],
+);
+
+static REVIEWS_REVIEW_SUBMIT_INPUT_VERDICT_COMMENT_SHAPE: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::required(
+            "body",
+            validate::Shape::String(
+                validate::StringShape::new().length(Some(1), Some(2000)),
+            ),
+        ),
+    ],
+);
+
 /// Every tool of this toolset, in the order `tools/list` shows them.
-pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 2] = [
+pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 3] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "reviews_pull_request_read",
         title: "Read a pull request",
@@ -527,10 +685,27 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 2] = [
         input: &REVIEWS_COMMENT_ADD_INPUT,
         example_call: r#"{"pull_number":42,"path":"src/lib.rs","body":"Looks good.","line":7,"idempotency_key":"comment-1"}"#,
     },
+    ::toolspec_runtime::engine::ToolDefinition {
+        name: "reviews_review_submit",
+        title: "Submit a review",
+        description: "Submit a review of a pull request that approves it, asks for changes or only comments. Returns the new review's id. Use when the user asks to approve a pull request or to ask for changes. Irreversible, in one call without a preview.",
+        input_schema: "{\"type\":\"object\",\"properties\":{\"pull_number\":{\"type\":\"integer\",\"description\":\"The pull request to review. Example: 42.\",\"minimum\":1},\"verdict\":{\"description\":\"The review's verdict, with the words each one takes. Example: {\\\"event\\\":\\\"approve\\\",\\\"body\\\":\\\"Ship it.\\\"}.\",\"anyOf\":[{\"type\":\"object\",\"description\":\"Approve it.\",\"properties\":{\"event\":{\"type\":\"string\",\"enum\":[\"approve\"]},\"body\":{\"type\":\"string\",\"description\":\"Why it is good. Example: \\\"Ship it.\\\".\",\"maxLength\":2000}},\"required\":[\"event\"],\"additionalProperties\":false},{\"type\":\"object\",\"description\":\"Ask for changes before it is merged.\",\"properties\":{\"event\":{\"type\":\"string\",\"enum\":[\"request_changes\"]},\"body\":{\"type\":\"string\",\"description\":\"What must change. Example: \\\"Add a test.\\\".\",\"minLength\":1,\"maxLength\":2000}},\"required\":[\"event\",\"body\"],\"additionalProperties\":false},{\"type\":\"object\",\"description\":\"Comment without a verdict.\",\"properties\":{\"event\":{\"type\":\"string\",\"enum\":[\"comment\"]},\"body\":{\"type\":\"string\",\"description\":\"The comment. Example: \\\"One question.\\\".\",\"minLength\":1,\"maxLength\":2000}},\"required\":[\"event\",\"body\"],\"additionalProperties\":false}]},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 24h. Optional: without one a retry runs again.\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"pull_number\",\"verdict\"],\"additionalProperties\":false}",
+        output_schema: "{\"type\":\"object\",\"properties\":{\"review_id\":{\"type\":\"string\",\"description\":\"The new review's id.\",\"maxLength\":40},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"}},\"required\":[\"review_id\"]}",
+        listed_output_schema: r#"{"type":"object","properties":{"review_id":{"type":"string"},"replayed":{"type":"boolean"}},"required":["review_id"]}"#,
+        annotations: ::toolspec_runtime::engine::Annotations {
+            read_only: false,
+            destructive: false,
+            idempotent: false,
+            open_world: false,
+        },
+        deprecated_aliases: &[],
+        input: &REVIEWS_REVIEW_SUBMIT_INPUT,
+        example_call: r#"{"pull_number":42,"verdict":{"event":"approve"}}"#,
+    },
 ];
 
 /// How each tool of [`DEFINITIONS`] is served (same order).
-static SERVE: [glue::Serve; 2] = [
+static SERVE: [glue::Serve; 3] = [
     glue::Serve::new("reviews_pull_request_read")
         .budget(::core::option::Option::Some(5000))
         .selections(
@@ -543,6 +718,9 @@ static SERVE: [glue::Serve; 2] = [
             ],
         ),
     glue::Serve::new("reviews_comment_add")
+        .budget(::core::option::Option::Some(5000))
+        .idempotency(::core::time::Duration::from_secs(86400)),
+    glue::Serve::new("reviews_review_submit")
         .budget(::core::option::Option::Some(5000))
         .idempotency(::core::time::Duration::from_secs(86400)),
 ];

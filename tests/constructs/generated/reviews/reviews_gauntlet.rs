@@ -154,6 +154,62 @@ static REVIEWS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 requires: &[::toolspec_runtime::validate::Condition::When { field: "subject_type", values: &["LINE"], by_default: true, needs: &["line"], allows: &["side"] }, ],
                 selections: &[],
             },
+            ToolFacts {
+                name: "reviews_review_submit",
+                tier: Tier::Irreversible,
+                definition: [
+                    "72fe4e2f58f16770",
+                    "e0b0f49d24be90ae",
+                    "493a7aab0d1d29e3",
+                    "e3b0c44298fc1c14",
+                    "d86db516f8a5d2d5",
+                    "c286ffb1e8e8ffc4",
+                    "137e602cb67a2855",
+                    "52877f9363f91d87",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "pull_number",
+                        example: "42",
+                    },
+                    ParamExample {
+                        name: "verdict",
+                        example: r#"{"event":"approve","body":"Ship it."}"#,
+                    },
+                    ParamExample {
+                        name: "idempotency_key",
+                        example: r#""k-7f3a""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Approve",
+                        arguments: r#"{"pull_number":42,"verdict":{"event":"approve"}}"#,
+                        result: Some(r#"{"review_id":"r-1"}"#),
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "Ask for a test",
+                        arguments: r#"{"pull_number":42,"verdict":{"event":"request_changes","body":"Add a test."}}"#,
+                        result: Some(r#"{"review_id":"r-1"}"#),
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "Changes asked for without saying which",
+                        arguments: r#"{"pull_number":42,"verdict":{"event":"request_changes"}}"#,
+                        result: None,
+                        error: Some("missing_argument"),
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                projection: None,
+                idempotency_ttl_secs: Some(86400),
+                preview: None,
+                undo_tool: None,
+                requires: &[],
+                selections: &[],
+            },
         ],
         errors: &[
             ErrorFacts {
@@ -564,6 +620,111 @@ static REVIEWS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tool: "reviews_comment_add",
                 check: Check::BoundsAccepted { param: "idempotency_key" },
             },
+            CheckDef {
+                name: "reviews_review_submit::schema_matches_the_spec",
+                tool: "reviews_review_submit",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "reviews_review_submit::example_approve",
+                tool: "reviews_review_submit",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "reviews_review_submit::example_ask_for_a_test",
+                tool: "reviews_review_submit",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "reviews_review_submit::example_changes_asked_for_without_saying_which",
+                tool: "reviews_review_submit",
+                check: Check::Example(2),
+            },
+            CheckDef {
+                name: "reviews_review_submit::pull_number_missing_is_refused",
+                tool: "reviews_review_submit",
+                check: Check::Refused { param: "pull_number", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "reviews_review_submit::pull_number_of_the_wrong_type_is_refused",
+                tool: "reviews_review_submit",
+                check: Check::Refused { param: "pull_number", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "reviews_review_submit::pull_number_below_the_minimum_is_refused",
+                tool: "reviews_review_submit",
+                check: Check::Refused { param: "pull_number", violation: Violation::BelowMinimum },
+            },
+            CheckDef {
+                name: "reviews_review_submit::verdict_missing_is_refused",
+                tool: "reviews_review_submit",
+                check: Check::Refused { param: "verdict", violation: Violation::Missing },
+            },
+            CheckDef {
+                name: "reviews_review_submit::verdict_of_the_wrong_type_is_refused",
+                tool: "reviews_review_submit",
+                check: Check::Refused { param: "verdict", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "reviews_review_submit::idempotency_key_of_the_wrong_type_is_refused",
+                tool: "reviews_review_submit",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "reviews_review_submit::idempotency_key_too_short_is_refused",
+                tool: "reviews_review_submit",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooShort },
+            },
+            CheckDef {
+                name: "reviews_review_submit::idempotency_key_too_long_is_refused",
+                tool: "reviews_review_submit",
+                check: Check::Refused { param: "idempotency_key", violation: Violation::TooLong },
+            },
+            CheckDef {
+                name: "reviews_review_submit::unknown_argument_is_refused",
+                tool: "reviews_review_submit",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "reviews_review_submit::retry_with_the_same_key_runs_once",
+                tool: "reviews_review_submit",
+                check: Check::RetryRunsOnce,
+            },
+            CheckDef {
+                name: "reviews_review_submit::same_key_with_other_arguments_is_refused",
+                tool: "reviews_review_submit",
+                check: Check::RetryWithOtherArgumentsRefused,
+            },
+            CheckDef {
+                name: "reviews_review_submit::concurrent_calls_with_one_key_run_once",
+                tool: "reviews_review_submit",
+                check: Check::ConcurrentRetriesRunOnce,
+            },
+            CheckDef {
+                name: "reviews_review_submit::idempotency_key_is_kept_for_its_ttl",
+                tool: "reviews_review_submit",
+                check: Check::IdempotencyTtl,
+            },
+            CheckDef {
+                name: "reviews_review_submit::writes_only_through_the_unit_of_work",
+                tool: "reviews_review_submit",
+                check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "reviews_review_submit::output_matches_the_schema",
+                tool: "reviews_review_submit",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "reviews_review_submit::pull_number_accepts_its_bounds",
+                tool: "reviews_review_submit",
+                check: Check::BoundsAccepted { param: "pull_number" },
+            },
+            CheckDef {
+                name: "reviews_review_submit::idempotency_key_accepts_its_bounds",
+                tool: "reviews_review_submit",
+                check: Check::BoundsAccepted { param: "idempotency_key" },
+            },
         ],
     }
 };
@@ -847,6 +1008,92 @@ macro_rules! reviews_gauntlet {
                 #[test]
                 fn idempotency_key_accepts_its_bounds() {
                     super::super::__reviews_gauntlet("reviews_comment_add::idempotency_key_accepts_its_bounds");
+                }
+            }
+            mod reviews_review_submit {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_approve() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::example_approve");
+                }
+                #[test]
+                fn example_ask_for_a_test() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::example_ask_for_a_test");
+                }
+                #[test]
+                fn example_changes_asked_for_without_saying_which() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::example_changes_asked_for_without_saying_which");
+                }
+                #[test]
+                fn pull_number_missing_is_refused() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::pull_number_missing_is_refused");
+                }
+                #[test]
+                fn pull_number_of_the_wrong_type_is_refused() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::pull_number_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn pull_number_below_the_minimum_is_refused() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::pull_number_below_the_minimum_is_refused");
+                }
+                #[test]
+                fn verdict_missing_is_refused() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::verdict_missing_is_refused");
+                }
+                #[test]
+                fn verdict_of_the_wrong_type_is_refused() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::verdict_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn idempotency_key_of_the_wrong_type_is_refused() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::idempotency_key_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_short_is_refused() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::idempotency_key_too_short_is_refused");
+                }
+                #[test]
+                fn idempotency_key_too_long_is_refused() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::idempotency_key_too_long_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::unknown_argument_is_refused");
+                }
+                #[test]
+                fn retry_with_the_same_key_runs_once() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::retry_with_the_same_key_runs_once");
+                }
+                #[test]
+                fn same_key_with_other_arguments_is_refused() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::same_key_with_other_arguments_is_refused");
+                }
+                #[test]
+                fn concurrent_calls_with_one_key_run_once() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::concurrent_calls_with_one_key_run_once");
+                }
+                #[test]
+                fn idempotency_key_is_kept_for_its_ttl() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::idempotency_key_is_kept_for_its_ttl");
+                }
+                #[test]
+                fn writes_only_through_the_unit_of_work() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::output_matches_the_schema");
+                }
+                #[test]
+                fn pull_number_accepts_its_bounds() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::pull_number_accepts_its_bounds");
+                }
+                #[test]
+                fn idempotency_key_accepts_its_bounds() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::idempotency_key_accepts_its_bounds");
                 }
             }
         }
