@@ -190,6 +190,20 @@ const CASES: &[(&str, &str, Option<Party>, bool)] = &[
         Some(Party::Consumers),
         true,
     ),
+    // Calls that pass the field list are refused once it is gone.
+    (
+        "projection-removed",
+        "projection-removed",
+        Some(Party::Callers),
+        true,
+    ),
+    // A new field list whose default leaves fields out takes them from calls without one.
+    (
+        "projection-added-narrow",
+        "projection-added",
+        Some(Party::Consumers),
+        true,
+    ),
     // The MCP list publishes less of the output schema; results are the same.
     (
         "output-schema-level-lowered",
