@@ -103,6 +103,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod caller;
 pub mod catalog;
 mod clearable;
 pub mod clock;

@@ -174,6 +174,10 @@ pub struct CallContext {
     /// The host, when it can ask the person to approve a change (an MCP client that
     /// declared elicitation): irreversible tools then ask the person, not the model.
     pub host: Option<std::sync::Arc<dyn Host>>,
+    /// Who calls, when the transport authenticated them (HTTP with authorization); `None`
+    /// for the local user (stdio, direct calls). The adapter runs the call in this caller's
+    /// [`crate::caller::scope`].
+    pub caller: Option<std::sync::Arc<crate::caller::Caller>>,
 }
 
 impl std::fmt::Debug for CallContext {
@@ -182,6 +186,7 @@ impl std::fmt::Debug for CallContext {
             .field("request_id", &self.request_id)
             .field("session_id", &self.session_id)
             .field("host", &self.host.as_ref().map(|h| h.name()))
+            .field("caller", &self.caller.as_ref().map(|c| c.tag()))
             .finish()
     }
 }
@@ -195,6 +200,12 @@ impl CallContext {
     /// The same context with `host` able to ask the person.
     pub fn with_host(mut self, host: std::sync::Arc<dyn Host>) -> Self {
         self.host = Some(host);
+        self
+    }
+
+    /// The same context for `caller` (see [`CallContext::caller`]).
+    pub fn with_caller(mut self, caller: std::sync::Arc<crate::caller::Caller>) -> Self {
+        self.caller = Some(caller);
         self
     }
 }

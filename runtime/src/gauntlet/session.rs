@@ -93,7 +93,8 @@ impl Session<'_> {
         args: &Value,
         ctx: &CallContext,
     ) -> Result<CallOutput, ToolError> {
-        block(self.exec, self.server.call(tool, args.clone(), ctx)).unwrap_or_else(|| {
+        let call = self.server.call(tool, args.clone(), ctx);
+        block(self.exec, crate::caller::scope(ctx.caller.clone(), call)).unwrap_or_else(|| {
             Err(ToolError::internal(
                 "the gauntlet's executor returned before the call finished",
             ))

@@ -120,15 +120,18 @@ impl McpServer {
         arguments: Value,
         ctx: CallContext,
     ) -> Result<CallOutput, ToolError> {
+        let caller = ctx.caller.clone();
         let outcome = if read_only {
-            let call = self.toolset.call(name, arguments, &ctx);
+            let call = crate::caller::scope(caller, self.toolset.call(name, arguments, &ctx));
             CatchPanic(call)
                 .await
                 .map_err(|panic| panic_message(&*panic))
         } else {
             let toolset = Arc::clone(&self.toolset);
             let owned = name.to_owned();
-            let task = tokio::spawn(async move { toolset.call(&owned, arguments, &ctx).await });
+            let task = tokio::spawn(async move {
+                crate::caller::scope(caller, toolset.call(&owned, arguments, &ctx)).await
+            });
             task.await.map_err(|join| match join.try_into_panic() {
                 Ok(panic) => panic_message(&*panic),
                 Err(join) => join.to_string(),
