@@ -102,13 +102,19 @@ impl Caller {
 
     /// Whether the token grants `scope` (scopes are compared as exact strings).
     pub fn has_scope(&self, scope: &str) -> bool {
-        self.scopes.binary_search_by(|s| s.as_str().cmp(scope)).is_ok()
+        self.scopes
+            .binary_search_by(|s| s.as_str().cmp(scope))
+            .is_ok()
     }
 
     /// The scopes of `needed` this caller's token does not grant, in `needed`'s order:
     /// empty when the caller may make the call.
     pub fn missing<'a>(&self, needed: &[&'a str]) -> Vec<&'a str> {
-        needed.iter().copied().filter(|s| !self.has_scope(s)).collect()
+        needed
+            .iter()
+            .copied()
+            .filter(|s| !self.has_scope(s))
+            .collect()
     }
 
     /// A short stable name for this caller's records: 16 hex digits of SHA-256 over the
@@ -194,6 +200,17 @@ pub(crate) fn bound(name: &str) -> Cow<'_, str> {
     }
 }
 
+/// What the caller presented as a record's name (a `preview_id`), as it is kept: `None`
+/// when it holds `@`, which no name the runtime hands out does, so it is no one's record.
+pub(crate) fn bound_presented(name: &str) -> Option<Cow<'_, str>> {
+    (!name.contains('@')).then(|| bound(name))
+}
+
+/// A name kept by [`bound`] as its caller was given it: without the `@<tag>`.
+pub(crate) fn unbound(kept: &str) -> &str {
+    kept.split_once('@').map_or(kept, |(name, _)| name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -247,6 +264,9 @@ mod tests {
         assert_eq!(c.scopes(), ["a:read", "b:write"]);
         assert!(c.has_scope("a:read"));
         assert!(!c.has_scope("a:rea"));
-        assert_eq!(c.missing(&["a:read", "c:admin", "b:read"]), ["c:admin", "b:read"]);
+        assert_eq!(
+            c.missing(&["a:read", "c:admin", "b:read"]),
+            ["c:admin", "b:read"]
+        );
     }
 }

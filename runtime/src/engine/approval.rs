@@ -115,12 +115,12 @@ impl ApprovalRequest {
         }
         message.push_str(&format!(
             "\nNothing changes unless you approve. Preview {}, valid until {}.",
-            stored.id,
+            crate::caller::unbound(&stored.id),
             format_rfc3339(stored.expires_at_ms)
         ));
         Self {
             tool: tool.to_owned(),
-            preview_id: stored.id.clone(),
+            preview_id: crate::caller::unbound(&stored.id).to_owned(),
             message,
             preview: shown(stored),
             expires_at_ms: stored.expires_at_ms,
@@ -131,7 +131,8 @@ impl ApprovalRequest {
 /// A stored preview as agents and hosts see it: `preview_id`, `expires_at`, then its fields.
 pub(crate) fn shown(stored: &StoredPreview) -> Value {
     let mut preview = serde_json::Map::new();
-    preview.insert("preview_id".into(), stored.id.clone().into());
+    let id = crate::caller::unbound(&stored.id);
+    preview.insert("preview_id".into(), id.into());
     preview.insert(
         "expires_at".into(),
         format_rfc3339(stored.expires_at_ms).into(),

@@ -138,7 +138,10 @@ impl Runtime {
         };
         let decision = self.decision(&gate, &stored.id, verdict, host.name());
         self.store.refuse_preview(&decision).await?;
-        Err(ToolError::approval_declined(gate.tool, &stored.id))
+        Err(ToolError::approval_declined(
+            gate.tool,
+            crate::caller::unbound(&stored.id),
+        ))
     }
 
     /// What the call's idempotency key already answers (a replay, a mismatch, a live
@@ -151,16 +154,10 @@ impl Runtime {
             return Ok(None);
         };
         let now = self.now_ms();
+        let record = crate::caller::bound(gate.tool);
         let found = self
             .store
-            .peek(
-                KeyRef {
-                    tool: gate.tool,
-                    key,
-                },
-                gate.fingerprint,
-                now,
-            )
+            .peek(KeyRef { tool: &record, key }, gate.fingerprint, now)
             .await?;
         Ok(answer_existing(found, gate.tool, key, now))
     }
@@ -173,11 +170,15 @@ impl Runtime {
         id: &str,
     ) -> Result<StoredPreview, Result<Value, ToolError>> {
         let now = self.now_ms();
-        let verdict = self
-            .store
-            .check_preview(gate.tool, id, gate.fingerprint, now)
-            .await
-            .map_err(|e| Err(e.into()))?;
+        // Kept under the caller's tag: another caller's id is not found, and says nothing.
+        let verdict = match crate::caller::bound_presented(id) {
+            Some(kept) => self
+                .store
+                .check_preview(gate.tool, &kept, gate.fingerprint, now)
+                .await
+                .map_err(|e| Err(e.into()))?,
+            None => Consume::NotFound,
+        };
         let refused = match verdict {
             Consume::Applied(stored) => return Ok(stored),
             other => refusal(gate.tool, id, other).unwrap_or_else(|| {
@@ -196,7 +197,11 @@ impl Runtime {
             tool: gate.tool.to_owned(),
             fingerprint: gate.fingerprint.to_owned(),
             verdict,
-            decided_by: by,
+            // Who asked for the change goes on record with who approved it.
+            decided_by: match crate::caller::Caller::current() {
+                Some(caller) => format!("{by} for {}", caller.subject()),
+                None => by,
+            },
             decided_at_ms: self.now_ms(),
         }
     }
@@ -213,9 +218,11 @@ impl Runtime {
         A: FnOnce(Value, Work) -> AF,
         AF: Future<Output = Outcome>,
     {
+        let record = crate::caller::bound(gate.tool);
         let lease = match self
             .lease_key(
                 gate.tool,
+                &record,
                 gate.idempotency_key,
                 gate.fingerprint,
                 gate.idempotency_ttl,
@@ -263,7 +270,7 @@ impl Runtime {
         }
         let now = self.now_ms();
         let stored = StoredPreview {
-            id: new_preview_id().map_err(ToolError::internal)?,
+            id: crate::caller::bound(&new_preview_id().map_err(ToolError::internal)?).into_owned(),
             tool: gate.tool.to_owned(),
             fingerprint: gate.fingerprint.to_owned(),
             preview: Value::Object(fields),

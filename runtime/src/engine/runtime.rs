@@ -1,6 +1,7 @@
 //! [`Runtime`]: the store, keys and clock a generated server shares across calls, with the
 //! paging helpers (its write path is `write.rs`).
 
+use crate::caller::bound;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -222,7 +223,9 @@ impl Runtime {
     }
 
     /// The offset a call's `cursor` points at: 0 without a cursor, else the decoded offset,
-    /// or `invalid_cursor` when it was not issued for this tool and query.
+    /// or `invalid_cursor` when it was not issued for this tool and query. Cursors are bound
+    /// to their caller ([`crate::caller`]): another caller's is refused as made for another
+    /// query.
     pub fn cursor_offset(
         &self,
         tool: &str,
@@ -231,7 +234,7 @@ impl Runtime {
     ) -> Result<u64, ToolError> {
         match cursor {
             None => Ok(0),
-            Some(c) => self.cursor_key.decode(tool, fingerprint, c),
+            Some(c) => self.cursor_key.decode(tool, &bound(fingerprint), c),
         }
     }
 
@@ -243,7 +246,8 @@ impl Runtime {
         fingerprint: &str,
         cursor: &str,
     ) -> Result<(u64, Vec<Value>), ToolError> {
-        self.cursor_key.decode_after(tool, fingerprint, cursor)
+        self.cursor_key
+            .decode_after(tool, &bound(fingerprint), cursor)
     }
 
     /// Adds keyset paging to a page's result: `total` when known, and, when `more` items
@@ -290,9 +294,12 @@ impl Runtime {
         match position {
             Some(position) => {
                 let next = offset.saturating_add(returned);
-                let cursor =
-                    self.cursor_key
-                        .encode_after(serve.tool, fingerprint, next, &position)?;
+                let cursor = self.cursor_key.encode_after(
+                    serve.tool,
+                    &bound(fingerprint),
+                    next,
+                    &position,
+                )?;
                 map.insert("next_cursor".into(), cursor.into());
             }
             None => {
@@ -354,7 +361,7 @@ impl Runtime {
         let Value::Object(map) = result else { return };
         if more && returned > 0 {
             let next = offset.saturating_add(returned);
-            let cursor = self.cursor_key.encode(tool, fingerprint, next);
+            let cursor = self.cursor_key.encode(tool, &bound(fingerprint), next);
             map.insert("next_cursor".into(), cursor.into());
         } else {
             map.remove("next_cursor");

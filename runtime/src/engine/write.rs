@@ -62,7 +62,8 @@ impl Runtime {
         F: FnOnce(Work) -> Fut,
         Fut: Future<Output = Outcome>,
     {
-        let lease = match self.lease_key(tool, key, fingerprint, ttl).await? {
+        let record = crate::caller::bound(tool);
+        let lease = match self.lease_key(tool, &record, key, fingerprint, ttl).await? {
             Ok(lease) => lease,
             Err(answer) => return answer,
         };
@@ -73,9 +74,13 @@ impl Runtime {
 
     /// Leases the call's `key`, if it has one: `Ok` with the lease (`None` without a key),
     /// or `Err(answer)` when the key already answers (a replay, a mismatch, a live lease).
+    ///
+    /// The key is kept under `record`, the tool's name bound to the caller
+    /// ([`crate::caller::bound`]): another caller's same key is another record.
     pub(super) async fn lease_key<'k>(
         &self,
-        tool: &'k str,
+        tool: &str,
+        record: &'k str,
         key: Option<&'k str>,
         fingerprint: &str,
         ttl: Duration,
@@ -87,7 +92,7 @@ impl Runtime {
         let r = self
             .store
             .lease(
-                KeyRef { tool, key },
+                KeyRef { tool: record, key },
                 fingerprint,
                 now,
                 ttl_ms(ttl),
@@ -95,9 +100,10 @@ impl Runtime {
             )
             .await?;
         Ok(match r {
-            Reservation::Leased { token, earlier } => {
-                Ok(Some((KeyRef { tool, key }, Lease { token, earlier })))
-            }
+            Reservation::Leased { token, earlier } => Ok(Some((
+                KeyRef { tool: record, key },
+                Lease { token, earlier },
+            ))),
             other => Err(answer_existing(other, tool, key, now)
                 .unwrap_or_else(|| Err(ToolError::not_applied(tool, "lease answered free")))),
         })
@@ -153,8 +159,9 @@ impl Runtime {
                 return Err(self.give_up(&write, e).await);
             }
         }
+        // Derived from the record's name, so two callers' same key forwards two keys.
         let attempt = Attempt::new(
-            write.tool,
+            write.lease.map_or(write.tool, |(key, _)| key.tool),
             write.lease.map(|(key, _)| key.key),
             write.fingerprint,
             write.earlier,

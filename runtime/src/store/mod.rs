@@ -105,7 +105,8 @@ impl Verdict {
 /// One approval or refusal of a preview, as recorded in the store.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decision {
-    /// The preview decided on.
+    /// The preview decided on, as kept: for a caller over HTTP, the id the caller was shown
+    /// followed by `@` and the caller's [`tag`](crate::caller::Caller::tag).
     pub preview_id: String,
     /// Canonical tool name.
     pub tool: String,
@@ -115,7 +116,9 @@ pub struct Decision {
     pub verdict: Verdict,
     /// Who decided: `host:<client name>` when the host asked the person through
     /// elicitation, `preview_id` when the model presented the preview's id (the preview
-    /// flow, which catches the model's mistakes but is not a person's approval).
+    /// flow, which catches the model's mistakes but is not a person's approval); over HTTP
+    /// with authorization, followed by ` for <subject>`, the caller who asked for the
+    /// change ([`crate::caller::Caller::subject`]).
     pub decided_by: String,
     /// When, Unix ms.
     pub decided_at_ms: i64,
