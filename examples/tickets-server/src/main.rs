@@ -1,21 +1,25 @@
-//! `tickets-server --db PATH|URL [--demo] [--http ADDR] [--metrics ADDR] [--lease SECS]
-//! [--mailbox FILE]`: serve the tickets toolset over MCP.
+//! `tickets-server --db PATH|URL [--demo] [--http ADDR [--auth-issuer URL [--auth-audience
+//! URL] | --no-auth]] [--metrics ADDR] [--lease SECS] [--mailbox FILE]`: serve the tickets
+//! toolset over MCP.
 //!
 //! Over stdio by default (what desktop hosts start), or streamable HTTP at `http://ADDR/mcp`
 //! with `--http`, with Prometheus metrics at `/metrics` beside it (or at `--metrics ADDR`).
+//! With `--auth-issuer` every HTTP request needs an OAuth access token from that issuer.
 //! Logs go to standard error, never standard output.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
+use toolspec_runtime::engine::Toolset;
+use toolspec_runtime::mcp::auth::Authorization;
 use toolspec_runtime::mcp::rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
-use toolspec_runtime::mcp::serve_http_beside;
+use toolspec_runtime::mcp::{Access, HttpGuard, serve_http_guarded};
 use toolspec_runtime::prelude::{McpServer, serve_stdio};
 
-const USAGE: &str =
-    "usage: tickets-server --db PATH|URL [--demo] [--http ADDR [--stateless]] [--metrics ADDR]
-                      [--lease SECS] [--mailbox FILE]
+const USAGE: &str = "usage: tickets-server --db PATH|URL [--demo] [--http ADDR [--stateless]
+                      [--auth-issuer URL [--auth-audience URL] | --no-auth]]
+                      [--metrics ADDR] [--lease SECS] [--mailbox FILE]
 
   --db PATH       SQLite file for tickets, idempotency keys, previews, approvals and the
                   email outbox (created if absent; servers on one machine may share it)
@@ -26,6 +30,12 @@ const USAGE: &str =
   --stateless     keep no HTTP sessions, so any replica behind a load balancer can answer
                   any request (2026-07-28 requests never have one; for older clients this
                   gives up server-to-client requests: approvals fall back to the preview)
+  --auth-issuer URL  accept only OAuth access tokens (JWT, RFC 9068) from this issuer,
+                  written exactly as its tokens' `iss` (https, or http on loopback); reads
+                  need the scope tickets:read, writes tickets:write
+  --auth-audience URL  the resource tokens must be issued for (default http://ADDR/mcp)
+  --no-auth       serve a non-loopback ADDR without authorization (anyone who reaches it may
+                  call every tool); without it such an ADDR needs --auth-issuer
   --metrics ADDR  serve Prometheus metrics at http://ADDR/metrics (with --http they are also
                   at http://ADDR/metrics of the MCP address)
   --lease SECS    how long a call holds its idempotency key before a retry may take it
@@ -37,6 +47,9 @@ struct Args {
     demo: bool,
     http: Option<String>,
     stateless: bool,
+    auth_issuer: Option<String>,
+    auth_audience: Option<String>,
+    no_auth: bool,
     metrics: Option<String>,
     lease: Duration,
     mailbox: Option<PathBuf>,
@@ -45,6 +58,7 @@ struct Args {
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let (mut db, mut demo, mut http, mut mailbox) = (None, false, None, None);
     let mut stateless = false;
+    let (mut auth_issuer, mut auth_audience, mut no_auth) = (None, None, false);
     let mut metrics = None;
     let mut lease = toolspec_runtime::engine::DEFAULT_LEASE;
     while let Some(arg) = args.next() {
@@ -57,6 +71,18 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             }
             "--demo" => demo = true,
             "--stateless" => stateless = true,
+            "--no-auth" => no_auth = true,
+            "--auth-issuer" => {
+                auth_issuer =
+                    Some(args.next().ok_or(
+                        "--auth-issuer needs the issuer's URL, like https://auth.example.com",
+                    )?)
+            }
+            "--auth-audience" => {
+                auth_audience = Some(args.next().ok_or(
+                    "--auth-audience needs this server's URL, like https://tickets.example.com/mcp",
+                )?)
+            }
             "--metrics" => {
                 metrics = Some(
                     args.next()
@@ -89,11 +115,25 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     if stateless && http.is_none() {
         return Err("--stateless is for --http (stdio has no sessions)".into());
     }
+    if http.is_none() && (auth_issuer.is_some() || no_auth) {
+        return Err(
+            "--auth-issuer and --no-auth are for --http (over stdio the host's user calls)".into(),
+        );
+    }
+    if auth_issuer.is_some() && no_auth {
+        return Err("--auth-issuer and --no-auth contradict each other: give one".into());
+    }
+    if auth_audience.is_some() && auth_issuer.is_none() {
+        return Err("--auth-audience needs --auth-issuer".into());
+    }
     Ok(Args {
         db: db.ok_or("--db PATH or --db postgres://... is required")?,
         demo,
         http,
         stateless,
+        auth_issuer,
+        auth_audience,
+        no_auth,
         metrics,
         lease,
         mailbox,
@@ -112,6 +152,29 @@ fn shown(db: &str) -> String {
         },
         _ => db.to_string(),
     }
+}
+
+/// Who may call over HTTP at `addr`, and the host names requests may then carry besides
+/// loopback ones (the audience's, so a proxy or a public name works).
+fn access(args: &Args, addr: &str) -> Result<(Access, Vec<String>), String> {
+    if args.no_auth {
+        return Ok((Access::Open, Vec::new()));
+    }
+    let Some(issuer) = &args.auth_issuer else {
+        return Ok((Access::Local, Vec::new()));
+    };
+    let audience = args
+        .auth_audience
+        .clone()
+        .unwrap_or_else(|| format!("http://{addr}/mcp"));
+    let auth = Authorization::new(issuer.as_str(), audience.as_str()).map_err(|e| e.to_string())?;
+    eprintln!("tickets-server: accepting access tokens from {issuer} for {audience}");
+    let host = audience
+        .split_once("://")
+        .and_then(|(_, rest)| rest.split('/').next())
+        .unwrap_or_default();
+    let bare = host.rsplit_once(':').map_or(host, |(name, _)| name);
+    Ok((Access::Bearer(auth), vec![host.to_owned(), bare.to_owned()]))
 }
 
 #[tokio::main]
@@ -181,10 +244,21 @@ async fn main() -> ExitCode {
         Some(addr) => {
             let mode = if args.stateless { " (stateless)" } else { "" };
             eprintln!("tickets-server: serving MCP at http://{addr}/mcp{mode}");
-            let config = StreamableHttpServerConfig::default()
+            let mut config = StreamableHttpServerConfig::default()
                 .with_legacy_session_mode(!args.stateless)
                 .with_json_response(args.stateless);
-            serve_http_beside(mcp, addr.as_str(), config, metrics.router()).await
+            let mut guard = HttpGuard::with_limits(mcp.toolset().limits());
+            match access(&args, addr) {
+                Ok((access, hosts)) => {
+                    guard.access = access;
+                    config.allowed_hosts.extend(hosts);
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+            serve_http_guarded(mcp, addr.as_str(), config, guard, metrics.router()).await
         }
         None => serve_stdio(mcp).await,
     };

@@ -17,7 +17,12 @@ use serde_json::Value;
 pub(super) enum Envelope {
     /// Fit to hand to rmcp. `request_id` is the id of a request (not of a notification or
     /// a response), as JSON text: `1` and `"1"` are different ids.
-    Fine { request_id: Option<String> },
+    Fine {
+        request_id: Option<String>,
+        /// The tool a `tools/call` names (when its name is a string of at most
+        /// [`MAX_NAME_BYTES`] bytes): what the HTTP transport checks the caller's scopes for.
+        tool: Option<String>,
+    },
     /// The text is not JSON; the message has serde_json's reason (with its position).
     NotJson(String),
     /// A `tools/call` whose params are not an object with a string `name` and an object
@@ -44,9 +49,19 @@ pub(super) fn read(bytes: &[u8]) -> Envelope {
         Ok(head) => head,
         Err(e) if e.is_syntax() || e.is_eof() => return Envelope::NotJson(e.to_string()),
         // JSON, but not an object of this shape: rmcp says what is wrong with it.
-        Err(_) => return Envelope::Fine { request_id: None },
+        Err(_) => {
+            return Envelope::Fine {
+                request_id: None,
+                tool: None,
+            };
+        }
     };
-    if head.method.as_deref() == Some("tools/call")
+    let is_call = head.method.as_deref() == Some("tools/call");
+    let tool = match &head.params {
+        Some(params) if is_call => params.tool.clone(),
+        _ => None,
+    };
+    if is_call
         && let Some(id) = head.id.clone()
         && let Some(wrong) = head
             .params
@@ -64,14 +79,19 @@ pub(super) fn read(bytes: &[u8]) -> Envelope {
         .id
         .filter(|id| head.method.is_some() && !id.is_null())
         .map(|id| id.to_string());
-    Envelope::Fine { request_id }
+    Envelope::Fine { request_id, tool }
 }
+
+/// The longest tool name read from a call: MCP names are at most 128 characters.
+const MAX_NAME_BYTES: usize = 256;
 
 /// The shape of a message's params, as far as a `tools/call` needs it.
 #[derive(Default)]
 struct Params {
     object: bool,
     name: Option<Kind>,
+    /// The name, when it is a string of at most [`MAX_NAME_BYTES`] bytes.
+    tool: Option<String>,
     arguments: Option<Kind>,
 }
 
@@ -143,6 +163,49 @@ impl<'de> Visitor<'de> for KindVisitor {
     }
 }
 
+/// A call's `name`: its kind, and the text when it is a string short enough to be a name.
+struct Name(Kind, Option<String>);
+
+impl<'de> Deserialize<'de> for Name {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct NameVisitor;
+        impl<'de> Visitor<'de> for NameVisitor {
+            type Value = Name;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Name, E> {
+                Ok(Name(
+                    Kind::String,
+                    (s.len() <= MAX_NAME_BYTES).then(|| s.to_owned()),
+                ))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Name, A::Error> {
+                KindVisitor.visit_map(map).map(|k| Name(k, None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Name, A::Error> {
+                KindVisitor.visit_seq(seq).map(|k| Name(k, None))
+            }
+            fn visit_unit<E>(self) -> Result<Name, E> {
+                Ok(Name(Kind::Null, None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Name, E> {
+                Ok(Name(Kind::Other, None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Name, E> {
+                Ok(Name(Kind::Other, None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Name, E> {
+                Ok(Name(Kind::Other, None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Name, E> {
+                Ok(Name(Kind::Other, None))
+            }
+        }
+        deserializer.deserialize_any(NameVisitor)
+    }
+}
+
 impl<'de> Deserialize<'de> for Params {
     fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct ParamsVisitor;
@@ -157,11 +220,16 @@ impl<'de> Deserialize<'de> for Params {
                     ..Params::default()
                 };
                 while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                    let kind = map.next_value::<Kind>()?;
                     match &*key {
-                        "name" => params.name = Some(kind),
-                        "arguments" => params.arguments = Some(kind),
-                        _ => {}
+                        "name" => {
+                            let Name(kind, name) = map.next_value::<Name>()?;
+                            params.name = Some(kind);
+                            params.tool = name;
+                        }
+                        "arguments" => params.arguments = Some(map.next_value::<Kind>()?),
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
                     }
                 }
                 Ok(params)
@@ -226,7 +294,7 @@ mod tests {
     #[test]
     fn ids_are_read_from_requests_only() {
         let id = |text: &str| match read(text.as_bytes()) {
-            Envelope::Fine { request_id } => request_id,
+            Envelope::Fine { request_id, .. } => request_id,
             _ => panic!("{text}"),
         };
         assert_eq!(
@@ -243,5 +311,23 @@ mod tests {
         );
         assert_eq!(id(r#"{"jsonrpc":"2.0","id":7,"result":{}}"#), None);
         assert!(matches!(read(b"{not json"), Envelope::NotJson(_)));
+    }
+
+    #[test]
+    fn a_call_names_its_tool() {
+        let tool = |text: &str| match read(text.as_bytes()) {
+            Envelope::Fine { tool, .. } => tool,
+            _ => panic!("{text}"),
+        };
+        let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"name":"x"},"name":"tickets_create"}}"#;
+        assert_eq!(tool(call).as_deref(), Some("tickets_create"));
+        let list =
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"tickets_create"}}"#;
+        assert_eq!(tool(list), None);
+        let long = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{}"}}}}"#,
+            "a".repeat(300)
+        );
+        assert_eq!(tool(&long), None);
     }
 }

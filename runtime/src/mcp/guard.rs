@@ -74,6 +74,26 @@ pub struct HttpGuard {
     /// large request that finds no free place within
     /// [`body_read_timeout`](HttpGuard::body_read_timeout) gets 503.
     pub large_bodies_at_once: usize,
+    /// Who may call ([`Access::Local`] by default: anyone who reaches the server, which
+    /// then serves loopback addresses only).
+    pub access: Access,
+}
+
+/// Who may call a server over HTTP.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Access {
+    /// No authorization: every request is the local user's. A server with this access
+    /// refuses to start on an address other than loopback, since anyone who can reach
+    /// it could then call every tool.
+    #[default]
+    Local,
+    /// No authorization, on any address: the operator said so (behind their own gateway,
+    /// say). Every request is treated as the local user's.
+    Open,
+    /// OAuth 2.1 access tokens from one issuer (feature `auth`): every request to `/mcp`
+    /// must carry one, and runs as its caller.
+    #[cfg(feature = "auth")]
+    Bearer(super::auth::Authorization),
 }
 
 impl HttpGuard {
@@ -141,6 +161,7 @@ impl Default for HttpGuard {
             max_calls_per_session: Self::MAX_CALLS_PER_SESSION,
             large_body_bytes: Self::LARGE_BODY_BYTES,
             large_bodies_at_once: Self::large_bodies_default(),
+            access: Access::Local,
         }
     }
 }
@@ -201,7 +222,17 @@ pub(super) async fn guard(state: Arc<Inflight>, request: Request, next: Next) ->
             );
         }
     }
-    let (parts, body) = request.into_parts();
+    let (mut parts, body) = request.into_parts();
+    #[cfg(feature = "auth")]
+    let caller = match &limits.access {
+        Access::Bearer(auth) if is_mcp_path(parts.uri.path()) => {
+            match auth.authenticate(&parts, &state.scopes).await {
+                Ok(caller) => Some((auth, Arc::new(caller))),
+                Err(refusal) => return refusal,
+            }
+        }
+        _ => None,
+    };
     let declared = parts
         .headers
         .get(header::CONTENT_LENGTH)
@@ -229,10 +260,32 @@ pub(super) async fn guard(state: Arc<Inflight>, request: Request, next: Next) ->
     let envelope = if parts.method == Method::POST {
         envelope::read(&bytes)
     } else {
-        Envelope::Fine { request_id: None }
+        Envelope::Fine {
+            request_id: None,
+            tool: None,
+        }
     };
     let request_id = match envelope {
-        Envelope::Fine { request_id } => request_id,
+        #[cfg(feature = "auth")]
+        Envelope::Fine { request_id, tool } => {
+            if let Some((auth, caller)) = &caller {
+                // A tool the caller may not call is refused here, with the status and
+                // challenge a client can step up from; the generated layer refuses it too.
+                if let Some(tool) = tool
+                    && let Some((def, _)) = crate::engine::find_tool(state.tools, &tool)
+                    && !caller.missing(def.scopes).is_empty()
+                {
+                    let id = request_id
+                        .as_deref()
+                        .and_then(|id| serde_json::from_str::<serde_json::Value>(id).ok());
+                    return auth.insufficient_scope(def.name, def.scopes, id.as_ref());
+                }
+                parts.extensions.insert(caller.clone());
+            }
+            request_id
+        }
+        #[cfg(not(feature = "auth"))]
+        Envelope::Fine { request_id, .. } => request_id,
         Envelope::NotJson(reason) => {
             return refuse(
                 StatusCode::BAD_REQUEST,
@@ -266,6 +319,14 @@ pub(super) async fn guard(state: Arc<Inflight>, request: Request, next: Next) ->
     }
     let (parts, body) = response.into_parts();
     Response::from_parts(parts, Body::new(HeldBody::new(body, hold)))
+}
+
+/// Whether `path` is the MCP endpoint's (what authorization protects; the metadata and
+/// routes served beside it are not).
+#[cfg(feature = "auth")]
+fn is_mcp_path(path: &str) -> bool {
+    path.strip_prefix(super::HTTP_PATH)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 /// The header that names a request's session on the session protocols.

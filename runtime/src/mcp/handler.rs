@@ -158,14 +158,32 @@ impl ServerHandler for McpServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         // One page: cursors are optional, and a toolset is small enough to list at once.
-        // The list is compiled in: the same for every caller until the next build.
         let ttl_ms = u64::try_from(self.list_ttl.as_millis()).unwrap_or(u64::MAX);
-        Ok(ListToolsResult::with_all_items(self.tools.to_vec())
+        let Some(caller) = caller_of(&context) else {
+            // The list is compiled in: the same for every caller until the next build.
+            return Ok(ListToolsResult::with_all_items(self.tools.to_vec())
+                .with_ttl_ms(ttl_ms)
+                .with_cache_scope(CacheScope::Public));
+        };
+        // Only the tools this caller's scopes allow: the list is theirs alone.
+        let definitions = self.toolset.definitions();
+        let allowed: Vec<Tool> = self
+            .tools
+            .iter()
+            .filter(|tool| {
+                definitions
+                    .iter()
+                    .find(|d| d.name == tool.name)
+                    .is_some_and(|d| caller.missing(d.scopes).is_empty())
+            })
+            .cloned()
+            .collect();
+        Ok(ListToolsResult::with_all_items(allowed)
             .with_ttl_ms(ttl_ms)
-            .with_cache_scope(CacheScope::Public))
+            .with_cache_scope(CacheScope::Private))
     }
 
     async fn call_tool(
@@ -190,6 +208,7 @@ impl ServerHandler for McpServer {
         let mut ctx = CallContext::new();
         ctx.request_id = Some(request_id.clone());
         ctx.session_id = session_id(&context);
+        ctx.caller = caller_of(&context);
         let read_only = definition.annotations.read_only;
         // Only a change is ever put to a person.
         if !read_only {
@@ -269,6 +288,16 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
         Some(said) => format!("it panicked with message {said:?}"),
         None => "it panicked".to_owned(),
     }
+}
+
+/// The caller the HTTP transport authenticated for this request (none over stdio, or
+/// without authorization).
+fn caller_of(context: &RequestContext<RoleServer>) -> Option<Arc<crate::caller::Caller>> {
+    let parts = context.extensions.get::<axum::http::request::Parts>()?;
+    parts
+        .extensions
+        .get::<Arc<crate::caller::Caller>>()
+        .cloned()
 }
 
 /// The `Mcp-Session-Id` of a call over streamable HTTP (stdio has no sessions).

@@ -27,6 +27,11 @@ pub(super) struct Inflight {
     /// the map with its last call, so the map never outgrows what is in flight, whatever
     /// session ids clients make up.
     sessions: Mutex<HashMap<String, Session>>,
+    /// The served tools, whose scopes a call is checked against.
+    pub(super) tools: &'static [crate::engine::ToolDefinition],
+    /// Every scope a tool needs, each once, sorted: what the first challenge and the
+    /// metadata name.
+    pub(super) scopes: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -40,11 +45,22 @@ struct Session {
 pub(super) struct DuplicateId(pub(super) String);
 
 impl Inflight {
-    pub(super) fn new(limits: HttpGuard) -> Arc<Self> {
+    pub(super) fn new(
+        limits: HttpGuard,
+        tools: &'static [crate::engine::ToolDefinition],
+    ) -> Arc<Self> {
+        let mut scopes: Vec<String> = tools
+            .iter()
+            .flat_map(|t| t.scopes.iter().map(|s| (*s).to_owned()))
+            .collect();
+        scopes.sort();
+        scopes.dedup();
         Arc::new(Self {
             large: Arc::new(Semaphore::new(limits.large_bodies_at_once.max(1))),
             limits,
             sessions: Mutex::new(HashMap::new()),
+            tools,
+            scopes,
         })
     }
 
@@ -174,7 +190,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_session_leaves_the_map_with_its_last_call_whatever_ids_clients_invent() {
-        let inflight = Inflight::new(HttpGuard::default());
+        let inflight = Inflight::new(HttpGuard::default(), &[]);
         let mut places = Vec::new();
         for s in 0..100 {
             places.push(
@@ -195,7 +211,7 @@ mod tests {
 
     #[tokio::test]
     async fn an_id_is_refused_while_in_use_and_free_again_after() {
-        let inflight = Inflight::new(HttpGuard::default());
+        let inflight = Inflight::new(HttpGuard::default(), &[]);
         let first = inflight.enter("s", "7".into()).await.ok();
         assert!(first.is_some());
         assert!(matches!(inflight.enter("s", "7".into()).await, Err(DuplicateId(id)) if id == "7"));

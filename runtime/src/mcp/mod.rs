@@ -53,6 +53,8 @@
 //! [`HttpServer`] does the same with a handle (bound address, shutdown) for tests and for
 //! programs that run other things beside it.
 
+#[cfg(feature = "auth")]
+pub mod auth;
 mod batched;
 mod convert;
 mod envelope;
@@ -66,12 +68,12 @@ mod serve;
 mod stdio;
 
 pub use convert::{ALIAS_META_KEY, DefinitionError, alias_note, tool_list};
-pub use guard::HttpGuard;
+pub use guard::{Access, HttpGuard};
 pub use handler::{LIST_TTL, McpServer};
 pub use log::{CallLogger, CallOutcome, CallRecord, stderr_logger};
 pub use serve::{
     HTTP_PATH, HttpServer, guarded_router, http_router, serve_http, serve_http_beside,
-    serve_http_with, serve_stdio, serve_stdio_guarded,
+    serve_http_guarded, serve_http_with, serve_stdio, serve_stdio_guarded,
 };
 pub use stdio::StdioGuard;
 

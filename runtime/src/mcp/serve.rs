@@ -73,6 +73,18 @@ pub async fn serve_http_beside(
     beside: axum::Router,
 ) -> io::Result<()> {
     let guard = HttpGuard::with_limits(server.toolset().limits());
+    serve_http_guarded(server, addr, config, guard, beside).await
+}
+
+/// [`serve_http_beside`] with your [`HttpGuard`]: for example one whose
+/// [`access`](HttpGuard::access) is an authorization server's (feature `auth`).
+pub async fn serve_http_guarded(
+    server: McpServer,
+    addr: impl ToSocketAddrs,
+    config: StreamableHttpServerConfig,
+    guard: HttpGuard,
+    beside: axum::Router,
+) -> io::Result<()> {
     let http = HttpServer::bind_beside(server, addr, config, guard, beside).await?;
     let stop = http.stop.clone();
     tokio::spawn(async move {
@@ -107,14 +119,50 @@ fn guarded_router_beside(
     guard: HttpGuard,
     beside: axum::Router,
 ) -> axum::Router {
+    let tools = server.toolset().definitions();
     let service: StreamableHttpService<McpServer, LocalSessionManager> =
         StreamableHttpService::new(move || Ok(server.clone()), Default::default(), config);
-    let inflight = super::inflight::Inflight::new(guard);
+    #[cfg(feature = "auth")]
+    let beside = match &guard.access {
+        super::guard::Access::Bearer(auth) => with_metadata(beside, auth, tools),
+        _ => beside,
+    };
+    let inflight = super::inflight::Inflight::new(guard, tools);
     beside
         .nest_service(HTTP_PATH, service)
         .layer(axum::middleware::from_fn(move |request, next| {
             super::guard::guard(inflight.clone(), request, next)
         }))
+}
+
+/// `router` with the Protected Resource Metadata of `auth` at each of its well-known paths.
+#[cfg(feature = "auth")]
+fn with_metadata(
+    router: axum::Router,
+    auth: &super::auth::Authorization,
+    tools: &'static [crate::engine::ToolDefinition],
+) -> axum::Router {
+    let mut scopes: Vec<String> = tools
+        .iter()
+        .flat_map(|t| t.scopes.iter().map(|s| (*s).to_owned()))
+        .collect();
+    scopes.sort();
+    scopes.dedup();
+    let document = auth.metadata(&scopes).to_string();
+    auth.metadata_paths()
+        .into_iter()
+        .fold(router, |router, path| {
+            let document = document.clone();
+            router.route(
+                &path,
+                axum::routing::get(move || async move {
+                    (
+                        [(axum::http::header::CONTENT_TYPE, "application/json")],
+                        document,
+                    )
+                }),
+            )
+        })
 }
 
 /// Serves `router` on every connection `listener` accepts until `stop`, then waits for the
@@ -219,6 +267,17 @@ impl HttpServer {
     ) -> io::Result<Self> {
         let listener = TcpListener::bind(addr).await?;
         let addr = listener.local_addr()?;
+        if !addr.ip().is_loopback() && guard.access == super::guard::Access::Local {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!(
+                    "refusing to serve {addr} without authorization: anyone who can reach it \
+                     could call every tool. Configure an authorization server (Access::Bearer; \
+                     an example server's --auth-issuer), or say the server is meant to be open \
+                     (Access::Open; --no-auth), or bind 127.0.0.1"
+                ),
+            ));
+        }
         // The same token ends the sessions' streams (open SSE responses would otherwise hold
         // a graceful shutdown forever) and the accept loop.
         let stop = config.cancellation_token.clone();

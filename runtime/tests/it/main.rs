@@ -11,7 +11,11 @@ mod cursor;
 mod engine;
 mod errors;
 mod idempotency;
+#[cfg(feature = "auth")]
+mod issuer;
 mod mcp_adapter;
+#[cfg(feature = "auth")]
+mod mcp_auth;
 mod mcp_http;
 #[cfg(feature = "postgres")]
 mod postgres_replicas;
