@@ -134,6 +134,12 @@ pub struct Defaults {
     pub max_request_bytes: u64,
     /// Deepest nesting of arrays and objects in a request.
     pub max_depth: u32,
+    /// Scopes read-only tools need unless they name their own (`defaults.scopes.read`,
+    /// else `<service>:read`, filled in when the toolset is resolved).
+    pub read_scopes: Vec<Text>,
+    /// Scopes writes need unless they name their own (`defaults.scopes.write`, else
+    /// `<service>:write`).
+    pub write_scopes: Vec<Text>,
 }
 
 impl Defaults {
@@ -150,6 +156,8 @@ impl Defaults {
         token_budget: 5000,
         max_request_bytes: 1 << 20,
         max_depth: 64,
+        read_scopes: Vec::new(),
+        write_scopes: Vec::new(),
     };
 }
 
@@ -185,6 +193,11 @@ pub struct Tool {
     pub tier_span: Span,
     /// Whether it reaches outside the service's own data.
     pub open_world: bool,
+    /// The scopes a caller's token must grant, all of them, to list and call it: its own
+    /// `scopes`, else the toolset's default for its tier. Empty: any authenticated caller.
+    pub scopes: Vec<Text>,
+    /// Where the tool named its own `scopes`, if it did.
+    pub scopes_span: Option<Span>,
     /// Where a write's effect happens, which decides what a retry can promise
     /// ([`Effect::Store`] for reads, which have none).
     pub effect: Effect,

@@ -21,6 +21,8 @@ pub struct Definition {
     pub annotations: Annotations,
     /// Deprecated names still answered.
     pub aliases: Vec<String>,
+    /// The scopes a caller's token must grant (never in `tools/list`).
+    pub scopes: Vec<String>,
     /// A valid call, as compact JSON.
     pub example_call: String,
     /// The input schema (standard profile), as compact JSON.
@@ -39,6 +41,7 @@ impl Definition {
             description: tool_description(t),
             annotations: Annotations::of(t),
             aliases: t.aliases.iter().map(|a| a.text.clone()).collect(),
+            scopes: t.scopes.iter().map(|s| s.text.clone()).collect(),
             example_call: t.example_call().to_string(),
             input_schema: schema::input_schema(t, Profile::Standard).to_string(),
             output_schema: schema::output_schema(t).to_string(),
@@ -50,13 +53,15 @@ impl Definition {
 
     /// Its digests, part by part (`toolspec_runtime::engine::digest`), as the gauntlet
     /// compares them with the served definition's.
-    pub fn digests(&self) -> [String; 8] {
+    pub fn digests(&self) -> [String; 9] {
         let aliases: Vec<&str> = self.aliases.iter().map(String::as_str).collect();
+        let scopes: Vec<&str> = self.scopes.iter().map(String::as_str).collect();
         DefinitionText {
             title: &self.title,
             description: &self.description,
             annotations: self.annotations.runtime(),
             aliases: &aliases,
+            scopes: &scopes,
             example_call: &self.example_call,
             input_schema: &self.input_schema,
             output_schema: &self.output_schema,

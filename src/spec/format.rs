@@ -75,6 +75,25 @@ pub struct Defaults {
     /// `request_bytes: 1048576`, `depth: 64`.
     #[serde(default)]
     pub limits: Option<RequestLimits>,
+    /// The OAuth scopes a caller's token must grant, all of them, to list and call a tool,
+    /// by tier, unless a tool names its own `scopes`. Built-in default: `read:
+    /// [<service>:read]`, `write: [<service>:write]`.
+    #[serde(default)]
+    pub scopes: Option<ScopeDefaults>,
+}
+
+/// The scopes tools need by tier. Each list replaces its built-in default; `[]` lets any
+/// authenticated caller through.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScopeDefaults {
+    /// Scopes read-only tools need. Built-in default: `[<service>:read]`.
+    #[serde(default)]
+    pub read: Option<Sp<Vec<Sp<String>>>>,
+    /// Scopes writes (reversible and irreversible) need. Built-in default:
+    /// `[<service>:write]`.
+    #[serde(default)]
+    pub write: Option<Sp<Vec<Sp<String>>>>,
 }
 
 /// The limits on one request, enforced by the generated server before any tool runs.
@@ -434,6 +453,13 @@ pub struct Tool {
     /// party). Sets MCP's `openWorldHint`. Default `false`.
     #[serde(default)]
     pub open_world: Option<Sp<bool>>,
+    /// The OAuth scopes a caller's token must grant, all of them, to list and call this tool
+    /// over an authorized server (RFC 6749 scope tokens: no spaces, quotes or backslashes).
+    /// Replaces the toolset's `defaults.scopes` for its tier (`<service>:read` for
+    /// read-only tools, `<service>:write` for writes); `[]` lets any authenticated caller
+    /// through. Never shown to the model.
+    #[serde(default)]
+    pub scopes: Option<Sp<Vec<Sp<String>>>>,
     /// The parameters, in order. Paging, response format, idempotency and preview parameters
     /// are added from the settings below and must not be written here.
     #[serde(default)]

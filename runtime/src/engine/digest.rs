@@ -14,11 +14,12 @@ use super::{Annotations, ToolDefinition};
 use crate::fingerprint::canonical_json;
 
 /// The parts digested, in the order [`DefinitionText::digests`] returns them.
-pub const PARTS: [&str; 8] = [
+pub const PARTS: [&str; 9] = [
     "title",
     "description",
     "annotations",
     "deprecated aliases",
+    "scopes",
     "example call",
     "input schema",
     "output schema",
@@ -36,6 +37,8 @@ pub struct DefinitionText<'a> {
     pub annotations: Annotations,
     /// Old names still answered.
     pub aliases: &'a [&'a str],
+    /// The scopes a caller's token must grant.
+    pub scopes: &'a [&'a str],
     /// A valid call, as JSON text.
     pub example_call: &'a str,
     /// JSON Schema of the arguments, as JSON text.
@@ -49,17 +52,21 @@ pub struct DefinitionText<'a> {
 impl DefinitionText<'_> {
     /// One digest per part of [`PARTS`]: 16 hex digits (64 bits of SHA-256) each, enough
     /// to tell a stale definition from a current one.
-    pub fn digests(&self) -> [String; 8] {
+    pub fn digests(&self) -> [String; 9] {
         let a = self.annotations;
         let annotations = format!(
             "read_only={} destructive={} idempotent={} open_world={}",
             a.read_only, a.destructive, a.idempotent, a.open_world
         );
+        // A set: which scopes are needed, not the order they were written in.
+        let mut scopes = self.scopes.to_vec();
+        scopes.sort_unstable();
         [
             short(self.title),
             short(self.description),
             short(&annotations),
             short(&self.aliases.join("\n")),
+            short(&scopes.join(" ")),
             short(&json_text(self.example_call)),
             short(&json_text(self.input_schema)),
             short(&json_text(self.output_schema)),
@@ -76,6 +83,7 @@ impl ToolDefinition {
             description: self.description,
             annotations: self.annotations,
             aliases: self.deprecated_aliases,
+            scopes: self.scopes,
             example_call: self.example_call,
             input_schema: self.input_schema,
             output_schema: self.output_schema,
@@ -109,6 +117,7 @@ mod tests {
                 open_world: false,
             },
             aliases: &[],
+            scopes: &[],
             example_call: r#"{"q":"x"}"#,
             input_schema,
             output_schema: "{}",
@@ -130,5 +139,24 @@ mod tests {
             .collect();
         assert_eq!(differ, ["input schema"]);
         assert!(a.iter().all(|d| d.len() == 16));
+    }
+
+    #[test]
+    fn scopes_are_digested_as_a_set() {
+        let read = ["tickets:read", "tickets:admin"];
+        let swapped = ["tickets:admin", "tickets:read"];
+        let one = ["tickets:read"];
+        let with = |scopes| {
+            DefinitionText {
+                scopes,
+                ..text("{}")
+            }
+            .digests()[4]
+                .clone()
+        };
+        assert_eq!(PARTS[4], "scopes");
+        assert_eq!(with(&read), with(&swapped));
+        assert_ne!(with(&read), with(&one));
+        assert_ne!(with(&one), with(&[]));
     }
 }

@@ -40,6 +40,7 @@
 //!     listed_output_schema: "{}",
 //!     annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: false },
 //!     deprecated_aliases: &[],
+//!     scopes: &[],
 //!     input: &INPUT,
 //!     example_call: r#"{"query":"x"}"#,
 //! }];

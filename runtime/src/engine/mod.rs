@@ -118,6 +118,10 @@ pub struct ToolDefinition {
     pub annotations: Annotations,
     /// Old names still answered; calls through them report `called_as_alias`.
     pub deprecated_aliases: &'static [&'static str],
+    /// The OAuth scopes a caller's token must grant, all of them, to list and call this
+    /// tool; empty = any authenticated caller. Only callers with a token are held to them
+    /// (the local user over stdio has none and is never refused); never listed to the model.
+    pub scopes: &'static [&'static str],
     /// The argument shape the validator checks.
     pub input: &'static ObjectShape,
     /// A valid call as JSON text, from the spec's examples; ends every validation message.

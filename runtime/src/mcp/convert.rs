@@ -196,6 +196,7 @@ mod tests {
                 open_world: false,
             },
             deprecated_aliases: &["old_name"],
+            scopes: &[],
             input: &EMPTY,
             example_call: "{}",
         }

@@ -41,6 +41,7 @@ static DEFS: [ToolDefinition; 2] = [
         listed_output_schema: r#"{"type":"object"}"#,
         annotations: ANN,
         deprecated_aliases: &["close_ticket"],
+        scopes: &[],
         input: &CLOSE_INPUT,
         example_call: r#"{"ticket_id":"T-1"}"#,
     },
@@ -56,6 +57,7 @@ static DEFS: [ToolDefinition; 2] = [
             ..ANN
         },
         deprecated_aliases: &[],
+        scopes: &[],
         input: &SEARCH_INPUT,
         example_call: r#"{"limit":2}"#,
     },

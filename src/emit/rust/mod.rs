@@ -183,6 +183,8 @@ struct ToolCtx {
     idempotent: bool,
     open_world: bool,
     aliases: Vec<String>,
+    /// The scopes a caller's token must grant (rendered through `lit`).
+    scopes: Vec<String>,
     #[serde(serialize_with = "safe")]
     input_shape: String,
     example_call: String,
@@ -485,6 +487,7 @@ fn tool_context(
         idempotent: hints.idempotent_hint,
         open_world: hints.open_world_hint,
         aliases: served.aliases,
+        scopes: served.scopes,
         input_shape,
         example_call: served.example_call,
         items: t.paging.as_ref().map(|p| p.pointer()),

@@ -12,6 +12,7 @@ mod cross;
 mod example_result;
 mod fits;
 mod projection;
+mod scopes;
 mod tool;
 mod undo;
 
@@ -101,7 +102,10 @@ fn resolve_toolset(
             .help("use lowercase letters, digits and `_`, starting with a letter (`tickets`)"),
         );
     }
-    let defaults = resolve_defaults(file, spec.defaults.as_ref(), diags);
+    let mut defaults = resolve_defaults(file, spec.defaults.as_ref(), diags);
+    let scope_defaults = spec.defaults.as_ref().and_then(|d| d.scopes.as_ref());
+    (defaults.read_scopes, defaults.write_scopes) =
+        scopes::defaults(file, &spec.service, scope_defaults, diags);
     let mut fr = FieldResolver::new(file, spec.types.as_ref(), diags)
         .with_cover(crate::model::fields::Cover::of(spec));
     let types = fr.named_types();
@@ -122,7 +126,15 @@ fn resolve_toolset(
     }
     let mut tools = Vec::new();
     for t in &spec.tools.value {
-        tools.push(resolve_tool(&mut fr, t, &defaults, &errors));
+        let mut tool = resolve_tool(&mut fr, t, &defaults, &errors);
+        (tool.scopes, tool.scopes_span) = scopes::of_tool(
+            file,
+            t,
+            &defaults.read_scopes,
+            &defaults.write_scopes,
+            fr.diags,
+        );
+        tools.push(tool);
     }
     let lint = spec
         .lint

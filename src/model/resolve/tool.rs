@@ -276,6 +276,9 @@ pub(super) fn resolve_tool(
         tier,
         tier_span: fr.span(t.tier.pos),
         open_world: t.open_world.as_ref().is_some_and(|o| o.value),
+        // Filled in by the toolset, which knows the defaults by tier (`scopes::of_tool`).
+        scopes: Vec::new(),
+        scopes_span: None,
         effect,
         effect_span,
         output_schema: t
