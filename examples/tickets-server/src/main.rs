@@ -11,7 +11,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
-use toolspec_runtime::engine::Toolset;
 use toolspec_runtime::mcp::auth::Authorization;
 use toolspec_runtime::mcp::rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use toolspec_runtime::mcp::{Access, HttpGuard, serve_http_guarded};

@@ -227,7 +227,7 @@ pub(super) async fn guard(state: Arc<Inflight>, request: Request, next: Next) ->
     let caller = match &limits.access {
         Access::Bearer(auth) if is_mcp_path(parts.uri.path()) => {
             match auth.authenticate(&parts, &state.scopes).await {
-                Ok(caller) => Some((auth, Arc::new(caller))),
+                Ok(caller) => Some((auth, caller)),
                 Err(refusal) => return refusal,
             }
         }

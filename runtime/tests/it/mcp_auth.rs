@@ -157,7 +157,12 @@ async fn hostile_tokens_are_refused_without_being_repeated() {
         header.typ = Some("at+jwt".into());
         header.kid = Some("k1".into());
         let public = key.jwk["x"].as_str().unwrap().to_owned();
-        jsonwebtoken::encode(&header, &good, &EncodingKey::from_secret(public.as_bytes()).unwrap()).unwrap()
+        jsonwebtoken::encode(
+            &header,
+            &good,
+            &EncodingKey::from_secret(public.as_bytes()).unwrap(),
+        )
+        .unwrap()
     };
     let huge = token(
         &key,

@@ -40,6 +40,7 @@
 //! ```
 
 mod keys;
+mod seen;
 mod token;
 
 use std::fmt;
@@ -67,6 +68,7 @@ pub struct Authorization {
     scopes_supported: Option<Vec<String>>,
     leeway: Duration,
     keys: Arc<KeySource>,
+    seen: Arc<seen::Seen>,
 }
 
 impl fmt::Debug for Authorization {
@@ -138,6 +140,7 @@ impl Authorization {
             resource,
             scopes_supported: None,
             leeway: Duration::from_secs(60),
+            seen: Arc::new(seen::Seen::default()),
         })
     }
 
@@ -211,7 +214,7 @@ impl Authorization {
         &self,
         parts: &Parts,
         tool_scopes: &[String],
-    ) -> Result<Caller, Response> {
+    ) -> Result<Arc<Caller>, Response> {
         let refuse = |description: &str| {
             self.challenge(
                 StatusCode::UNAUTHORIZED,
@@ -254,8 +257,11 @@ impl Authorization {
             audience: &self.resource,
             leeway_s: self.leeway.as_secs(),
         };
+        if let Some(caller) = self.seen.get(token) {
+            return Ok(caller);
+        }
         match token::validate(token, &expect, &self.keys).await {
-            Ok(caller) => Ok(caller),
+            Ok((caller, exp)) => Ok(self.seen.insert(token, caller, exp)),
             Err(Refusal::Invalid(why)) => Err(refuse(why)),
             Err(Refusal::KeysUnavailable) => {
                 let body = super::envelope::error_response(

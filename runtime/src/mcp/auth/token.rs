@@ -33,18 +33,20 @@ pub(super) struct Expect<'a> {
 
 #[derive(Deserialize)]
 struct Claims {
+    exp: u64,
     sub: Option<String>,
     client_id: Option<String>,
     scope: Option<Value>,
     scp: Option<Value>,
 }
 
-/// The caller `token` names, if it is a JWT access token from the issuer for this server.
+/// The caller `token` names, if it is a JWT access token from the issuer for this server,
+/// and when it expires (`exp`, Unix seconds).
 pub(super) async fn validate(
     token: &str,
     expect: &Expect<'_>,
     keys: &KeySource,
-) -> Result<Caller, Refusal> {
+) -> Result<(Caller, u64), Refusal> {
     use Refusal::Invalid;
     if token.len() > MAX_TOKEN_BYTES {
         return Err(Invalid("the access token is too large"));
@@ -127,7 +129,7 @@ pub(super) async fn validate(
     {
         caller = caller.with_client_id(client);
     }
-    Ok(caller)
+    Ok((caller, claims.exp))
 }
 
 /// The scopes of a `scope` claim (space-separated, RFC 9068 §2.2.3) or an `scp` array.
