@@ -44,7 +44,6 @@ import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from jwt.algorithms import ECAlgorithm, OKPAlgorithm, RSAAlgorithm
-
 from mcp_client import free_port
 
 AUTHZ_DIR = Path(os.environ.get("TOOLSPEC_AUTHZ_DIR") or Path(__file__).parent / "authz")
@@ -71,11 +70,11 @@ def b64url_json(value: Any) -> str:
 def decode_unverified(token: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """A JWT's header and claims, not verified (for asserting what the issuer put in)."""
     header, payload, _signature = token.split(".")
-    pad = lambda part: part + "=" * (-len(part) % 4)  # noqa: E731
-    return (
-        json.loads(base64.urlsafe_b64decode(pad(header))),
-        json.loads(base64.urlsafe_b64decode(pad(payload))),
-    )
+    return _json_segment(header), _json_segment(payload)
+
+
+def _json_segment(segment: str) -> Any:
+    return json.loads(base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4)))
 
 
 def _private_key(jwk: dict[str, Any]) -> Any:
@@ -157,6 +156,11 @@ class AuthorizationServer:
         with urllib.request.urlopen(f"{self.issuer}/jwks", timeout=10) as response:
             return json.load(response)
 
+    def jwks_fetches(self) -> int:
+        """How many times the keys were fetched from this server process (since its start)."""
+        with urllib.request.urlopen(f"{self.issuer}/_test/jwks-fetches", timeout=10) as response:
+            return json.load(response)["count"]
+
     def public_pem(self, alg: str = "RS256", pkcs1: bool = False) -> bytes:
         """The issuer's current public key for `alg` as PEM: the HMAC secret of a key-confusion forgery."""
         public = _private_key(self.signing_jwk(alg)).public_key()
@@ -226,9 +230,9 @@ class AuthorizationServer:
         return jwt.encode(claims, _private_key(jwk), algorithm=alg, headers=headers)
 
 
-def unsigned(claims: dict[str, Any], header: dict[str, Any]) -> str:
-    """An `alg: none` JWT: header and claims, empty signature."""
-    return f"{b64url_json({'alg': 'none', **header})}.{b64url_json(claims)}."
+def unsigned(claims: dict[str, Any], header: dict[str, Any], alg: str = "none") -> str:
+    """An unsigned JWT (`alg: none`, or another spelling of it): header and claims, empty signature."""
+    return f"{b64url_json({'alg': alg, **header})}.{b64url_json(claims)}."
 
 
 def hmac_signed(claims: dict[str, Any], header: dict[str, Any], secret: bytes) -> str:

@@ -15,6 +15,8 @@
 // first key of an algorithm signs, every key is published, so a rotation is a restart with
 // a new key put first and the old one kept (keys.mjs writes such files).
 //
+// GET /_test/jwks-fetches counts the requests for the keys.
+//
 // Once listening it prints `ready http://127.0.0.1:PORT` on stdout. Token requests are
 // logged to stderr (client, scopes, resource), never the token.
 import { readFileSync } from 'node:fs';
@@ -113,6 +115,20 @@ provider.on('grant.error', (ctx, error) => {
 });
 provider.on('server_error', (ctx, error) => {
   console.error('server error:', error);
+});
+
+// How often the keys were fetched, for a test that a resource server does not refetch them
+// for every token naming an unknown `kid` (GET /_test/jwks-fetches: {"count": N}).
+let jwksFetches = 0;
+provider.use(async (ctx, next) => {
+  if (ctx.path === '/_test/jwks-fetches') {
+    ctx.body = { count: jwksFetches };
+    return;
+  }
+  if (ctx.path === '/jwks') {
+    jwksFetches += 1;
+  }
+  await next();
 });
 
 const server = http.createServer(provider.callback());
