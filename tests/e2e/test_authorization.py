@@ -431,10 +431,12 @@ def test_no_token_gets_the_challenge_naming_the_metadata(resource: Resource) -> 
     response = initialize(resource.url)
     assert response.status_code == 401, response.text
     params = challenge(response)
-    assert params == {"resource_metadata": resource.prm_url}, (
-        "without credentials the challenge carries no error code (RFC 6750 §3.1)",
-        params,
-    )
+    assert params.get("resource_metadata") == resource.prm_url, params
+    # Without credentials the challenge carries no error code (RFC 6750 §3.1); a `scope`
+    # hint, if given, names only this server's scopes.
+    assert "error" not in params, params
+    assert set(params.get("scope", "tickets:read").split()) <= {"tickets:read", "tickets:write"}, params
+    assert set(params) <= {"resource_metadata", "scope", "error_description"}, params
 
 
 def test_the_metadata_is_served_at_both_well_known_locations(resource: Resource) -> None:
