@@ -223,11 +223,10 @@ impl Authorization {
                 None,
             )
         };
-        if parts
-            .uri
-            .query()
-            .is_some_and(|q| q.split('&').any(|p| p.starts_with("access_token=")))
-        {
+        if parts.uri.query().is_some_and(|q| {
+            q.split('&')
+                .any(|p| p.starts_with("access_token=") || p.starts_with("token="))
+        }) {
             return Err(refuse(
                 "access tokens are accepted only in the Authorization header, never in the URL",
             ));

@@ -20,9 +20,12 @@ pub(super) const AT_MOST: Duration = Duration::from_secs(60);
 /// The most tokens kept.
 const CAPACITY: usize = 10_000;
 
+/// A validated token's caller and the instant it stops being taken without a check.
+type Entry = (Arc<Caller>, Instant);
+
 #[derive(Default)]
 pub(super) struct Seen {
-    tokens: Mutex<HashMap<[u8; 32], (Arc<Caller>, Instant)>>,
+    tokens: Mutex<HashMap<[u8; 32], Entry>>,
 }
 
 impl Seen {
