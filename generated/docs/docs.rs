@@ -758,7 +758,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 5] = [
             open_world: true,
         },
         deprecated_aliases: &[],
-        scopes: &["docs:write"],
+        scopes: &["docs:write", "docs:publish"],
         input: &DOCS_PUBLISH_INPUT,
         example_call: r#"{"article_id":"A-301","revision":8,"idempotency_key":"pub-301-8"}"#,
     },

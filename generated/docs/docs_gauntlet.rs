@@ -244,7 +244,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "457cad3ec7b65692",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
-                    "c3364e435853619c",
+                    "81bf550be184ae5d",
                     "279000e469034242",
                     "a1f24a3fe255650b",
                     "a45391fe0fc996f3",
@@ -395,6 +395,10 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 retryable: false,
             },
             ErrorFacts {
+                code: "insufficient_scope",
+                retryable: false,
+            },
+            ErrorFacts {
                 code: "unknown_tool",
                 retryable: false,
             },
@@ -500,6 +504,11 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::UnknownArgument,
             },
             CheckDef {
+                name: "docs_search::a_caller_without_its_scopes_is_refused",
+                tool: "docs_search",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "docs_search::pagination_walks_every_item_once",
                 tool: "docs_search",
                 check: Check::PagesWalkEveryItemOnce,
@@ -588,6 +597,11 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "docs_get::unknown_argument_is_refused",
                 tool: "docs_get",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "docs_get::a_caller_without_its_scopes_is_refused",
+                tool: "docs_get",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "docs_get::output_matches_the_schema",
@@ -750,6 +764,11 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::WritesOnlyThroughUnitOfWork,
             },
             CheckDef {
+                name: "docs_draft_save::a_caller_without_its_scopes_is_refused",
+                tool: "docs_draft_save",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "docs_draft_save::undo_restores_the_prior_state",
                 tool: "docs_draft_save",
                 check: Check::UndoRestores,
@@ -878,6 +897,11 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "docs_draft_restore::writes_only_through_the_unit_of_work",
                 tool: "docs_draft_restore",
                 check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "docs_draft_restore::a_caller_without_its_scopes_is_refused",
+                tool: "docs_draft_restore",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "docs_draft_restore::undo_restores_the_prior_state",
@@ -1018,6 +1042,11 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "docs_publish::writes_only_through_the_unit_of_work",
                 tool: "docs_publish",
                 check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "docs_publish::a_caller_without_its_scopes_is_refused",
+                tool: "docs_publish",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "docs_publish::a_failed_apply_leaves_the_preview_usable",
@@ -1190,6 +1219,10 @@ macro_rules! docs_gauntlet {
                     super::super::__docs_gauntlet("docs_search::unknown_argument_is_refused");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__docs_gauntlet("docs_search::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn pagination_walks_every_item_once() {
                     super::super::__docs_gauntlet("docs_search::pagination_walks_every_item_once");
                 }
@@ -1262,6 +1295,10 @@ macro_rules! docs_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__docs_gauntlet("docs_get::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__docs_gauntlet("docs_get::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -1394,6 +1431,10 @@ macro_rules! docs_gauntlet {
                     super::super::__docs_gauntlet("docs_draft_save::writes_only_through_the_unit_of_work");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__docs_gauntlet("docs_draft_save::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn undo_restores_the_prior_state() {
                     super::super::__docs_gauntlet("docs_draft_save::undo_restores_the_prior_state");
                 }
@@ -1498,6 +1539,10 @@ macro_rules! docs_gauntlet {
                 #[test]
                 fn writes_only_through_the_unit_of_work() {
                     super::super::__docs_gauntlet("docs_draft_restore::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__docs_gauntlet("docs_draft_restore::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn undo_restores_the_prior_state() {
@@ -1612,6 +1657,10 @@ macro_rules! docs_gauntlet {
                 #[test]
                 fn writes_only_through_the_unit_of_work() {
                     super::super::__docs_gauntlet("docs_publish::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__docs_gauntlet("docs_publish::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {

@@ -368,6 +368,10 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 retryable: false,
             },
             ErrorFacts {
+                code: "insufficient_scope",
+                retryable: false,
+            },
+            ErrorFacts {
                 code: "unknown_tool",
                 retryable: false,
             },
@@ -416,6 +420,11 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "orders_get::unknown_argument_is_refused",
                 tool: "orders_get",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "orders_get::a_caller_without_its_scopes_is_refused",
+                tool: "orders_get",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "orders_get::output_matches_the_schema",
@@ -521,6 +530,11 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "orders_search::unknown_argument_is_refused",
                 tool: "orders_search",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "orders_search::a_caller_without_its_scopes_is_refused",
+                tool: "orders_search",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "orders_search::pagination_walks_every_item_once",
@@ -723,6 +737,11 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::RemoteRetryChangesOnce,
             },
             CheckDef {
+                name: "orders_refund::a_caller_without_its_scopes_is_refused",
+                tool: "orders_refund",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "orders_refund::a_failed_apply_leaves_the_preview_usable",
                 tool: "orders_refund",
                 check: Check::FailedApplyKeepsPreview,
@@ -918,6 +937,11 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::WritesOnlyThroughUnitOfWork,
             },
             CheckDef {
+                name: "orders_invoice_send::a_caller_without_its_scopes_is_refused",
+                tool: "orders_invoice_send",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "orders_invoice_send::a_failed_apply_leaves_the_preview_usable",
                 tool: "orders_invoice_send",
                 check: Check::FailedApplyKeepsPreview,
@@ -1044,6 +1068,10 @@ macro_rules! orders_gauntlet {
                     super::super::__orders_gauntlet("orders_get::unknown_argument_is_refused");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__orders_gauntlet("orders_get::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn output_matches_the_schema() {
                     super::super::__orders_gauntlet("orders_get::output_matches_the_schema");
                 }
@@ -1128,6 +1156,10 @@ macro_rules! orders_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__orders_gauntlet("orders_search::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__orders_gauntlet("orders_search::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn pagination_walks_every_item_once() {
@@ -1292,6 +1324,10 @@ macro_rules! orders_gauntlet {
                     super::super::__orders_gauntlet("orders_refund::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__orders_gauntlet("orders_refund::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {
                     super::super::__orders_gauntlet("orders_refund::a_failed_apply_leaves_the_preview_usable");
                 }
@@ -1448,6 +1484,10 @@ macro_rules! orders_gauntlet {
                 #[test]
                 fn writes_only_through_the_unit_of_work() {
                     super::super::__orders_gauntlet("orders_invoice_send::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__orders_gauntlet("orders_invoice_send::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {

@@ -346,6 +346,10 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 retryable: false,
             },
             ErrorFacts {
+                code: "insufficient_scope",
+                retryable: false,
+            },
+            ErrorFacts {
                 code: "unknown_tool",
                 retryable: false,
             },
@@ -451,6 +455,11 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::UnknownArgument,
             },
             CheckDef {
+                name: "tickets_search::a_caller_without_its_scopes_is_refused",
+                tool: "tickets_search",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "tickets_search::pagination_walks_every_item_once",
                 tool: "tickets_search",
                 check: Check::PagesWalkEveryItemOnce,
@@ -549,6 +558,11 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "tickets_get::unknown_argument_is_refused",
                 tool: "tickets_get",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "tickets_get::a_caller_without_its_scopes_is_refused",
+                tool: "tickets_get",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "tickets_get::output_matches_the_schema",
@@ -674,6 +688,11 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "tickets_create::writes_only_through_the_unit_of_work",
                 tool: "tickets_create",
                 check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "tickets_create::a_caller_without_its_scopes_is_refused",
+                tool: "tickets_create",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "tickets_create::a_failed_apply_leaves_the_preview_usable",
@@ -831,6 +850,11 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::WritesOnlyThroughUnitOfWork,
             },
             CheckDef {
+                name: "tickets_update_status::a_caller_without_its_scopes_is_refused",
+                tool: "tickets_update_status",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "tickets_update_status::undo_restores_the_prior_state",
                 tool: "tickets_update_status",
                 check: Check::UndoRestores,
@@ -966,6 +990,10 @@ macro_rules! tickets_gauntlet {
                     super::super::__tickets_gauntlet("tickets_search::unknown_argument_is_refused");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__tickets_gauntlet("tickets_search::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn pagination_walks_every_item_once() {
                     super::super::__tickets_gauntlet("tickets_search::pagination_walks_every_item_once");
                 }
@@ -1046,6 +1074,10 @@ macro_rules! tickets_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__tickets_gauntlet("tickets_get::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__tickets_gauntlet("tickets_get::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -1148,6 +1180,10 @@ macro_rules! tickets_gauntlet {
                 #[test]
                 fn writes_only_through_the_unit_of_work() {
                     super::super::__tickets_gauntlet("tickets_create::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__tickets_gauntlet("tickets_create::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {
@@ -1274,6 +1310,10 @@ macro_rules! tickets_gauntlet {
                 #[test]
                 fn writes_only_through_the_unit_of_work() {
                     super::super::__tickets_gauntlet("tickets_update_status::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__tickets_gauntlet("tickets_update_status::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn undo_restores_the_prior_state() {

@@ -179,6 +179,13 @@ builtin!(
     "Tell the user this change needs a client that can ask them to approve it (MCP elicitation)."
 );
 builtin!(
+    INSUFFICIENT_SCOPE,
+    "insufficient_scope",
+    false,
+    "The caller's access token does not grant every scope the tool needs (`details.required`; the ones it lacks in `details.missing`); nothing was done.",
+    "Do not retry with the same authorization; tell the user the tool needs the scopes in `details.missing`, which only their authorization server can grant."
+);
+builtin!(
     UNKNOWN_TOOL,
     "unknown_tool",
     false,
@@ -216,6 +223,7 @@ pub const ALL: &[BuiltinError] = &[
     PREVIEW_MISMATCH,
     APPROVAL_DECLINED,
     APPROVAL_UNAVAILABLE,
+    INSUFFICIENT_SCOPE,
     UNKNOWN_TOOL,
     INTERNAL_ERROR,
 ];

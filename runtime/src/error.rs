@@ -283,6 +283,22 @@ impl ToolError {
         )
     }
 
+    /// `insufficient_scope`: the caller's token lacks `missing` of the scopes `required`
+    /// to call `tool`. Scopes are short ASCII tokens from the spec, never caller text.
+    pub fn insufficient_scope(tool: &str, required: &[&str], missing: &[&str]) -> Self {
+        Self::builtin(
+            &catalog::INSUFFICIENT_SCOPE,
+            format!(
+                "Nothing was done: {tool} needs the scopes {}, and this caller's token lacks {}. \
+                 Retrying cannot help; tell the user their authorization must grant {}.",
+                required.join(" "),
+                missing.join(" "),
+                missing.join(" ")
+            ),
+            json!({ "required": required, "missing": missing }),
+        )
+    }
+
     /// `unknown_tool`: no tool (or deprecated alias) has this name. `known` lists the names
     /// the server has.
     pub fn unknown_tool(name: &str, known: &[&str]) -> Self {

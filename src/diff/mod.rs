@@ -20,6 +20,7 @@ mod constraints;
 mod fields;
 mod projection;
 pub mod render;
+mod scopes;
 mod settings;
 
 use crate::diagnostics::{Diagnostics, Sources, Span};
@@ -267,6 +268,7 @@ fn compare_tool(o: &Tool, n: &Tool, out: &mut Changes) {
         );
     }
     settings::compare_settings(o, n, out);
+    scopes::compare_scopes(o, n, out);
     projection::compare_projection(o, n, out);
     projection::compare_output_schema(o, n, out);
     if o.open_world != n.open_world {

@@ -204,6 +204,10 @@ const CASES: &[(&str, &str, Option<Party>, bool)] = &[
         Some(Party::Consumers),
         true,
     ),
+    // A tool needs a scope it did not: tokens without it are refused.
+    ("scope-added", "scope-added", Some(Party::Callers), true),
+    // A write scope dropped from the defaults: every token that worked still works.
+    ("scope-removed", "scope-removed", None, false),
     // The MCP list publishes less of the output schema; results are the same.
     (
         "output-schema-level-lowered",

@@ -61,6 +61,7 @@ rule_tests! {
     preview_without_fields: "preview-without-fields" at 16:14;
     confirm_flag_param: "confirm-flag-param" at 13:7;
     safeguard_waived: "safeguard-waived" at 11:15;
+    irreversible_scope_too_weak: "irreversible-scope-too-weak" at 37:13;
     list_without_pagination: "list-without-pagination" at 6:11;
     page_limit_too_high: "page-limit-too-high" at 22:13;
     page_numbers: "page-numbers" at 22:13;

@@ -524,11 +524,13 @@ pub fn prepare(definition: &ToolDefinition, arguments: Value) -> Result<Value, T
 /// into `I`. Anything else goes the full way: [`prepare`] lists every problem of a refused
 /// call at once, or normalizes one that serde's types take only normalized (`3.0` for an
 /// integer, a nested default), then the input is deserialized. Both ways accept exactly
-/// the same calls, by the same rules.
+/// the same calls, by the same rules. Before any of it, a caller whose token lacks one of
+/// the tool's scopes is refused (`insufficient_scope`).
 pub fn accept<I: DeserializeOwned>(
     definition: &ToolDefinition,
     mut arguments: Value,
 ) -> Result<(I, Value), ToolError> {
+    authorized(definition)?;
     if let Value::Object(map) = &mut arguments
         && crate::validate::prepare_fast(definition.input, map)
         && let Ok(typed) = I::deserialize(&arguments)
@@ -539,6 +541,25 @@ pub fn accept<I: DeserializeOwned>(
     let arguments = prepare(definition, arguments)?;
     let typed = input(&arguments)?;
     Ok((typed, arguments))
+}
+
+/// Refuses a caller whose token lacks a scope `definition` needs, before its arguments are
+/// even read: `insufficient_scope`, nothing done. The HTTP transport refuses such a call
+/// with `403` first; this holds every other way in (a transport of the user's own, a direct
+/// call in a caller's scope) to the same rule. The local user (no caller) is never refused.
+fn authorized(definition: &ToolDefinition) -> Result<(), ToolError> {
+    let Some(caller) = crate::caller::Caller::current() else {
+        return Ok(());
+    };
+    let missing = caller.missing(definition.scopes);
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(ToolError::insufficient_scope(
+        definition.name,
+        definition.scopes,
+        &missing,
+    ))
 }
 
 /// Deserializes the prepared arguments into the tool's typed input (control parameters

@@ -340,6 +340,9 @@ pub enum Check {
     /// A host-only tool called by a client that cannot ask the person is refused with
     /// `approval_unavailable`, and nothing changes.
     HostRequired,
+    /// For each scope the tool needs, a caller whose token grants every other one is
+    /// refused with `insufficient_scope` and nothing changes; one granted all is not.
+    ScopesRequired,
     /// Walking every page returns every item once, within the limit, matching `total`.
     PagesWalkEveryItemOnce,
     /// A forged or foreign cursor is refused.

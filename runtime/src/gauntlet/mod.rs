@@ -61,6 +61,9 @@
 //! - **dry run**: a preview changes nothing the read tools see (every read-only tool's
 //!   successful examples, before and after); apply does what the preview said; apply with
 //!   changed arguments, a used id or an expired id is refused; a preview lives its TTL.
+//! - **who may call**: for each OAuth scope the tool needs, a caller granted every other
+//!   one is refused with `insufficient_scope` naming the missing scope, and nothing changes;
+//!   a caller granted them all is not refused for its scopes.
 //! - **undo**: the undo call is valid and brings back what the read tools saw before.
 //! - **pagination**: walking every page returns every item once, at most `limit` a page,
 //!   as many as `total`; the default and maximum `limit` are what the description says; a

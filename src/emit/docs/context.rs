@@ -176,6 +176,9 @@ pub struct SafetyCtx {
     /// A write's: where its change happens (`store`, `remote_keyed`...) and what a retry
     /// then does, in the phrasebook's words.
     pub effect: Option<(&'static str, &'static str)>,
+    /// The OAuth scopes a caller's token must grant, all of them, over an authorized HTTP
+    /// server (empty: any caller with a valid token).
+    pub scopes: Vec<String>,
 }
 
 /// How retries are made safe.
@@ -455,6 +458,7 @@ fn safety(model: &Model, ts: &ToolSet, tool: &Tool, combined: bool) -> SafetyCtx
     SafetyCtx {
         tier: tool.tier.as_str(),
         open_world: tool.open_world,
+        scopes: tool.scopes.iter().map(|s| s.text.clone()).collect(),
         low_risk: tool.low_risk.as_ref().map(|r| r.text.clone()),
         effect: (tool.tier != crate::model::Tier::ReadOnly).then(|| {
             (

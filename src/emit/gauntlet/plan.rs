@@ -151,6 +151,12 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
             format!("{CHECK}::HostRequired"),
         );
     }
+    if !t.scopes.is_empty() {
+        add(
+            "a_caller_without_its_scopes_is_refused".into(),
+            format!("{CHECK}::ScopesRequired"),
+        );
+    }
     // An unprotected remote apply whose commit failed may have made its change: applying
     // its preview again is exactly the retry its words warn against.
     if t.preview.is_some() && t.effect != Effect::RemoteUnprotected {

@@ -27,6 +27,7 @@ mod errors_not_listed;
 mod free_form_object;
 mod id_name_suffix;
 mod id_without_name;
+mod irreversible_scope_too_weak;
 mod list_without_pagination;
 mod misroute;
 mod missing_error_example;
@@ -86,6 +87,7 @@ pub static ALL: &[&Rule] = &[
     &preview_without_fields::RULE,
     &confirm_flag_param::RULE,
     &safeguard_waived::RULE,
+    &irreversible_scope_too_weak::RULE,
     // results
     &list_without_pagination::RULE,
     &page_limit_too_high::RULE,

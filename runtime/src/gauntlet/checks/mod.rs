@@ -8,6 +8,7 @@ mod refusals;
 mod remote;
 mod retry;
 mod schema;
+mod scopes;
 mod unit_of_work;
 
 use serde_json::Value;
@@ -145,6 +146,7 @@ pub(crate) fn run(gauntlet: &Gauntlet<'_>, def: &'static CheckDef) -> Result<(),
         Check::RemoteRetryChangesOnce => remote::retry_changes_once(&ctx),
         Check::RemoteRetryMayRepeat => remote::retry_may_repeat(&ctx),
         Check::HostRequired => unit_of_work::host_required(&ctx),
+        Check::ScopesRequired => scopes::scopes_required(&ctx),
         Check::PagesWalkEveryItemOnce => paging::walk_every_item_once(&ctx),
         Check::ForgedCursorRefused => paging::forged_cursor_refused(&ctx),
         Check::DefaultLimit => paging::default_limit(&ctx),

@@ -304,6 +304,10 @@ static REVIEWS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 retryable: false,
             },
             ErrorFacts {
+                code: "insufficient_scope",
+                retryable: false,
+            },
+            ErrorFacts {
                 code: "unknown_tool",
                 retryable: false,
             },
@@ -402,6 +406,11 @@ static REVIEWS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "reviews_pull_request_read::result_variant_follows_its_parameter",
                 tool: "reviews_pull_request_read",
                 check: Check::SelectionsFollowed,
+            },
+            CheckDef {
+                name: "reviews_pull_request_read::a_caller_without_its_scopes_is_refused",
+                tool: "reviews_pull_request_read",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "reviews_pull_request_read::output_matches_the_schema",
@@ -584,6 +593,11 @@ static REVIEWS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::WritesOnlyThroughUnitOfWork,
             },
             CheckDef {
+                name: "reviews_comment_add::a_caller_without_its_scopes_is_refused",
+                tool: "reviews_comment_add",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "reviews_comment_add::output_matches_the_schema",
                 tool: "reviews_comment_add",
                 check: Check::OutputMatchesSchema,
@@ -714,6 +728,11 @@ static REVIEWS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::WritesOnlyThroughUnitOfWork,
             },
             CheckDef {
+                name: "reviews_review_submit::a_caller_without_its_scopes_is_refused",
+                tool: "reviews_review_submit",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "reviews_review_submit::output_matches_the_schema",
                 tool: "reviews_review_submit",
                 check: Check::OutputMatchesSchema,
@@ -833,6 +852,10 @@ macro_rules! reviews_gauntlet {
                 #[test]
                 fn result_variant_follows_its_parameter() {
                     super::super::__reviews_gauntlet("reviews_pull_request_read::result_variant_follows_its_parameter");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__reviews_gauntlet("reviews_pull_request_read::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -981,6 +1004,10 @@ macro_rules! reviews_gauntlet {
                     super::super::__reviews_gauntlet("reviews_comment_add::writes_only_through_the_unit_of_work");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__reviews_gauntlet("reviews_comment_add::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn output_matches_the_schema() {
                     super::super::__reviews_gauntlet("reviews_comment_add::output_matches_the_schema");
                 }
@@ -1085,6 +1112,10 @@ macro_rules! reviews_gauntlet {
                 #[test]
                 fn writes_only_through_the_unit_of_work() {
                     super::super::__reviews_gauntlet("reviews_review_submit::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__reviews_gauntlet("reviews_review_submit::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {

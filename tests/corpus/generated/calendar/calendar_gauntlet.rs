@@ -1101,6 +1101,10 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 retryable: false,
             },
             ErrorFacts {
+                code: "insufficient_scope",
+                retryable: false,
+            },
+            ErrorFacts {
                 code: "unknown_tool",
                 retryable: false,
             },
@@ -1129,6 +1133,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "list-calendars::unknown_argument_is_refused",
                 tool: "list-calendars",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "list-calendars::a_caller_without_its_scopes_is_refused",
+                tool: "list-calendars",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "list-calendars::output_matches_the_schema",
@@ -1254,6 +1263,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "list-events::unknown_argument_is_refused",
                 tool: "list-events",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "list-events::a_caller_without_its_scopes_is_refused",
+                tool: "list-events",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "list-events::output_matches_the_schema",
@@ -1411,6 +1425,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::UnknownArgument,
             },
             CheckDef {
+                name: "search-events::a_caller_without_its_scopes_is_refused",
+                tool: "search-events",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "search-events::output_matches_the_schema",
                 tool: "search-events",
                 check: Check::OutputMatchesSchema,
@@ -1521,6 +1540,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::UnknownArgument,
             },
             CheckDef {
+                name: "get-event::a_caller_without_its_scopes_is_refused",
+                tool: "get-event",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "get-event::output_matches_the_schema",
                 tool: "get-event",
                 check: Check::OutputMatchesSchema,
@@ -1569,6 +1593,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "list-colors::unknown_argument_is_refused",
                 tool: "list-colors",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "list-colors::a_caller_without_its_scopes_is_refused",
+                tool: "list-colors",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "list-colors::output_matches_the_schema",
@@ -1981,6 +2010,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::RemoteRetryChangesOnce,
             },
             CheckDef {
+                name: "create-event::a_caller_without_its_scopes_is_refused",
+                tool: "create-event",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "create-event::a_failed_apply_leaves_the_preview_usable",
                 tool: "create-event",
                 check: Check::FailedApplyKeepsPreview,
@@ -2254,6 +2288,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "create-events::a_retry_after_a_lost_outcome_does_not_repeat_the_change",
                 tool: "create-events",
                 check: Check::RemoteRetryChangesOnce,
+            },
+            CheckDef {
+                name: "create-events::a_caller_without_its_scopes_is_refused",
+                tool: "create-events",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "create-events::a_failed_apply_leaves_the_preview_usable",
@@ -2696,6 +2735,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::RemoteRetryMayRepeat,
             },
             CheckDef {
+                name: "update-event::a_caller_without_its_scopes_is_refused",
+                tool: "update-event",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "update-event::preview_changes_nothing",
                 tool: "update-event",
                 check: Check::PreviewChangesNothing,
@@ -2966,6 +3010,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::RemoteRetryChangesOnce,
             },
             CheckDef {
+                name: "delete-event::a_caller_without_its_scopes_is_refused",
+                tool: "delete-event",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "delete-event::a_failed_apply_leaves_the_preview_usable",
                 tool: "delete-event",
                 check: Check::FailedApplyKeepsPreview,
@@ -3216,6 +3265,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::RemoteRetryMayRepeat,
             },
             CheckDef {
+                name: "respond-to-event::a_caller_without_its_scopes_is_refused",
+                tool: "respond-to-event",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "respond-to-event::undo_restores_the_prior_state",
                 tool: "respond-to-event",
                 check: Check::UndoRestores,
@@ -3396,6 +3450,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::UnknownArgument,
             },
             CheckDef {
+                name: "get-freebusy::a_caller_without_its_scopes_is_refused",
+                tool: "get-freebusy",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "get-freebusy::output_matches_the_schema",
                 tool: "get-freebusy",
                 check: Check::OutputMatchesSchema,
@@ -3471,6 +3530,11 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::UnknownArgument,
             },
             CheckDef {
+                name: "get-current-time::a_caller_without_its_scopes_is_refused",
+                tool: "get-current-time",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "get-current-time::output_matches_the_schema",
                 tool: "get-current-time",
                 check: Check::OutputMatchesSchema,
@@ -3534,6 +3598,10 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__calendar_gauntlet("list-calendars::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__calendar_gauntlet("list-calendars::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -3636,6 +3704,10 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__calendar_gauntlet("list-events::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__calendar_gauntlet("list-events::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -3764,6 +3836,10 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("search-events::unknown_argument_is_refused");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__calendar_gauntlet("search-events::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn output_matches_the_schema() {
                     super::super::__calendar_gauntlet("search-events::output_matches_the_schema");
                 }
@@ -3854,6 +3930,10 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("get-event::unknown_argument_is_refused");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__calendar_gauntlet("get-event::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn output_matches_the_schema() {
                     super::super::__calendar_gauntlet("get-event::output_matches_the_schema");
                 }
@@ -3894,6 +3974,10 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__calendar_gauntlet("list-colors::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__calendar_gauntlet("list-colors::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -4226,6 +4310,10 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("create-event::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__calendar_gauntlet("create-event::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {
                     super::super::__calendar_gauntlet("create-event::a_failed_apply_leaves_the_preview_usable");
                 }
@@ -4446,6 +4534,10 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn a_retry_after_a_lost_outcome_does_not_repeat_the_change() {
                     super::super::__calendar_gauntlet("create-events::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__calendar_gauntlet("create-events::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {
@@ -4802,6 +4894,10 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("update-event::a_lost_outcome_says_a_retry_may_repeat_the_change");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__calendar_gauntlet("update-event::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn preview_changes_nothing() {
                     super::super::__calendar_gauntlet("update-event::preview_changes_nothing");
                 }
@@ -5020,6 +5116,10 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("delete-event::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__calendar_gauntlet("delete-event::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {
                     super::super::__calendar_gauntlet("delete-event::a_failed_apply_leaves_the_preview_usable");
                 }
@@ -5222,6 +5322,10 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("respond-to-event::a_lost_outcome_says_a_retry_may_repeat_the_change");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__calendar_gauntlet("respond-to-event::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn undo_restores_the_prior_state() {
                     super::super::__calendar_gauntlet("respond-to-event::undo_restores_the_prior_state");
                 }
@@ -5368,6 +5472,10 @@ macro_rules! calendar_gauntlet {
                     super::super::__calendar_gauntlet("get-freebusy::unknown_argument_is_refused");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__calendar_gauntlet("get-freebusy::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn output_matches_the_schema() {
                     super::super::__calendar_gauntlet("get-freebusy::output_matches_the_schema");
                 }
@@ -5428,6 +5536,10 @@ macro_rules! calendar_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__calendar_gauntlet("get-current-time::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__calendar_gauntlet("get-current-time::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {

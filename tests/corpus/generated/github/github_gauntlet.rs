@@ -658,6 +658,10 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 retryable: false,
             },
             ErrorFacts {
+                code: "insufficient_scope",
+                retryable: false,
+            },
+            ErrorFacts {
                 code: "unknown_tool",
                 retryable: false,
             },
@@ -856,6 +860,11 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "pull_request_read::result_variant_follows_its_parameter",
                 tool: "pull_request_read",
                 check: Check::SelectionsFollowed,
+            },
+            CheckDef {
+                name: "pull_request_read::a_caller_without_its_scopes_is_refused",
+                tool: "pull_request_read",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "pull_request_read::pagination_walks_every_item_once",
@@ -1081,6 +1090,11 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "list_pull_requests::unknown_argument_is_refused",
                 tool: "list_pull_requests",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "list_pull_requests::a_caller_without_its_scopes_is_refused",
+                tool: "list_pull_requests",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "list_pull_requests::pagination_walks_every_item_once",
@@ -1358,6 +1372,11 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::RemoteRetryMayRepeat,
             },
             CheckDef {
+                name: "create_pull_request::a_caller_without_its_scopes_is_refused",
+                tool: "create_pull_request",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "create_pull_request::output_matches_the_schema",
                 tool: "create_pull_request",
                 check: Check::OutputMatchesSchema,
@@ -1598,6 +1617,11 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::RemoteRetryMayRepeat,
             },
             CheckDef {
+                name: "update_pull_request::a_caller_without_its_scopes_is_refused",
+                tool: "update_pull_request",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "update_pull_request::output_matches_the_schema",
                 tool: "update_pull_request",
                 check: Check::OutputMatchesSchema,
@@ -1811,6 +1835,11 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "merge_pull_request::a_retry_after_a_lost_outcome_does_not_repeat_the_change",
                 tool: "merge_pull_request",
                 check: Check::RemoteRetryChangesOnce,
+            },
+            CheckDef {
+                name: "merge_pull_request::a_caller_without_its_scopes_is_refused",
+                tool: "merge_pull_request",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "merge_pull_request::a_failed_apply_leaves_the_preview_usable",
@@ -2068,6 +2097,11 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::RemoteRetryMayRepeat,
             },
             CheckDef {
+                name: "add_reply_to_pull_request_comment::a_caller_without_its_scopes_is_refused",
+                tool: "add_reply_to_pull_request_comment",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "add_reply_to_pull_request_comment::output_matches_the_schema",
                 tool: "add_reply_to_pull_request_comment",
                 check: Check::OutputMatchesSchema,
@@ -2294,6 +2328,10 @@ macro_rules! github_gauntlet {
                     super::super::__github_gauntlet("pull_request_read::result_variant_follows_its_parameter");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__github_gauntlet("pull_request_read::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn pagination_walks_every_item_once() {
                     super::super::__github_gauntlet("pull_request_read::pagination_walks_every_item_once");
                 }
@@ -2474,6 +2512,10 @@ macro_rules! github_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__github_gauntlet("list_pull_requests::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__github_gauntlet("list_pull_requests::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn pagination_walks_every_item_once() {
@@ -2698,6 +2740,10 @@ macro_rules! github_gauntlet {
                     super::super::__github_gauntlet("create_pull_request::a_lost_outcome_says_a_retry_may_repeat_the_change");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__github_gauntlet("create_pull_request::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn output_matches_the_schema() {
                     super::super::__github_gauntlet("create_pull_request::output_matches_the_schema");
                 }
@@ -2892,6 +2938,10 @@ macro_rules! github_gauntlet {
                     super::super::__github_gauntlet("update_pull_request::a_lost_outcome_says_a_retry_may_repeat_the_change");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__github_gauntlet("update_pull_request::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn output_matches_the_schema() {
                     super::super::__github_gauntlet("update_pull_request::output_matches_the_schema");
                 }
@@ -3064,6 +3114,10 @@ macro_rules! github_gauntlet {
                 #[test]
                 fn a_retry_after_a_lost_outcome_does_not_repeat_the_change() {
                     super::super::__github_gauntlet("merge_pull_request::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__github_gauntlet("merge_pull_request::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {
@@ -3270,6 +3324,10 @@ macro_rules! github_gauntlet {
                 #[test]
                 fn a_lost_outcome_says_a_retry_may_repeat_the_change() {
                     super::super::__github_gauntlet("add_reply_to_pull_request_comment::a_lost_outcome_says_a_retry_may_repeat_the_change");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__github_gauntlet("add_reply_to_pull_request_comment::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {

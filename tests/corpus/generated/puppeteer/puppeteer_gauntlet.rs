@@ -470,6 +470,10 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 retryable: false,
             },
             ErrorFacts {
+                code: "insufficient_scope",
+                retryable: false,
+            },
+            ErrorFacts {
                 code: "unknown_tool",
                 retryable: false,
             },
@@ -568,6 +572,11 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "puppeteer_navigate::writes_only_through_the_unit_of_work",
                 tool: "puppeteer_navigate",
                 check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "puppeteer_navigate::a_caller_without_its_scopes_is_refused",
+                tool: "puppeteer_navigate",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "puppeteer_navigate::undo_restores_the_prior_state",
@@ -683,6 +692,11 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "puppeteer_screenshot::unknown_argument_is_refused",
                 tool: "puppeteer_screenshot",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "puppeteer_screenshot::a_caller_without_its_scopes_is_refused",
+                tool: "puppeteer_screenshot",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "puppeteer_screenshot::output_matches_the_schema",
@@ -803,6 +817,11 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "puppeteer_click::writes_only_through_the_unit_of_work",
                 tool: "puppeteer_click",
                 check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "puppeteer_click::a_caller_without_its_scopes_is_refused",
+                tool: "puppeteer_click",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "puppeteer_click::a_failed_apply_leaves_the_preview_usable",
@@ -950,6 +969,11 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::WritesOnlyThroughUnitOfWork,
             },
             CheckDef {
+                name: "puppeteer_fill::a_caller_without_its_scopes_is_refused",
+                tool: "puppeteer_fill",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "puppeteer_fill::undo_restores_the_prior_state",
                 tool: "puppeteer_fill",
                 check: Check::UndoRestores,
@@ -1065,6 +1089,11 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::WritesOnlyThroughUnitOfWork,
             },
             CheckDef {
+                name: "puppeteer_select::a_caller_without_its_scopes_is_refused",
+                tool: "puppeteer_select",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "puppeteer_select::undo_restores_the_prior_state",
                 tool: "puppeteer_select",
                 check: Check::UndoRestores,
@@ -1123,6 +1152,11 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "puppeteer_hover::unknown_argument_is_refused",
                 tool: "puppeteer_hover",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "puppeteer_hover::a_caller_without_its_scopes_is_refused",
+                tool: "puppeteer_hover",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "puppeteer_hover::output_matches_the_schema",
@@ -1223,6 +1257,11 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "puppeteer_evaluate::writes_only_through_the_unit_of_work",
                 tool: "puppeteer_evaluate",
                 check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "puppeteer_evaluate::a_caller_without_its_scopes_is_refused",
+                tool: "puppeteer_evaluate",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "puppeteer_evaluate::a_failed_apply_leaves_the_preview_usable",
@@ -1386,6 +1425,10 @@ macro_rules! puppeteer_gauntlet {
                     super::super::__puppeteer_gauntlet("puppeteer_navigate::writes_only_through_the_unit_of_work");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__puppeteer_gauntlet("puppeteer_navigate::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn undo_restores_the_prior_state() {
                     super::super::__puppeteer_gauntlet("puppeteer_navigate::undo_restores_the_prior_state");
                 }
@@ -1478,6 +1521,10 @@ macro_rules! puppeteer_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__puppeteer_gauntlet("puppeteer_screenshot::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__puppeteer_gauntlet("puppeteer_screenshot::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -1576,6 +1623,10 @@ macro_rules! puppeteer_gauntlet {
                 #[test]
                 fn writes_only_through_the_unit_of_work() {
                     super::super::__puppeteer_gauntlet("puppeteer_click::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__puppeteer_gauntlet("puppeteer_click::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {
@@ -1696,6 +1747,10 @@ macro_rules! puppeteer_gauntlet {
                     super::super::__puppeteer_gauntlet("puppeteer_fill::writes_only_through_the_unit_of_work");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__puppeteer_gauntlet("puppeteer_fill::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn undo_restores_the_prior_state() {
                     super::super::__puppeteer_gauntlet("puppeteer_fill::undo_restores_the_prior_state");
                 }
@@ -1790,6 +1845,10 @@ macro_rules! puppeteer_gauntlet {
                     super::super::__puppeteer_gauntlet("puppeteer_select::writes_only_through_the_unit_of_work");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__puppeteer_gauntlet("puppeteer_select::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn undo_restores_the_prior_state() {
                     super::super::__puppeteer_gauntlet("puppeteer_select::undo_restores_the_prior_state");
                 }
@@ -1838,6 +1897,10 @@ macro_rules! puppeteer_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__puppeteer_gauntlet("puppeteer_hover::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__puppeteer_gauntlet("puppeteer_hover::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -1920,6 +1983,10 @@ macro_rules! puppeteer_gauntlet {
                 #[test]
                 fn writes_only_through_the_unit_of_work() {
                     super::super::__puppeteer_gauntlet("puppeteer_evaluate::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__puppeteer_gauntlet("puppeteer_evaluate::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {

@@ -512,6 +512,10 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 retryable: false,
             },
             ErrorFacts {
+                code: "insufficient_scope",
+                retryable: false,
+            },
+            ErrorFacts {
                 code: "unknown_tool",
                 retryable: false,
             },
@@ -565,6 +569,11 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "slack_list_channels::unknown_argument_is_refused",
                 tool: "slack_list_channels",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "slack_list_channels::a_caller_without_its_scopes_is_refused",
+                tool: "slack_list_channels",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "slack_list_channels::pagination_walks_every_item_once",
@@ -700,6 +709,11 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "slack_post_message::a_lost_outcome_says_a_retry_may_repeat_the_change",
                 tool: "slack_post_message",
                 check: Check::RemoteRetryMayRepeat,
+            },
+            CheckDef {
+                name: "slack_post_message::a_caller_without_its_scopes_is_refused",
+                tool: "slack_post_message",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "slack_post_message::output_matches_the_schema",
@@ -840,6 +854,11 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "slack_reply_to_thread::a_lost_outcome_says_a_retry_may_repeat_the_change",
                 tool: "slack_reply_to_thread",
                 check: Check::RemoteRetryMayRepeat,
+            },
+            CheckDef {
+                name: "slack_reply_to_thread::a_caller_without_its_scopes_is_refused",
+                tool: "slack_reply_to_thread",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "slack_reply_to_thread::output_matches_the_schema",
@@ -987,6 +1006,11 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::RemoteRetryChangesOnce,
             },
             CheckDef {
+                name: "slack_add_reaction::a_caller_without_its_scopes_is_refused",
+                tool: "slack_add_reaction",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "slack_add_reaction::output_matches_the_schema",
                 tool: "slack_add_reaction",
                 check: Check::OutputMatchesSchema,
@@ -1075,6 +1099,11 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "slack_get_channel_history::unknown_argument_is_refused",
                 tool: "slack_get_channel_history",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "slack_get_channel_history::a_caller_without_its_scopes_is_refused",
+                tool: "slack_get_channel_history",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "slack_get_channel_history::pagination_walks_every_item_once",
@@ -1172,6 +1201,11 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::UnknownArgument,
             },
             CheckDef {
+                name: "slack_get_thread_replies::a_caller_without_its_scopes_is_refused",
+                tool: "slack_get_thread_replies",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "slack_get_thread_replies::output_matches_the_schema",
                 tool: "slack_get_thread_replies",
                 check: Check::OutputMatchesSchema,
@@ -1230,6 +1264,11 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "slack_get_users::unknown_argument_is_refused",
                 tool: "slack_get_users",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "slack_get_users::a_caller_without_its_scopes_is_refused",
+                tool: "slack_get_users",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "slack_get_users::pagination_walks_every_item_once",
@@ -1305,6 +1344,11 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "slack_get_user_profile::unknown_argument_is_refused",
                 tool: "slack_get_user_profile",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "slack_get_user_profile::a_caller_without_its_scopes_is_refused",
+                tool: "slack_get_user_profile",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "slack_get_user_profile::output_matches_the_schema",
@@ -1385,6 +1429,10 @@ macro_rules! slack_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__slack_gauntlet("slack_list_channels::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__slack_gauntlet("slack_list_channels::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn pagination_walks_every_item_once() {
@@ -1495,6 +1543,10 @@ macro_rules! slack_gauntlet {
                 #[test]
                 fn a_lost_outcome_says_a_retry_may_repeat_the_change() {
                     super::super::__slack_gauntlet("slack_post_message::a_lost_outcome_says_a_retry_may_repeat_the_change");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__slack_gauntlet("slack_post_message::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -1609,6 +1661,10 @@ macro_rules! slack_gauntlet {
                 #[test]
                 fn a_lost_outcome_says_a_retry_may_repeat_the_change() {
                     super::super::__slack_gauntlet("slack_reply_to_thread::a_lost_outcome_says_a_retry_may_repeat_the_change");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__slack_gauntlet("slack_reply_to_thread::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -1729,6 +1785,10 @@ macro_rules! slack_gauntlet {
                     super::super::__slack_gauntlet("slack_add_reaction::a_retry_after_a_lost_outcome_does_not_repeat_the_change");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__slack_gauntlet("slack_add_reaction::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn output_matches_the_schema() {
                     super::super::__slack_gauntlet("slack_add_reaction::output_matches_the_schema");
                 }
@@ -1801,6 +1861,10 @@ macro_rules! slack_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__slack_gauntlet("slack_get_channel_history::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__slack_gauntlet("slack_get_channel_history::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn pagination_walks_every_item_once() {
@@ -1881,6 +1945,10 @@ macro_rules! slack_gauntlet {
                     super::super::__slack_gauntlet("slack_get_thread_replies::unknown_argument_is_refused");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__slack_gauntlet("slack_get_thread_replies::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn output_matches_the_schema() {
                     super::super::__slack_gauntlet("slack_get_thread_replies::output_matches_the_schema");
                 }
@@ -1929,6 +1997,10 @@ macro_rules! slack_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__slack_gauntlet("slack_get_users::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__slack_gauntlet("slack_get_users::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn pagination_walks_every_item_once() {
@@ -1991,6 +2063,10 @@ macro_rules! slack_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__slack_gauntlet("slack_get_user_profile::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__slack_gauntlet("slack_get_user_profile::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {

@@ -751,6 +751,10 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 retryable: false,
             },
             ErrorFacts {
+                code: "insufficient_scope",
+                retryable: false,
+            },
+            ErrorFacts {
                 code: "unknown_tool",
                 retryable: false,
             },
@@ -774,6 +778,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "list_projects::unknown_argument_is_refused",
                 tool: "list_projects",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "list_projects::a_caller_without_its_scopes_is_refused",
+                tool: "list_projects",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "list_projects::output_matches_the_schema",
@@ -814,6 +823,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "get_project::unknown_argument_is_refused",
                 tool: "get_project",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "get_project::a_caller_without_its_scopes_is_refused",
+                tool: "get_project",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "get_project::output_matches_the_schema",
@@ -864,6 +878,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "get_cost::unknown_argument_is_refused",
                 tool: "get_cost",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "get_cost::a_caller_without_its_scopes_is_refused",
+                tool: "get_cost",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "get_cost::output_matches_the_schema",
@@ -939,6 +958,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "confirm_cost::unknown_argument_is_refused",
                 tool: "confirm_cost",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "confirm_cost::a_caller_without_its_scopes_is_refused",
+                tool: "confirm_cost",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "confirm_cost::output_matches_the_schema",
@@ -1106,6 +1130,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::WritesOnlyThroughUnitOfWork,
             },
             CheckDef {
+                name: "create_project::a_caller_without_its_scopes_is_refused",
+                tool: "create_project",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "create_project::a_failed_apply_leaves_the_preview_usable",
                 tool: "create_project",
                 check: Check::FailedApplyKeepsPreview,
@@ -1246,6 +1275,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::WritesOnlyThroughUnitOfWork,
             },
             CheckDef {
+                name: "pause_project::a_caller_without_its_scopes_is_refused",
+                tool: "pause_project",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "pause_project::undo_restores_the_prior_state",
                 tool: "pause_project",
                 check: Check::UndoRestores,
@@ -1331,6 +1365,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::WritesOnlyThroughUnitOfWork,
             },
             CheckDef {
+                name: "restore_project::a_caller_without_its_scopes_is_refused",
+                tool: "restore_project",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "restore_project::undo_restores_the_prior_state",
                 tool: "restore_project",
                 check: Check::UndoRestores,
@@ -1404,6 +1443,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "list_tables::unknown_argument_is_refused",
                 tool: "list_tables",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "list_tables::a_caller_without_its_scopes_is_refused",
+                tool: "list_tables",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "list_tables::output_matches_the_schema",
@@ -1539,6 +1583,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "apply_migration::writes_only_through_the_unit_of_work",
                 tool: "apply_migration",
                 check: Check::WritesOnlyThroughUnitOfWork,
+            },
+            CheckDef {
+                name: "apply_migration::a_caller_without_its_scopes_is_refused",
+                tool: "apply_migration",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "apply_migration::a_failed_apply_leaves_the_preview_usable",
@@ -1711,6 +1760,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::WritesOnlyThroughUnitOfWork,
             },
             CheckDef {
+                name: "execute_sql::a_caller_without_its_scopes_is_refused",
+                tool: "execute_sql",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "execute_sql::a_failed_apply_leaves_the_preview_usable",
                 tool: "execute_sql",
                 check: Check::FailedApplyKeepsPreview,
@@ -1811,6 +1865,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::UnknownArgument,
             },
             CheckDef {
+                name: "get_logs::a_caller_without_its_scopes_is_refused",
+                tool: "get_logs",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "get_logs::output_matches_the_schema",
                 tool: "get_logs",
                 check: Check::OutputMatchesSchema,
@@ -1866,6 +1925,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::UnknownArgument,
             },
             CheckDef {
+                name: "get_advisors::a_caller_without_its_scopes_is_refused",
+                tool: "get_advisors",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
                 name: "get_advisors::output_matches_the_schema",
                 tool: "get_advisors",
                 check: Check::OutputMatchesSchema,
@@ -1904,6 +1968,11 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "generate_typescript_types::unknown_argument_is_refused",
                 tool: "generate_typescript_types",
                 check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "generate_typescript_types::a_caller_without_its_scopes_is_refused",
+                tool: "generate_typescript_types",
+                check: Check::ScopesRequired,
             },
             CheckDef {
                 name: "generate_typescript_types::output_matches_the_schema",
@@ -1957,6 +2026,10 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("list_projects::unknown_argument_is_refused");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__supabase_gauntlet("list_projects::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn output_matches_the_schema() {
                     super::super::__supabase_gauntlet("list_projects::output_matches_the_schema");
                 }
@@ -1989,6 +2062,10 @@ macro_rules! supabase_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__supabase_gauntlet("get_project::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__supabase_gauntlet("get_project::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -2031,6 +2108,10 @@ macro_rules! supabase_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__supabase_gauntlet("get_cost::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__supabase_gauntlet("get_cost::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -2093,6 +2174,10 @@ macro_rules! supabase_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__supabase_gauntlet("confirm_cost::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__supabase_gauntlet("confirm_cost::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -2229,6 +2314,10 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("create_project::writes_only_through_the_unit_of_work");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__supabase_gauntlet("create_project::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {
                     super::super::__supabase_gauntlet("create_project::a_failed_apply_leaves_the_preview_usable");
                 }
@@ -2343,6 +2432,10 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("pause_project::writes_only_through_the_unit_of_work");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__supabase_gauntlet("pause_project::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn undo_restores_the_prior_state() {
                     super::super::__supabase_gauntlet("pause_project::undo_restores_the_prior_state");
                 }
@@ -2413,6 +2506,10 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("restore_project::writes_only_through_the_unit_of_work");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__supabase_gauntlet("restore_project::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn undo_restores_the_prior_state() {
                     super::super::__supabase_gauntlet("restore_project::undo_restores_the_prior_state");
                 }
@@ -2473,6 +2570,10 @@ macro_rules! supabase_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__supabase_gauntlet("list_tables::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__supabase_gauntlet("list_tables::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -2583,6 +2684,10 @@ macro_rules! supabase_gauntlet {
                 #[test]
                 fn writes_only_through_the_unit_of_work() {
                     super::super::__supabase_gauntlet("apply_migration::writes_only_through_the_unit_of_work");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__supabase_gauntlet("apply_migration::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {
@@ -2723,6 +2828,10 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("execute_sql::writes_only_through_the_unit_of_work");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__supabase_gauntlet("execute_sql::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {
                     super::super::__supabase_gauntlet("execute_sql::a_failed_apply_leaves_the_preview_usable");
                 }
@@ -2805,6 +2914,10 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("get_logs::unknown_argument_is_refused");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__supabase_gauntlet("get_logs::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn output_matches_the_schema() {
                     super::super::__supabase_gauntlet("get_logs::output_matches_the_schema");
                 }
@@ -2851,6 +2964,10 @@ macro_rules! supabase_gauntlet {
                     super::super::__supabase_gauntlet("get_advisors::unknown_argument_is_refused");
                 }
                 #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__supabase_gauntlet("get_advisors::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
                 fn output_matches_the_schema() {
                     super::super::__supabase_gauntlet("get_advisors::output_matches_the_schema");
                 }
@@ -2883,6 +3000,10 @@ macro_rules! supabase_gauntlet {
                 #[test]
                 fn unknown_argument_is_refused() {
                     super::super::__supabase_gauntlet("generate_typescript_types::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__supabase_gauntlet("generate_typescript_types::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
                 fn output_matches_the_schema() {
