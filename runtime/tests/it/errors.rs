@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use toolspec_runtime::ToolError;
+use toolspec_runtime::caller::{self, Caller};
 use toolspec_runtime::catalog;
+use toolspec_runtime::engine::glue;
 use toolspec_runtime::cursor::CursorKey;
 use toolspec_runtime::engine::{
     Confirmation, Gate, HostAnswer, Runtime, ToolDefinition, find_tool, unknown_tool,
@@ -44,6 +46,25 @@ static TAGS: MapShape =
     MapShape::new(Shape::String(StringShape::new())).keys(StringShape::new().length(None, Some(3)));
 static DIGITS: Pattern = Pattern::new("^[0-9]+$");
 static DEFS: [ToolDefinition; 0] = [];
+/// A tool that needs a scope, for `insufficient_scope`.
+static SCOPED: ToolDefinition = ToolDefinition {
+    name: "t_write",
+    title: "Write",
+    description: "Writes.",
+    input_schema: r#"{"type":"object"}"#,
+    output_schema: r#"{"type":"object"}"#,
+    listed_output_schema: "",
+    annotations: toolspec_runtime::engine::Annotations {
+        read_only: false,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+    },
+    deprecated_aliases: &[],
+    scopes: &["t:read", "t:write"],
+    input: &INPUT,
+    example_call: r#"{"n":1,"a":true}"#,
+};
 
 async fn produce_all() -> BTreeMap<String, ToolError> {
     let mut got = BTreeMap::new();
@@ -180,6 +201,26 @@ async fn produce_all() -> BTreeMap<String, ToolError> {
 
     assert!(find_tool(&DEFS, "nope").is_none());
     keep(unknown_tool(&DEFS, "nope"));
+    // A caller granted only `t:read` calls a tool that also needs `t:write`: refused by the
+    // generated layer's first step, before the arguments are read.
+    let reader = Arc::new(Caller::new("https://as.example", "r").with_scopes(["t:read"]));
+    let refused = caller::scope(Some(reader), async {
+        glue::accept::<Value>(&SCOPED, json!({"n": 1, "a": true}))
+    })
+    .await
+    .expect_err("insufficient scope");
+    assert_eq!(refused.details["missing"], json!(["t:write"]));
+    assert_eq!(refused.details["required"], json!(["t:read", "t:write"]));
+    keep(refused);
+    // The local user (no caller) and a caller granted both are not refused.
+    assert!(glue::accept::<Value>(&SCOPED, json!({"n": 1, "a": true})).is_ok());
+    let writer =
+        Arc::new(Caller::new("https://as.example", "w").with_scopes(["t:read", "t:write"]));
+    let served = caller::scope(Some(writer), async {
+        glue::accept::<Value>(&SCOPED, json!({"n": 1, "a": true}))
+    })
+    .await;
+    assert!(served.is_ok(), "{served:?}");
     keep(
         rt.gated(
             gate(None),
