@@ -63,7 +63,10 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("PagingLimits", "default_limit: 10\nmax_limit: 50\n"),
     ("IdempotencyDefaults", "ttl: 24h\n"),
     ("PreviewDefaults", "ttl: 10m\napproval: host_or_preview\n"),
-    ("ScopeDefaults", "read: [tickets:read]\nwrite: [tickets:write]\n"),
+    (
+        "ScopeDefaults",
+        "read: [tickets:read]\nwrite: [tickets:write]\n",
+    ),
     ("RequestLimits", "request_bytes: 4194304\ndepth: 32\n"),
     (
         "Tool",

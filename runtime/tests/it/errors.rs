@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 use toolspec_runtime::ToolError;
 use toolspec_runtime::caller::{self, Caller};
 use toolspec_runtime::catalog;
-use toolspec_runtime::engine::glue;
 use toolspec_runtime::cursor::CursorKey;
+use toolspec_runtime::engine::glue;
 use toolspec_runtime::engine::{
     Confirmation, Gate, HostAnswer, Runtime, ToolDefinition, find_tool, unknown_tool,
 };
