@@ -22,7 +22,7 @@
 //! - refuses a `tools/call` whose tool needs a scope the token does not grant with `403` and
 //!   `error="insufficient_scope", scope="<every scope the tool needs>"`, and lists to each
 //!   caller only the tools its scopes allow.
-//! - runs each call as its [`Caller`](crate::caller::Caller), so idempotency keys, previews
+//! - runs each call as its [`Caller`], so idempotency keys, previews
 //!   and cursors are the caller's own.
 //!
 //! ```no_run
