@@ -8,29 +8,34 @@ use crate::model::Tool;
 /// for its tier, so a changed default shows on every tool it reaches).
 pub(super) fn compare_scopes(o: &Tool, n: &Tool, out: &mut Changes) {
     let name = n.name.text.as_str();
-    for s in &n.scopes {
-        if !o.scopes.iter().any(|x| x.text == s.text) {
+    for (side, here, there) in [(Side::New, n, o), (Side::Old, o, n)] {
+        for s in &here.scopes {
+            if there.scopes.iter().any(|x| x.text == s.text) {
+                continue;
+            }
+            let (kind, breaks, message, reason) = match side {
+                Side::New => (
+                    "scope-added",
+                    Some(Party::Callers),
+                    format!("`{name}` now needs scope `{}`", s.text),
+                    "callers whose tokens lack it are refused with 403 insufficient_scope and no longer see the tool in tools/list",
+                ),
+                Side::Old => (
+                    "scope-removed",
+                    None,
+                    format!("`{name}` no longer needs scope `{}`", s.text),
+                    "every token that could call it still can",
+                ),
+            };
+            let path = format!("{name}.scopes.{}", s.text);
             out.push(
-                "scope-added",
-                Some(Party::Callers),
+                kind,
+                breaks,
                 Some(name),
-                format!("{name}.scopes.{}", s.text),
-                (Side::New, s.span),
-                format!("`{name}` now needs scope `{}`", s.text),
-                "callers whose tokens lack it are refused with 403 insufficient_scope and no longer see the tool in tools/list",
-            );
-        }
-    }
-    for s in &o.scopes {
-        if !n.scopes.iter().any(|x| x.text == s.text) {
-            out.push(
-                "scope-removed",
-                None,
-                Some(name),
-                format!("{name}.scopes.{}", s.text),
-                (Side::Old, s.span),
-                format!("`{name}` no longer needs scope `{}`", s.text),
-                "every token that could call it still can",
+                path,
+                (side, s.span),
+                message,
+                reason,
             );
         }
     }

@@ -241,16 +241,19 @@ async fn hostile_tokens_are_refused_without_being_repeated() {
         .unwrap();
     assert_eq!(answer(basic).await.status, 401);
     let good_token = token(&key, at_header(&key), good.clone());
-    let in_query = reqwest::Client::new()
-        .post(format!("{}?access_token={good_token}", http.url()))
-        .header("content-type", "application/json")
-        .body(initialize().to_string())
-        .send()
-        .await
-        .unwrap();
-    let in_query = answer(in_query).await;
-    assert_eq!(in_query.status, 401);
-    assert!(in_query.challenge.contains("invalid_token"));
+    // RFC 6750's `access_token`, and the `token` some clients use.
+    for param in ["access_token", "token"] {
+        let in_query = reqwest::Client::new()
+            .post(format!("{}?{param}={good_token}", http.url()))
+            .header("content-type", "application/json")
+            .body(initialize().to_string())
+            .send()
+            .await
+            .unwrap();
+        let in_query = answer(in_query).await;
+        assert_eq!(in_query.status, 401, "{param}");
+        assert!(in_query.challenge.contains("invalid_token"), "{param}");
+    }
     // And the server still serves a good token.
     let served = post(&http.url(), Some(&good_token), &initialize()).await;
     assert_eq!(served.status, 200, "{}", served.body);

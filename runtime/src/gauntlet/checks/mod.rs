@@ -93,6 +93,33 @@ pub(crate) fn effect_call(
     session.apply_args(ctx.tool, &args, &preview, promise)
 }
 
+/// What a refused call must leave behind: the read tools see what they saw `before` (a
+/// [`Session::snapshot`]), and the tool's write method never ran. Otherwise fails `promise`,
+/// naming the refused call `args`.
+pub(crate) fn refusal_changed_nothing(
+    ctx: &Ctx<'_, '_>,
+    session: &Session<'_>,
+    before: &[(String, Value)],
+    args: &Value,
+    promise: &str,
+) -> Result<(), Failure> {
+    let tool = ctx.tool.name;
+    let after = session.snapshot(ctx.facts);
+    if let Some((call, was, now)) = super::session::first_difference(before, &after) {
+        return Err(Failure::new(promise)
+            .call(tool, args)
+            .got(format!("after the refusal, {call} gives {now}"))
+            .expected(format!("what it gave before: {was}")));
+    }
+    if session.writes(tool) != 0 {
+        return Err(Failure::new(promise)
+            .call(tool, args)
+            .got("the tool's write method ran")
+            .expected("no write after a refusal"));
+    }
+    Ok(())
+}
+
 /// Runs one check.
 pub(crate) fn run(gauntlet: &Gauntlet<'_>, def: &'static CheckDef) -> Result<(), Failure> {
     let facts = gauntlet.facts;

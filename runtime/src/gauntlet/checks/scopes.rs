@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 use serde_json::json;
 
-use super::{Ctx, not_applicable};
+use super::{Ctx, not_applicable, refusal_changed_nothing};
 use crate::caller::Caller;
 use crate::engine::CallContext;
 use crate::gauntlet::failure::{Failure, show};
-use crate::gauntlet::session::{describe_error, first_difference};
+use crate::gauntlet::session::describe_error;
 
 /// The issuer the gauntlet's callers come from: a reserved name (RFC 2606), no real issuer.
 const ISSUER: &str = "https://gauntlet.invalid";
@@ -38,41 +38,26 @@ pub(crate) fn scopes_required(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     let before = session.snapshot(ctx.facts);
     for lacking in needed {
         let granted: Vec<&str> = needed.iter().copied().filter(|s| s != lacking).collect();
-        let expected = format!("error `insufficient_scope` with details.missing [{lacking:?}]");
-        match session.call_with(tool.name, &args, &as_caller(granted)) {
+        let got = match session.call_with(tool.name, &args, &as_caller(granted)) {
             Err(e)
                 if e.code == "insufficient_scope"
                     && !e.retryable
-                    && e.details.get("missing") == Some(&json!([lacking])) => {}
-            Err(e) => {
-                return Err(Failure::new(promise)
-                    .call(tool.name, &args)
-                    .got(describe_error(&e))
-                    .expected(expected)
-                    .fix("serve the tool through the generated layer, which checks the caller's scopes before the method runs"));
+                    && e.details.get("missing") == Some(&json!([lacking])) =>
+            {
+                continue;
             }
-            Ok(out) => {
-                return Err(Failure::new(promise)
-                    .call(tool.name, &args)
-                    .got(format!("a success: {}", show(&out.structured)))
-                    .expected(expected)
-                    .fix("serve the tool through the generated layer, which checks the caller's scopes before the method runs"));
-            }
-        }
-    }
-    let after = session.snapshot(ctx.facts);
-    if let Some((call, was, now)) = first_difference(&before, &after) {
+            Err(e) => describe_error(&e),
+            Ok(out) => format!("a success: {}", show(&out.structured)),
+        };
         return Err(Failure::new(promise)
             .call(tool.name, &args)
-            .got(format!("after the refusals, {call} gives {now}"))
-            .expected(format!("what it gave before: {was}")));
+            .got(got)
+            .expected(format!(
+                "error `insufficient_scope` with details.missing [{lacking:?}]"
+            ))
+            .fix("serve the tool through the generated layer, which checks the caller's scopes before the method runs"));
     }
-    if session.writes(tool.name) != 0 {
-        return Err(Failure::new(promise)
-            .call(tool.name, &args)
-            .got("the method ran for a caller without the scope")
-            .expected("no call of the method"));
-    }
+    refusal_changed_nothing(ctx, &session, &before, &args, &promise)?;
     if let Err(e) = session.call_with(tool.name, &args, &as_caller(needed.to_vec()))
         && e.code == "insufficient_scope"
     {

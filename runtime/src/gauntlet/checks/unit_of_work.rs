@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Ctx, effect_call, gated, not_applicable};
+use super::{Ctx, effect_call, gated, not_applicable, refusal_changed_nothing};
 use crate::gauntlet::failure::{Failure, show};
 use crate::gauntlet::session::{Session, describe_error, first_difference};
 
@@ -130,18 +130,5 @@ pub(crate) fn host_required(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
                 .expected("error `approval_unavailable`"));
         }
     }
-    let after = session.snapshot(ctx.facts);
-    if let Some((call, was, now)) = first_difference(&before, &after) {
-        return Err(Failure::new(promise)
-            .call(tool.name, &args)
-            .got(format!("after the refusal, {call} gives {now}"))
-            .expected(format!("what it gave before: {was}")));
-    }
-    if session.writes(tool.name) != 0 {
-        return Err(Failure::new(promise)
-            .call(tool.name, &args)
-            .got("the apply method ran")
-            .expected("no apply without the person's approval"));
-    }
-    Ok(())
+    refusal_changed_nothing(ctx, &session, &before, &args, &promise)
 }
