@@ -199,7 +199,7 @@ pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     /// Search support tickets by free text, optionally filtered by status. Returns matching tickets
     /// (id, title, status), oldest first, with the total count. Use when the user asks about past
     /// or current customer issues. Not for order status or delivery questions: call orders_get
-    /// instead. Read-only.
+    /// instead. Read-only. At most 30 calls per minute per caller.
     ///
     /// Paged by key: return at most `window.limit` items in the order of their sort key
     /// (`ticket_id`), starting after `window.after()`, the sort key of the previous
@@ -217,7 +217,8 @@ pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     > + ::core::marker::Send;
     /// Get one support ticket by its id. Returns the ticket with its title, status and customer
     /// email. Use when you already have a ticket id, from tickets_search or the user. Not for
-    /// finding tickets by words: call tickets_search instead. Read-only.
+    /// finding tickets by words: call tickets_search instead. Read-only. At most 300 calls per
+    /// minute per caller, shared with other tickets tools.
     fn tickets_get(
         &self,
         input: TicketsGetInput,
@@ -229,6 +230,7 @@ pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     /// status of an existing ticket: call tickets_update_status instead. Irreversible: without
     /// preview_id a call only previews: show it to the user and apply only once they agree (a
     /// client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).
+    /// At most 300 calls per minute per caller, shared with other tickets tools.
     ///
     /// Irreversible, first step: what the call would change, without changing anything.
     /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
@@ -246,6 +248,7 @@ pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     /// status of an existing ticket: call tickets_update_status instead. Irreversible: without
     /// preview_id a call only previews: show it to the user and apply only once they agree (a
     /// client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).
+    /// At most 300 calls per minute per caller, shared with other tickets tools.
     ///
     /// Irreversible, second step: called only with an approved preview, made by
     /// [`TicketsTools::preview_tickets_create`] for these very arguments; its writes
@@ -264,7 +267,8 @@ pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     /// Set the status of one ticket. Returns the updated ticket, its previous status, and the undo
     /// call that restores it. Use when a ticket is resolved, waiting on the customer, or reopened.
     /// Not for opening a new ticket: call tickets_create instead. Reversible: the result's undo is
-    /// the call that reverts it.
+    /// the call that reverts it. At most 300 calls per minute per caller, shared with other tickets
+    /// tools.
     ///
     /// Reversible: the undo call is built from the result and attached for you. Read what
     /// the undo restores and write the change through `work`, in one transaction, so the
@@ -520,7 +524,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "tickets_search",
         title: "Search tickets",
-        description: "Search support tickets by free text, optionally filtered by status. Returns matching tickets (id, title, status), oldest first, with the total count. Use when the user asks about past or current customer issues. Not for order status or delivery questions: call orders_get instead. Read-only.",
+        description: "Search support tickets by free text, optionally filtered by status. Returns matching tickets (id, title, status), oldest first, with the total count. Use when the user asks about past or current customer issues. Not for order status or delivery questions: call orders_get instead. Read-only. At most 30 calls per minute per caller.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"description\":\"Words to match in ticket titles. Example: \\\"login loop\\\".\",\"minLength\":1,\"maxLength\":200},\"status\":{\"type\":\"string\",\"description\":\"Only tickets with this status; omit for all. Example: \\\"open\\\".\",\"enum\":[\"open\",\"pending\",\"closed\"]},\"limit\":{\"type\":\"integer\",\"description\":\"Items per page.\",\"minimum\":1,\"maximum\":50,\"default\":10},\"cursor\":{\"type\":\"string\",\"description\":\"The last page's next_cursor, for the next page of the same query; omit at first.\",\"minLength\":1,\"maxLength\":512},\"response_format\":{\"type\":\"string\",\"description\":\"How much to return: concise leaves out tickets.customer_email.\",\"enum\":[\"concise\",\"detailed\"],\"default\":\"concise\"}},\"required\":[\"query\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"tickets\":{\"type\":\"array\",\"description\":\"This page of matching tickets.\",\"items\":{\"type\":\"object\",\"description\":\"A support ticket.\",\"properties\":{\"ticket_id\":{\"type\":\"string\",\"description\":\"The ticket's id.\",\"pattern\":\"^T-[0-9]+$\",\"maxLength\":20},\"title\":{\"type\":\"string\",\"description\":\"One-line title the customer or agent gave the ticket.\",\"maxLength\":120},\"status\":{\"type\":\"string\",\"description\":\"Current status.\",\"enum\":[\"open\",\"pending\",\"closed\"]},\"customer_email\":{\"type\":\"string\",\"description\":\"Email of the customer who raised it. Detailed responses only.\",\"format\":\"email\"}},\"required\":[\"ticket_id\",\"title\",\"status\"]}},\"total\":{\"type\":\"integer\",\"description\":\"How many items match the whole query, across all pages.\",\"minimum\":0},\"next_cursor\":{\"type\":\"string\",\"description\":\"Pass as cursor for the next page; absent on the last page.\"},\"truncated\":{\"type\":\"object\",\"description\":\"Present only when the result was cut to fit the size budget (budget_tokens): per cut list, its JSON Pointer path and the items kept of total; message says how to ask for less.\",\"properties\":{\"cuts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"kept\":{\"type\":\"integer\",\"minimum\":0},\"total\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"path\",\"kept\",\"total\"]}},\"budget_tokens\":{\"type\":\"integer\",\"minimum\":0},\"message\":{\"type\":\"string\"}},\"required\":[\"cuts\",\"budget_tokens\",\"message\"]}},\"required\":[\"tickets\",\"total\"]}",
         listed_output_schema: r#"{"type":"object","properties":{"tickets":{"type":"array","items":{"type":"object","properties":{"ticket_id":{"type":"string"},"title":{"type":"string"},"status":{"type":"string","enum":["open","pending","closed"]},"customer_email":{"type":"string"}},"required":["ticket_id","title","status"]}},"total":{"type":"integer"},"next_cursor":{"type":"string"},"truncated":{"type":"object"}},"required":["tickets","total"]}"#,
@@ -538,7 +542,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "tickets_get",
         title: "Get a ticket",
-        description: "Get one support ticket by its id. Returns the ticket with its title, status and customer email. Use when you already have a ticket id, from tickets_search or the user. Not for finding tickets by words: call tickets_search instead. Read-only.",
+        description: "Get one support ticket by its id. Returns the ticket with its title, status and customer email. Use when you already have a ticket id, from tickets_search or the user. Not for finding tickets by words: call tickets_search instead. Read-only. At most 300 calls per minute per caller, shared with other tickets tools.",
         input_schema: r#"{"type":"object","properties":{"ticket_id":{"type":"string","description":"The id of the ticket to read. Example: \"T-1001\".","pattern":"^T-[0-9]+$","maxLength":20}},"required":["ticket_id"],"additionalProperties":false}"#,
         output_schema: "{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":\"object\",\"description\":\"The ticket.\",\"properties\":{\"ticket_id\":{\"type\":\"string\",\"description\":\"The ticket's id.\",\"pattern\":\"^T-[0-9]+$\",\"maxLength\":20},\"title\":{\"type\":\"string\",\"description\":\"One-line title the customer or agent gave the ticket.\",\"maxLength\":120},\"status\":{\"type\":\"string\",\"description\":\"Current status.\",\"enum\":[\"open\",\"pending\",\"closed\"]},\"customer_email\":{\"type\":\"string\",\"description\":\"Email of the customer who raised it.\",\"format\":\"email\"}},\"required\":[\"ticket_id\",\"title\",\"status\",\"customer_email\"]}},\"required\":[\"ticket\"]}",
         listed_output_schema: r#"{"type":"object","properties":{"ticket":{"type":"object","properties":{"ticket_id":{"type":"string"},"title":{"type":"string"},"status":{"type":"string","enum":["open","pending","closed"]},"customer_email":{"type":"string"}},"required":["ticket_id","title","status","customer_email"]}},"required":["ticket"]}"#,
@@ -556,7 +560,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "tickets_create",
         title: "Open a ticket",
-        description: "Open a new support ticket for a customer and email them its id. Returns the new ticket. Use when a customer reports a new problem that no open ticket covers. Not for changing the status of an existing ticket: call tickets_update_status instead. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).",
+        description: "Open a new support ticket for a customer and email them its id. Returns the new ticket. Use when a customer reports a new problem that no open ticket covers. Not for changing the status of an existing ticket: call tickets_update_status instead. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry). At most 300 calls per minute per caller, shared with other tickets tools.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"description\":\"One-line summary of the problem, in the customer's words. Example: \\\"Login loop on SSO\\\".\",\"minLength\":1,\"maxLength\":120},\"customer_email\":{\"type\":\"string\",\"description\":\"Email of the customer; they receive the ticket id there. Example: \\\"a@example.com\\\".\",\"format\":\"email\"},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 24h.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"title\",\"customer_email\",\"idempotency_key\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":\"object\",\"description\":\"The ticket that was opened.\",\"properties\":{\"ticket_id\":{\"type\":\"string\",\"description\":\"The ticket's id.\",\"pattern\":\"^T-[0-9]+$\",\"maxLength\":20},\"title\":{\"type\":\"string\",\"description\":\"One-line title the customer or agent gave the ticket.\",\"maxLength\":120},\"status\":{\"type\":\"string\",\"description\":\"Current status.\",\"enum\":[\"open\",\"pending\",\"closed\"]},\"customer_email\":{\"type\":\"string\",\"description\":\"Email of the customer who raised it.\",\"format\":\"email\"}},\"required\":[\"ticket_id\",\"title\",\"status\",\"customer_email\"]},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"title\":{\"type\":\"string\",\"description\":\"Title the ticket will have.\"},\"customer_email\":{\"type\":\"string\",\"description\":\"Who will be emailed.\"}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"title\",\"customer_email\"]}},\"required\":[\"applied\"]}",
         listed_output_schema: r#"{"type":"object","properties":{"ticket":{"type":"object","properties":{"ticket_id":{"type":"string"},"title":{"type":"string"},"status":{"type":"string","enum":["open","pending","closed"]},"customer_email":{"type":"string"}},"required":["ticket_id","title","status","customer_email"]},"replayed":{"type":"boolean"},"applied":{"type":"boolean"},"preview":{"type":"object"}},"required":["applied"]}"#,
@@ -574,7 +578,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "tickets_update_status",
         title: "Change a ticket's status",
-        description: "Set the status of one ticket. Returns the updated ticket, its previous status, and the undo call that restores it. Use when a ticket is resolved, waiting on the customer, or reopened. Not for opening a new ticket: call tickets_create instead. Reversible: the result's undo is the call that reverts it.",
+        description: "Set the status of one ticket. Returns the updated ticket, its previous status, and the undo call that restores it. Use when a ticket is resolved, waiting on the customer, or reopened. Not for opening a new ticket: call tickets_create instead. Reversible: the result's undo is the call that reverts it. At most 300 calls per minute per caller, shared with other tickets tools.",
         input_schema: r#"{"type":"object","properties":{"ticket_id":{"type":"string","description":"The ticket to change. Example: \"T-1001\".","pattern":"^T-[0-9]+$","maxLength":20},"status":{"type":"string","description":"The new status. Example: \"open\".","enum":["open","pending","closed"]},"idempotency_key":{"type":"string","description":"New per change; a retry with it returns the first result (replayed: true) for 24h.","minLength":1,"maxLength":255}},"required":["ticket_id","status","idempotency_key"],"additionalProperties":false}"#,
         output_schema: "{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":\"object\",\"description\":\"The ticket after the change.\",\"properties\":{\"ticket_id\":{\"type\":\"string\",\"description\":\"The ticket's id.\",\"pattern\":\"^T-[0-9]+$\",\"maxLength\":20},\"title\":{\"type\":\"string\",\"description\":\"One-line title the customer or agent gave the ticket.\",\"maxLength\":120},\"status\":{\"type\":\"string\",\"description\":\"Current status.\",\"enum\":[\"open\",\"pending\",\"closed\"]},\"customer_email\":{\"type\":\"string\",\"description\":\"Email of the customer who raised it.\",\"format\":\"email\"}},\"required\":[\"ticket_id\",\"title\",\"status\",\"customer_email\"]},\"previous_status\":{\"type\":\"string\",\"description\":\"The status before the change.\",\"enum\":[\"open\",\"pending\",\"closed\"]},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"undo\":{\"type\":\"object\",\"description\":\"The exact call that reverts this change.\",\"properties\":{\"tool\":{\"type\":\"string\",\"enum\":[\"tickets_update_status\"]},\"arguments\":{\"type\":\"object\",\"properties\":{\"ticket_id\":{\"type\":\"string\",\"pattern\":\"^T-[0-9]+$\",\"maxLength\":20},\"status\":{\"type\":\"string\",\"enum\":[\"open\",\"pending\",\"closed\"]},\"idempotency_key\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":255}},\"required\":[\"ticket_id\",\"status\",\"idempotency_key\"]}},\"required\":[\"tool\",\"arguments\"]}},\"required\":[\"ticket\",\"previous_status\",\"undo\"]}",
         listed_output_schema: r#"{"type":"object","properties":{"ticket":{"type":"object","properties":{"ticket_id":{"type":"string"},"title":{"type":"string"},"status":{"type":"string","enum":["open","pending","closed"]},"customer_email":{"type":"string"}},"required":["ticket_id","title","status","customer_email"]},"previous_status":{"type":"string","enum":["open","pending","closed"]},"replayed":{"type":"boolean"},"undo":{"type":"object"}},"required":["ticket","previous_status","undo"]}"#,
@@ -600,15 +604,44 @@ static SERVE: [glue::Serve; 4] = [
             ::toolspec_runtime::shape::ResponseFormat::Concise,
             &["tickets/*/customer_email"],
         )
-        .budget(::core::option::Option::Some(4000)),
-    glue::Serve::new("tickets_get").budget(::core::option::Option::Some(4000)),
+        .budget(::core::option::Option::Some(4000))
+        .rate_limit(
+            ::toolspec_runtime::rate::RateLimit::new(
+                "tickets_search",
+                30,
+                ::core::time::Duration::from_secs(60),
+            ),
+        ),
+    glue::Serve::new("tickets_get")
+        .budget(::core::option::Option::Some(4000))
+        .rate_limit(
+            ::toolspec_runtime::rate::RateLimit::new(
+                "tickets.*",
+                300,
+                ::core::time::Duration::from_secs(60),
+            ),
+        ),
     glue::Serve::new("tickets_create")
         .budget(::core::option::Option::Some(4000))
         .idempotency(::core::time::Duration::from_secs(86400))
-        .preview(::core::time::Duration::from_secs(600)),
+        .preview(::core::time::Duration::from_secs(600))
+        .rate_limit(
+            ::toolspec_runtime::rate::RateLimit::new(
+                "tickets.*",
+                300,
+                ::core::time::Duration::from_secs(60),
+            ),
+        ),
     glue::Serve::new("tickets_update_status")
         .budget(::core::option::Option::Some(4000))
         .idempotency(::core::time::Duration::from_secs(86400))
+        .rate_limit(
+            ::toolspec_runtime::rate::RateLimit::new(
+                "tickets.*",
+                300,
+                ::core::time::Duration::from_secs(60),
+            ),
+        )
         .undo(::toolspec_runtime::engine::UndoSpec {
             tool: "tickets_update_status",
             arguments: &[

@@ -21,7 +21,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "c4198f76ebe047a5",
-                    "b0e735f6328f0ea4",
+                    "cfd4bef4bf230c00",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "3f5fe4305505b696",
@@ -98,7 +98,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "ec2968429ce02836",
-                    "03e9fe3e83924985",
+                    "d0d1528601ae5084",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "3f5fe4305505b696",
@@ -147,7 +147,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "0f3ee46ab5220990",
-                    "3c7f2c3b748dcf3a",
+                    "5cda888133ec4354",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "08647f49301cf34c",
@@ -209,7 +209,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Reversible,
                 definition: [
                     "dcd33808f983d765",
-                    "c32912b77a208963",
+                    "0e929ff8b8bbb6f5",
                     "c2dbfd0ce937375b",
                     "b49116cde5223918",
                     "08647f49301cf34c",
@@ -357,6 +357,10 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 code: "internal_error",
                 retryable: true,
             },
+            ErrorFacts {
+                code: "rate_limited",
+                retryable: true,
+            },
         ],
         checks: &[
             CheckDef {
@@ -458,6 +462,11 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "tickets_search::a_caller_without_its_scopes_is_refused",
                 tool: "tickets_search",
                 check: Check::ScopesRequired,
+            },
+            CheckDef {
+                name: "tickets_search::a_caller_past_its_rate_limit_waits_as_told",
+                tool: "tickets_search",
+                check: Check::RateLimitKept { calls: 30, per_secs: 60, burst: None },
             },
             CheckDef {
                 name: "tickets_search::pagination_walks_every_item_once",
@@ -563,6 +572,11 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "tickets_get::a_caller_without_its_scopes_is_refused",
                 tool: "tickets_get",
                 check: Check::ScopesRequired,
+            },
+            CheckDef {
+                name: "tickets_get::a_caller_past_its_rate_limit_waits_as_told",
+                tool: "tickets_get",
+                check: Check::RateLimitKept { calls: 300, per_secs: 60, burst: None },
             },
             CheckDef {
                 name: "tickets_get::output_matches_the_schema",
@@ -693,6 +707,11 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "tickets_create::a_caller_without_its_scopes_is_refused",
                 tool: "tickets_create",
                 check: Check::ScopesRequired,
+            },
+            CheckDef {
+                name: "tickets_create::a_caller_past_its_rate_limit_waits_as_told",
+                tool: "tickets_create",
+                check: Check::RateLimitKept { calls: 300, per_secs: 60, burst: None },
             },
             CheckDef {
                 name: "tickets_create::a_failed_apply_leaves_the_preview_usable",
@@ -855,6 +874,11 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::ScopesRequired,
             },
             CheckDef {
+                name: "tickets_update_status::a_caller_past_its_rate_limit_waits_as_told",
+                tool: "tickets_update_status",
+                check: Check::RateLimitKept { calls: 300, per_secs: 60, burst: None },
+            },
+            CheckDef {
                 name: "tickets_update_status::undo_restores_the_prior_state",
                 tool: "tickets_update_status",
                 check: Check::UndoRestores,
@@ -994,6 +1018,10 @@ macro_rules! tickets_gauntlet {
                     super::super::__tickets_gauntlet("tickets_search::a_caller_without_its_scopes_is_refused");
                 }
                 #[test]
+                fn a_caller_past_its_rate_limit_waits_as_told() {
+                    super::super::__tickets_gauntlet("tickets_search::a_caller_past_its_rate_limit_waits_as_told");
+                }
+                #[test]
                 fn pagination_walks_every_item_once() {
                     super::super::__tickets_gauntlet("tickets_search::pagination_walks_every_item_once");
                 }
@@ -1078,6 +1106,10 @@ macro_rules! tickets_gauntlet {
                 #[test]
                 fn a_caller_without_its_scopes_is_refused() {
                     super::super::__tickets_gauntlet("tickets_get::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
+                fn a_caller_past_its_rate_limit_waits_as_told() {
+                    super::super::__tickets_gauntlet("tickets_get::a_caller_past_its_rate_limit_waits_as_told");
                 }
                 #[test]
                 fn output_matches_the_schema() {
@@ -1184,6 +1216,10 @@ macro_rules! tickets_gauntlet {
                 #[test]
                 fn a_caller_without_its_scopes_is_refused() {
                     super::super::__tickets_gauntlet("tickets_create::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
+                fn a_caller_past_its_rate_limit_waits_as_told() {
+                    super::super::__tickets_gauntlet("tickets_create::a_caller_past_its_rate_limit_waits_as_told");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {
@@ -1314,6 +1350,10 @@ macro_rules! tickets_gauntlet {
                 #[test]
                 fn a_caller_without_its_scopes_is_refused() {
                     super::super::__tickets_gauntlet("tickets_update_status::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
+                fn a_caller_past_its_rate_limit_waits_as_told() {
+                    super::super::__tickets_gauntlet("tickets_update_status::a_caller_past_its_rate_limit_waits_as_told");
                 }
                 #[test]
                 fn undo_restores_the_prior_state() {

@@ -186,6 +186,13 @@ builtin!(
     "Do not retry with the same authorization; tell the user the tool needs the scopes in `details.missing`, which only their authorization server can grant."
 );
 builtin!(
+    RATE_LIMITED,
+    "rate_limited",
+    true,
+    "The caller made more calls than the tool's stated rate limit allows (`details.calls` per `details.per_seconds` s); nothing was done.",
+    "Wait `details.retry_after_ms` milliseconds, then make the same call again; a call sooner is refused again."
+);
+builtin!(
     UNKNOWN_TOOL,
     "unknown_tool",
     false,
@@ -200,7 +207,8 @@ builtin!(
     "Retry once later; if it persists, report the `details.incident` id."
 );
 
-/// Every built-in code, in the order docs list them.
+/// Every built-in code, in the order docs list them ([`CONDITIONAL`] ones included: a
+/// toolset has those only when it asks for them).
 pub const ALL: &[BuiltinError] = &[
     INVALID_ARGUMENTS,
     MISSING_ARGUMENT,
@@ -224,9 +232,15 @@ pub const ALL: &[BuiltinError] = &[
     APPROVAL_DECLINED,
     APPROVAL_UNAVAILABLE,
     INSUFFICIENT_SCOPE,
+    RATE_LIMITED,
     UNKNOWN_TOOL,
     INTERNAL_ERROR,
 ];
+
+/// Built-in codes a toolset has only when it asks for what raises them: `rate_limited`,
+/// for a toolset that declares a `rate_limit` (one without may name its own
+/// `rate_limited`, as a server passing on its upstream's does).
+pub const CONDITIONAL: &[BuiltinError] = &[RATE_LIMITED];
 
 /// The codes of a call refused by argument validation, before any tool code ran.
 pub const VALIDATION: &[BuiltinError] = &[
@@ -249,9 +263,20 @@ pub fn is_validation(code: &str) -> bool {
     VALIDATION.iter().any(|e| e.code == code)
 }
 
-/// Looks a built-in code up by name.
+/// Looks a built-in code every toolset has up by name ([`CONDITIONAL`] ones are not: a
+/// toolset may name them as its own).
 pub fn find(code: &str) -> Option<&'static BuiltinError> {
+    find_any(code).filter(|e| !is_conditional(e))
+}
+
+/// Looks any built-in code up by name, [`CONDITIONAL`] ones included.
+pub fn find_any(code: &str) -> Option<&'static BuiltinError> {
     ALL.iter().find(|e| e.code == code)
+}
+
+/// Whether a toolset has `entry` only when it asks for what raises it ([`CONDITIONAL`]).
+pub fn is_conditional(entry: &BuiltinError) -> bool {
+    CONDITIONAL.iter().any(|c| c.code == entry.code)
 }
 
 #[cfg(test)]
@@ -276,6 +301,11 @@ mod tests {
     #[test]
     fn only_transient_codes_are_retryable() {
         let retryable: Vec<_> = ALL.iter().filter(|e| e.retryable).map(|e| e.code).collect();
-        assert_eq!(retryable, ["idempotency_in_progress", "internal_error"]);
+        assert_eq!(
+            retryable,
+            ["idempotency_in_progress", "rate_limited", "internal_error"]
+        );
+        assert!(find("rate_limited").is_none(), "a toolset may name its own");
+        assert_eq!(find_any("rate_limited"), Some(&RATE_LIMITED));
     }
 }

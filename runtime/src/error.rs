@@ -299,6 +299,25 @@ impl ToolError {
         )
     }
 
+    /// `rate_limited`: the caller is past `limit` on `tool`; a call after `retry_after_ms`
+    /// goes through. Raised before the method ran, so nothing was done.
+    pub fn rate_limited(tool: &str, limit: &crate::rate::RateLimit, retry_after_ms: u64) -> Self {
+        let wait = retry_after_ms.div_ceil(1000).max(1);
+        Self::builtin(
+            &catalog::RATE_LIMITED,
+            format!(
+                "Nothing was done: {tool} allows {}, and this caller is past it. Wait {wait} s \
+                 (details.retry_after_ms), then make the same call again.",
+                crate::rate::words(limit)
+            ),
+            json!({
+                "retry_after_ms": retry_after_ms,
+                "calls": limit.calls,
+                "per_seconds": limit.per.as_secs(),
+            }),
+        )
+    }
+
     /// `unknown_tool`: no tool (or deprecated alias) has this name. `known` lists the names
     /// the server has.
     pub fn unknown_tool(name: &str, known: &[&str]) -> Self {

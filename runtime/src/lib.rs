@@ -122,6 +122,7 @@ pub mod preview;
 pub mod problem;
 pub mod projection;
 mod random;
+pub mod rate;
 pub mod shape;
 #[cfg(feature = "sqlite")]
 pub mod sqlite;

@@ -109,6 +109,47 @@ impl ToolSet {
     }
 }
 
+/// A checked rate limit: at most `calls` per `per` for each caller.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RateLimit {
+    /// Calls per window, at least 1.
+    pub calls: u32,
+    /// The window, at least a second.
+    pub per: Duration,
+    /// At most this many back to back, at most `calls`.
+    pub burst: Option<u32>,
+    /// The service, when it is the toolset's budget, shared by every tool without its own.
+    pub shared_by: Option<String>,
+    /// Where it was written.
+    pub span: Span,
+}
+
+impl RateLimit {
+    /// The limit as the runtime keeps it, under `key` (the tool's name for its own limit,
+    /// the service's for the shared one).
+    pub fn runtime(&self, key: &'static str) -> toolspec_runtime::rate::RateLimit {
+        let limit = toolspec_runtime::rate::RateLimit::new(
+            key,
+            self.calls,
+            std::time::Duration::from_secs(self.per.as_secs()),
+        );
+        match self.burst {
+            Some(b) => limit.with_burst(b),
+            None => limit,
+        }
+    }
+
+    /// The one sentence every output says the limit in (the runtime's
+    /// [`toolspec_runtime::rate::sentence`]).
+    pub fn sentence(&self) -> String {
+        let limit = self.runtime("");
+        match &self.shared_by {
+            Some(service) => toolspec_runtime::rate::shared_sentence(&limit, service),
+            None => toolspec_runtime::rate::sentence(&limit),
+        }
+    }
+}
+
 /// Toolset defaults after built-in values are applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Defaults {
@@ -198,6 +239,9 @@ pub struct Tool {
     pub scopes: Vec<Text>,
     /// Where the tool named its own `scopes`, if it did.
     pub scopes_span: Option<Span>,
+    /// How many calls each caller may make: its own `rate_limit`, else the toolset's shared
+    /// one; `None`: no limit.
+    pub rate_limit: Option<RateLimit>,
     /// Where a write's effect happens, which decides what a retry can promise
     /// ([`Effect::Store`] for reads, which have none).
     pub effect: Effect,

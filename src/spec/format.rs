@@ -38,6 +38,12 @@ pub struct SpecFile {
     /// which exist in every toolset without being written.
     #[serde(default)]
     pub errors: Option<SpMap<ErrorDef>>,
+    /// How many calls each caller may make to the toolset's tools, counted together: one
+    /// budget shared by every tool without a `rate_limit` of its own. Said in each tool's
+    /// description, kept by the generated server across every replica sharing its store,
+    /// and a call past it is refused with the built-in `rate_limited`.
+    #[serde(default)]
+    pub rate_limit: Option<Sp<RateLimit>>,
     /// The tools, in the order agents and docs list them.
     pub tools: Sp<Vec<Tool>>,
     /// Lint configuration for this spec: the rule set and rules to allow or deny.
@@ -108,6 +114,25 @@ pub struct RequestLimits {
     /// three or four levels. Built-in default: `64`.
     #[serde(default)]
     pub depth: Option<Sp<u32>>,
+}
+
+/// A rate limit: at most `calls` calls per `per` for each caller (the token's subject over
+/// HTTP, the local user over stdio). A caller's window opens with their first call; calls
+/// past `calls` in it are refused until it ends. Counted when a tool method is about to
+/// run: a preview and its apply each count; a call refused by validation, a replay from an
+/// idempotency key and `tools/list` do not.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RateLimit {
+    /// Calls each caller may make in one window, at least 1.
+    pub calls: Sp<u32>,
+    /// How long a window lasts: `second`, `minute`, `hour`, `day`, or a duration of at
+    /// least a second (`10s`, `5m`).
+    pub per: Sp<String>,
+    /// At most this many calls back to back (at most `calls`); after them, one every
+    /// `per / calls`. Without it, a caller may make all `calls` at once.
+    #[serde(default)]
+    pub burst: Option<Sp<u32>>,
 }
 
 /// Page size limits.
@@ -460,6 +485,11 @@ pub struct Tool {
     /// through. Never shown to the model.
     #[serde(default)]
     pub scopes: Option<Sp<Vec<Sp<String>>>>,
+    /// How many calls each caller may make to this tool, counted for it alone; replaces the
+    /// toolset's shared `rate_limit`. Said in the description; a call past it is refused
+    /// with `rate_limited` before the tool runs.
+    #[serde(default)]
+    pub rate_limit: Option<Sp<RateLimit>>,
     /// The parameters, in order. Paging, response format, idempotency and preview parameters
     /// are added from the settings below and must not be written here.
     #[serde(default)]

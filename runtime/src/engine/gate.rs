@@ -13,6 +13,7 @@ use crate::clock::expiry;
 use crate::error::ToolError;
 use crate::idempotency::Outcome;
 use crate::preview::{Consume, StoredPreview, new_preview_id};
+use crate::rate::RateLimit;
 use crate::store::{Decision, Effect, KeyRef, Verdict, Work};
 
 /// The facts of one call to an irreversible tool.
@@ -36,6 +37,8 @@ pub struct Gate<'a> {
     pub effect: Effect,
     /// The host of this call, when it can ask the person ([`super::CallContext::host`]).
     pub host: Option<&'a dyn Host>,
+    /// How many calls each caller may make: a preview and an apply each count.
+    pub rate_limit: Option<&'a RateLimit>,
 }
 
 impl std::fmt::Debug for Gate<'_> {
@@ -99,6 +102,7 @@ impl Runtime {
         let Some(host) = host else {
             return match gate.preview_id {
                 None => {
+                    self.admit(gate.tool, gate.rate_limit).await?;
                     self.record_invocation(gate.tool, true);
                     let stored = self.make_preview(&gate, preview().await?).await?;
                     Ok(serde_json::json!({"applied": false, "preview": shown(&stored)}))
@@ -119,6 +123,7 @@ impl Runtime {
                 Err(answer) => return answer,
             },
             None => {
+                self.admit(gate.tool, gate.rate_limit).await?;
                 self.record_invocation(gate.tool, true);
                 self.make_preview(&gate, preview().await?).await?
             }
@@ -232,7 +237,6 @@ impl Runtime {
             Ok(lease) => lease,
             Err(answer) => return answer,
         };
-        self.record_invocation(gate.tool, false);
         let write = Write {
             preview: Some(&stored.id),
             approval: Some(self.decision(
@@ -243,6 +247,8 @@ impl Runtime {
             )),
             ..Write::new(gate.tool, gate.fingerprint, gate.effect, lease.as_ref())
         };
+        self.admit_write(gate.rate_limit, &write).await?;
+        self.record_invocation(gate.tool, false);
         let fields = stored.preview.clone();
         self.commit_write(write, move |work| async move {
             apply(fields, work).await.map(|v| mark(v, "applied", true))

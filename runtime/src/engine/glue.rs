@@ -89,6 +89,7 @@ use crate::content::ContentKind;
 use crate::error::ToolError;
 use crate::fingerprint::fingerprint;
 use crate::projection::Projection;
+use crate::rate::RateLimit;
 use crate::shape::{self, ResponseFormat, ShapeSpec};
 use crate::store::{Effect, Work};
 
@@ -233,6 +234,8 @@ pub struct Serve {
     pub selections: &'static [Selection],
     /// The fields a call may choose (see [`Serve::projection`]).
     pub projection: Option<Projection<'static>>,
+    /// How many calls each caller may make (see [`Serve::rate_limit`]); `None`: no limit.
+    pub rate_limit: Option<RateLimit>,
 }
 
 /// An output union whose variant follows the value of an enum parameter (`selected_by`):
@@ -275,7 +278,15 @@ impl Serve {
             effect: Effect::Store,
             selections: &[],
             projection: None,
+            rate_limit: None,
         }
+    }
+
+    /// Limits how many calls each caller may make ([`crate::rate`]): a call past it is
+    /// refused with `rate_limited` before the tool's method runs, and nothing is done.
+    pub const fn rate_limit(mut self, limit: RateLimit) -> Self {
+        self.rate_limit = Some(limit);
+        self
     }
 
     /// Takes a field list (`projection`): results keep the fields the call names, and the
@@ -615,9 +626,10 @@ fn str_arg<'v>(args: &'v Value, name: &str) -> Option<&'v str> {
     args.get(name).and_then(Value::as_str)
 }
 
-/// Serves a read-only tool: the method on the typed input ([`accept`]), shaping.
+/// Serves a read-only tool: the method on the typed input ([`accept`]) once the call is
+/// within its rate limit, shaping.
 pub async fn read<I, O, F, Fut>(
-    _rt: &Runtime,
+    rt: &Runtime,
     serve: &Serve,
     input: I,
     args: &Value,
@@ -628,6 +640,7 @@ where
     F: FnOnce(I) -> Fut,
     Fut: Future<Output = Result<O, ToolError>>,
 {
+    rt.admit(serve.tool, serve.rate_limit.as_ref()).await?;
     let mut result = result_of(serve, args, &run(input).await?)?;
     shape_result(serve, args, &mut result);
     Ok(result)
@@ -658,6 +671,7 @@ where
         )));
     };
     if let Some((page, size)) = serve.pages {
+        rt.admit(serve.tool, serve.rate_limit.as_ref()).await?;
         return by_page_number(serve, items, (page, size), input, args, run).await;
     }
     let limit = args
@@ -684,6 +698,8 @@ where
         limit,
         after,
     };
+    // Counted once the cursor was accepted: a refused cursor ran nothing.
+    rt.admit(serve.tool, serve.rate_limit.as_ref()).await?;
     let page = run(input, window).await?;
     let mut result = result_of(serve, args, &page.result)?;
     let given = keep_page(&mut result, items, limit);
@@ -825,8 +841,9 @@ where
     let fp = fingerprint(args);
     let undo = serve.undo;
     let mut result = rt
-        .idempotent_at(
+        .idempotent_within(
             serve.effect,
+            serve.rate_limit.as_ref(),
             serve.tool,
             key,
             &fp,
@@ -880,6 +897,7 @@ where
         confirmation: serve.confirmation,
         effect: serve.effect,
         host: ctx.host.as_deref(),
+        rate_limit: serve.rate_limit.as_ref(),
     };
     let for_preview = input.clone();
     let (undo, key) = (serve.undo, str_arg(args, "idempotency_key"));

@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::clock::{Clock, SystemClock};
 use crate::cursor::CursorKey;
 use crate::error::ToolError;
+use crate::rate::{Admission, RateLimit};
 use crate::store::{MemoryStore, OutboxMessage, Store};
 
 /// How long a call holds its idempotency key before another call may take it over, unless
@@ -162,6 +163,26 @@ impl Runtime {
                 entry.previews += 1;
             } else {
                 entry.writes += 1;
+            }
+        }
+    }
+
+    /// Counts a call of `tool` against `limit` (none: nothing to count) for the caller in
+    /// scope ([`crate::caller::Caller::current`]; the local user over stdio), in the store
+    /// every replica shares. A call past the limit is `rate_limited`, with
+    /// `details.retry_after_ms`; the generated layer asks this just before a tool method
+    /// runs, so a refused call has done nothing. A store that cannot answer refuses the
+    /// call too (`internal_error`): a limit that cannot be counted is not kept by letting
+    /// calls through.
+    pub async fn admit(&self, tool: &str, limit: Option<&RateLimit>) -> Result<(), ToolError> {
+        let Some(limit) = limit else {
+            return Ok(());
+        };
+        let holder = crate::caller::bound(limit.key);
+        match self.store.admit(limit, &holder, self.now_ms()).await? {
+            Admission::Admitted => Ok(()),
+            Admission::Refused { retry_after_ms } => {
+                Err(ToolError::rate_limited(tool, limit, retry_after_ms))
             }
         }
     }

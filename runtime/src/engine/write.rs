@@ -11,6 +11,7 @@ use super::runtime::Runtime;
 use crate::error::ToolError;
 use crate::idempotency::Outcome;
 use crate::preview::Consume;
+use crate::rate::RateLimit;
 use crate::store::{Attempt, Decision, Effect, KeyRef, Reservation, Work};
 
 impl Runtime {
@@ -62,14 +63,52 @@ impl Runtime {
         F: FnOnce(Work) -> Fut,
         Fut: Future<Output = Outcome>,
     {
+        self.idempotent_within(effect, None, tool, key, fingerprint, ttl, run)
+            .await
+    }
+
+    /// [`Runtime::idempotent_at`] under a rate limit ([`crate::rate`]): once the key is
+    /// leased, the call is counted before `run` runs; a call past the limit gives the key
+    /// back and is refused with `rate_limited`, nothing done. A replay or a key in progress
+    /// answers before that, and counts nothing.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn idempotent_within<F, Fut>(
+        &self,
+        effect: Effect,
+        limit: Option<&RateLimit>,
+        tool: &str,
+        key: Option<&str>,
+        fingerprint: &str,
+        ttl: Duration,
+        run: F,
+    ) -> Result<Value, ToolError>
+    where
+        F: FnOnce(Work) -> Fut,
+        Fut: Future<Output = Outcome>,
+    {
         let record = crate::caller::bound(tool);
         let lease = match self.lease_key(tool, &record, key, fingerprint, ttl).await? {
             Ok(lease) => lease,
             Err(answer) => return answer,
         };
-        self.record_invocation(tool, false);
         let write = Write::new(tool, fingerprint, effect, lease.as_ref());
+        self.admit_write(limit, &write).await?;
+        self.record_invocation(tool, false);
         self.commit_write(write, run).await
+    }
+
+    /// Counts a write against its rate limit once its key is leased, before its method
+    /// runs; a call past the limit gives its key back (nothing ran) and is refused.
+    pub(super) async fn admit_write(
+        &self,
+        limit: Option<&RateLimit>,
+        write: &Write<'_>,
+    ) -> Result<(), ToolError> {
+        if let Err(refused) = self.admit(write.tool, limit).await {
+            self.release(write).await;
+            return Err(refused);
+        }
+        Ok(())
     }
 
     /// Leases the call's `key`, if it has one: `Ok` with the lease (`None` without a key),

@@ -343,6 +343,17 @@ pub enum Check {
     /// For each scope the tool needs, a caller whose token grants every other one is
     /// refused with `insufficient_scope` and nothing changes; one granted all is not.
     ScopesRequired,
+    /// The calls one caller may make at once run; the next is refused with `rate_limited`
+    /// (retryable, with `details.retry_after_ms` within the window) and changes nothing;
+    /// after that wait the call goes through.
+    RateLimitKept {
+        /// Calls per window, as the description says.
+        calls: u32,
+        /// The window, in seconds.
+        per_secs: u64,
+        /// At most this many back to back, if the limit has a burst.
+        burst: Option<u32>,
+    },
     /// Walking every page returns every item once, within the limit, matching `total`.
     PagesWalkEveryItemOnce,
     /// A forged or foreign cursor is refused.

@@ -64,6 +64,9 @@
 //! - **who may call**: for each OAuth scope the tool needs, a caller granted every other
 //!   one is refused with `insufficient_scope` naming the missing scope, and nothing changes;
 //!   a caller granted them all is not refused for its scopes.
+//! - **rate limits**: the calls the stated limit allows at once run, the next is refused
+//!   with `rate_limited` (retryable, `details.retry_after_ms` within the window) and
+//!   changes nothing, and after that wait on the gauntlet's clock the call goes through.
 //! - **undo**: the undo call is valid and brings back what the read tools saw before.
 //! - **pagination**: walking every page returns every item once, at most `limit` a page,
 //!   as many as `total`; the default and maximum `limit` are what the description says; a

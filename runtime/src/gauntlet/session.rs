@@ -127,7 +127,7 @@ impl Session<'_> {
                 .got(format!("a success: {}", show(&out.structured)))
                 .expected(format!("error `{code}`"))),
             Err(e) if e.code == code => {
-                if e.retryable != crate::catalog::find(code).is_some_and(|b| b.retryable) {
+                if e.retryable != crate::catalog::find_any(code).is_some_and(|b| b.retryable) {
                     return Err(Failure::new(promise)
                         .call(tool, args)
                         .got(format!("`{code}` with retryable: {}", e.retryable))

@@ -17,6 +17,7 @@ use super::{
 use crate::engine::BoxFuture;
 use crate::idempotency::{Outcome, StoreError};
 use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, PreviewState, StoredPreview, judge};
+use crate::rate::{Admission, Counter, RateLimit, decide};
 
 #[derive(Debug)]
 struct KeyRow {
@@ -40,10 +41,14 @@ struct State {
     decisions: Vec<Decision>,
     outbox: Vec<(OutboxMessage, bool)>,
     leases: u64,
+    /// Rate-limit records by holder, with when each may be forgotten.
+    counters: HashMap<String, (Counter, i64)>,
+    admits: u64,
 }
 
-/// Expired keys are swept every this many leases, so memory stays bounded by the keys of
-/// one TTL window without scanning the map on every call.
+/// Expired keys are swept every this many leases, and spent rate-limit records every this
+/// many admits, so memory stays bounded by the records of one TTL window or rate window
+/// without scanning the maps on every call.
 const SWEEP_EVERY: u64 = 256;
 
 /// Records in a `HashMap` behind a mutex. Cheap to clone: clones share the records.
@@ -291,12 +296,35 @@ impl Store for MemoryStore {
         ready(Ok(()))
     }
 
+    fn admit<'a>(
+        &'a self,
+        limit: &'a RateLimit,
+        holder: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<Admission, StoreError>> {
+        let mut state = lock(&self.state);
+        state.admits += 1;
+        if state.admits.is_multiple_of(SWEEP_EVERY) {
+            state.counters.retain(|_, (_, until)| *until > now_ms);
+        }
+        let counter = state.counters.get(holder).map(|(c, _)| *c);
+        let (admission, kept) = decide(limit, counter, now_ms);
+        if let (Admission::Admitted, Some(kept)) = (admission, kept) {
+            let until = kept.expires_at_ms(limit.per_ms());
+            state.counters.insert(holder.to_owned(), (kept, until));
+        }
+        ready(Ok(admission))
+    }
+
     fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<Purged, StoreError>> {
         let mut state = lock(&self.state);
         let keys = state.keys.len();
         state.keys.retain(|_, row| row.expires_at > now_ms);
+        let counters = state.counters.len();
+        state.counters.retain(|_, (_, until)| *until > now_ms);
         let mut purged = Purged {
             keys: keys - state.keys.len(),
+            counters: counters - state.counters.len(),
             ..Purged::default()
         };
         let horizon = now_ms.saturating_sub(KEEP_AFTER_EXPIRY_MS);

@@ -45,6 +45,7 @@ use serde_json::Value;
 use crate::engine::BoxFuture;
 use crate::idempotency::{Outcome, StoreError};
 use crate::preview::{Consume, StoredPreview};
+use crate::rate::{Admission, RateLimit};
 
 /// One idempotency key: keys are scoped per tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -236,7 +237,20 @@ pub trait Store: Send + Sync {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<(), StoreError>>;
 
-    /// Forgets expired keys and long-expired previews; says what went.
+    /// Decides one call under a rate limit ([`crate::rate`]): the record of `limit` for
+    /// `holder` (the limit's key bound to the caller, [`crate::caller::bound`]) is read,
+    /// judged by [`crate::rate::decide`] at `now_ms`, and written back when the call is
+    /// admitted. Atomic: of many concurrent calls, no more are admitted than the limit
+    /// allows, on every replica sharing the store.
+    fn admit<'a>(
+        &'a self,
+        limit: &'a RateLimit,
+        holder: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<Admission, StoreError>>;
+
+    /// Forgets expired keys, long-expired previews and rate-limit records whose window and
+    /// spacing have passed; says what went.
     fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<Purged, StoreError>>;
 }
 
@@ -250,12 +264,14 @@ pub struct Purged {
     /// Of those previews, per tool, how many were never applied nor declined: the agent
     /// asked for them and nothing followed.
     pub unused_previews: std::collections::BTreeMap<String, u64>,
+    /// Rate-limit records whose window and spacing had passed.
+    pub counters: usize,
 }
 
 impl Purged {
-    /// Rows forgotten in all: keys and previews.
+    /// Rows forgotten in all: keys, previews and rate-limit records.
     pub fn rows(&self) -> usize {
-        self.keys + self.previews
+        self.keys + self.previews + self.counters
     }
 
     /// Counts one purged preview of `tool`, unused when `open`.

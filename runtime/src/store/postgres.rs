@@ -34,6 +34,7 @@ use super::{Decision, KeyRef, OutboxMessage, Purged, Reservation, Store, Transac
 use crate::engine::BoxFuture;
 use crate::idempotency::{Outcome, StoreError};
 use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, StoredPreview, judge};
+use crate::rate::{Admission, Counter, RateLimit, decide};
 
 /// The tables, as SQLite's, in PostgreSQL's types (times are Unix milliseconds).
 const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS toolspec_idempotency (
@@ -83,7 +84,38 @@ CREATE INDEX IF NOT EXISTS toolspec_outbox_pending ON toolspec_outbox (delivered
 CREATE TABLE IF NOT EXISTS toolspec_settings (
     name TEXT PRIMARY KEY,
     value TEXT NOT NULL
-);";
+);
+CREATE TABLE IF NOT EXISTS toolspec_rate (
+    holder TEXT PRIMARY KEY,
+    window_start BIGINT NOT NULL,
+    count BIGINT NOT NULL,
+    tat BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS toolspec_rate_expiry ON toolspec_rate (expires_at);";
+
+/// One call under a rate limit, decided and counted in one statement: the row is locked by
+/// the upsert, so concurrent calls of one caller on every replica are judged one after
+/// another, each on the count the one before left. `crate::rate::decide` in SQL (the store
+/// tests hold the two to the same answers): `$1` holder, `$2` now, `$3` the window's
+/// length, `$4` calls per window, `$5` the spacing under a burst, `$6` the burst's
+/// tolerance (`NULL` without one). A row comes back only when the call is admitted.
+const ADMIT: &str = "INSERT INTO toolspec_rate AS r (holder, window_start, count, tat, expires_at)
+ VALUES ($1, $2::BIGINT, 1,
+   CASE WHEN $6::BIGINT IS NULL THEN $2::BIGINT ELSE $2::BIGINT + $5::BIGINT END,
+   GREATEST($2::BIGINT + $3::BIGINT, CASE WHEN $6::BIGINT IS NULL THEN $2::BIGINT ELSE $2::BIGINT + $5::BIGINT END))
+ ON CONFLICT (holder) DO UPDATE SET
+   window_start = CASE WHEN $2::BIGINT < r.window_start + $3::BIGINT THEN r.window_start ELSE $2::BIGINT END,
+   count = CASE WHEN $2::BIGINT < r.window_start + $3::BIGINT THEN r.count + 1 ELSE 1 END,
+   tat = CASE WHEN $6::BIGINT IS NULL
+     THEN CASE WHEN $2::BIGINT < r.window_start + $3::BIGINT THEN r.window_start ELSE $2::BIGINT END
+     ELSE GREATEST(r.tat, $2::BIGINT) + $5::BIGINT END,
+   expires_at = GREATEST(
+     CASE WHEN $2::BIGINT < r.window_start + $3::BIGINT THEN r.window_start ELSE $2::BIGINT END + $3::BIGINT,
+     CASE WHEN $6::BIGINT IS NULL THEN 0 ELSE GREATEST(r.tat, $2::BIGINT) + $5::BIGINT END)
+ WHERE ($2::BIGINT >= r.window_start + $3::BIGINT OR r.count < $4::BIGINT)
+   AND ($6::BIGINT IS NULL OR r.tat - $2::BIGINT <= $6)
+ RETURNING 1";
 
 /// The advisory lock key the schema is created under (any fixed number; "toolspec").
 const SCHEMA_LOCK: i64 = 0x746f_6f6c_7370_6563;
@@ -110,8 +142,16 @@ impl std::fmt::Debug for PostgresStore {
     }
 }
 
-fn pg(e: impl std::fmt::Display) -> StoreError {
-    StoreError(format!("postgres: {e}"))
+/// A PostgreSQL failure with its causes (`db error: ERROR: ...`): tokio-postgres keeps
+/// the server's message in the source, and "db error" alone tells an operator nothing.
+fn pg(e: impl std::error::Error) -> StoreError {
+    let mut text = format!("postgres: {e}");
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(&format!(": {c}"));
+        cause = c.source();
+    }
+    StoreError(text)
 }
 
 impl PostgresStore {
@@ -613,6 +653,56 @@ impl Store for PostgresStore {
         })
     }
 
+    fn admit<'a>(
+        &'a self,
+        limit: &'a RateLimit,
+        holder: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<Admission, StoreError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            // Prepared once per pooled connection: an admitted call is one round trip.
+            let admit = client.prepare_cached(ADMIT).await.map_err(pg)?;
+            let admitted = client
+                .query_opt(
+                    &admit,
+                    &[
+                        &holder,
+                        &now_ms,
+                        &limit.per_ms(),
+                        &i64::from(limit.calls),
+                        &limit.interval_ms(),
+                        &limit.tolerance_ms(),
+                    ],
+                )
+                .await
+                .map_err(pg)?;
+            if admitted.is_some() {
+                return Ok(Admission::Admitted);
+            }
+            // Refused (the rare path): read the record to say how long to wait. Another
+            // replica may have moved it since; the wait is then a little long, never short
+            // of the truth by more than that call's own count.
+            let row = client
+                .query_opt(
+                    "SELECT window_start, count, tat FROM toolspec_rate WHERE holder = $1",
+                    &[&holder],
+                )
+                .await
+                .map_err(pg)?;
+            let counter = row.map(|r| Counter {
+                window_start_ms: r.get(0),
+                count: u32::try_from(r.get::<_, i64>(1)).unwrap_or(u32::MAX),
+                tat_ms: r.get(2),
+            });
+            Ok(match decide(limit, counter, now_ms).0 {
+                refused @ Admission::Refused { .. } => refused,
+                // The window ended between the two statements: the next call goes through.
+                Admission::Admitted => Admission::Refused { retry_after_ms: 1 },
+            })
+        })
+    }
+
     fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<Purged, StoreError>> {
         Box::pin(async move {
             let client = self.client().await?;
@@ -623,8 +713,16 @@ impl Store for PostgresStore {
                 )
                 .await
                 .map_err(pg)?;
+            let counters = client
+                .execute(
+                    "DELETE FROM toolspec_rate WHERE expires_at <= $1",
+                    &[&now_ms],
+                )
+                .await
+                .map_err(pg)?;
             let mut purged = Purged {
                 keys: usize::try_from(keys).unwrap_or(usize::MAX),
+                counters: usize::try_from(counters).unwrap_or(usize::MAX),
                 ..Purged::default()
             };
             let gone = client

@@ -14,6 +14,7 @@ use super::{
 use crate::engine::BoxFuture;
 use crate::idempotency::{Outcome, StoreError};
 use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, StoredPreview, judge};
+use crate::rate::{Admission, Counter, RateLimit, decide};
 use crate::sqlite::{Database, sql};
 
 const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS toolspec_idempotency (
@@ -55,7 +56,15 @@ CREATE TABLE IF NOT EXISTS toolspec_outbox (
     attempts INTEGER NOT NULL DEFAULT 0,
     delivered_at INTEGER
 );
-CREATE INDEX IF NOT EXISTS toolspec_outbox_pending ON toolspec_outbox (delivered_at, seq);";
+CREATE INDEX IF NOT EXISTS toolspec_outbox_pending ON toolspec_outbox (delivered_at, seq);
+CREATE TABLE IF NOT EXISTS toolspec_rate (
+    holder TEXT PRIMARY KEY,
+    window_start INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    tat INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS toolspec_rate_expiry ON toolspec_rate (expires_at);";
 
 /// Columns added since the first release, with the statement that fills them in an older
 /// file: a file written by an older server opens and keeps its keys and previews.
@@ -504,6 +513,55 @@ impl Store for SqliteStore {
         })
     }
 
+    fn admit<'a>(
+        &'a self,
+        limit: &'a RateLimit,
+        holder: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<Admission, StoreError>> {
+        Box::pin(async move {
+            let mut conn = self.db.lock().await;
+            // Read and write under SQLite's write lock: servers on one file never admit
+            // more than the limit between them.
+            immediate(&mut conn, |tx| {
+                let counter = tx
+                    .prepare_cached(
+                        "SELECT window_start, count, tat FROM toolspec_rate WHERE holder = ?1",
+                    )
+                    .map_err(sql)?
+                    .query_row(params![holder], |r| {
+                        Ok(Counter {
+                            window_start_ms: r.get(0)?,
+                            count: r.get(1)?,
+                            tat_ms: r.get(2)?,
+                        })
+                    })
+                    .optional()
+                    .map_err(sql)?;
+                let (admission, kept) = decide(limit, counter, now_ms);
+                if let (Admission::Admitted, Some(kept)) = (admission, kept) {
+                    tx.prepare_cached(
+                        "INSERT INTO toolspec_rate (holder, window_start, count, tat, expires_at)
+                         VALUES (?1, ?2, ?3, ?4, ?5)
+                         ON CONFLICT (holder) DO UPDATE SET window_start = excluded.window_start,
+                           count = excluded.count, tat = excluded.tat,
+                           expires_at = excluded.expires_at",
+                    )
+                    .map_err(sql)?
+                    .execute(params![
+                        holder,
+                        kept.window_start_ms,
+                        kept.count,
+                        kept.tat_ms,
+                        kept.expires_at_ms(limit.per_ms())
+                    ])
+                    .map_err(sql)?;
+                }
+                Ok(admission)
+            })
+        })
+    }
+
     fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<Purged, StoreError>> {
         Box::pin(async move {
             let mut conn = self.db.lock().await;
@@ -514,8 +572,15 @@ impl Store for SqliteStore {
                         params![now_ms],
                     )
                     .map_err(sql)?;
+                let counters = tx
+                    .execute(
+                        "DELETE FROM toolspec_rate WHERE expires_at <= ?1",
+                        params![now_ms],
+                    )
+                    .map_err(sql)?;
                 let mut purged = Purged {
                     keys,
+                    counters,
                     ..Purged::default()
                 };
                 let mut gone = tx

@@ -130,6 +130,7 @@ async fn produce_all() -> BTreeMap<String, ToolError> {
         confirmation: Confirmation::HostOrPreview,
         effect: toolspec_runtime::store::Effect::Store,
         host: None,
+        rate_limit: None,
     };
     let preview = || async { Ok(json!({"summary": "s"})) };
     let apply = |_, _| async { Ok(json!({})) };

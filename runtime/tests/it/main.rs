@@ -20,6 +20,7 @@ mod mcp_http;
 #[cfg(feature = "postgres")]
 mod postgres_replicas;
 mod preview;
+mod rate_limits;
 #[cfg(feature = "gauntlet")]
 mod remote;
 mod shape;

@@ -141,6 +141,7 @@ pub fn builtin_codes(tool: &Tool) -> Vec<&'static BuiltinError> {
                 .is_some_and(|p| p.approval == Approval::Host),
             &catalog::APPROVAL_UNAVAILABLE,
         ),
+        (tool.rate_limit.is_some(), &catalog::RATE_LIMITED),
         (true, &catalog::INTERNAL_ERROR),
     ];
     out.extend(wanted.into_iter().filter(|(on, _)| *on).map(|(_, e)| e));

@@ -157,6 +157,17 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
             format!("{CHECK}::ScopesRequired"),
         );
     }
+    if let Some(l) = &t.rate_limit {
+        add(
+            "a_caller_past_its_rate_limit_waits_as_told".into(),
+            format!(
+                "{CHECK}::RateLimitKept {{ calls: {}, per_secs: {}, burst: {:?} }}",
+                l.calls,
+                l.per.as_secs(),
+                l.burst
+            ),
+        );
+    }
     // An unprotected remote apply whose commit failed may have made its change: applying
     // its preview again is exactly the retry its words warn against.
     if t.preview.is_some() && t.effect != Effect::RemoteUnprotected {

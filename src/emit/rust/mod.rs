@@ -227,6 +227,19 @@ struct ToolCtx {
     /// `None` when there are none.
     #[serde(serialize_with = "safe_opt")]
     selections: Option<String>,
+    /// How many calls each caller may make, if limited.
+    rate_limit: Option<RateCtx>,
+}
+
+/// A rate limit as the `Serve` table holds it.
+#[derive(Debug, Serialize)]
+struct RateCtx {
+    /// What the counts are kept under (rendered through `lit`): the tool's name, or
+    /// `<service>.*` for the toolset's shared limit.
+    key: String,
+    calls: u32,
+    per_secs: u64,
+    burst: Option<u32>,
 }
 
 /// The parameters of page-number paging, as their wire names (rendered through `lit`).
@@ -557,6 +570,15 @@ fn tool_context(
             crate::model::Effect::RemoteLookup => Some("RemoteLookup".to_owned()),
             crate::model::Effect::RemoteUnprotected => Some("RemoteUnprotected".to_owned()),
         },
+        rate_limit: t.rate_limit.as_ref().map(|l| RateCtx {
+            key: match &l.shared_by {
+                Some(service) => format!("{service}.*"),
+                None => t.name.text.clone(),
+            },
+            calls: l.calls,
+            per_secs: l.per.as_secs(),
+            burst: l.burst,
+        }),
         selections: (!t.selections.is_empty()).then(|| {
             let each: Vec<String> = t
                 .selections

@@ -12,6 +12,7 @@ mod cross;
 mod example_result;
 mod fits;
 mod projection;
+mod rate;
 mod scopes;
 mod tool;
 mod undo;
@@ -113,7 +114,10 @@ fn resolve_toolset(
     for (code, def) in spec.errors.iter().flat_map(|e| e.iter()) {
         errors.push(resolve_error(&mut fr, code, def, &source.text));
     }
-    for b in toolspec_runtime::catalog::ALL {
+    let always = toolspec_runtime::catalog::ALL
+        .iter()
+        .filter(|b| !toolspec_runtime::catalog::is_conditional(b));
+    for b in always {
         errors.push(ErrorCode {
             code: b.code.to_string(),
             message: b.recovery.to_string(),
@@ -124,9 +128,18 @@ fn resolve_toolset(
             span: top,
         });
     }
+    let shared_limit = rate::shared(file, spec, fr.diags);
+    let limits = rate::of_tools(file, &spec.tools.value, shared_limit, fr.diags);
+    rate::catalog(
+        limits.iter().any(Option::is_some),
+        &mut errors,
+        top,
+        fr.diags,
+    );
     let mut tools = Vec::new();
-    for t in &spec.tools.value {
+    for (t, rate_limit) in spec.tools.value.iter().zip(limits) {
         let mut tool = resolve_tool(&mut fr, t, &defaults, &errors);
+        tool.rate_limit = rate_limit;
         (tool.scopes, tool.scopes_span) = scopes::of_tool(
             file,
             t,

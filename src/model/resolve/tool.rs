@@ -279,6 +279,8 @@ pub(super) fn resolve_tool(
         // Filled in by the toolset, which knows the defaults by tier (`scopes::of_tool`).
         scopes: Vec::new(),
         scopes_span: None,
+        // Filled in by the toolset, which knows its shared limit (`rate::of_tool`).
+        rate_limit: None,
         effect,
         effect_span,
         output_schema: t

@@ -4,6 +4,7 @@ mod dry_run;
 mod examples;
 mod output;
 mod paging;
+mod rate;
 mod refusals;
 mod remote;
 mod retry;
@@ -94,12 +95,12 @@ pub(crate) fn effect_call(
 }
 
 /// What a refused call must leave behind: the read tools see what they saw `before` (a
-/// [`Session::snapshot`]), and the tool's write method never ran. Otherwise fails `promise`,
-/// naming the refused call `args`.
+/// [`Session::snapshot`]), and the tool's write method ran no more than the `writes` times
+/// it had before the refusal. Otherwise fails `promise`, naming the refused call `args`.
 pub(crate) fn refusal_changed_nothing(
     ctx: &Ctx<'_, '_>,
     session: &Session<'_>,
-    before: &[(String, Value)],
+    (before, writes): (&[(String, Value)], u64),
     args: &Value,
     promise: &str,
 ) -> Result<(), Failure> {
@@ -111,10 +112,10 @@ pub(crate) fn refusal_changed_nothing(
             .got(format!("after the refusal, {call} gives {now}"))
             .expected(format!("what it gave before: {was}")));
     }
-    if session.writes(tool) != 0 {
+    if session.writes(tool) != writes {
         return Err(Failure::new(promise)
             .call(tool, args)
-            .got("the tool's write method ran")
+            .got("the tool's write method ran for the refused call")
             .expected("no write after a refusal"));
     }
     Ok(())
@@ -174,6 +175,11 @@ pub(crate) fn run(gauntlet: &Gauntlet<'_>, def: &'static CheckDef) -> Result<(),
         Check::RemoteRetryMayRepeat => remote::retry_may_repeat(&ctx),
         Check::HostRequired => unit_of_work::host_required(&ctx),
         Check::ScopesRequired => scopes::scopes_required(&ctx),
+        Check::RateLimitKept {
+            calls,
+            per_secs,
+            burst,
+        } => rate::rate_limit_kept(&ctx, calls, per_secs, burst),
         Check::PagesWalkEveryItemOnce => paging::walk_every_item_once(&ctx),
         Check::ForgedCursorRefused => paging::forged_cursor_refused(&ctx),
         Check::DefaultLimit => paging::default_limit(&ctx),

@@ -57,7 +57,7 @@ pub(crate) fn scopes_required(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
             ))
             .fix("serve the tool through the generated layer, which checks the caller's scopes before the method runs"));
     }
-    refusal_changed_nothing(ctx, &session, &before, &args, &promise)?;
+    refusal_changed_nothing(ctx, &session, (&before, 0), &args, &promise)?;
     if let Err(e) = session.call_with(tool.name, &args, &as_caller(needed.to_vec()))
         && e.code == "insufficient_scope"
     {

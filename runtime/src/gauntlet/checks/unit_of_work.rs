@@ -130,5 +130,5 @@ pub(crate) fn host_required(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
                 .expected("error `approval_unavailable`"));
         }
     }
-    refusal_changed_nothing(ctx, &session, &before, &args, &promise)
+    refusal_changed_nothing(ctx, &session, (&before, 0), &args, &promise)
 }

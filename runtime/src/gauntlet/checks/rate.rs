@@ -1,0 +1,104 @@
+//! How much each caller may do: the call past the tool's stated rate limit is refused with
+//! `rate_limited`, changes nothing, and the same call goes through after the stated wait.
+
+use serde_json::Value;
+
+use super::{Ctx, refusal_changed_nothing};
+use crate::gauntlet::failure::{Failure, show};
+use crate::gauntlet::session::{describe_error, set};
+
+/// Makes the calls the limit allows at one instant (`burst`, else `calls`), each a fresh
+/// call that runs the tool's method; the next is refused with `rate_limited` (retryable,
+/// `details.retry_after_ms` within the window) and changes nothing; after waiting
+/// `retry_after_ms` on the gauntlet's clock, the same call is not refused for the limit.
+pub(crate) fn rate_limit_kept(
+    ctx: &Ctx<'_, '_>,
+    calls: u32,
+    per_secs: u64,
+    burst: Option<u32>,
+) -> Result<(), Failure> {
+    let tool = ctx.tool.name;
+    let at_once = burst.unwrap_or(calls);
+    let promise = format!(
+        "{tool} runs {at_once} calls of one caller at once and refuses the next with \
+         `rate_limited` until the wait it states is over (its limit: {calls} per {per_secs} s)"
+    );
+    let session = ctx.session()?;
+    let fix = "serve the tool through the generated layer, which counts each call in the \
+               runtime's store before the method runs; a store of your own must implement \
+               Store::admit";
+    for n in 0..at_once {
+        let args = fresh_call(ctx, n);
+        if let Err(e) = session.call(tool, &args)
+            && e.code == "rate_limited"
+        {
+            return Err(Failure::new(&promise)
+                .call(tool, &args)
+                .got(format!(
+                    "call {} of {at_once} refused: {}",
+                    n + 1,
+                    describe_error(&e)
+                ))
+                .expected(format!("{at_once} calls admitted before a refusal"))
+                .fix(fix));
+        }
+    }
+    let before = session.snapshot(ctx.facts);
+    let writes = session.writes(tool);
+    let args = fresh_call(ctx, at_once);
+    let wait = match session.call(tool, &args) {
+        Err(e) if e.code == "rate_limited" && e.retryable => {
+            match e.details.get("retry_after_ms").and_then(Value::as_u64) {
+                Some(ms) if ms > 0 && ms <= per_secs.saturating_mul(1000) => ms,
+                other => {
+                    return Err(Failure::new(&promise)
+                        .call(tool, &args)
+                        .got(format!("details.retry_after_ms {other:?}"))
+                        .expected(format!(
+                            "a wait in milliseconds, above 0 and at most the window ({per_secs} s)"
+                        )));
+                }
+            }
+        }
+        other => {
+            let got = match other {
+                Ok(out) => format!("a success: {}", show(&out.structured)),
+                Err(e) => describe_error(&e),
+            };
+            return Err(Failure::new(&promise)
+                .call(tool, &args)
+                .got(format!("call {} answered {got}", at_once + 1))
+                .expected("error `rate_limited` with retryable: true")
+                .fix(fix));
+        }
+    };
+    refusal_changed_nothing(ctx, &session, (&before, writes), &args, &promise)?;
+    session.advance_ms(i64::try_from(wait).unwrap_or(i64::MAX));
+    if let Err(e) = session.call(tool, &args)
+        && e.code == "rate_limited"
+    {
+        return Err(Failure::new(&promise)
+            .call(tool, &args)
+            .got(format!(
+                "after waiting the {wait} ms it said, refused again: {}",
+                describe_error(&e)
+            ))
+            .expected("the call goes through once the stated wait is over")
+            .fix(fix));
+    }
+    Ok(())
+}
+
+/// The success call with an idempotency key of its own (the `n`th), when the tool takes
+/// one: a replay of an example's key would run nothing and count nothing.
+fn fresh_call(ctx: &Ctx<'_, '_>, n: u32) -> Value {
+    let mut args = ctx.success_call("");
+    if ctx.tool.idempotency_ttl_secs.is_some() {
+        set(
+            &mut args,
+            "idempotency_key",
+            format!("gauntlet-rate-{n}").into(),
+        );
+    }
+    args
+}

@@ -1,0 +1,180 @@
+//! Rate limits: the toolset's shared budget and a tool's own, each checked so that what the
+//! description promises is a limit the server can keep (at least one call, in a window of
+//! at least a second, a burst no larger than the window's calls).
+
+use crate::diagnostics::{Diagnostic, Diagnostics, FileId};
+use crate::model::{Duration, ErrorCode, RateLimit};
+use crate::spec::format::{self as raw, SpecFile};
+use crate::spec::spanned::Sp;
+
+use super::at;
+
+/// The toolset's shared limit (`rate_limit` at the top of the spec), if written and sound.
+pub(super) fn shared(file: FileId, spec: &SpecFile, diags: &mut Diagnostics) -> Option<RateLimit> {
+    spec.rate_limit
+        .as_ref()
+        .and_then(|l| checked(file, l, Some(&spec.service.value), diags))
+}
+
+/// The limit each tool is held to: its own `rate_limit`, else the toolset's `shared` one.
+/// A shared limit only one tool is left with is that tool's alone, and says so.
+pub(super) fn of_tools(
+    file: FileId,
+    tools: &[raw::Tool],
+    shared: Option<RateLimit>,
+    diags: &mut Diagnostics,
+) -> Vec<Option<RateLimit>> {
+    let sharing = tools.iter().filter(|t| t.rate_limit.is_none()).count();
+    let shared = shared.map(|l| RateLimit {
+        shared_by: l.shared_by.filter(|_| sharing > 1),
+        ..l
+    });
+    tools
+        .iter()
+        .map(|t| match &t.rate_limit {
+            Some(own) => checked(file, own, None, diags),
+            None => shared.clone(),
+        })
+        .collect()
+}
+
+/// Adds the built-in `rate_limited` to the catalog when some tool has a limit; a spec that
+/// then names its own `rate_limited` is refused, for the agent would be told two different
+/// things under one code.
+pub(super) fn catalog(
+    limited: bool,
+    errors: &mut Vec<ErrorCode>,
+    top: crate::diagnostics::Span,
+    diags: &mut Diagnostics,
+) {
+    let entry = &toolspec_runtime::catalog::RATE_LIMITED;
+    if !limited {
+        return;
+    }
+    if let Some(own) = errors.iter().find(|e| e.code == entry.code) {
+        diags.push(
+            Diagnostic::error(
+                "reserved-error-code",
+                own.span,
+                format!(
+                    "`{}` is the runtime's own code in a toolset with a `rate_limit`",
+                    entry.code
+                ),
+            )
+            .label("raised by the generated server when a caller is past the limit")
+            .help(format!(
+                "remove `{}` from `errors:` (and from tools' `errors` lists); the runtime raises it with `details.retry_after_ms`",
+                entry.code
+            )),
+        );
+        return;
+    }
+    errors.push(ErrorCode {
+        code: entry.code.to_string(),
+        message: entry.recovery.to_string(),
+        retryable: entry.retryable,
+        when: Some(entry.when.to_string()),
+        details: Vec::new(),
+        builtin: true,
+        span: top,
+    });
+}
+
+fn checked(
+    file: FileId,
+    l: &Sp<raw::RateLimit>,
+    shared_by: Option<&str>,
+    diags: &mut Diagnostics,
+) -> Option<RateLimit> {
+    let r = &l.value;
+    let mut sound = true;
+    if r.calls.value == 0 {
+        sound = false;
+        diags.push(
+            Diagnostic::error(
+                "invalid-rate-limit",
+                at(file, r.calls.pos),
+                "a rate limit of 0 calls refuses every call",
+            )
+            .label("must be at least 1")
+            .help("allow at least 1 call, or remove `rate_limit` if the tool has no limit"),
+        );
+    }
+    let per = match period(&r.per.value) {
+        Ok(per) => Some(per),
+        Err(why) => {
+            diags.push(
+                Diagnostic::error(
+                    "invalid-rate-limit",
+                    at(file, r.per.pos),
+                    format!("`{}` is not a rate limit period: {why}", r.per.value.escape_debug()),
+                )
+                .label("expected a period of at least a second")
+                .help("write `second`, `minute`, `hour` or `day`, or a whole number and s, m, h or d (`10s`, `5m`)"),
+            );
+            None
+        }
+    };
+    if let Some(burst) = &r.burst
+        && (burst.value == 0 || burst.value > r.calls.value)
+    {
+        sound = false;
+        let why = if burst.value == 0 {
+            "a burst of 0 refuses every call".to_owned()
+        } else {
+            format!(
+                "a burst of {} is more than the {} calls a window allows",
+                burst.value, r.calls.value
+            )
+        };
+        diags.push(
+            Diagnostic::error("invalid-rate-limit", at(file, burst.pos), why)
+                .label("must be between 1 and `calls`")
+                .help("set `burst` to at most `calls`, or remove it to allow all calls at once"),
+        );
+    }
+    if !sound {
+        return None;
+    }
+    Some(RateLimit {
+        calls: r.calls.value,
+        per: per?,
+        burst: r.burst.as_ref().map(|b| b.value),
+        shared_by: shared_by.map(str::to_owned),
+        span: at(file, l.pos),
+    })
+}
+
+/// `second`, `minute`, `hour`, `day`, or a duration of whole seconds (`10s`, `5m`).
+fn period(text: &str) -> Result<Duration, String> {
+    let secs = match text.trim() {
+        "second" => 1,
+        "minute" => 60,
+        "hour" => 3_600,
+        "day" => 86_400,
+        other if other.ends_with("ms") || other.contains('.') => {
+            return Err(
+                "a period under a second cannot be kept across replicas, whose clocks differ by more"
+                    .into(),
+            );
+        }
+        other => return Duration::parse(other),
+    };
+    Ok(Duration::from_secs(secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::period;
+
+    #[test]
+    fn periods_are_words_or_whole_durations() {
+        assert_eq!(period("minute").map(|d| d.as_secs()), Ok(60));
+        assert_eq!(period("10s").map(|d| d.as_secs()), Ok(10));
+        assert_eq!(period("1h").map(|d| d.as_secs()), Ok(3_600));
+        assert!(period("500ms").unwrap_err().contains("under a second"));
+        assert!(period("0.5s").unwrap_err().contains("under a second"));
+        assert!(period("0s").is_err());
+        assert!(period("fortnight").is_err());
+    }
+}
