@@ -208,6 +208,23 @@ const CASES: &[(&str, &str, Option<Party>, bool)] = &[
     ("scope-added", "scope-added", Some(Party::Callers), true),
     // A write scope dropped from the defaults: every token that worked still works.
     ("scope-removed", "scope-removed", None, false),
+    // A limit where there was none: calls past it are refused.
+    (
+        "rate-limit-added",
+        "rate-limit-added",
+        Some(Party::Callers),
+        true,
+    ),
+    // The same calls per hour instead of per minute.
+    (
+        "rate-limit-lowered",
+        "rate-limit-lowered",
+        Some(Party::Callers),
+        true,
+    ),
+    // More calls in the same window: nothing refused before is refused now.
+    ("rate-limit-raised", "rate-limit-raised", None, false),
+    ("rate-limit-removed", "rate-limit-removed", None, false),
     // The MCP list publishes less of the output schema; results are the same.
     (
         "output-schema-level-lowered",

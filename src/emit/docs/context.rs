@@ -179,6 +179,8 @@ pub struct SafetyCtx {
     /// The OAuth scopes a caller's token must grant, all of them, over an authorized HTTP
     /// server (empty: any caller with a valid token).
     pub scopes: Vec<String>,
+    /// How many calls each caller may make, in the phrasebook's sentence, if limited.
+    pub rate_limit: Option<String>,
 }
 
 /// How retries are made safe.
@@ -459,6 +461,7 @@ fn safety(model: &Model, ts: &ToolSet, tool: &Tool, combined: bool) -> SafetyCtx
         tier: tool.tier.as_str(),
         open_world: tool.open_world,
         scopes: tool.scopes.iter().map(|s| s.text.clone()).collect(),
+        rate_limit: tool.rate_limit.as_ref().map(|l| l.sentence()),
         low_risk: tool.low_risk.as_ref().map(|r| r.text.clone()),
         effect: (tool.tier != crate::model::Tier::ReadOnly).then(|| {
             (
