@@ -1,7 +1,9 @@
-//! What idempotency costs on each durable store: a keyed write, its replay, and a plain read
-//! of the app's own table on the same backend, the baseline. A replay answers from the
-//! stored outcome without running the method, so it should cost about one read (the goal:
-//! within 2x of it). Medians of many calls, measured in one run, printed as ratios:
+//! What idempotency and rate limits cost on each store: a keyed write, its replay, the rate
+//! limit's check of one call, and a plain read of the app's own data on the same backend,
+//! the baseline. A replay answers from the stored outcome without running the method, so it
+//! should cost about one read (the goal: within 2x of it); the rate check is one statement
+//! on the store (one round trip on PostgreSQL). Medians of many calls, measured in one run,
+//! printed as ratios:
 //!
 //! ```text
 //! cargo bench -p toolspec-runtime --all-features --bench stores
@@ -16,6 +18,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use toolspec_runtime::cursor::CursorKey;
 use toolspec_runtime::engine::Runtime;
+use toolspec_runtime::rate::RateLimit;
 use toolspec_runtime::sqlite::Database;
 use toolspec_runtime::store::PostgresStore;
 
@@ -46,6 +49,66 @@ struct Row {
     read: Duration,
     replay: Duration,
     write: Duration,
+    admit: Duration,
+}
+
+/// A limit no call of the bench reaches: every check admits, the path a call under its
+/// limit takes.
+const LIMIT: RateLimit = RateLimit::new("bench_read", u32::MAX, Duration::from_secs(86_400));
+
+/// The median cost of one rate-limit check on `rt`'s store.
+async fn admit(rt: &Runtime) -> Duration {
+    median(|_| {
+        let rt = rt.clone();
+        async move {
+            rt.admit("bench_read", Some(&LIMIT))
+                .await
+                .expect("admitted")
+        }
+    })
+    .await
+}
+
+/// The memory store, beside a read of the app's data in memory (a map behind a mutex).
+async fn memory() -> Row {
+    let items = std::sync::Mutex::new(std::collections::HashMap::from([(1_u64, "one".to_owned())]));
+    let read = median(|_| {
+        let k = items.lock().expect("items").get(&1).cloned();
+        std::hint::black_box(k);
+        async {}
+    })
+    .await;
+    let rt = Runtime::in_memory().expect("random");
+    let write_one = |rt: Runtime, key: String| async move {
+        rt.idempotent("bench_write", Some(&key), "fp", DAY, |_work| async move {
+            Ok(json!({"ok": true}))
+        })
+        .await
+        .expect("write")
+    };
+    write_one(rt.clone(), "fixed".into()).await;
+    let replay = median(|_| {
+        let rt = rt.clone();
+        async move {
+            let v: Value = write_one(rt, "fixed".into()).await;
+            assert_eq!(v["replayed"], true);
+        }
+    })
+    .await;
+    let write = median(|i| {
+        let rt = rt.clone();
+        async move {
+            write_one(rt, format!("k-{i}")).await;
+        }
+    })
+    .await;
+    Row {
+        backend: "memory",
+        read,
+        replay,
+        write,
+        admit: admit(&rt).await,
+    }
 }
 
 async fn sqlite() -> Row {
@@ -99,12 +162,14 @@ async fn sqlite() -> Row {
         }
     })
     .await;
+    let admit = admit(&rt).await;
     let _ = std::fs::remove_dir_all(&dir);
     Row {
         backend: "SQLite",
         read,
         replay,
         write,
+        admit,
     }
 }
 
@@ -167,6 +232,7 @@ async fn postgres(url: &str) -> Row {
         read,
         replay,
         write,
+        admit: admit(&rt).await,
     }
 }
 
@@ -175,7 +241,7 @@ fn main() {
         .enable_all()
         .build()
         .expect("tokio");
-    let mut rows = vec![rt.block_on(sqlite())];
+    let mut rows = vec![rt.block_on(memory()), rt.block_on(sqlite())];
     if let Some(url) = std::env::var("TOOLSPEC_POSTGRES_URL")
         .ok()
         .filter(|u| !u.is_empty())
@@ -184,19 +250,22 @@ fn main() {
     }
     println!("median of {CALLS} calls each; ratios against the plain read on the same backend");
     println!(
-        "{:<11} {:>12} {:>12} {:>8} {:>12} {:>8}",
-        "backend", "read", "replay", "x read", "keyed write", "x read"
+        "{:<11} {:>12} {:>12} {:>8} {:>12} {:>8} {:>12} {:>8}",
+        "backend", "read", "replay", "x read", "keyed write", "x read", "rate check", "x read"
     );
     for r in rows {
         let x = |d: Duration| d.as_secs_f64() / r.read.as_secs_f64();
+        let us = |d: Duration| d.as_secs_f64() * 1e6;
         println!(
-            "{:<11} {:>10.1}µs {:>10.1}µs {:>7.2}x {:>10.1}µs {:>7.2}x",
+            "{:<11} {:>10.2}µs {:>10.1}µs {:>7.2}x {:>10.1}µs {:>7.2}x {:>10.2}µs {:>7.2}x",
             r.backend,
-            r.read.as_secs_f64() * 1e6,
-            r.replay.as_secs_f64() * 1e6,
+            us(r.read),
+            us(r.replay),
             x(r.replay),
-            r.write.as_secs_f64() * 1e6,
+            us(r.write),
             x(r.write),
+            us(r.admit),
+            x(r.admit),
         );
     }
 }

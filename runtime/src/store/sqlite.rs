@@ -224,6 +224,49 @@ fn record(conn: &Connection, d: &Decision) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Reads and writes one rate-limit record under SQLite's write lock: servers on one file
+/// never admit more than the limit between them.
+fn admit_in(
+    conn: &mut Connection,
+    limit: &RateLimit,
+    holder: &str,
+    now_ms: i64,
+) -> Result<Admission, StoreError> {
+    immediate(conn, |tx| {
+        let counter = tx
+            .prepare_cached("SELECT window_start, count, tat FROM toolspec_rate WHERE holder = ?1")
+            .map_err(sql)?
+            .query_row(params![holder], |r| {
+                Ok(Counter {
+                    window_start_ms: r.get(0)?,
+                    count: r.get(1)?,
+                    tat_ms: r.get(2)?,
+                })
+            })
+            .optional()
+            .map_err(sql)?;
+        let (admission, kept) = decide(limit, counter, now_ms);
+        if let (Admission::Admitted, Some(kept)) = (admission, kept) {
+            tx.prepare_cached(
+                "INSERT INTO toolspec_rate (holder, window_start, count, tat, expires_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (holder) DO UPDATE SET window_start = excluded.window_start,
+                   count = excluded.count, tat = excluded.tat, expires_at = excluded.expires_at",
+            )
+            .map_err(sql)?
+            .execute(params![
+                holder,
+                kept.window_start_ms,
+                kept.count,
+                kept.tat_ms,
+                kept.expires_at_ms(limit.per_ms())
+            ])
+            .map_err(sql)?;
+        }
+        Ok(admission)
+    })
+}
+
 impl Store for SqliteStore {
     fn lease<'a>(
         &'a self,
@@ -521,44 +564,18 @@ impl Store for SqliteStore {
     ) -> BoxFuture<'a, Result<Admission, StoreError>> {
         Box::pin(async move {
             let mut conn = self.db.lock().await;
-            // Read and write under SQLite's write lock: servers on one file never admit
-            // more than the limit between them.
-            immediate(&mut conn, |tx| {
-                let counter = tx
-                    .prepare_cached(
-                        "SELECT window_start, count, tat FROM toolspec_rate WHERE holder = ?1",
-                    )
-                    .map_err(sql)?
-                    .query_row(params![holder], |r| {
-                        Ok(Counter {
-                            window_start_ms: r.get(0)?,
-                            count: r.get(1)?,
-                            tat_ms: r.get(2)?,
-                        })
-                    })
-                    .optional()
-                    .map_err(sql)?;
-                let (admission, kept) = decide(limit, counter, now_ms);
-                if let (Admission::Admitted, Some(kept)) = (admission, kept) {
-                    tx.prepare_cached(
-                        "INSERT INTO toolspec_rate (holder, window_start, count, tat, expires_at)
-                         VALUES (?1, ?2, ?3, ?4, ?5)
-                         ON CONFLICT (holder) DO UPDATE SET window_start = excluded.window_start,
-                           count = excluded.count, tat = excluded.tat,
-                           expires_at = excluded.expires_at",
-                    )
-                    .map_err(sql)?
-                    .execute(params![
-                        holder,
-                        kept.window_start_ms,
-                        kept.count,
-                        kept.tat_ms,
-                        kept.expires_at_ms(limit.per_ms())
-                    ])
-                    .map_err(sql)?;
-                }
-                Ok(admission)
-            })
+            // A count need not survive a power cut (losing one lets a caller one call more),
+            // so this commit skips the fsync the app's own commits keep: in WAL mode the
+            // next full commit makes it durable anyway, in order.
+            let synchronous: i64 = conn
+                .query_row("PRAGMA synchronous", [], |r| r.get(0))
+                .map_err(sql)?;
+            conn.execute_batch("PRAGMA synchronous = NORMAL")
+                .map_err(sql)?;
+            let decided = admit_in(&mut conn, limit, holder, now_ms);
+            conn.execute_batch(&format!("PRAGMA synchronous = {synchronous}"))
+                .map_err(sql)?;
+            decided
         })
     }
 
