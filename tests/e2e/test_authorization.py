@@ -6,8 +6,9 @@ server's `401` (Protected Resource Metadata, then the issuer's metadata) and get
 there. Raw HTTP checks the protocol details: the challenges, the metadata documents, and
 hostile tokens, each refused with `401 invalid_token` without echoing the token, the server
 serving a good token after every one. Then a key rotation at the issuer, two callers whose
-idempotency keys, previews and cursors stay their own, and the default-deny start on a
-non-loopback address.
+idempotency keys, previews and cursors stay their own, each caller's rate limit (the one the
+description states, kept on one server and across three PostgreSQL replicas), and the
+default-deny start on a non-loopback address.
 
     TICKETS_SERVER=target/release/tickets-server .venv/bin/pytest -q tests/e2e/test_authorization.py
 
@@ -16,6 +17,7 @@ The authorization server needs node and `npm ci` in tests/e2e/authz (scripts/tes
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import json
 import os
@@ -770,6 +772,102 @@ def test_two_callers_on_postgres_replicas_keep_their_own_records(authz: Authoriz
             assert refused["isError"] is True and refused["structuredContent"]["code"] == "invalid_cursor", refused
             page = call(me_on_two, mine, "tickets_search", {**search, "cursor": cursor})
             assert page.get("isError") is not True and len(page["structuredContent"]["tickets"]) == 5, page
+
+
+# --- rate limits: what the description says is what the server keeps ----------------------------
+
+LIMIT_SENTENCE = re.compile(r"At most (\d+) calls? per (second|minute|hour|day) per caller")
+
+
+def stated_limit(s: Session, token: str, tool: str) -> tuple[int, int]:
+    """The limit `tool`'s description states, as (calls, seconds per window)."""
+    listed = answer(s.request("tools/list", {}, token))["result"]["tools"]
+    description = next(t["description"] for t in listed if t["name"] == tool)
+    found = LIMIT_SENTENCE.search(description)
+    assert found, f"{tool} states no rate limit: {description}"
+    seconds = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}[found.group(2)]
+    return int(found.group(1)), seconds
+
+
+def test_a_caller_past_the_stated_limit_waits_as_told_and_another_caller_does_not(authz: AuthorizationServer) -> None:
+    with resource_server(authz.issuer) as resource:
+        alice = authz.token("reader", "tickets:read", resource.url)
+        bob = authz.token("reader2", "tickets:read", resource.url)
+        with session(resource.url, alice) as a, session(resource.url, bob) as b:
+            calls, per = stated_limit(a, alice, "tickets_search")
+            search = {"query": "login"}
+
+            def call(s: Session, token: str, arguments: dict[str, Any]) -> dict[str, Any]:
+                return tool_result(s.call(token, "tickets_search", arguments))
+
+            # A call refused by validation runs nothing and counts nothing; nor does a list.
+            refused = call(a, alice, {"query": ""})
+            assert refused["isError"] is True and refused["structuredContent"]["code"] != "rate_limited", refused
+            for n in range(calls):
+                got = call(a, alice, search)
+                assert got.get("isError") is not True, f"call {n + 1} of {calls}: {got}"
+                if n == calls // 2:
+                    assert "tickets_search" in a.tool_names(alice)
+            past = call(a, alice, search)
+            assert past["isError"] is True, past
+            error = past["structuredContent"]
+            assert error["code"] == "rate_limited" and error["retryable"] is True, error
+            wait_ms = error["details"]["retry_after_ms"]
+            assert 0 < wait_ms <= per * 1000, error
+            assert error["message"].startswith("Nothing was done"), error
+            assert f"at most {calls} calls per" in error["message"], error
+
+            # Another caller has a limit of their own.
+            other = call(b, bob, search)
+            assert other.get("isError") is not True, other
+
+            # Until the wait is over the caller is still refused; then the call goes through.
+            assert call(a, alice, search)["structuredContent"]["code"] == "rate_limited"
+            time.sleep(wait_ms / 1000 + 0.2)
+            after = call(a, alice, search)
+            assert after.get("isError") is not True, after
+            print(f"refused after exactly {calls} calls, waited {wait_ms} ms as told, then served")
+
+
+@pytest.mark.skipif(
+    not POSTGRES_URL and os.environ.get("TOOLSPEC_REQUIRE_POSTGRES") != "1",
+    reason="set TOOLSPEC_POSTGRES_URL (scripts/with-postgres does) for the replicas",
+)
+def test_three_replicas_on_postgres_keep_one_limit_for_32_concurrent_clients_of_one_caller(authz: AuthorizationServer) -> None:
+    assert POSTGRES_URL, "TOOLSPEC_REQUIRE_POSTGRES=1 but TOOLSPEC_POSTGRES_URL is not set"
+    audience = f"http://127.0.0.1:{free_port()}/mcp"
+    args = ["--db", POSTGRES_URL, "--demo", "--auth-issuer", authz.issuer, "--auth-audience", audience]
+    # A caller of their own: the limit is counted in the database, per caller.
+    token = authz.token("reader2", "tickets:read", audience)
+    with (
+        http_process(SERVER, args) as (one, _),
+        http_process(SERVER, args) as (two, _),
+        http_process(SERVER, args) as (three, _),
+    ):
+        urls = [one, two, three]
+        with session(one, token) as first:
+            calls, per = stated_limit(first, token, "tickets_search")
+        marker = unique("replicas")
+        rounds = max(2, (calls * 2) // 32 + 1)
+
+        def client(n: int) -> list[str]:
+            codes = []
+            with session(urls[n % 3], token) as s:
+                for _ in range(rounds):
+                    result = tool_result(s.call(token, "tickets_search", {"query": marker}))
+                    codes.append(result["structuredContent"]["code"] if result.get("isError") else "ok")
+            return codes
+
+        started = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=32) as pool:
+            answers = [code for codes in pool.map(client, range(32)) for code in codes]
+        elapsed = time.monotonic() - started
+        assert elapsed < per, f"the run took {elapsed:.1f} s, longer than one window"
+        assert set(answers) <= {"ok", "rate_limited"}, sorted(set(answers))
+        admitted = answers.count("ok")
+        # One window, one caller, three replicas: exactly the stated number, no more, no fewer.
+        assert admitted == calls, f"{admitted} admitted of {len(answers)}, limit {calls}"
+        print(f"3 replicas, 32 clients, {len(answers)} calls in {elapsed:.1f} s: {admitted} admitted (limit {calls})")
 
 
 # --- the stateless protocol with authorization ------------------------------------------------
