@@ -238,7 +238,7 @@ pub trait Store: Send + Sync {
     ) -> BoxFuture<'a, Result<(), StoreError>>;
 
     /// Decides one call under a rate limit ([`crate::rate`]): the record of `limit` for
-    /// `holder` (the limit's key bound to the caller, [`crate::caller::bound`]) is read,
+    /// `holder` (the limit's key followed by the caller's tag, when there is a caller) is read,
     /// judged by [`crate::rate::decide`] at `now_ms`, and written back when the call is
     /// admitted. Atomic: of many concurrent calls, no more are admitted than the limit
     /// allows, on every replica sharing the store.
