@@ -69,6 +69,29 @@ async fn admit(rt: &Runtime) -> Duration {
     .await
 }
 
+/// The medians of a replay of one key and of a keyed write with a fresh key each time, on
+/// `rt` with `write_one(rt, key)`.
+async fn keyed<F, Fut>(rt: &Runtime, write_one: F) -> (Duration, Duration)
+where
+    F: Fn(Runtime, String) -> Fut,
+    Fut: std::future::Future<Output = Value>,
+{
+    write_one(rt.clone(), "fixed".into()).await;
+    let replay = median(|_| {
+        let v = write_one(rt.clone(), "fixed".into());
+        async move { assert_eq!(v.await["replayed"], true) }
+    })
+    .await;
+    let write = median(|i| {
+        let v = write_one(rt.clone(), format!("k-{i}"));
+        async move {
+            std::hint::black_box(v.await);
+        }
+    })
+    .await;
+    (replay, write)
+}
+
 /// The memory store, beside a read of the app's data in memory (a map behind a mutex).
 async fn memory() -> Row {
     let items = std::sync::Mutex::new(std::collections::HashMap::from([(1_u64, "one".to_owned())]));
@@ -86,22 +109,7 @@ async fn memory() -> Row {
         .await
         .expect("write")
     };
-    write_one(rt.clone(), "fixed".into()).await;
-    let replay = median(|_| {
-        let rt = rt.clone();
-        async move {
-            let v: Value = write_one(rt, "fixed".into()).await;
-            assert_eq!(v["replayed"], true);
-        }
-    })
-    .await;
-    let write = median(|i| {
-        let rt = rt.clone();
-        async move {
-            write_one(rt, format!("k-{i}")).await;
-        }
-    })
-    .await;
+    let (replay, write) = keyed(&rt, write_one).await;
     Row {
         backend: "memory",
         read,
@@ -146,22 +154,7 @@ async fn sqlite() -> Row {
         .await
         .expect("write")
     };
-    write_one(rt.clone(), "fixed".into()).await;
-    let replay = median(|_| {
-        let rt = rt.clone();
-        async move {
-            let v: Value = write_one(rt, "fixed".into()).await;
-            assert_eq!(v["replayed"], true);
-        }
-    })
-    .await;
-    let write = median(|i| {
-        let rt = rt.clone();
-        async move {
-            write_one(rt, format!("k-{i}")).await;
-        }
-    })
-    .await;
+    let (replay, write) = keyed(&rt, write_one).await;
     let admit = admit(&rt).await;
     let _ = std::fs::remove_dir_all(&dir);
     Row {
@@ -211,22 +204,7 @@ async fn postgres(url: &str) -> Row {
         .await
         .expect("write")
     };
-    write_one(rt.clone(), "fixed".into()).await;
-    let replay = median(|_| {
-        let rt = rt.clone();
-        async move {
-            let v: Value = write_one(rt, "fixed".into()).await;
-            assert_eq!(v["replayed"], true);
-        }
-    })
-    .await;
-    let write = median(|i| {
-        let rt = rt.clone();
-        async move {
-            write_one(rt, format!("k-{i}")).await;
-        }
-    })
-    .await;
+    let (replay, write) = keyed(&rt, write_one).await;
     Row {
         backend: "PostgreSQL",
         read,
