@@ -4,16 +4,31 @@
 //! Times are Unix milliseconds (`i64`): they fit a SQLite `INTEGER`, compare cheaply, and need
 //! no date library. [`format_rfc3339`] turns one into the text agents see (`expires_at`).
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Waker};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// A source of "now", in Unix milliseconds.
+/// A wait on a clock: completes once the clock has moved on by the time asked for.
+pub type Sleep = Pin<Box<dyn Future<Output = ()> + Send + 'static>>;
+
+/// A source of "now", in Unix milliseconds, and of waits on the same time.
 ///
 /// The runtime holds one (`Arc<dyn Clock>`); stores take `now` as a plain parameter so they
 /// never read the wall clock themselves.
 pub trait Clock: Send + Sync {
     /// Milliseconds since 1970-01-01T00:00:00Z.
     fn now_ms(&self) -> i64;
+
+    /// A wait of `ms` on this clock, for the runtime's timers (a write's lease renewed while
+    /// its method runs); `None` when this clock cannot wait where the call runs, and the
+    /// runtime then does without the timer. The default: `None`.
+    fn sleep(&self, ms: u64) -> Option<Sleep> {
+        let _ = ms;
+        None
+    }
 }
 
 /// The machine's wall clock.
@@ -28,6 +43,20 @@ impl Clock for SystemClock {
             Err(_) => 0,
         }
     }
+
+    /// tokio's timer, when the call runs on a tokio runtime with time enabled (every server
+    /// the MCP adapter runs does); otherwise no timer.
+    #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mcp"))]
+    fn sleep(&self, ms: u64) -> Option<Sleep> {
+        let handle = tokio::runtime::Handle::try_current().ok()?;
+        // Asking a runtime built without time for a timer panics; entering the handle's
+        // runtime cannot tell, so a runtime's own timer is asked inside a guard.
+        let _entered = handle.enter();
+        let sleep =
+            std::panic::catch_unwind(|| tokio::time::sleep(std::time::Duration::from_millis(ms)))
+                .ok()?;
+        Some(Box::pin(sleep))
+    }
 }
 
 /// A clock that only moves when told to: for tests of TTLs and expiry.
@@ -40,31 +69,75 @@ impl Clock for SystemClock {
 /// ```
 #[derive(Debug, Default)]
 pub struct ManualClock {
-    now: AtomicI64,
+    now: Arc<AtomicI64>,
+    /// Waits not yet over: their deadline and who to wake when the clock passes it.
+    waiting: Arc<Mutex<Vec<(i64, Waker)>>>,
 }
 
 impl ManualClock {
     /// A clock that reads `start_ms` until moved.
     pub fn new(start_ms: i64) -> Self {
         Self {
-            now: AtomicI64::new(start_ms),
+            now: Arc::new(AtomicI64::new(start_ms)),
+            waiting: Arc::default(),
         }
     }
 
-    /// Moves the clock forward (or back, with a negative value) by `ms`.
+    /// Moves the clock forward (or back, with a negative value) by `ms`; waits it passes
+    /// the end of are woken.
     pub fn advance_ms(&self, ms: i64) {
         self.now.fetch_add(ms, Ordering::SeqCst);
+        self.wake_due();
     }
 
     /// Sets the clock to `ms`.
     pub fn set_ms(&self, ms: i64) {
         self.now.store(ms, Ordering::SeqCst);
+        self.wake_due();
+    }
+
+    fn wake_due(&self) {
+        let now = self.now.load(Ordering::SeqCst);
+        let due: Vec<Waker> = {
+            let mut waiting = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+            let (due, later) = waiting.drain(..).partition(|(at, _)| *at <= now);
+            *waiting = later;
+            due.into_iter().map(|(_, w)| w).collect()
+        };
+        due.into_iter().for_each(Waker::wake);
     }
 }
 
 impl Clock for ManualClock {
     fn now_ms(&self) -> i64 {
         self.now.load(Ordering::SeqCst)
+    }
+
+    /// A wait that ends when the clock is moved to or past its end, never by itself.
+    fn sleep(&self, ms: u64) -> Option<Sleep> {
+        let until = self
+            .now_ms()
+            .saturating_add(i64::try_from(ms).unwrap_or(i64::MAX));
+        let (now, waiting) = (self.now.clone(), self.waiting.clone());
+        Some(Box::pin(std::future::poll_fn(
+            move |cx: &mut Context<'_>| {
+                if now.load(Ordering::SeqCst) >= until {
+                    return Poll::Ready(());
+                }
+                let mut waiting = waiting.lock().unwrap_or_else(|p| p.into_inner());
+                let known = waiting
+                    .iter()
+                    .any(|(at, w)| *at == until && w.will_wake(cx.waker()));
+                if !known {
+                    waiting.push((until, cx.waker().clone()));
+                }
+                // Moved while the waker was put down: do not wait for the next move.
+                if now.load(Ordering::SeqCst) >= until {
+                    return Poll::Ready(());
+                }
+                Poll::Pending
+            },
+        )))
     }
 }
 

@@ -15,8 +15,10 @@ use crate::rate::{Admission, RateLimit};
 use crate::store::{MemoryStore, OutboxMessage, Store};
 
 /// How long a call holds its idempotency key before another call may take it over, unless
-/// set with [`Runtime::with_lease`].
-pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
+/// set with [`Runtime::with_lease`]. The lease is renewed every third of it while the write's
+/// method runs, so a slow write keeps its key; a key whose process died is free at most this
+/// long after the last renewal.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(6);
 
 /// What a generated server holds for the behaviour that outlives one call: the cursor key,
 /// the store of keys, previews, approvals and outbox, the lease and the clock. Cheap to
@@ -97,11 +99,13 @@ impl Runtime {
         ))
     }
 
-    /// How long a call holds its idempotency key ([`DEFAULT_LEASE`]: 30 s). A call that
-    /// dies holding it blocks retries of that key for at most this long; a call that runs
-    /// longer than this may see a retry take the key over, and then its own commit is
-    /// refused (fencing), so the effect still happens once. Keep it well above your
-    /// slowest write.
+    /// How long a call holds its idempotency key between renewals ([`DEFAULT_LEASE`]: 6 s).
+    /// While the write's method runs, the lease is renewed every third of this (on a clock
+    /// that can wait: the system clock on tokio, or a [`crate::clock::ManualClock`]), so a
+    /// write may run longer than its lease and still commit. A call that dies holding it
+    /// blocks retries of that key for at most this long after its last renewal; a call whose
+    /// renewals stop (its process stalled past the lease) may see a retry take the key over,
+    /// and then its own commit is refused (fencing), so the effect still happens once.
     pub fn with_lease(mut self, lease: Duration) -> Self {
         self.lease = lease;
         self

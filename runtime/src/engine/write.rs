@@ -206,7 +206,7 @@ impl Runtime {
             write.earlier,
         );
         let work = Work::new(tx, now, attempt);
-        let outcome = run(work.clone()).await;
+        let outcome = self.renewing(&write, run(work.clone())).await;
         // From here on the method has run: a change it made outside the store stays,
         // whatever becomes of this transaction.
         let write = Write { ran: true, ..write };
@@ -279,6 +279,40 @@ impl Runtime {
             }
             Err(_) => self.explain_lost(&write).await,
         }
+    }
+
+    /// Runs a write's `method`, renewing its lease (if it holds one) every third of the
+    /// lease while it runs: a write holds its key for as long as it truly runs, and a key
+    /// whose process died is free one lease after its last renewal. A renewal that finds
+    /// the lease lost stops renewing; the commit is then refused (fencing), as before.
+    async fn renewing<F: Future>(&self, write: &Write<'_>, method: F) -> F::Output {
+        let Some((key, token)) = write.lease else {
+            return method.await;
+        };
+        let lease_ms = ttl_ms(self.lease);
+        let heartbeat = async {
+            let every = u64::try_from(lease_ms / 3).unwrap_or(1).max(1);
+            while let Some(sleep) = self.clock.sleep(every) {
+                sleep.await;
+                let until = self.now_ms().saturating_add(lease_ms);
+                if !matches!(self.store.renew(key, token, until).await, Ok(true)) {
+                    return;
+                }
+            }
+        };
+        let mut method = std::pin::pin!(method);
+        let mut heartbeat = std::pin::pin!(heartbeat);
+        let mut beating = true;
+        std::future::poll_fn(|cx| {
+            if let std::task::Poll::Ready(out) = method.as_mut().poll(cx) {
+                return std::task::Poll::Ready(out);
+            }
+            if beating && heartbeat.as_mut().poll(cx).is_ready() {
+                beating = false;
+            }
+            std::task::Poll::Pending
+        })
+        .await
     }
 
     #[cfg(feature = "gauntlet")]

@@ -175,6 +175,23 @@ impl Store for MemoryStore {
         ready(Ok(()))
     }
 
+    fn renew<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        token: &'a str,
+        lease_until_ms: i64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        let mut state = lock(&self.state);
+        let renewed = match state.keys.get_mut(&id(key)) {
+            Some(row) if row.token == token && row.outcome.is_none() => {
+                row.lease_until = row.lease_until.max(lease_until_ms);
+                true
+            }
+            _ => false,
+        };
+        ready(Ok(renewed))
+    }
+
     fn lapse<'a>(
         &'a self,
         key: KeyRef<'a>,

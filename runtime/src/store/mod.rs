@@ -185,6 +185,21 @@ pub trait Store: Send + Sync {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<(), StoreError>>;
 
+    /// Extends a lease held under `token` to `lease_until_ms`, while its call's method
+    /// still runs: `Ok(true)` when renewed, `Ok(false)` when the key is no longer leased
+    /// under `token` (taken over, or done). The default renews nothing, and a lease then
+    /// lapses after its length as before: a store of your own should implement it, or its
+    /// slow writes lose their keys to retries (and their commits are refused).
+    fn renew<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        token: &'a str,
+        lease_until_ms: i64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        let _ = (key, token, lease_until_ms);
+        ready(Ok(false))
+    }
+
     /// Stores the outcome of a key leased under `token` in its own transaction (the
     /// non-retryable error of a method whose writes were rolled back). `Ok(false)` when the
     /// lease was lost: nothing is stored.

@@ -466,6 +466,26 @@ impl Store for PostgresStore {
         })
     }
 
+    fn renew<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        token: &'a str,
+        lease_until_ms: i64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let n = client
+                .execute(
+                    "UPDATE toolspec_idempotency SET lease_until = GREATEST(lease_until, $4)
+                     WHERE tool = $1 AND key = $2 AND state = 'in_progress' AND lease_token = $3",
+                    &[&key.tool, &key.key, &token, &lease_until_ms],
+                )
+                .await
+                .map_err(pg)?;
+            Ok(n == 1)
+        })
+    }
+
     fn lapse<'a>(
         &'a self,
         key: KeyRef<'a>,

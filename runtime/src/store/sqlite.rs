@@ -364,6 +364,28 @@ impl Store for SqliteStore {
         })
     }
 
+    fn renew<'a>(
+        &'a self,
+        key: KeyRef<'a>,
+        token: &'a str,
+        lease_until_ms: i64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            // While a unit of work of this process holds the connection this waits for it;
+            // its IMMEDIATE transaction keeps every other writer off the key meanwhile.
+            let conn = self.db.lock().await;
+            let n = conn
+                .prepare_cached(
+                    "UPDATE toolspec_idempotency SET lease_until = MAX(lease_until, ?4)
+                     WHERE tool = ?1 AND key = ?2 AND state = 'in_progress' AND lease_token = ?3",
+                )
+                .map_err(sql)?
+                .execute(params![key.tool, key.key, token, lease_until_ms])
+                .map_err(sql)?;
+            Ok(n == 1)
+        })
+    }
+
     fn lapse<'a>(
         &'a self,
         key: KeyRef<'a>,

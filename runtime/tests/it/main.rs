@@ -13,6 +13,8 @@ mod errors;
 mod idempotency;
 #[cfg(feature = "auth")]
 mod issuer;
+#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mcp"))]
+mod leases;
 mod mcp_adapter;
 #[cfg(feature = "auth")]
 mod mcp_auth;
