@@ -17,6 +17,9 @@ use toolspec_runtime::prelude::*;
 /// together.
 pub struct Desk {
     tables: Tables,
+    /// How long each write's method waits before it writes: a test hook that makes writes
+    /// slower than their lease (`tickets-server --slow-writes MS`); zero otherwise.
+    slow_writes: Duration,
 }
 
 /// Where the tickets are.
@@ -35,6 +38,7 @@ pub async fn open(
     db: &str,
     demo: bool,
     lease: Duration,
+    slow_writes: Duration,
 ) -> Result<TicketsServer<Desk>, Box<dyn std::error::Error>> {
     if is_postgres(db) {
         let store = PostgresStore::connect(db).await?;
@@ -44,11 +48,13 @@ pub async fn open(
         return Ok(TicketsServer::new(
             Desk {
                 tables: Tables::Postgres(store),
+                slow_writes,
             },
             runtime,
         ));
     }
-    let desk = Desk::open(Path::new(db), demo)?;
+    let mut desk = Desk::open(Path::new(db), demo)?;
+    desk.slow_writes = slow_writes;
     let Tables::Sqlite(sqlite) = &desk.tables else {
         unreachable!("Desk::open opens SQLite")
     };
@@ -103,6 +109,7 @@ impl Desk {
             }
         }
         Ok(Desk {
+            slow_writes: Duration::ZERO,
             tables: Tables::Sqlite(db),
         })
     }
@@ -115,6 +122,7 @@ impl Desk {
     ) -> Result<Desk, Box<dyn std::error::Error>> {
         crate::pg::create_tables(&store, demo).await?;
         Ok(Desk {
+            slow_writes: Duration::ZERO,
             tables: Tables::Postgres(store),
         })
     }
@@ -278,6 +286,9 @@ impl TicketsTools for Desk {
         _preview: TicketsCreatePreview,
         work: Work,
     ) -> Result<TicketsCreateOutput, ToolError> {
+        if !self.slow_writes.is_zero() {
+            tokio::time::sleep(self.slow_writes).await;
+        }
         // The number, the ticket and the email to send commit together with the call's
         // idempotency record and the preview's consumption, or none of them does.
         let num: i64 = match &self.tables {

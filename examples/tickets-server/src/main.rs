@@ -1,6 +1,6 @@
 //! `tickets-server --db PATH|URL [--demo] [--http ADDR [--auth-issuer URL [--auth-audience
-//! URL] | --no-auth]] [--metrics ADDR] [--lease SECS] [--mailbox FILE]`: serve the tickets
-//! toolset over MCP.
+//! URL] | --no-auth]] [--metrics ADDR] [--lease SECS] [--mailbox FILE] [--slow-writes MS]`:
+//! serve the tickets toolset over MCP.
 //!
 //! Over stdio by default (what desktop hosts start), or streamable HTTP at `http://ADDR/mcp`
 //! with `--http`, with Prometheus metrics at `/metrics` beside it (or at `--metrics ADDR`).
@@ -18,7 +18,7 @@ use toolspec_runtime::prelude::{McpServer, serve_stdio};
 
 const USAGE: &str = "usage: tickets-server --db PATH|URL [--demo] [--http ADDR [--stateless]
                       [--auth-issuer URL [--auth-audience URL] | --no-auth]]
-                      [--metrics ADDR] [--lease SECS] [--mailbox FILE]
+                      [--metrics ADDR] [--lease SECS] [--mailbox FILE] [--slow-writes MS]
 
   --db PATH       SQLite file for tickets, idempotency keys, previews, approvals and the
                   email outbox (created if absent; servers on one machine may share it)
@@ -37,9 +37,10 @@ const USAGE: &str = "usage: tickets-server --db PATH|URL [--demo] [--http ADDR [
                   call every tool); without it such an ADDR needs --auth-issuer
   --metrics ADDR  serve Prometheus metrics at http://ADDR/metrics (with --http they are also
                   at http://ADDR/metrics of the MCP address)
-  --lease SECS    how long a call holds its idempotency key before a retry may take it
-                  over (default 30)
-  --mailbox FILE  append each customer email to FILE as a JSON line instead of logging it";
+  --lease SECS    how long a call holds its idempotency key between renewals (renewed while
+                  its write runs; a key whose process died is free this long after; default 6)
+  --mailbox FILE  append each customer email to FILE as a JSON line instead of logging it
+  --slow-writes MS  (a test hook) make each ticket creation wait MS before it writes";
 
 struct Args {
     db: String,
@@ -51,6 +52,7 @@ struct Args {
     no_auth: bool,
     metrics: Option<String>,
     lease: Duration,
+    slow_writes: Duration,
     mailbox: Option<PathBuf>,
 }
 
@@ -60,6 +62,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let (mut auth_issuer, mut auth_audience, mut no_auth) = (None, None, false);
     let mut metrics = None;
     let mut lease = toolspec_runtime::engine::DEFAULT_LEASE;
+    let mut slow_writes = Duration::ZERO;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--db" => {
@@ -102,6 +105,13 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
                     .ok_or("--lease needs a positive number of seconds, like 30")?;
                 lease = Duration::from_secs_f64(secs);
             }
+            "--slow-writes" => {
+                let ms = args
+                    .next()
+                    .and_then(|s| s.parse::<u64>().ok())
+                    .ok_or("--slow-writes needs a number of milliseconds, like 8000")?;
+                slow_writes = Duration::from_millis(ms);
+            }
             "--mailbox" => {
                 mailbox = Some(PathBuf::from(
                     args.next().ok_or("--mailbox needs a file path")?,
@@ -135,6 +145,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         no_auth,
         metrics,
         lease,
+        slow_writes,
         mailbox,
     })
 }
@@ -213,7 +224,8 @@ async fn main() -> ExitCode {
             }
         });
     }
-    let server = match tickets_server::open(&args.db, args.demo, args.lease).await {
+    let server = match tickets_server::open(&args.db, args.demo, args.lease, args.slow_writes).await
+    {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: cannot open {}: {e}", shown(&args.db));

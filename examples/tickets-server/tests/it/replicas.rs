@@ -486,3 +486,79 @@ fn a_walk_over_the_pages_on_one_replica_sees_every_lasting_ticket_once_while_ano
     let pages = crate::failures::walk_while_others_write(&walker, &writer);
     assert!(pages > 5, "{pages} pages");
 }
+
+/// Leases that follow the call, through the binary on PostgreSQL: a creation made slower
+/// than its 2 s lease (`--slow-writes`) keeps its key while it runs (a retry through another
+/// replica hears `idempotency_in_progress`, it never takes the key over) and commits once;
+/// then the same slow creation's replica is killed with SIGKILL mid-method, and its key is
+/// free again on the other replica within a lease of the kill (the figure is printed).
+#[test]
+fn a_write_slower_than_its_lease_commits_once_and_a_killed_ones_key_is_soon_free() {
+    let Some((url, db)) = database("slow_lease") else {
+        return;
+    };
+    let lease = Duration::from_secs(2);
+    let fast = start(&url, &["--demo", "--lease", "2"]);
+    let slow = start(&url, &["--lease", "2", "--slow-writes", "5000"]);
+
+    let preview = preview_id(&fast.call_wait("tickets_create", create_args(1)));
+    let apply = apply_args(1, &preview);
+    let pending = slow.call("tickets_create", apply.clone());
+    std::thread::sleep(lease + Duration::from_secs(1));
+    match fast.call_wait("tickets_create", apply.clone()) {
+        Answer::Err(e) => assert_eq!(e["code"], "idempotency_in_progress", "{e}"),
+        other => panic!("a retry took over a key whose write still runs: {other:?}"),
+    }
+    let Answer::Ok(done) = answer(&pending) else {
+        panic!("the slow write did not commit");
+    };
+    assert_eq!(done["applied"], true, "{done}");
+    assert_eq!(done["replayed"], false, "{done}");
+    let Answer::Ok(again) = fast.call_wait("tickets_create", apply) else {
+        panic!("the retry after the commit");
+    };
+    assert_eq!(again["replayed"], true, "{again}");
+    assert_eq!(again["ticket"], done["ticket"]);
+    let title = create_args(1)["title"].as_str().expect("title").to_owned();
+    let made = db.count("SELECT COUNT(*) FROM tickets WHERE title = $1", &title);
+    assert_eq!(made, 1, "one ticket for the slow write");
+
+    // Killed mid-method: nothing of it committed, and the key is not held for long.
+    let preview = preview_id(&fast.call_wait("tickets_create", create_args(2)));
+    let apply = apply_args(2, &preview);
+    let _lost = slow.call("tickets_create", apply.clone());
+    std::thread::sleep(lease + Duration::from_secs(1));
+    slow.kill();
+    let killed = Instant::now();
+    let freed = loop {
+        match fast.call_wait("tickets_create", apply.clone()) {
+            Answer::Err(e) if e["code"] == "idempotency_in_progress" => {
+                assert!(
+                    killed.elapsed() < lease * 3,
+                    "still held {:?} after the kill",
+                    killed.elapsed()
+                );
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            other => break other,
+        }
+    };
+    let free_after = killed.elapsed();
+    let Answer::Ok(applied) = freed else {
+        panic!("the retry after the kill: {freed:?}");
+    };
+    assert_eq!(applied["replayed"], false, "{applied}");
+    assert!(
+        free_after <= lease + Duration::from_millis(500),
+        "the key was free {free_after:?} after the kill, lease {lease:?}"
+    );
+    let title = create_args(2)["title"].as_str().expect("title").to_owned();
+    let made = db.count("SELECT COUNT(*) FROM tickets WHERE title = $1", &title);
+    assert_eq!(
+        made, 1,
+        "the killed write left nothing; the retry made one ticket"
+    );
+    println!(
+        "a key held by a SIGKILLed replica mid-write was free after {free_after:?} (lease {lease:?})"
+    );
+}
