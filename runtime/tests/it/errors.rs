@@ -89,6 +89,13 @@ async fn produce_all() -> BTreeMap<String, ToolError> {
             .decode("t", "fp", "garbage")
             .expect_err("cursor"),
     );
+    {
+        // A caller past a limit of one call a minute: the second call is refused.
+        let rt = Runtime::in_memory().expect("runtime");
+        let limit = toolspec_runtime::rate::RateLimit::new("t", 1, Duration::from_secs(60));
+        rt.admit("t", Some(&limit)).await.expect("the first call");
+        keep(rt.admit("t", Some(&limit)).await.expect_err("rate_limited"));
+    }
 
     let rt = Runtime::in_memory().expect("runtime");
     let day = Duration::from_secs(86_400);
@@ -248,7 +255,14 @@ async fn every_builtin_code_comes_from_a_real_path_with_its_catalog_flag() {
             .get(entry.code)
             .unwrap_or_else(|| panic!("{} never produced", entry.code));
         assert_eq!(e.retryable, entry.retryable, "{}", entry.code);
-        assert!(e.is_builtin());
+        // A conditional code (rate_limited) is the runtime's only where the toolset asks for
+        // it; elsewhere a spec may name its own.
+        assert_eq!(
+            e.is_builtin(),
+            !catalog::is_conditional(entry),
+            "{}",
+            entry.code
+        );
         assert!(
             !e.message.is_empty() && e.message.ends_with('.')
                 || e.message.contains("Example of a valid call"),

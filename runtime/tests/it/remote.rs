@@ -131,7 +131,7 @@ async fn a_retry_after_a_call_that_died_is_told_of_it() {
                 "fp",
                 rt.now_ms(),
                 86_400_000,
-                30_000,
+                DEFAULT_LEASE.as_millis() as i64,
             )
             .await
             .expect("lease");
