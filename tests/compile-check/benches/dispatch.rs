@@ -117,6 +117,25 @@ fn args() -> Value {
     json!({"query": "login loop", "status": "open", "limit": 5})
 }
 
+/// A clock a minute ahead at every reading: each call opens a new rate-limit window, so the
+/// spec's 30 searches a minute never refuse one here. Every call still pays the check.
+#[derive(Default)]
+struct Racing(std::sync::atomic::AtomicI64);
+
+impl toolspec_runtime::clock::Clock for Racing {
+    fn now_ms(&self) -> i64 {
+        self.0
+            .fetch_add(61_000, std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// An in-memory runtime on the racing clock.
+fn runtime() -> Runtime {
+    Runtime::in_memory()
+        .expect("runtime")
+        .with_clock(std::sync::Arc::new(Racing::default()))
+}
+
 /// One `tickets_search` call through `server`, from a fresh copy of `args`, as every
 /// dispatch variant makes it.
 fn search(server: &TicketsServer<Fixed>, args: &Value, ctx: &CallContext) {
@@ -124,7 +143,7 @@ fn search(server: &TicketsServer<Fixed>, args: &Value, ctx: &CallContext) {
 }
 
 fn dispatch(c: &mut Criterion) {
-    let server = TicketsServer::in_memory(empty()).expect("runtime");
+    let server = TicketsServer::new(empty(), runtime());
     let ctx = CallContext::new();
     let args = args();
     let schema: Value = serde_json::from_str(DEFINITIONS[0].input_schema).expect("schema");
@@ -169,16 +188,10 @@ fn median(mut xs: Vec<f64>) -> f64 {
 /// rounds and the ratio is taken per round, so a machine that speeds up or slows down
 /// during the run (a shared VM does) moves all of them alike instead of skewing the ratio.
 fn ratios(recorder: &str) {
-    let server = TicketsServer::in_memory(empty()).expect("runtime");
-    let unrecorded = TicketsServer::new(
-        empty(),
-        Runtime::in_memory().expect("runtime").with_metrics(false),
-    );
-    let paging = TicketsServer::in_memory(five()).expect("runtime");
-    let paging_unrecorded = TicketsServer::new(
-        five(),
-        Runtime::in_memory().expect("runtime").with_metrics(false),
-    );
+    let server = TicketsServer::new(empty(), runtime());
+    let unrecorded = TicketsServer::new(empty(), runtime().with_metrics(false));
+    let paging = TicketsServer::new(five(), runtime());
+    let paging_unrecorded = TicketsServer::new(five(), runtime().with_metrics(false));
     let ctx = CallContext::new();
     let args = args();
     // `search` drops the answer: make sure each server answers with a page, not an error.

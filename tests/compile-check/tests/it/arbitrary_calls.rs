@@ -207,8 +207,10 @@ async fn no_call_panics_or_leaves_its_schema_or_blames_the_server() {
     let mut server = fresh();
     let (mut ok, mut refused) = (0, 0);
     for case in 0..20_000 {
-        // A fresh desk now and then, so writes do not pile up into one huge search result.
-        if case % 500 == 0 {
+        // A fresh desk now and then, so writes do not pile up into one huge search result,
+        // and so no caller reaches the spec's rate limits (30 searches a minute, 300 calls
+        // of the rest): every call here is judged on its arguments.
+        if case % 25 == 0 {
             server = fresh();
         }
         let (name, args) = call(&mut rng);
@@ -233,7 +235,8 @@ async fn no_call_panics_or_leaves_its_schema_or_blames_the_server() {
             }
             Err(e) => {
                 refused += 1;
-                let known = catalog::find(&e.code).is_some() || e.code == "not_found";
+                // The spec's own code, or a built-in one (rate_limited: the spec has limits).
+                let known = catalog::find_any(&e.code).is_some() || e.code == "not_found";
                 assert!(known, "{shown}: code {} is in no catalog", e.code);
                 assert_ne!(e.code, "internal_error", "{shown}: {}", e.message);
                 assert!(!e.message.is_empty(), "{shown}: empty message");
