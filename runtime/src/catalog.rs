@@ -193,6 +193,13 @@ builtin!(
     "Wait `details.retry_after_ms` milliseconds, then make the same call again; a call sooner is refused again."
 );
 builtin!(
+    TIMEOUT,
+    "timeout",
+    true,
+    "The call ran past the tool's stated time limit and was stopped; a write's own changes were rolled back (`details.changed` says `no`, or `unknown` for a change at another service).",
+    "Call again with narrower arguments (fewer items, a smaller range), or the same call later; a write's idempotency key is free again, so a retry with it runs once."
+);
+builtin!(
     UNKNOWN_TOOL,
     "unknown_tool",
     false,
@@ -233,14 +240,16 @@ pub const ALL: &[BuiltinError] = &[
     APPROVAL_UNAVAILABLE,
     INSUFFICIENT_SCOPE,
     RATE_LIMITED,
+    TIMEOUT,
     UNKNOWN_TOOL,
     INTERNAL_ERROR,
 ];
 
 /// Built-in codes a toolset has only when it asks for what raises them: `rate_limited`,
-/// for a toolset that declares a `rate_limit` (one without may name its own
-/// `rate_limited`, as a server passing on its upstream's does).
-pub const CONDITIONAL: &[BuiltinError] = &[RATE_LIMITED];
+/// for a toolset that declares a `rate_limit`, and `timeout`, for one whose tools declare a
+/// `time` limit (one without may name its own code, as a server passing on its upstream's
+/// does).
+pub const CONDITIONAL: &[BuiltinError] = &[RATE_LIMITED, TIMEOUT];
 
 /// The codes of a call refused by argument validation, before any tool code ran.
 pub const VALIDATION: &[BuiltinError] = &[
@@ -303,7 +312,12 @@ mod tests {
         let retryable: Vec<_> = ALL.iter().filter(|e| e.retryable).map(|e| e.code).collect();
         assert_eq!(
             retryable,
-            ["idempotency_in_progress", "rate_limited", "internal_error"]
+            [
+                "idempotency_in_progress",
+                "rate_limited",
+                "timeout",
+                "internal_error"
+            ]
         );
         assert!(find("rate_limited").is_none(), "a toolset may name its own");
         assert_eq!(find_any("rate_limited"), Some(&RATE_LIMITED));

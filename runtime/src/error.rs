@@ -318,6 +318,49 @@ impl ToolError {
         )
     }
 
+    /// `timeout`: `tool` ran past its time limit `limit` and was stopped. `write` is the
+    /// effect of a write (its own changes rolled back, its key free), `None` for a read or
+    /// a preview, which change nothing.
+    pub fn timeout(
+        tool: &str,
+        limit: std::time::Duration,
+        write: Option<crate::store::Effect>,
+    ) -> Self {
+        use crate::store::Effect;
+        let secs = limit.as_secs_f64();
+        let start = format!("{tool} was stopped at its time limit of {secs} s");
+        let (rest, changed) = match write {
+            None => (
+                "; nothing was changed. Narrow the call (fewer items, a more specific query) \
+                 or make it again later.",
+                "no",
+            ),
+            Some(Effect::Store) => (
+                "; nothing was changed (its writes were rolled back) and its idempotency key \
+                 is free: a retry with it runs once.",
+                "no",
+            ),
+            Some(Effect::RemoteKeyed | Effect::RemoteLookup) => (
+                ", and may have made the change at the remote service. Retry with the same \
+                 idempotency_key: the retry does not make the change twice.",
+                "unknown",
+            ),
+            Some(Effect::RemoteUnprotected) => (
+                ", and may have made the change at the remote service. Check whether it was \
+                 made before calling again: a retry may make it twice.",
+                "unknown",
+            ),
+        };
+        let mut e = Self::builtin(
+            &catalog::TIMEOUT,
+            format!("{start}{rest}"),
+            json!({ "limit_ms": u64::try_from(limit.as_millis()).unwrap_or(u64::MAX), "changed": changed }),
+        );
+        // Nothing keeps a retry of an unprotected remote change from repeating it.
+        e.retryable = write != Some(Effect::RemoteUnprotected);
+        e
+    }
+
     /// `unknown_tool`: no tool (or deprecated alias) has this name. `known` lists the names
     /// the server has.
     pub fn unknown_tool(name: &str, known: &[&str]) -> Self {

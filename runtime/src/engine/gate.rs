@@ -13,7 +13,6 @@ use crate::clock::expiry;
 use crate::error::ToolError;
 use crate::idempotency::Outcome;
 use crate::preview::{Consume, StoredPreview, new_preview_id};
-use crate::rate::RateLimit;
 use crate::store::{Decision, Effect, KeyRef, Verdict, Work};
 
 /// The facts of one call to an irreversible tool.
@@ -37,8 +36,9 @@ pub struct Gate<'a> {
     pub effect: Effect,
     /// The host of this call, when it can ask the person ([`super::CallContext::host`]).
     pub host: Option<&'a dyn Host>,
-    /// How many calls each caller may make: a preview and an apply each count.
-    pub rate_limit: Option<&'a RateLimit>,
+    /// How many calls each caller may make (a preview and an apply each count) and how
+    /// long the preview and apply methods may run.
+    pub limits: super::write::CallLimits<'a>,
 }
 
 impl std::fmt::Debug for Gate<'_> {
@@ -102,9 +102,12 @@ impl Runtime {
         let Some(host) = host else {
             return match gate.preview_id {
                 None => {
-                    self.admit(gate.tool, gate.rate_limit).await?;
+                    self.admit(gate.tool, gate.limits.rate).await?;
                     self.record_invocation(gate.tool, true);
-                    let stored = self.make_preview(&gate, preview().await?).await?;
+                    let previewed = self
+                        .within(gate.tool, gate.limits.time, None, preview())
+                        .await?;
+                    let stored = self.make_preview(&gate, previewed).await?;
                     Ok(serde_json::json!({"applied": false, "preview": shown(&stored)}))
                 }
                 Some(id) => match self.open_preview(&gate, id).await {
@@ -123,9 +126,12 @@ impl Runtime {
                 Err(answer) => return answer,
             },
             None => {
-                self.admit(gate.tool, gate.rate_limit).await?;
+                self.admit(gate.tool, gate.limits.rate).await?;
                 self.record_invocation(gate.tool, true);
-                self.make_preview(&gate, preview().await?).await?
+                let previewed = self
+                    .within(gate.tool, gate.limits.time, None, preview())
+                    .await?;
+                self.make_preview(&gate, previewed).await?
             }
         };
         let request = ApprovalRequest::new(gate.tool, &stored);
@@ -247,7 +253,11 @@ impl Runtime {
             )),
             ..Write::new(gate.tool, gate.fingerprint, gate.effect, lease.as_ref())
         };
-        self.admit_write(gate.rate_limit, &write).await?;
+        let write = Write {
+            time_limit: gate.limits.time,
+            ..write
+        };
+        self.admit_write(gate.limits.rate, &write).await?;
         self.record_invocation(gate.tool, false);
         let fields = stored.preview.clone();
         self.commit_write(write, move |work| async move {

@@ -236,6 +236,8 @@ pub struct Serve {
     pub projection: Option<Projection<'static>>,
     /// How many calls each caller may make (see [`Serve::rate_limit`]); `None`: no limit.
     pub rate_limit: Option<RateLimit>,
+    /// How long the tool's methods may run (see [`Serve::time_limit`]); `None`: no limit.
+    pub time_limit: Option<Duration>,
 }
 
 /// An output union whose variant follows the value of an enum parameter (`selected_by`):
@@ -279,6 +281,22 @@ impl Serve {
             selections: &[],
             projection: None,
             rate_limit: None,
+            time_limit: None,
+        }
+    }
+
+    /// Stops the tool's methods at `limit` ([`Runtime::within`]): the call answers
+    /// `timeout`, and a write's changes roll back.
+    pub const fn time_limit(mut self, limit: Duration) -> Self {
+        self.time_limit = Some(limit);
+        self
+    }
+
+    /// The limits a call of this tool is held to.
+    pub fn limits(&self) -> super::write::CallLimits<'_> {
+        super::write::CallLimits {
+            rate: self.rate_limit.as_ref(),
+            time: self.time_limit,
         }
     }
 
@@ -641,7 +659,10 @@ where
     Fut: Future<Output = Result<O, ToolError>>,
 {
     rt.admit(serve.tool, serve.rate_limit.as_ref()).await?;
-    let mut result = result_of(serve, args, &run(input).await?)?;
+    let ran = rt
+        .within(serve.tool, serve.time_limit, None, run(input))
+        .await?;
+    let mut result = result_of(serve, args, &ran)?;
     shape_result(serve, args, &mut result);
     Ok(result)
 }
@@ -672,7 +693,8 @@ where
     };
     if let Some((page, size)) = serve.pages {
         rt.admit(serve.tool, serve.rate_limit.as_ref()).await?;
-        return by_page_number(serve, items, (page, size), input, args, run).await;
+        let paged = by_page_number(serve, items, (page, size), input, args, run);
+        return rt.within(serve.tool, serve.time_limit, None, paged).await;
     }
     let limit = args
         .get("limit")
@@ -700,7 +722,9 @@ where
     };
     // Counted once the cursor was accepted: a refused cursor ran nothing.
     rt.admit(serve.tool, serve.rate_limit.as_ref()).await?;
-    let page = run(input, window).await?;
+    let page = rt
+        .within(serve.tool, serve.time_limit, None, run(input, window))
+        .await?;
     let mut result = result_of(serve, args, &page.result)?;
     let given = keep_page(&mut result, items, limit);
     shape_result(serve, args, &mut result);
@@ -843,7 +867,7 @@ where
     let mut result = rt
         .idempotent_within(
             serve.effect,
-            serve.rate_limit.as_ref(),
+            serve.limits(),
             serve.tool,
             key,
             &fp,
@@ -897,7 +921,7 @@ where
         confirmation: serve.confirmation,
         effect: serve.effect,
         host: ctx.host.as_deref(),
-        rate_limit: serve.rate_limit.as_ref(),
+        limits: serve.limits(),
     };
     let for_preview = input.clone();
     let (undo, key) = (serve.undo, str_arg(args, "idempotency_key"));

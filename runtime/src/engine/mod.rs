@@ -20,6 +20,7 @@ pub use glue::{Page, Window};
 #[cfg(feature = "gauntlet")]
 pub use runtime::Invocations;
 pub use runtime::{DEFAULT_LEASE, Runtime};
+pub use write::CallLimits;
 
 use std::future::Future;
 use std::pin::Pin;

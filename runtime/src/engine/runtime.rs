@@ -191,6 +191,43 @@ impl Runtime {
         }
     }
 
+    /// Runs `method` of `tool` within `limit` (none: no limit), on the runtime's clock: a
+    /// method still running at its limit is dropped, which stops it at its next await and
+    /// rolls back what it wrote through its unit of work, and the call answers `timeout`
+    /// (`write`: the write's effect, for what the answer may say was changed; `None` for a
+    /// read or a preview). A clock that cannot wait where the call runs keeps no limit.
+    pub async fn within<F, T>(
+        &self,
+        tool: &str,
+        limit: Option<Duration>,
+        write: Option<crate::store::Effect>,
+        method: F,
+    ) -> Result<T, ToolError>
+    where
+        F: Future<Output = Result<T, ToolError>>,
+    {
+        let Some(limit) = limit else {
+            return method.await;
+        };
+        let ms = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX);
+        let Some(mut sleep) = self.clock.sleep(ms) else {
+            return method.await;
+        };
+        let mut method = std::pin::pin!(method);
+        std::future::poll_fn(|cx| {
+            if let std::task::Poll::Ready(out) = method.as_mut().poll(cx) {
+                return std::task::Poll::Ready(out);
+            }
+            match sleep.as_mut().poll(cx) {
+                std::task::Poll::Ready(()) => {
+                    std::task::Poll::Ready(Err(ToolError::timeout(tool, limit, write)))
+                }
+                std::task::Poll::Pending => std::task::Poll::Pending,
+            }
+        })
+        .await
+    }
+
     /// Now, in Unix milliseconds, from the runtime's clock.
     pub fn now_ms(&self) -> i64 {
         self.clock.now_ms()

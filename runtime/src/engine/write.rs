@@ -12,6 +12,16 @@ use crate::error::ToolError;
 use crate::idempotency::Outcome;
 use crate::preview::Consume;
 use crate::rate::RateLimit;
+
+/// What a call is held to besides its arguments: how many calls its caller may make
+/// ([`crate::rate`]) and how long its method may run ([`Runtime::within`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CallLimits<'a> {
+    /// The tool's rate limit, if any.
+    pub rate: Option<&'a RateLimit>,
+    /// The tool's time limit, if any.
+    pub time: Option<Duration>,
+}
 use crate::store::{Attempt, Decision, Effect, KeyRef, Reservation, Work};
 
 impl Runtime {
@@ -63,19 +73,28 @@ impl Runtime {
         F: FnOnce(Work) -> Fut,
         Fut: Future<Output = Outcome>,
     {
-        self.idempotent_within(effect, None, tool, key, fingerprint, ttl, run)
-            .await
+        self.idempotent_within(
+            effect,
+            CallLimits::default(),
+            tool,
+            key,
+            fingerprint,
+            ttl,
+            run,
+        )
+        .await
     }
 
-    /// [`Runtime::idempotent_at`] under a rate limit ([`crate::rate`]): once the key is
-    /// leased, the call is counted before `run` runs; a call past the limit gives the key
-    /// back and is refused with `rate_limited`, nothing done. A replay or a key in progress
-    /// answers before that, and counts nothing.
+    /// [`Runtime::idempotent_at`] held to `limits`: once the key is leased, the call is
+    /// counted against its rate limit ([`crate::rate`]) before `run` runs (a call past it
+    /// gives the key back and is refused with `rate_limited`, nothing done; a replay or a
+    /// key in progress answers before that, and counts nothing), and `run` is stopped at its
+    /// time limit (`timeout`: its writes roll back and the key is given back).
     #[allow(clippy::too_many_arguments)]
     pub async fn idempotent_within<F, Fut>(
         &self,
         effect: Effect,
-        limit: Option<&RateLimit>,
+        limits: CallLimits<'_>,
         tool: &str,
         key: Option<&str>,
         fingerprint: &str,
@@ -91,8 +110,11 @@ impl Runtime {
             Ok(lease) => lease,
             Err(answer) => return answer,
         };
-        let write = Write::new(tool, fingerprint, effect, lease.as_ref());
-        self.admit_write(limit, &write).await?;
+        let write = Write {
+            time_limit: limits.time,
+            ..Write::new(tool, fingerprint, effect, lease.as_ref())
+        };
+        self.admit_write(limits.rate, &write).await?;
         self.record_invocation(tool, false);
         self.commit_write(write, run).await
     }
@@ -206,7 +228,13 @@ impl Runtime {
             write.earlier,
         );
         let work = Work::new(tx, now, attempt);
-        let outcome = self.renewing(&write, run(work.clone())).await;
+        let method = self.within(
+            write.tool,
+            write.time_limit,
+            Some(write.effect),
+            run(work.clone()),
+        );
+        let outcome = self.renewing(&write, method).await;
         // From here on the method has run: a change it made outside the store stays,
         // whatever becomes of this transaction.
         let write = Write { ran: true, ..write };
@@ -404,6 +432,8 @@ pub(super) struct Write<'a> {
     pub(super) preview: Option<&'a str>,
     /// The approval to record with it.
     pub(super) approval: Option<Decision>,
+    /// How long its method may run.
+    pub(super) time_limit: Option<Duration>,
 }
 
 impl<'a> Write<'a> {
@@ -424,6 +454,7 @@ impl<'a> Write<'a> {
             ran: false,
             preview: None,
             approval: None,
+            time_limit: None,
         }
     }
 

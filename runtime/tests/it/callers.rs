@@ -48,7 +48,7 @@ async fn create(
         confirmation: Confirmation::Preview,
         effect: Effect::Store,
         host: None,
-        rate_limit: None,
+        limits: Default::default(),
     };
     let effects = Arc::clone(effects);
     caller::scope(

@@ -276,7 +276,7 @@ fn helper_futures_are_send_so_generated_toolsets_can_box_them() {
         confirmation: toolspec_runtime::engine::Confirmation::HostOrPreview,
         effect: toolspec_runtime::store::Effect::Store,
         host: None,
-        rate_limit: None,
+        limits: Default::default(),
     };
     assert_send(rt.gated(
         gate,

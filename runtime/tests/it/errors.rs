@@ -137,7 +137,7 @@ async fn produce_all() -> BTreeMap<String, ToolError> {
         confirmation: Confirmation::HostOrPreview,
         effect: toolspec_runtime::store::Effect::Store,
         host: None,
-        rate_limit: None,
+        limits: Default::default(),
     };
     let preview = || async { Ok(json!({"summary": "s"})) };
     let apply = |_, _| async { Ok(json!({})) };

@@ -29,4 +29,6 @@ mod shape;
 mod sqlite_shared;
 #[cfg(feature = "metrics")]
 mod telemetry;
+#[cfg(any(feature = "sqlite", feature = "postgres", feature = "mcp"))]
+mod time_limits;
 mod validation;

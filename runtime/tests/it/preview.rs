@@ -25,7 +25,7 @@ fn gate<'a>(fp: &'a str, preview_id: Option<&'a str>, key: Option<&'a str>) -> G
         confirmation: Confirmation::HostOrPreview,
         effect: toolspec_runtime::store::Effect::Store,
         host: None,
-        rate_limit: None,
+        limits: Default::default(),
     }
 }
 

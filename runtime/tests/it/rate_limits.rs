@@ -12,7 +12,7 @@ use std::time::Duration;
 use common::*;
 use serde_json::json;
 use toolspec_runtime::caller::{self, Caller};
-use toolspec_runtime::engine::{Confirmation, Gate, Runtime};
+use toolspec_runtime::engine::{CallLimits, Confirmation, Gate, Runtime};
 use toolspec_runtime::rate::{self, RateLimit};
 use toolspec_runtime::store::Effect;
 
@@ -84,7 +84,10 @@ async fn write(
 ) -> Result<serde_json::Value, toolspec_runtime::ToolError> {
     rt.idempotent_within(
         Effect::Store,
-        Some(limit),
+        CallLimits {
+            rate: Some(limit),
+            time: None,
+        },
         "tickets_update_status",
         Some(key),
         key,
@@ -157,7 +160,10 @@ async fn gated_call(
         confirmation: Confirmation::Preview,
         effect: Effect::Store,
         host: None,
-        rate_limit: Some(limit),
+        limits: CallLimits {
+            rate: Some(limit),
+            time: None,
+        },
     };
     rt.gated(
         gate,
