@@ -230,7 +230,8 @@ pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     /// status of an existing ticket: call tickets_update_status instead. Irreversible: without
     /// preview_id a call only previews: show it to the user and apply only once they agree (a
     /// client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).
-    /// At most 300 calls per minute per caller, shared with other tickets tools.
+    /// Usually takes 1s; stopped after 10s. At most 300 calls per minute per caller, shared with
+    /// other tickets tools.
     ///
     /// Irreversible, first step: what the call would change, without changing anything.
     /// The runtime stores it under a `preview_id` the agent must pass back to apply it.
@@ -248,7 +249,8 @@ pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     /// status of an existing ticket: call tickets_update_status instead. Irreversible: without
     /// preview_id a call only previews: show it to the user and apply only once they agree (a
     /// client with MCP elicitation asks them in the call; a no is approval_declined: do not retry).
-    /// At most 300 calls per minute per caller, shared with other tickets tools.
+    /// Usually takes 1s; stopped after 10s. At most 300 calls per minute per caller, shared with
+    /// other tickets tools.
     ///
     /// Irreversible, second step: called only with an approved preview, made by
     /// [`TicketsTools::preview_tickets_create`] for these very arguments; its writes
@@ -560,7 +562,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "tickets_create",
         title: "Open a ticket",
-        description: "Open a new support ticket for a customer and email them its id. Returns the new ticket. Use when a customer reports a new problem that no open ticket covers. Not for changing the status of an existing ticket: call tickets_update_status instead. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry). At most 300 calls per minute per caller, shared with other tickets tools.",
+        description: "Open a new support ticket for a customer and email them its id. Returns the new ticket. Use when a customer reports a new problem that no open ticket covers. Not for changing the status of an existing ticket: call tickets_update_status instead. Irreversible: without preview_id a call only previews: show it to the user and apply only once they agree (a client with MCP elicitation asks them in the call; a no is approval_declined: do not retry). Usually takes 1s; stopped after 10s. At most 300 calls per minute per caller, shared with other tickets tools.",
         input_schema: "{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"description\":\"One-line summary of the problem, in the customer's words. Example: \\\"Login loop on SSO\\\".\",\"minLength\":1,\"maxLength\":120},\"customer_email\":{\"type\":\"string\",\"description\":\"Email of the customer; they receive the ticket id there. Example: \\\"a@example.com\\\".\",\"format\":\"email\"},\"idempotency_key\":{\"type\":\"string\",\"description\":\"New per change; a retry with it returns the first result (replayed: true) for 24h.\",\"minLength\":1,\"maxLength\":255},\"preview_id\":{\"type\":\"string\",\"description\":\"Omit to preview; to apply, pass the preview's preview_id (valid 10m) with the same arguments.\",\"minLength\":1,\"maxLength\":128}},\"required\":[\"title\",\"customer_email\",\"idempotency_key\"],\"additionalProperties\":false}",
         output_schema: "{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":\"object\",\"description\":\"The ticket that was opened.\",\"properties\":{\"ticket_id\":{\"type\":\"string\",\"description\":\"The ticket's id.\",\"pattern\":\"^T-[0-9]+$\",\"maxLength\":20},\"title\":{\"type\":\"string\",\"description\":\"One-line title the customer or agent gave the ticket.\",\"maxLength\":120},\"status\":{\"type\":\"string\",\"description\":\"Current status.\",\"enum\":[\"open\",\"pending\",\"closed\"]},\"customer_email\":{\"type\":\"string\",\"description\":\"Email of the customer who raised it.\",\"format\":\"email\"}},\"required\":[\"ticket_id\",\"title\",\"status\",\"customer_email\"]},\"replayed\":{\"type\":\"boolean\",\"description\":\"true: the stored result of an earlier call with this idempotency_key; nothing ran again.\"},\"applied\":{\"type\":\"boolean\",\"description\":\"false: this is a preview and nothing changed yet; true: the change was made.\"},\"preview\":{\"type\":\"object\",\"description\":\"Present when applied is false: what would change.\",\"properties\":{\"preview_id\":{\"type\":\"string\",\"description\":\"Pass back as preview_id to apply.\"},\"expires_at\":{\"type\":\"string\",\"description\":\"When preview_id expires (10m after the preview).\",\"format\":\"date-time\"},\"summary\":{\"type\":\"string\",\"description\":\"What applying would do, to show the user.\"},\"title\":{\"type\":\"string\",\"description\":\"Title the ticket will have.\"},\"customer_email\":{\"type\":\"string\",\"description\":\"Who will be emailed.\"}},\"required\":[\"preview_id\",\"expires_at\",\"summary\",\"title\",\"customer_email\"]}},\"required\":[\"applied\"]}",
         listed_output_schema: r#"{"type":"object","properties":{"ticket":{"type":"object","properties":{"ticket_id":{"type":"string"},"title":{"type":"string"},"status":{"type":"string","enum":["open","pending","closed"]},"customer_email":{"type":"string"}},"required":["ticket_id","title","status","customer_email"]},"replayed":{"type":"boolean"},"applied":{"type":"boolean"},"preview":{"type":"object"}},"required":["applied"]}"#,
@@ -625,6 +627,7 @@ static SERVE: [glue::Serve; 4] = [
         .budget(::core::option::Option::Some(4000))
         .idempotency(::core::time::Duration::from_secs(86400))
         .preview(::core::time::Duration::from_secs(600))
+        .time_limit(::core::time::Duration::from_secs(10))
         .rate_limit(
             ::toolspec_runtime::rate::RateLimit::new(
                 "tickets.*",

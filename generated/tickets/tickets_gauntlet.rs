@@ -147,7 +147,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::Irreversible,
                 definition: [
                     "0f3ee46ab5220990",
-                    "5cda888133ec4354",
+                    "d1e6772fdbf9fba5",
                     "f9b8b9503c40ebc1",
                     "e3b0c44298fc1c14",
                     "08647f49301cf34c",
@@ -359,6 +359,10 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
             },
             ErrorFacts {
                 code: "rate_limited",
+                retryable: true,
+            },
+            ErrorFacts {
+                code: "timeout",
                 retryable: true,
             },
         ],
@@ -712,6 +716,11 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "tickets_create::a_caller_past_its_rate_limit_waits_as_told",
                 tool: "tickets_create",
                 check: Check::RateLimitKept { calls: 300, per_secs: 60, burst: None },
+            },
+            CheckDef {
+                name: "tickets_create::finishes_well_within_its_time_limit",
+                tool: "tickets_create",
+                check: Check::TimeLimitKept { limit_secs: 10 },
             },
             CheckDef {
                 name: "tickets_create::a_failed_apply_leaves_the_preview_usable",
@@ -1220,6 +1229,10 @@ macro_rules! tickets_gauntlet {
                 #[test]
                 fn a_caller_past_its_rate_limit_waits_as_told() {
                     super::super::__tickets_gauntlet("tickets_create::a_caller_past_its_rate_limit_waits_as_told");
+                }
+                #[test]
+                fn finishes_well_within_its_time_limit() {
+                    super::super::__tickets_gauntlet("tickets_create::finishes_well_within_its_time_limit");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {

@@ -36,6 +36,7 @@ pub fn tool_description(tool: &Tool) -> String {
     // list shows them beside this description.
     parts.push(tier_sentence(tool));
     parts.extend(effect_sentence(tool));
+    parts.extend(tool.time.as_ref().map(|t| t.sentence()));
     parts.extend(tool.rate_limit.as_ref().map(|l| l.sentence()));
     parts.join(" ")
 }

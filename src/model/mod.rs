@@ -150,6 +150,31 @@ impl RateLimit {
     }
 }
 
+/// A checked time limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TimeLimit {
+    /// The most a call may run.
+    pub limit: Duration,
+    /// What a call usually takes, at most `limit`.
+    pub usual: Option<Duration>,
+    /// Where it was written.
+    pub span: Span,
+}
+
+impl TimeLimit {
+    /// The one sentence every output says it in: "Usually takes 2s; stopped after 30s."
+    pub fn sentence(&self) -> String {
+        let limit = format_duration(self.limit);
+        match self.usual {
+            Some(usual) => format!(
+                "Usually takes {}; stopped after {limit}.",
+                format_duration(usual)
+            ),
+            None => format!("Stopped after {limit}."),
+        }
+    }
+}
+
 /// Toolset defaults after built-in values are applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Defaults {
@@ -242,6 +267,8 @@ pub struct Tool {
     /// How many calls each caller may make: its own `rate_limit`, else the toolset's shared
     /// one; `None`: no limit.
     pub rate_limit: Option<RateLimit>,
+    /// How long a call may run, and what is usual; `None`: no limit.
+    pub time: Option<TimeLimit>,
     /// Where a write's effect happens, which decides what a retry can promise
     /// ([`Effect::Store`] for reads, which have none).
     pub effect: Effect,

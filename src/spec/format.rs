@@ -135,6 +135,19 @@ pub struct RateLimit {
     pub burst: Option<Sp<u32>>,
 }
 
+/// How long a tool may take, and what is usual.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TimeLimit {
+    /// The most a call may run (`30s`, `5m`): a call still running then is stopped, a
+    /// write's changes roll back, and the call answers `timeout`.
+    pub limit: Sp<String>,
+    /// How long a call usually takes (`2s`), at most `limit`; said in the description so
+    /// an agent knows when to wait.
+    #[serde(default)]
+    pub usual: Option<Sp<String>>,
+}
+
 /// Page size limits.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -490,6 +503,11 @@ pub struct Tool {
     /// with `rate_limited` before the tool runs.
     #[serde(default)]
     pub rate_limit: Option<Sp<RateLimit>>,
+    /// How long the tool may take: the generated server stops a call still running at
+    /// `limit` (a write's changes roll back) and answers the built-in `timeout`; `usual`
+    /// says what to expect. Both are said in the description.
+    #[serde(default)]
+    pub time: Option<Sp<TimeLimit>>,
     /// The parameters, in order. Paging, response format, idempotency and preview parameters
     /// are added from the settings below and must not be written here.
     #[serde(default)]

@@ -17,7 +17,10 @@ each passing call also proves the server returns what it declares.
 from __future__ import annotations
 
 import os
+import re
+import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -320,3 +323,43 @@ def test_over_streamable_http_list_and_call(db: str) -> None:
                 assert err.code == "not_found"
 
         run(scenario)
+
+
+# --- time limits --------------------------------------------------------------------------
+
+
+def test_a_creation_past_its_time_limit_is_stopped_and_changes_nothing(tmp_path: Path) -> None:
+    db = str(tmp_path / "slow.db")
+    title = unique("e2e too slow")
+    args = {"title": title, "customer_email": "t@example.com", "idempotency_key": unique("k")}
+
+    async def slowed() -> str:
+        # Every creation of this server takes 12 s; the spec stops it at 10 s.
+        async with connect_stdio(SERVER, ["--db", db, "--demo", "--slow-writes", "12000"]) as conn:
+            listed = {t.name: t for t in await conn.list_tools()}
+            said = re.search(r"stopped after (\d+)s", listed["tickets_create"].description or "")
+            assert said, listed["tickets_create"].description
+            limit_s = int(said.group(1))
+            preview = (await conn.call_ok("tickets_create", args))["preview"]["preview_id"]
+            started = time.monotonic()
+            stopped = await conn.call("tickets_create", {**args, "preview_id": preview})
+            took = time.monotonic() - started
+            assert stopped.is_error and stopped.code == "timeout", stopped.structured
+            assert stopped.structured["retryable"] is True
+            assert stopped.structured["details"]["changed"] == "no"
+            assert "nothing was changed" in stopped.structured["message"]
+            assert limit_s <= took < limit_s + 1.5, f"stopped after {took:.1f} s, limit {limit_s} s"
+            assert await search_total(conn, title) == 0, "nothing of the stopped creation stayed"
+            return preview
+
+    preview = run(slowed)
+
+    async def retried() -> None:
+        # The key is free and the preview unused: the same apply, on a server that is not
+        # slowed, makes the ticket once.
+        async with stdio(db) as conn:
+            done = await conn.call_ok("tickets_create", {**args, "preview_id": preview})
+            assert done["applied"] is True and done["replayed"] is False, done
+            assert await search_total(conn, title) == 1
+
+    run(retried)

@@ -354,6 +354,13 @@ pub enum Check {
         /// At most this many back to back, if the limit has a burst.
         burst: Option<u32>,
     },
+    /// Each successful example (or the base call) finishes well within the tool's time
+    /// limit on the fixture's data: a method that needs most of its limit there will be
+    /// stopped on real data.
+    TimeLimitKept {
+        /// The limit, in seconds, as the description says.
+        limit_secs: u64,
+    },
     /// Walking every page returns every item once, within the limit, matching `total`.
     PagesWalkEveryItemOnce,
     /// A forged or foreign cursor is refused.

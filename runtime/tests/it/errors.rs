@@ -95,6 +95,14 @@ async fn produce_all() -> BTreeMap<String, ToolError> {
         let limit = toolspec_runtime::rate::RateLimit::new("t", 1, Duration::from_secs(60));
         rt.admit("t", Some(&limit)).await.expect("the first call");
         keep(rt.admit("t", Some(&limit)).await.expect_err("rate_limited"));
+        // A method that never ends, stopped at its time limit.
+        let never = std::future::pending::<Result<(), ToolError>>();
+        let limit = Some(Duration::from_millis(1));
+        keep(
+            rt.within("t", limit, None, never)
+                .await
+                .expect_err("timeout"),
+        );
     }
 
     let rt = Runtime::in_memory().expect("runtime");

@@ -142,6 +142,7 @@ pub fn builtin_codes(tool: &Tool) -> Vec<&'static BuiltinError> {
             &catalog::APPROVAL_UNAVAILABLE,
         ),
         (tool.rate_limit.is_some(), &catalog::RATE_LIMITED),
+        (tool.time.is_some(), &catalog::TIMEOUT),
         (true, &catalog::INTERNAL_ERROR),
     ];
     out.extend(wanted.into_iter().filter(|(on, _)| *on).map(|(_, e)| e));

@@ -181,6 +181,8 @@ pub struct SafetyCtx {
     pub scopes: Vec<String>,
     /// How many calls each caller may make, in the phrasebook's sentence, if limited.
     pub rate_limit: Option<String>,
+    /// How long a call may run, in the phrasebook's sentence, if limited.
+    pub time: Option<String>,
 }
 
 /// How retries are made safe.
@@ -462,6 +464,7 @@ fn safety(model: &Model, ts: &ToolSet, tool: &Tool, combined: bool) -> SafetyCtx
         open_world: tool.open_world,
         scopes: tool.scopes.iter().map(|s| s.text.clone()).collect(),
         rate_limit: tool.rate_limit.as_ref().map(|l| l.sentence()),
+        time: tool.time.as_ref().map(|t| t.sentence()),
         low_risk: tool.low_risk.as_ref().map(|r| r.text.clone()),
         effect: (tool.tier != crate::model::Tier::ReadOnly).then(|| {
             (

@@ -168,6 +168,15 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
             ),
         );
     }
+    if let Some(time) = &t.time {
+        add(
+            "finishes_well_within_its_time_limit".into(),
+            format!(
+                "{CHECK}::TimeLimitKept {{ limit_secs: {} }}",
+                time.limit.as_secs()
+            ),
+        );
+    }
     // An unprotected remote apply whose commit failed may have made its change: applying
     // its preview again is exactly the retry its words warn against.
     if t.preview.is_some() && t.effect != Effect::RemoteUnprotected {

@@ -229,6 +229,8 @@ struct ToolCtx {
     selections: Option<String>,
     /// How many calls each caller may make, if limited.
     rate_limit: Option<RateCtx>,
+    /// How long its methods may run, in seconds, if limited.
+    time_limit_secs: Option<u64>,
 }
 
 /// A rate limit as the `Serve` table holds it.
@@ -570,6 +572,7 @@ fn tool_context(
             crate::model::Effect::RemoteLookup => Some("RemoteLookup".to_owned()),
             crate::model::Effect::RemoteUnprotected => Some("RemoteUnprotected".to_owned()),
         },
+        time_limit_secs: t.time.as_ref().map(|l| l.limit.as_secs()),
         rate_limit: t.rate_limit.as_ref().map(|l| RateCtx {
             key: match &l.shared_by {
                 Some(service) => format!("{service}.*"),

@@ -131,7 +131,15 @@ fn resolve_toolset(
     let shared_limit = rate::shared(file, spec, fr.diags);
     let limits = rate::of_tools(file, &spec.tools.value, shared_limit, fr.diags);
     rate::catalog(
+        &toolspec_runtime::catalog::RATE_LIMITED,
         limits.iter().any(Option::is_some),
+        &mut errors,
+        top,
+        fr.diags,
+    );
+    rate::catalog(
+        &toolspec_runtime::catalog::TIMEOUT,
+        spec.tools.value.iter().any(|t| t.time.is_some()),
         &mut errors,
         top,
         fr.diags,
@@ -140,6 +148,7 @@ fn resolve_toolset(
     for (t, rate_limit) in spec.tools.value.iter().zip(limits) {
         let mut tool = resolve_tool(&mut fr, t, &defaults, &errors);
         tool.rate_limit = rate_limit;
+        tool.time = (t.time.as_ref()).and_then(|l| rate::time_limit(file, l, fr.diags));
         (tool.scopes, tool.scopes_span) = scopes::of_tool(
             file,
             t,

@@ -1,9 +1,10 @@
-//! Rate limits: the toolset's shared budget and a tool's own, each checked so that what the
-//! description promises is a limit the server can keep (at least one call, in a window of
-//! at least a second, a burst no larger than the window's calls).
+//! Rate and time limits: the toolset's shared budget and a tool's own, each checked so that
+//! what the description promises is a limit the server can keep (at least one call, in a
+//! window of at least a second, a burst no larger than the window's calls), and how long a
+//! tool may take (a usual time no longer than the limit).
 
 use crate::diagnostics::{Diagnostic, Diagnostics, FileId};
-use crate::model::{Duration, ErrorCode, RateLimit};
+use crate::model::{Duration, ErrorCode, RateLimit, TimeLimit};
 use crate::spec::format::{self as raw, SpecFile};
 use crate::spec::spanned::Sp;
 
@@ -38,17 +39,69 @@ pub(super) fn of_tools(
         .collect()
 }
 
-/// Adds the built-in `rate_limited` to the catalog when some tool has a limit; a spec that
-/// then names its own `rate_limited` is refused, for the agent would be told two different
-/// things under one code.
+/// A tool's `time`: a limit and a usual time, both durations, the usual one no longer.
+pub(super) fn time_limit(
+    file: FileId,
+    l: &Sp<raw::TimeLimit>,
+    diags: &mut Diagnostics,
+) -> Option<TimeLimit> {
+    let parse = |s: &Sp<String>, diags: &mut Diagnostics| match Duration::parse(&s.value) {
+        Ok(d) => Some(d),
+        Err(why) => {
+            diags.push(
+                Diagnostic::error(
+                    "invalid-duration",
+                    at(file, s.pos),
+                    format!("`{}` is not a duration: {why}", s.value.escape_debug()),
+                )
+                .label("expected a number and a unit")
+                .help("write a whole number and s, m, h or d: `30s`, `5m`"),
+            );
+            None
+        }
+    };
+    let limit = parse(&l.value.limit, diags);
+    let usual = match &l.value.usual {
+        Some(u) => Some(parse(u, diags)?),
+        None => None,
+    };
+    let limit = limit?;
+    if let (Some(u), Some(written)) = (usual, &l.value.usual)
+        && u > limit
+    {
+        diags.push(
+            Diagnostic::error(
+                "invalid-value",
+                at(file, written.pos),
+                format!(
+                    "a usual time of {} is longer than the limit of {}",
+                    crate::model::format_duration(u),
+                    crate::model::format_duration(limit)
+                ),
+            )
+            .label("every call would be stopped before its usual end")
+            .help("make `usual` at most `limit`"),
+        );
+        return None;
+    }
+    Some(TimeLimit {
+        limit,
+        usual,
+        span: at(file, l.pos),
+    })
+}
+
+/// Adds the conditional built-in `entry` (`rate_limited`, `timeout`) to the catalog when
+/// some tool asks for it (`wanted`); a spec that then names its own code of that name is
+/// refused, for the agent would be told two different things under one code.
 pub(super) fn catalog(
-    limited: bool,
+    entry: &toolspec_runtime::catalog::BuiltinError,
+    wanted: bool,
     errors: &mut Vec<ErrorCode>,
     top: crate::diagnostics::Span,
     diags: &mut Diagnostics,
 ) {
-    let entry = &toolspec_runtime::catalog::RATE_LIMITED;
-    if !limited {
+    if !wanted {
         return;
     }
     if let Some(own) = errors.iter().find(|e| e.code == entry.code) {
@@ -57,13 +110,13 @@ pub(super) fn catalog(
                 "reserved-error-code",
                 own.span,
                 format!(
-                    "`{}` is the runtime's own code in a toolset with a `rate_limit`",
+                    "`{}` is the runtime's own code in a toolset whose tools declare the limit that raises it",
                     entry.code
                 ),
             )
-            .label("raised by the generated server when a caller is past the limit")
+            .label("raised by the generated server")
             .help(format!(
-                "remove `{}` from `errors:` (and from tools' `errors` lists); the runtime raises it with `details.retry_after_ms`",
+                "remove `{}` from `errors:` (and from tools' `errors` lists); the runtime raises it with its own details",
                 entry.code
             )),
         );

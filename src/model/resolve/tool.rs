@@ -281,6 +281,8 @@ pub(super) fn resolve_tool(
         scopes_span: None,
         // Filled in by the toolset, which knows its shared limit (`rate::of_tool`).
         rate_limit: None,
+        // Filled in by the toolset, with the rate limit (`rate::time_limit`).
+        time: None,
         effect,
         effect_span,
         output_schema: t

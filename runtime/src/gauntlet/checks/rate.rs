@@ -1,9 +1,10 @@
-//! How much each caller may do: the call past the tool's stated rate limit is refused with
-//! `rate_limited`, changes nothing, and the same call goes through after the stated wait.
+//! How much each caller may do, and for how long: the call past the tool's stated rate
+//! limit is refused with `rate_limited`, changes nothing, and the same call goes through
+//! after the stated wait; a method finishes well within its stated time limit.
 
 use serde_json::Value;
 
-use super::{Ctx, refusal_changed_nothing};
+use super::{Ctx, effect_call, refusal_changed_nothing};
 use crate::gauntlet::failure::{Failure, show};
 use crate::gauntlet::session::{describe_error, set};
 
@@ -101,4 +102,28 @@ fn fresh_call(ctx: &Ctx<'_, '_>, n: u32) -> Value {
         );
     }
     args
+}
+
+/// Times the call that makes the tool's effect (for a previewed write, its apply, after the
+/// preview) on the wall clock: it must finish within a quarter of the stated limit on the
+/// fixture's small data, or real calls will be stopped. A refusal is not judged here.
+pub(crate) fn time_limit_kept(ctx: &Ctx<'_, '_>, limit_secs: u64) -> Result<(), Failure> {
+    let tool = ctx.tool.name;
+    let within = std::time::Duration::from_secs(limit_secs) / 4;
+    let promise = format!(
+        "{tool} finishes well within its time limit of {limit_secs} s (a quarter of it, on the fixture's data)"
+    );
+    let session = ctx.session()?;
+    let args = effect_call(ctx, &session, "gauntlet-time", &promise)?;
+    let started = std::time::Instant::now();
+    let _ = session.call(tool, &args);
+    let took = started.elapsed();
+    if took > within {
+        return Err(Failure::new(&promise)
+            .call(tool, &args)
+            .got(format!("the call took {} ms", took.as_millis()))
+            .expected(format!("at most {} ms", within.as_millis()))
+            .fix("make the method faster, or state a longer `time.limit` in the spec"));
+    }
+    Ok(())
 }
