@@ -361,6 +361,20 @@ impl ToolError {
         e
     }
 
+    /// `cancelled`: the client cancelled the call to `tool` and it was stopped. Never sent
+    /// over MCP (a cancelled request gets no answer); retryable, so a write's key is given
+    /// back, as for any call that committed nothing.
+    pub fn cancelled(tool: &str) -> Self {
+        Self::new(
+            "cancelled",
+            format!(
+                "The client cancelled the call to {tool}; it was stopped before it committed anything."
+            ),
+            true,
+            Value::Null,
+        )
+    }
+
     /// `unknown_tool`: no tool (or deprecated alias) has this name. `known` lists the names
     /// the server has.
     pub fn unknown_tool(name: &str, known: &[&str]) -> Self {

@@ -104,6 +104,7 @@
 #![warn(missing_docs)]
 
 pub mod caller;
+pub mod cancel;
 pub mod catalog;
 mod clearable;
 pub mod clock;

@@ -196,6 +196,10 @@ impl Runtime {
     /// rolls back what it wrote through its unit of work, and the call answers `timeout`
     /// (`write`: the write's effect, for what the answer may say was changed; `None` for a
     /// read or a preview). A clock that cannot wait where the call runs keeps no limit.
+    ///
+    /// A call whose client cancelled it ([`crate::cancel`]) is stopped the same way, at
+    /// once, and answers `cancelled` (which the MCP adapter never sends: the protocol
+    /// answers nothing for a cancelled request).
     pub async fn within<F, T>(
         &self,
         tool: &str,
@@ -206,24 +210,31 @@ impl Runtime {
     where
         F: Future<Output = Result<T, ToolError>>,
     {
-        let Some(limit) = limit else {
+        let cancel = crate::cancel::current();
+        let timer = limit.and_then(|limit| {
+            let ms = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX);
+            Some((limit, self.clock.sleep(ms)?))
+        });
+        if cancel.is_none() && timer.is_none() {
             return method.await;
-        };
-        let ms = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX);
-        let Some(mut sleep) = self.clock.sleep(ms) else {
-            return method.await;
-        };
+        }
+        let mut timer = timer;
         let mut method = std::pin::pin!(method);
         std::future::poll_fn(|cx| {
             if let std::task::Poll::Ready(out) = method.as_mut().poll(cx) {
                 return std::task::Poll::Ready(out);
             }
-            match sleep.as_mut().poll(cx) {
-                std::task::Poll::Ready(()) => {
-                    std::task::Poll::Ready(Err(ToolError::timeout(tool, limit, write)))
-                }
-                std::task::Poll::Pending => std::task::Poll::Pending,
+            if let Some(cancel) = &cancel
+                && cancel.poll_cancelled(cx).is_ready()
+            {
+                return std::task::Poll::Ready(Err(ToolError::cancelled(tool)));
             }
+            if let Some((limit, sleep)) = &mut timer
+                && sleep.as_mut().poll(cx).is_ready()
+            {
+                return std::task::Poll::Ready(Err(ToolError::timeout(tool, *limit, write)));
+            }
+            std::task::Poll::Pending
         })
         .await
     }

@@ -109,20 +109,25 @@ impl McpServer {
     }
 
     /// Runs the call; a panic in the user's code becomes an `internal_error` result
-    /// instead of a request that never answers. A write runs on its own task, so a client
-    /// that cancels (or disconnects) does not cut it off halfway: it finishes, and its
-    /// idempotency record is stored for the retry. A read has nothing to leave halfway and
-    /// runs in place, without the second task's hand-off between threads.
+    /// instead of a request that never answers. The call runs in the scope of `cancel`
+    /// ([`crate::cancel`]): when the client cancels it, its method is stopped at its next
+    /// await, a write's unit of work rolls back and its key is given back. A write runs on
+    /// its own task, so a client that disconnects without cancelling does not cut it off
+    /// halfway (dropped, its key would stay held for a lease): it finishes, and its
+    /// idempotency record is stored for the retry. A read runs in place, without the
+    /// second task's hand-off between threads.
     async fn run(
         &self,
         name: &str,
         read_only: bool,
         arguments: Value,
         ctx: CallContext,
+        cancel: crate::cancel::Cancel,
     ) -> Result<CallOutput, ToolError> {
         let caller = ctx.caller.clone();
         let outcome = if read_only {
             let call = crate::caller::scope(caller, self.toolset.call(name, arguments, &ctx));
+            let call = crate::cancel::scope(cancel, call);
             CatchPanic(call)
                 .await
                 .map_err(|panic| panic_message(&*panic))
@@ -130,7 +135,8 @@ impl McpServer {
             let toolset = Arc::clone(&self.toolset);
             let owned = name.to_owned();
             let task = tokio::spawn(async move {
-                crate::caller::scope(caller, toolset.call(&owned, arguments, &ctx)).await
+                let call = crate::caller::scope(caller, toolset.call(&owned, arguments, &ctx));
+                crate::cancel::scope(cancel, call).await
             });
             task.await.map_err(|join| match join.try_into_panic() {
                 Ok(panic) => panic_message(&*panic),
@@ -216,7 +222,21 @@ impl ServerHandler for McpServer {
         }
 
         let started = Instant::now();
-        let outcome = self.run(called, read_only, arguments, ctx).await;
+        let cancel = crate::cancel::Cancel::new();
+        let outcome = {
+            // The client's `notifications/cancelled` cancels `context.ct` (rmcp); the call
+            // goes on being polled until it has stopped and given back what it held.
+            let run = self.run(called, read_only, arguments, ctx, cancel.clone());
+            let mut run = std::pin::pin!(run);
+            let mut cancelled = std::pin::pin!(context.ct.cancelled());
+            std::future::poll_fn(|cx| {
+                if !cancel.is_cancelled() && cancelled.as_mut().poll(cx).is_ready() {
+                    cancel.cancel();
+                }
+                run.as_mut().poll(cx)
+            })
+            .await
+        };
         let elapsed = started.elapsed();
 
         let canonical = match &outcome {

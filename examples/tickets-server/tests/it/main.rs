@@ -5,6 +5,7 @@
 
 mod support;
 
+mod cancel;
 mod failures;
 mod gauntlet;
 mod replicas;

@@ -139,7 +139,8 @@ impl Server {
         let _ = writeln!(stdin, "{msg}").and_then(|_| stdin.flush());
     }
 
-    fn notify(&self, method: &str, params: Value) {
+    /// Sends a notification.
+    pub fn notify(&self, method: &str, params: Value) {
         self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
     }
 
@@ -155,7 +156,14 @@ impl Server {
 
     /// Sends a `tools/call`.
     pub fn call(&self, tool: &str, args: Value) -> Receiver<Value> {
-        self.request("tools/call", json!({"name": tool, "arguments": args}))
+        self.call_with_id(tool, args).1
+    }
+
+    /// Sends a `tools/call`; its request id (to cancel it by) and its answer.
+    pub fn call_with_id(&self, tool: &str, args: Value) -> (u64, Receiver<Value>) {
+        let id = self.next.load(Ordering::SeqCst);
+        let rx = self.request("tools/call", json!({"name": tool, "arguments": args}));
+        (id, rx)
     }
 
     /// Calls and waits for the answer.
