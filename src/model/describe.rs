@@ -36,9 +36,22 @@ pub fn tool_description(tool: &Tool) -> String {
     // list shows them beside this description.
     parts.push(tier_sentence(tool));
     parts.extend(effect_sentence(tool));
-    parts.extend(tool.time.as_ref().map(|t| t.sentence()));
+    parts.extend(tool.time.as_ref().map(time_sentence));
     parts.extend(tool.rate_limit.as_ref().map(|l| l.sentence()));
     parts.join(" ")
+}
+
+/// How long a tool takes and when it is stopped, as every output says it: "Usually takes
+/// 1s; stopped after 10s."
+pub fn time_sentence(time: &crate::model::TimeLimit) -> String {
+    let limit = crate::model::format_duration(time.limit);
+    match time.usual {
+        Some(usual) => format!(
+            "Usually takes {}; stopped after {limit}.",
+            crate::model::format_duration(usual)
+        ),
+        None => format!("Stopped after {limit}."),
+    }
 }
 
 /// What a retry may do when nothing keeps it from repeating a change made at a remote

@@ -161,20 +161,6 @@ pub struct TimeLimit {
     pub span: Span,
 }
 
-impl TimeLimit {
-    /// The one sentence every output says it in: "Usually takes 2s; stopped after 30s."
-    pub fn sentence(&self) -> String {
-        let limit = format_duration(self.limit);
-        match self.usual {
-            Some(usual) => format!(
-                "Usually takes {}; stopped after {limit}.",
-                format_duration(usual)
-            ),
-            None => format!("Stopped after {limit}."),
-        }
-    }
-}
-
 /// Toolset defaults after built-in values are applied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Defaults {

@@ -464,7 +464,10 @@ fn safety(model: &Model, ts: &ToolSet, tool: &Tool, combined: bool) -> SafetyCtx
         open_world: tool.open_world,
         scopes: tool.scopes.iter().map(|s| s.text.clone()).collect(),
         rate_limit: tool.rate_limit.as_ref().map(|l| l.sentence()),
-        time: tool.time.as_ref().map(|t| t.sentence()),
+        time: tool
+            .time
+            .as_ref()
+            .map(crate::model::describe::time_sentence),
         low_risk: tool.low_risk.as_ref().map(|r| r.text.clone()),
         effect: (tool.tier != crate::model::Tier::ReadOnly).then(|| {
             (

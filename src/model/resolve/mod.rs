@@ -11,8 +11,8 @@
 mod cross;
 mod example_result;
 mod fits;
+mod limits;
 mod projection;
-mod rate;
 mod scopes;
 mod tool;
 mod undo;
@@ -128,16 +128,16 @@ fn resolve_toolset(
             span: top,
         });
     }
-    let shared_limit = rate::shared(file, spec, fr.diags);
-    let limits = rate::of_tools(file, &spec.tools.value, shared_limit, fr.diags);
-    rate::catalog(
+    let shared_limit = limits::shared(file, spec, fr.diags);
+    let rate_limits = limits::of_tools(file, &spec.tools.value, shared_limit, fr.diags);
+    limits::catalog(
         &toolspec_runtime::catalog::RATE_LIMITED,
-        limits.iter().any(Option::is_some),
+        rate_limits.iter().any(Option::is_some),
         &mut errors,
         top,
         fr.diags,
     );
-    rate::catalog(
+    limits::catalog(
         &toolspec_runtime::catalog::TIMEOUT,
         spec.tools.value.iter().any(|t| t.time.is_some()),
         &mut errors,
@@ -145,10 +145,10 @@ fn resolve_toolset(
         fr.diags,
     );
     let mut tools = Vec::new();
-    for (t, rate_limit) in spec.tools.value.iter().zip(limits) {
+    for (t, rate_limit) in spec.tools.value.iter().zip(rate_limits) {
         let mut tool = resolve_tool(&mut fr, t, &defaults, &errors);
         tool.rate_limit = rate_limit;
-        tool.time = (t.time.as_ref()).and_then(|l| rate::time_limit(file, l, fr.diags));
+        tool.time = (t.time.as_ref()).and_then(|l| limits::time_limit(file, l, fr.diags));
         (tool.scopes, tool.scopes_span) = scopes::of_tool(
             file,
             t,
@@ -353,8 +353,13 @@ fn check_limits(
 }
 
 fn duration(file: FileId, s: &Sp<String>, fallback: Duration, diags: &mut Diagnostics) -> Duration {
+    parse_duration(file, s, diags).unwrap_or(fallback)
+}
+
+/// A written duration, or `None` with the problem reported where it was written.
+fn parse_duration(file: FileId, s: &Sp<String>, diags: &mut Diagnostics) -> Option<Duration> {
     match Duration::parse(&s.value) {
-        Ok(d) => d,
+        Ok(d) => Some(d),
         Err(why) => {
             diags.push(
                 Diagnostic::error(
@@ -365,7 +370,7 @@ fn duration(file: FileId, s: &Sp<String>, fallback: Duration, diags: &mut Diagno
                 .label("expected a number and a unit")
                 .help("write a whole number and s, m, h or d: `30s`, `10m`, `24h`, `7d`"),
             );
-            fallback
+            None
         }
     }
 }

@@ -279,9 +279,9 @@ pub(super) fn resolve_tool(
         // Filled in by the toolset, which knows the defaults by tier (`scopes::of_tool`).
         scopes: Vec::new(),
         scopes_span: None,
-        // Filled in by the toolset, which knows its shared limit (`rate::of_tool`).
+        // Filled in by the toolset, which knows its shared limit (`limits::of_tools`).
         rate_limit: None,
-        // Filled in by the toolset, with the rate limit (`rate::time_limit`).
+        // Filled in by the toolset, with the rate limit (`limits::time_limit`).
         time: None,
         effect,
         effect_span,

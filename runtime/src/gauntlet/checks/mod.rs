@@ -2,9 +2,9 @@
 
 mod dry_run;
 mod examples;
+mod limits;
 mod output;
 mod paging;
-mod rate;
 mod refusals;
 mod remote;
 mod retry;
@@ -179,8 +179,8 @@ pub(crate) fn run(gauntlet: &Gauntlet<'_>, def: &'static CheckDef) -> Result<(),
             calls,
             per_secs,
             burst,
-        } => rate::rate_limit_kept(&ctx, calls, per_secs, burst),
-        Check::TimeLimitKept { limit_secs } => rate::time_limit_kept(&ctx, limit_secs),
+        } => limits::rate_limit_kept(&ctx, calls, per_secs, burst),
+        Check::TimeLimitKept { limit_secs } => limits::time_limit_kept(&ctx, limit_secs),
         Check::PagesWalkEveryItemOnce => paging::walk_every_item_once(&ctx),
         Check::ForgedCursorRefused => paging::forged_cursor_refused(&ctx),
         Check::DefaultLimit => paging::default_limit(&ctx),

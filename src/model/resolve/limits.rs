@@ -8,7 +8,7 @@ use crate::model::{Duration, ErrorCode, RateLimit, TimeLimit};
 use crate::spec::format::{self as raw, SpecFile};
 use crate::spec::spanned::Sp;
 
-use super::at;
+use super::{at, parse_duration};
 
 /// The toolset's shared limit (`rate_limit` at the top of the spec), if written and sound.
 pub(super) fn shared(file: FileId, spec: &SpecFile, diags: &mut Diagnostics) -> Option<RateLimit> {
@@ -45,24 +45,9 @@ pub(super) fn time_limit(
     l: &Sp<raw::TimeLimit>,
     diags: &mut Diagnostics,
 ) -> Option<TimeLimit> {
-    let parse = |s: &Sp<String>, diags: &mut Diagnostics| match Duration::parse(&s.value) {
-        Ok(d) => Some(d),
-        Err(why) => {
-            diags.push(
-                Diagnostic::error(
-                    "invalid-duration",
-                    at(file, s.pos),
-                    format!("`{}` is not a duration: {why}", s.value.escape_debug()),
-                )
-                .label("expected a number and a unit")
-                .help("write a whole number and s, m, h or d: `30s`, `5m`"),
-            );
-            None
-        }
-    };
-    let limit = parse(&l.value.limit, diags);
+    let limit = parse_duration(file, &l.value.limit, diags);
     let usual = match &l.value.usual {
-        Some(u) => Some(parse(u, diags)?),
+        Some(u) => Some(parse_duration(file, u, diags)?),
         None => None,
     };
     let limit = limit?;
