@@ -89,6 +89,23 @@ pub struct TicketsGetOutput {
     pub ticket: Ticket,
 }
 
+/// Arguments of the tickets_export tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct TicketsExportInput {
+    /// Only tickets with this status; omit for all.
+    #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+    pub status: ::core::option::Option<TicketStatus>,
+}
+
+/// Result of the tickets_export tool.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct TicketsExportOutput {
+    /// The tickets as CSV: ticket_id,title,status, then one line per ticket.
+    pub csv: ::std::string::String,
+    /// How many tickets the CSV holds.
+    pub exported: i64,
+}
+
 /// Arguments of the tickets_create tool.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct TicketsCreateInput {
@@ -225,6 +242,21 @@ pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     ) -> impl ::core::future::Future<
         Output = ::core::result::Result<TicketsGetOutput, ::toolspec_runtime::ToolError>,
     > + ::core::marker::Send;
+    /// Export every ticket, or every ticket with one status, as CSV text. Returns the CSV text (a
+    /// header line, then one line per ticket, oldest first) and how many tickets it holds. Use when
+    /// the user wants all tickets at once, for a report or a spreadsheet. Not for finding or
+    /// reading a few tickets: call tickets_search instead. Read-only. Usually takes 5s; stopped
+    /// after 2m. Runs as a task where the client supports tasks; its result is kept for 1h. At most
+    /// 300 calls per minute per caller, shared with other tickets tools.
+    fn tickets_export(
+        &self,
+        input: TicketsExportInput,
+    ) -> impl ::core::future::Future<
+        Output = ::core::result::Result<
+            TicketsExportOutput,
+            ::toolspec_runtime::ToolError,
+        >,
+    > + ::core::marker::Send;
     /// Open a new support ticket for a customer and email them its id. Returns the new ticket. Use
     /// when a customer reports a new problem that no open ticket covers. Not for changing the
     /// status of an existing ticket: call tickets_update_status instead. Irreversible: without
@@ -329,6 +361,14 @@ impl<T: TicketsTools> ::toolspec_runtime::engine::Toolset for TicketsServer<T> {
             max_depth: 64,
         }
     }
+    fn task_runtime(
+        &self,
+    ) -> ::core::option::Option<&::toolspec_runtime::engine::Runtime> {
+        ::core::option::Option::Some(&self.runtime)
+    }
+    fn task_kept(&self, tool: &str) -> ::core::option::Option<::core::time::Duration> {
+        glue::task_kept(&DEFINITIONS, &SERVE, tool)
+    }
     fn call<'a>(
         &'a self,
         name: &'a str,
@@ -384,9 +424,25 @@ impl<T: TicketsTools> ::toolspec_runtime::engine::Toolset for TicketsServer<T> {
                     glue::Call::new(rt, &DEFINITIONS[2], &SERVE[2], name, &arguments),
                     async move {
                         let (input, args) = glue::accept(&DEFINITIONS[2], arguments)?;
-                        glue::gated(
+                        glue::read(
                                 rt,
                                 &SERVE[2],
+                                input,
+                                &args,
+                                |input| tools.tickets_export(input),
+                            )
+                            .await
+                    },
+                )
+            }
+            3 => {
+                glue::answer(
+                    glue::Call::new(rt, &DEFINITIONS[3], &SERVE[3], name, &arguments),
+                    async move {
+                        let (input, args) = glue::accept(&DEFINITIONS[3], arguments)?;
+                        glue::gated(
+                                rt,
+                                &SERVE[3],
                                 ctx,
                                 input,
                                 &args,
@@ -399,14 +455,14 @@ impl<T: TicketsTools> ::toolspec_runtime::engine::Toolset for TicketsServer<T> {
                     },
                 )
             }
-            3 => {
+            4 => {
                 glue::answer(
-                    glue::Call::new(rt, &DEFINITIONS[3], &SERVE[3], name, &arguments),
+                    glue::Call::new(rt, &DEFINITIONS[4], &SERVE[4], name, &arguments),
                     async move {
-                        let (input, args) = glue::accept(&DEFINITIONS[3], arguments)?;
+                        let (input, args) = glue::accept(&DEFINITIONS[4], arguments)?;
                         glue::reversible(
                                 rt,
-                                &SERVE[3],
+                                &SERVE[4],
                                 input,
                                 &args,
                                 |input, work| tools.tickets_update_status(input, work),
@@ -467,6 +523,17 @@ static TICKETS_GET_INPUT: validate::ObjectShape = validate::ObjectShape::new(
 
 static TICKET_ID_PATTERN: validate::Pattern = validate::Pattern::new("^T-[0-9]+$");
 
+static TICKETS_EXPORT_INPUT: validate::ObjectShape = validate::ObjectShape::new(
+    &[
+        validate::Field::optional(
+            "status",
+            validate::Shape::String(
+                validate::StringShape::new().one_of(&["open", "pending", "closed"]),
+            ),
+        ),
+    ],
+);
+
 static TICKETS_CREATE_INPUT: validate::ObjectShape = validate::ObjectShape::new(
     &[
         validate::Field::required(
@@ -522,7 +589,7 @@ static TICKETS_UPDATE_STATUS_INPUT: validate::ObjectShape = validate::ObjectShap
 );
 
 /// Every tool of this toolset, in the order `tools/list` shows them.
-pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
+pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 5] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "tickets_search",
         title: "Search tickets",
@@ -558,6 +625,24 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
         scopes: &["tickets:read"],
         input: &TICKETS_GET_INPUT,
         example_call: r#"{"ticket_id":"T-1001"}"#,
+    },
+    ::toolspec_runtime::engine::ToolDefinition {
+        name: "tickets_export",
+        title: "Export tickets",
+        description: "Export every ticket, or every ticket with one status, as CSV text. Returns the CSV text (a header line, then one line per ticket, oldest first) and how many tickets it holds. Use when the user wants all tickets at once, for a report or a spreadsheet. Not for finding or reading a few tickets: call tickets_search instead. Read-only. Usually takes 5s; stopped after 2m. Runs as a task where the client supports tasks; its result is kept for 1h. At most 300 calls per minute per caller, shared with other tickets tools.",
+        input_schema: r#"{"type":"object","properties":{"status":{"type":"string","description":"Only tickets with this status; omit for all. Example: \"open\".","enum":["open","pending","closed"]}},"additionalProperties":false}"#,
+        output_schema: r#"{"type":"object","properties":{"csv":{"type":"string","description":"The tickets as CSV: ticket_id,title,status, then one line per ticket."},"exported":{"type":"integer","description":"How many tickets the CSV holds."}},"required":["csv","exported"]}"#,
+        listed_output_schema: r#"{"type":"object","properties":{"csv":{"type":"string"},"exported":{"type":"integer"}},"required":["csv","exported"]}"#,
+        annotations: ::toolspec_runtime::engine::Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+        deprecated_aliases: &[],
+        scopes: &["tickets:read"],
+        input: &TICKETS_EXPORT_INPUT,
+        example_call: r#"{"status":"open"}"#,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "tickets_create",
@@ -598,7 +683,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
 ];
 
 /// How each tool of [`DEFINITIONS`] is served (same order).
-static SERVE: [glue::Serve; 4] = [
+static SERVE: [glue::Serve; 5] = [
     glue::Serve::new("tickets_search")
         .paged("tickets", 10)
         .keyset(&["ticket_id"])
@@ -616,6 +701,17 @@ static SERVE: [glue::Serve; 4] = [
         ),
     glue::Serve::new("tickets_get")
         .budget(::core::option::Option::Some(4000))
+        .rate_limit(
+            ::toolspec_runtime::rate::RateLimit::new(
+                "tickets.*",
+                300,
+                ::core::time::Duration::from_secs(60),
+            ),
+        ),
+    glue::Serve::new("tickets_export")
+        .budget(::core::option::Option::Some(4000))
+        .time_limit(::core::time::Duration::from_secs(120))
+        .task(::core::time::Duration::from_secs(3600))
         .rate_limit(
             ::toolspec_runtime::rate::RateLimit::new(
                 "tickets.*",

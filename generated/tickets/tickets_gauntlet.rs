@@ -143,6 +143,49 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 selections: &[],
             },
             ToolFacts {
+                name: "tickets_export",
+                tier: Tier::ReadOnly,
+                definition: [
+                    "9810fe3670b6dcd9",
+                    "3047f6bce661e8ec",
+                    "965dd8a423b36118",
+                    "e3b0c44298fc1c14",
+                    "3f5fe4305505b696",
+                    "bc99066a8b813e76",
+                    "505dfa91277353ae",
+                    "b7f4e914f4a950bf",
+                    "9dd049c9d56b1e0b",
+                ],
+                param_examples: &[
+                    ParamExample {
+                        name: "status",
+                        example: r#""open""#,
+                    },
+                ],
+                examples: &[
+                    ExampleFacts {
+                        title: "Export the open tickets",
+                        arguments: r#"{"status":"open"}"#,
+                        result: None,
+                        error: None,
+                    },
+                    ExampleFacts {
+                        title: "A misspelled status is refused with the valid ones",
+                        arguments: r#"{"status":"opened"}"#,
+                        result: None,
+                        error: Some("invalid_enum"),
+                    },
+                ],
+                paging: None,
+                response_format: None,
+                projection: None,
+                idempotency_ttl_secs: None,
+                preview: None,
+                undo_tool: None,
+                requires: &[],
+                selections: &[],
+            },
+            ToolFacts {
                 name: "tickets_create",
                 tier: Tier::Irreversible,
                 definition: [
@@ -591,6 +634,61 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "tickets_get::ticket_id_accepts_its_bounds",
                 tool: "tickets_get",
                 check: Check::BoundsAccepted { param: "ticket_id" },
+            },
+            CheckDef {
+                name: "tickets_export::schema_matches_the_spec",
+                tool: "tickets_export",
+                check: Check::Schema,
+            },
+            CheckDef {
+                name: "tickets_export::example_export_the_open_tickets",
+                tool: "tickets_export",
+                check: Check::Example(0),
+            },
+            CheckDef {
+                name: "tickets_export::example_a_misspelled_status_is_refused_with_the_valid_ones",
+                tool: "tickets_export",
+                check: Check::Example(1),
+            },
+            CheckDef {
+                name: "tickets_export::status_of_the_wrong_type_is_refused",
+                tool: "tickets_export",
+                check: Check::Refused { param: "status", violation: Violation::WrongType },
+            },
+            CheckDef {
+                name: "tickets_export::status_outside_the_allowed_values_is_refused",
+                tool: "tickets_export",
+                check: Check::Refused { param: "status", violation: Violation::NotAllowed },
+            },
+            CheckDef {
+                name: "tickets_export::unknown_argument_is_refused",
+                tool: "tickets_export",
+                check: Check::UnknownArgument,
+            },
+            CheckDef {
+                name: "tickets_export::a_caller_without_its_scopes_is_refused",
+                tool: "tickets_export",
+                check: Check::ScopesRequired,
+            },
+            CheckDef {
+                name: "tickets_export::a_caller_past_its_rate_limit_waits_as_told",
+                tool: "tickets_export",
+                check: Check::RateLimitKept { calls: 300, per_secs: 60, burst: None },
+            },
+            CheckDef {
+                name: "tickets_export::finishes_well_within_its_time_limit",
+                tool: "tickets_export",
+                check: Check::TimeLimitKept { limit_secs: 120 },
+            },
+            CheckDef {
+                name: "tickets_export::output_matches_the_schema",
+                tool: "tickets_export",
+                check: Check::OutputMatchesSchema,
+            },
+            CheckDef {
+                name: "tickets_export::status_accepts_every_allowed_value",
+                tool: "tickets_export",
+                check: Check::AllowedValuesAccepted { param: "status" },
             },
             CheckDef {
                 name: "tickets_create::schema_matches_the_spec",
@@ -1127,6 +1225,52 @@ macro_rules! tickets_gauntlet {
                 #[test]
                 fn ticket_id_accepts_its_bounds() {
                     super::super::__tickets_gauntlet("tickets_get::ticket_id_accepts_its_bounds");
+                }
+            }
+            mod tickets_export {
+                #[test]
+                fn schema_matches_the_spec() {
+                    super::super::__tickets_gauntlet("tickets_export::schema_matches_the_spec");
+                }
+                #[test]
+                fn example_export_the_open_tickets() {
+                    super::super::__tickets_gauntlet("tickets_export::example_export_the_open_tickets");
+                }
+                #[test]
+                fn example_a_misspelled_status_is_refused_with_the_valid_ones() {
+                    super::super::__tickets_gauntlet("tickets_export::example_a_misspelled_status_is_refused_with_the_valid_ones");
+                }
+                #[test]
+                fn status_of_the_wrong_type_is_refused() {
+                    super::super::__tickets_gauntlet("tickets_export::status_of_the_wrong_type_is_refused");
+                }
+                #[test]
+                fn status_outside_the_allowed_values_is_refused() {
+                    super::super::__tickets_gauntlet("tickets_export::status_outside_the_allowed_values_is_refused");
+                }
+                #[test]
+                fn unknown_argument_is_refused() {
+                    super::super::__tickets_gauntlet("tickets_export::unknown_argument_is_refused");
+                }
+                #[test]
+                fn a_caller_without_its_scopes_is_refused() {
+                    super::super::__tickets_gauntlet("tickets_export::a_caller_without_its_scopes_is_refused");
+                }
+                #[test]
+                fn a_caller_past_its_rate_limit_waits_as_told() {
+                    super::super::__tickets_gauntlet("tickets_export::a_caller_past_its_rate_limit_waits_as_told");
+                }
+                #[test]
+                fn finishes_well_within_its_time_limit() {
+                    super::super::__tickets_gauntlet("tickets_export::finishes_well_within_its_time_limit");
+                }
+                #[test]
+                fn output_matches_the_schema() {
+                    super::super::__tickets_gauntlet("tickets_export::output_matches_the_schema");
+                }
+                #[test]
+                fn status_accepts_every_allowed_value() {
+                    super::super::__tickets_gauntlet("tickets_export::status_accepts_every_allowed_value");
                 }
             }
             mod tickets_create {

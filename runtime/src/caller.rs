@@ -34,9 +34,7 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
 use sha2::{Digest, Sha256};
 
@@ -130,7 +128,7 @@ impl Caller {
     /// Only the future handed to [`scope`] (and what it awaits) sees it: a task it spawns
     /// does not, so read it before spawning.
     pub fn current() -> Option<Arc<Caller>> {
-        CURRENT.with(|current| current.borrow().clone())
+        crate::ambient::current(&CURRENT)
     }
 }
 
@@ -150,51 +148,22 @@ thread_local! {
 /// Runs `future` with `caller` in scope: [`Caller::current`] answers it whenever the future
 /// (or anything it awaits) runs. `None` runs it as the local user, as over stdio.
 pub fn scope<F: Future>(caller: Option<Arc<Caller>>, future: F) -> Scoped<F> {
-    Scoped {
-        caller,
-        future: Box::pin(future),
-    }
+    crate::ambient::Scoped::new(&CURRENT, caller, future)
 }
 
 /// The future [`scope`] returns.
-pub struct Scoped<F> {
-    caller: Option<Arc<Caller>>,
-    future: Pin<Box<F>>,
-}
-
-impl<F> std::fmt::Debug for Scoped<F> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Scoped")
-            .field("caller", &self.caller.as_ref().map(|c| c.tag()))
-            .finish_non_exhaustive()
-    }
-}
-
-impl<F: Future> Future for Scoped<F> {
-    type Output = F::Output;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
-        let this = self.get_mut();
-        // Put the caller in place for this poll only, and the previous one back after it,
-        // even if the future panics (a caught panic must not leave a caller behind).
-        struct Restore(Option<Arc<Caller>>);
-        impl Drop for Restore {
-            fn drop(&mut self) {
-                let previous = self.0.take();
-                CURRENT.with(|current| *current.borrow_mut() = previous);
-            }
-        }
-        let previous = CURRENT.with(|current| current.replace(this.caller.clone()));
-        let _restore = Restore(previous);
-        this.future.as_mut().poll(cx)
-    }
-}
+pub type Scoped<F> = crate::ambient::Scoped<Arc<Caller>, F>;
 
 /// The name a record made in the current caller's scope is kept under: `name` itself for
 /// the local user, `name@<tag>` for a caller. Tool names and generated ids never hold `@`,
 /// so a caller's records can never be reached by the local user or by another caller.
 pub(crate) fn bound(name: &str) -> Cow<'_, str> {
-    match Caller::current() {
+    bound_for(Caller::current().as_deref(), name)
+}
+
+/// [`bound`] for a caller known outside its scope (the MCP adapter, before the call runs).
+pub(crate) fn bound_for<'a>(caller: Option<&Caller>, name: &'a str) -> Cow<'a, str> {
+    match caller {
         Some(caller) => Cow::Owned(format!("{name}@{}", caller.tag())),
         None => Cow::Borrowed(name),
     }

@@ -21,7 +21,6 @@
 
 use std::cell::RefCell;
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
@@ -86,40 +85,14 @@ thread_local! {
 
 /// The cancellation of the call being served, if its transport gave one.
 pub fn current() -> Option<Cancel> {
-    CURRENT.with(|current| current.borrow().clone())
+    crate::ambient::current(&CURRENT)
 }
 
 /// Runs `future` with `cancel` in scope: [`current`] answers it whenever the future (or
 /// anything it awaits) runs.
 pub fn scope<F: Future>(cancel: Cancel, future: F) -> Scoped<F> {
-    Scoped {
-        cancel: Some(cancel),
-        future: Box::pin(future),
-    }
+    crate::ambient::Scoped::new(&CURRENT, Some(cancel), future)
 }
 
 /// The future [`scope`] returns.
-#[derive(Debug)]
-pub struct Scoped<F> {
-    cancel: Option<Cancel>,
-    future: Pin<Box<F>>,
-}
-
-impl<F: Future> Future for Scoped<F> {
-    type Output = F::Output;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
-        let this = self.get_mut();
-        // In place for this poll only; the previous one back after it, even on a panic.
-        struct Restore(Option<Cancel>);
-        impl Drop for Restore {
-            fn drop(&mut self) {
-                let previous = self.0.take();
-                CURRENT.with(|current| *current.borrow_mut() = previous);
-            }
-        }
-        let previous = CURRENT.with(|current| current.replace(this.cancel.clone()));
-        let _restore = Restore(previous);
-        this.future.as_mut().poll(cx)
-    }
-}
+pub type Scoped<F> = crate::ambient::Scoped<Cancel, F>;

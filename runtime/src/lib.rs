@@ -103,6 +103,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod ambient;
 pub mod caller;
 pub mod cancel;
 pub mod catalog;
@@ -121,6 +122,7 @@ pub mod mcp;
 pub mod prelude;
 pub mod preview;
 pub mod problem;
+pub mod progress;
 pub mod projection;
 mod random;
 pub mod rate;
@@ -128,6 +130,7 @@ pub mod shape;
 #[cfg(feature = "sqlite")]
 pub mod sqlite;
 pub mod store;
+pub mod task;
 #[cfg(feature = "metrics")]
 pub mod telemetry;
 pub mod validate;

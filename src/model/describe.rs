@@ -45,12 +45,19 @@ pub fn tool_description(tool: &Tool) -> String {
 /// 1s; stopped after 10s."
 pub fn time_sentence(time: &crate::model::TimeLimit) -> String {
     let limit = crate::model::format_duration(time.limit);
-    match time.usual {
+    let said = match time.usual {
         Some(usual) => format!(
             "Usually takes {}; stopped after {limit}.",
             crate::model::format_duration(usual)
         ),
         None => format!("Stopped after {limit}."),
+    };
+    match time.task_kept {
+        Some(kept) => format!(
+            "{said} Runs as a task where the client supports tasks; its result is kept for {}.",
+            crate::model::format_duration(kept)
+        ),
+        None => said,
     }
 }
 

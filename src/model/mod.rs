@@ -157,6 +157,8 @@ pub struct TimeLimit {
     pub limit: Duration,
     /// What a call usually takes, at most `limit`.
     pub usual: Option<Duration>,
+    /// When calls may run as tasks: how long a task's result is kept.
+    pub task_kept: Option<Duration>,
     /// Where it was written.
     pub span: Span,
 }

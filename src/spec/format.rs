@@ -146,6 +146,21 @@ pub struct TimeLimit {
     /// an agent knows when to wait.
     #[serde(default)]
     pub usual: Option<Sp<String>>,
+    /// The call may run as a task (MCP's tasks extension) for clients that support it: the
+    /// client gets a task handle at once and polls for the result, which is kept for
+    /// `kept`. Clients without the extension get the ordinary call. Read-only and
+    /// reversible tools only: an irreversible tool's approval is asked within the call.
+    #[serde(default)]
+    pub task: Option<Sp<TaskTerms>>,
+}
+
+/// How a tool's calls run as tasks.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TaskTerms {
+    /// How long a finished task's result can be read (`1h`, the default; at least `1m`).
+    #[serde(default)]
+    pub kept: Option<Sp<String>>,
 }
 
 /// Page size limits.

@@ -70,6 +70,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("RequestLimits", "request_bytes: 4194304\ndepth: 32\n"),
     ("RateLimit", "calls: 30\nper: minute\nburst: 10\n"),
     ("TimeLimit", "limit: 30s\nusual: 2s\n"),
+    ("TaskTerms", "kept: 1h\n"),
     (
         "Tool",
         "name: tickets_get\ntitle: Get a ticket\nsummary: Get one support ticket by its id.\nreturns: the ticket with its title, status and customer email.\nuse_when: you already have a ticket id, from tickets_search or the user.\nnot_for:\n  - when: finding tickets by words\n    use: tickets_search\ntier: read_only\nparams:\n  ticket_id: { type: TicketId, description: The id of the ticket to read. }\noutput:\n  ticket: { type: Ticket, description: The ticket. }\nerrors: [not_found]\nexamples:\n  - title: Read one ticket\n    arguments: { ticket_id: T-1001 }\n    result: { ticket: { ticket_id: T-1001, status: open } }\n",

@@ -49,7 +49,7 @@ from mcp_client import free_port
 AUTHZ_DIR = Path(os.environ.get("TOOLSPEC_AUTHZ_DIR") or Path(__file__).parent / "authz")
 
 SCOPES = ("tickets:read", "tickets:write")
-READ_TOOLS = ["tickets_search", "tickets_get"]
+READ_TOOLS = ["tickets_search", "tickets_get", "tickets_export"]
 WRITE_TOOLS = ["tickets_create", "tickets_update_status"]
 
 READY_TIMEOUT_S = 30.0

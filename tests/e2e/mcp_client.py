@@ -207,15 +207,17 @@ def http_process(
     args: Sequence[str] = (),
     port: int | None = None,
     ready_timeout_s: float = 60.0,
+    log: Any = None,
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """`http_server`, yielding the process too, for a test that kills it (SIGKILL) itself;
-    a process still running at the end is stopped."""
+    a process still running at the end is stopped. Its output goes to `log` (an open
+    file), else to this process's stderr."""
     port = port or free_port()
     process = subprocess.Popen(
         [command, *args, "--http", f"127.0.0.1:{port}"],
         stdin=subprocess.DEVNULL,
-        stdout=sys.stderr,
-        stderr=sys.stderr,
+        stdout=log or sys.stderr,
+        stderr=log or sys.stderr,
         env=dict(os.environ),
     )
     try:

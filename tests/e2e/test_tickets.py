@@ -33,7 +33,7 @@ pytestmark = pytest.mark.skipif(
     not SERVER, reason="set TICKETS_SERVER to the tickets example server binary"
 )
 
-TOOLS = ["tickets_search", "tickets_get", "tickets_create", "tickets_update_status"]
+TOOLS = ["tickets_search", "tickets_get", "tickets_export", "tickets_create", "tickets_update_status"]
 SEARCH_ARGS = ["query", "status", "limit", "cursor", "response_format"]
 STATUSES = ["open", "pending", "closed"]
 
@@ -58,7 +58,7 @@ async def search_total(conn: Connection, query: str) -> int:
 # --- tools/list ---------------------------------------------------------------------------
 
 
-def test_lists_the_four_tools_in_spec_order_with_every_hint(db: str) -> None:
+def test_lists_the_five_tools_in_spec_order_with_every_hint(db: str) -> None:
     async def scenario() -> None:
         async with stdio(db) as conn:
             tools = await conn.list_tools()

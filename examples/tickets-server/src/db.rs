@@ -2,8 +2,9 @@
 
 use crate::tickets::{
     Ticket, TicketStatus, TicketsCreateInput, TicketsCreateOutput, TicketsCreatePreview,
-    TicketsError, TicketsGetInput, TicketsGetOutput, TicketsSearchInput, TicketsSearchOutput,
-    TicketsServer, TicketsTools, TicketsUpdateStatusInput, TicketsUpdateStatusOutput,
+    TicketsError, TicketsExportInput, TicketsExportOutput, TicketsGetInput, TicketsGetOutput,
+    TicketsSearchInput, TicketsSearchOutput, TicketsServer, TicketsTools, TicketsUpdateStatusInput,
+    TicketsUpdateStatusOutput,
 };
 use rusqlite::{OptionalExtension, params};
 use serde_json::json;
@@ -17,9 +18,18 @@ use toolspec_runtime::prelude::*;
 /// together.
 pub struct Desk {
     tables: Tables,
-    /// How long each write's method waits before it writes: a test hook that makes writes
-    /// slower than their lease (`tickets-server --slow-writes MS`); zero otherwise.
-    slow_writes: Duration,
+    /// Test hooks that make calls slow; none by default.
+    slow: Slowness,
+}
+
+/// How much slower than they need to be calls are made: test hooks for the limits, leases,
+/// progress and cancellation (`tickets-server --slow-writes MS --slow-exports MS`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Slowness {
+    /// How long each write's method waits before it writes.
+    pub writes: Duration,
+    /// How long an export waits after each ticket it exports.
+    pub exports: Duration,
 }
 
 /// Where the tickets are.
@@ -38,7 +48,7 @@ pub async fn open(
     db: &str,
     demo: bool,
     lease: Duration,
-    slow_writes: Duration,
+    slow: Slowness,
 ) -> Result<TicketsServer<Desk>, Box<dyn std::error::Error>> {
     if is_postgres(db) {
         let store = PostgresStore::connect(db).await?;
@@ -48,13 +58,13 @@ pub async fn open(
         return Ok(TicketsServer::new(
             Desk {
                 tables: Tables::Postgres(store),
-                slow_writes,
+                slow,
             },
             runtime,
         ));
     }
     let mut desk = Desk::open(Path::new(db), demo)?;
-    desk.slow_writes = slow_writes;
+    desk.slow = slow;
     let Tables::Sqlite(sqlite) = &desk.tables else {
         unreachable!("Desk::open opens SQLite")
     };
@@ -109,7 +119,7 @@ impl Desk {
             }
         }
         Ok(Desk {
-            slow_writes: Duration::ZERO,
+            slow: Slowness::default(),
             tables: Tables::Sqlite(db),
         })
     }
@@ -122,7 +132,7 @@ impl Desk {
     ) -> Result<Desk, Box<dyn std::error::Error>> {
         crate::pg::create_tables(&store, demo).await?;
         Ok(Desk {
-            slow_writes: Duration::ZERO,
+            slow: Slowness::default(),
             tables: Tables::Postgres(store),
         })
     }
@@ -212,6 +222,34 @@ impl Desk {
     }
 }
 
+impl Desk {
+    /// Every ticket, oldest first.
+    async fn all(&self) -> Result<Vec<Ticket>, ToolError> {
+        match &self.tables {
+            Tables::Sqlite(db) => {
+                let c = db.lock().await;
+                let mut stmt = c
+                    .prepare("SELECT num, title, status, customer_email FROM tickets ORDER BY num")
+                    .map_err(internal)?;
+                stmt.query_map([], row_to_ticket)
+                    .map_err(internal)?
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(internal)
+            }
+            Tables::Postgres(store) => crate::pg::all(store).await,
+        }
+    }
+}
+
+/// One CSV field: quoted when it holds a comma, a quote or a line break.
+fn csv_field(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\"")).into()
+    } else {
+        text.into()
+    }
+}
+
 impl TicketsTools for Desk {
     async fn tickets_search(
         &self,
@@ -223,19 +261,7 @@ impl TicketsTools for Desk {
             .split_whitespace()
             .map(str::to_lowercase)
             .collect();
-        let all = match &self.tables {
-            Tables::Sqlite(db) => {
-                let c = db.lock().await;
-                let mut stmt = c
-                    .prepare("SELECT num, title, status, customer_email FROM tickets ORDER BY num")
-                    .map_err(internal)?;
-                stmt.query_map([], row_to_ticket)
-                    .map_err(internal)?
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(internal)?
-            }
-            Tables::Postgres(store) => crate::pg::all(store).await?,
-        };
+        let all = self.all().await?;
         let hits: Vec<Ticket> = all
             .into_iter()
             .filter(|t| {
@@ -258,6 +284,42 @@ impl TicketsTools for Desk {
         let tickets: Vec<Ticket> = rest.by_ref().take(window.take()).collect();
         let more = rest.next().is_some();
         Ok(Page::new(TicketsSearchOutput { tickets }, total).with_more(more))
+    }
+
+    async fn tickets_export(
+        &self,
+        input: TicketsExportInput,
+    ) -> Result<TicketsExportOutput, ToolError> {
+        let tickets: Vec<Ticket> = self
+            .all()
+            .await?
+            .into_iter()
+            .filter(|t| input.status.is_none_or(|s| t.status == s))
+            .collect();
+        let total = tickets.len() as u64;
+        let mut csv = String::from("ticket_id,title,status");
+        for (done, t) in (1..).zip(&tickets) {
+            csv.push('\n');
+            csv.push_str(&t.ticket_id);
+            csv.push(',');
+            csv.push_str(&csv_field(&t.title));
+            csv.push(',');
+            csv.push_str(t.status.as_str());
+            if !self.slow.exports.is_zero() {
+                tokio::time::sleep(self.slow.exports).await;
+            }
+            // Heard by a client that asked (thinned out by the runtime), and as the status
+            // of the task when the export runs as one.
+            toolspec_runtime::progress::report(
+                done,
+                Some(total),
+                format!("{done} of {total} tickets exported"),
+            );
+        }
+        Ok(TicketsExportOutput {
+            csv,
+            exported: i64::try_from(total).unwrap_or(i64::MAX),
+        })
     }
 
     async fn tickets_get(&self, input: TicketsGetInput) -> Result<TicketsGetOutput, ToolError> {
@@ -286,8 +348,8 @@ impl TicketsTools for Desk {
         _preview: TicketsCreatePreview,
         work: Work,
     ) -> Result<TicketsCreateOutput, ToolError> {
-        if !self.slow_writes.is_zero() {
-            tokio::time::sleep(self.slow_writes).await;
+        if !self.slow.writes.is_zero() {
+            tokio::time::sleep(self.slow.writes).await;
         }
         // The number, the ticket and the email to send commit together with the call's
         // idempotency record and the preview's consumption, or none of them does.

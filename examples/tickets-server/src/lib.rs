@@ -18,6 +18,6 @@ mod mail;
 mod metrics;
 mod pg;
 
-pub use db::{Desk, is_postgres, open};
+pub use db::{Desk, Slowness, is_postgres, open};
 pub use mail::deliver_emails;
 pub use metrics::{METRICS_PATH, Metrics, purge_expired};

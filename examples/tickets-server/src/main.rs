@@ -1,5 +1,6 @@
 //! `tickets-server --db PATH|URL [--demo] [--http ADDR [--auth-issuer URL [--auth-audience
-//! URL] | --no-auth]] [--metrics ADDR] [--lease SECS] [--mailbox FILE] [--slow-writes MS]`:
+//! URL] | --no-auth]] [--metrics ADDR] [--lease SECS] [--mailbox FILE] [--slow-writes MS]
+//! [--slow-exports MS]`:
 //! serve the tickets toolset over MCP.
 //!
 //! Over stdio by default (what desktop hosts start), or streamable HTTP at `http://ADDR/mcp`
@@ -19,6 +20,7 @@ use toolspec_runtime::prelude::{McpServer, serve_stdio};
 const USAGE: &str = "usage: tickets-server --db PATH|URL [--demo] [--http ADDR [--stateless]
                       [--auth-issuer URL [--auth-audience URL] | --no-auth]]
                       [--metrics ADDR] [--lease SECS] [--mailbox FILE] [--slow-writes MS]
+                      [--slow-exports MS]
 
   --db PATH       SQLite file for tickets, idempotency keys, previews, approvals and the
                   email outbox (created if absent; servers on one machine may share it)
@@ -40,7 +42,8 @@ const USAGE: &str = "usage: tickets-server --db PATH|URL [--demo] [--http ADDR [
   --lease SECS    how long a call holds its idempotency key between renewals (renewed while
                   its write runs; a key whose process died is free this long after; default 6)
   --mailbox FILE  append each customer email to FILE as a JSON line instead of logging it
-  --slow-writes MS  (a test hook) make each ticket creation wait MS before it writes";
+  --slow-writes MS  (a test hook) make each ticket creation wait MS before it writes
+  --slow-exports MS  (a test hook) make an export wait MS after each ticket";
 
 struct Args {
     db: String,
@@ -52,8 +55,15 @@ struct Args {
     no_auth: bool,
     metrics: Option<String>,
     lease: Duration,
-    slow_writes: Duration,
+    slow: tickets_server::Slowness,
     mailbox: Option<PathBuf>,
+}
+
+/// A test hook's number of milliseconds.
+fn millis(arg: Option<String>, flag: &str) -> Result<Duration, String> {
+    arg.and_then(|s| s.parse::<u64>().ok())
+        .map(Duration::from_millis)
+        .ok_or_else(|| format!("{flag} needs a number of milliseconds, like 8000"))
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -62,7 +72,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let (mut auth_issuer, mut auth_audience, mut no_auth) = (None, None, false);
     let mut metrics = None;
     let mut lease = toolspec_runtime::engine::DEFAULT_LEASE;
-    let mut slow_writes = Duration::ZERO;
+    let mut slow = tickets_server::Slowness::default();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--db" => {
@@ -105,13 +115,8 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
                     .ok_or("--lease needs a positive number of seconds, like 30")?;
                 lease = Duration::from_secs_f64(secs);
             }
-            "--slow-writes" => {
-                let ms = args
-                    .next()
-                    .and_then(|s| s.parse::<u64>().ok())
-                    .ok_or("--slow-writes needs a number of milliseconds, like 8000")?;
-                slow_writes = Duration::from_millis(ms);
-            }
+            "--slow-writes" => slow.writes = millis(args.next(), "--slow-writes")?,
+            "--slow-exports" => slow.exports = millis(args.next(), "--slow-exports")?,
             "--mailbox" => {
                 mailbox = Some(PathBuf::from(
                     args.next().ok_or("--mailbox needs a file path")?,
@@ -145,7 +150,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         no_auth,
         metrics,
         lease,
-        slow_writes,
+        slow,
         mailbox,
     })
 }
@@ -224,8 +229,7 @@ async fn main() -> ExitCode {
             }
         });
     }
-    let server = match tickets_server::open(&args.db, args.demo, args.lease, args.slow_writes).await
-    {
+    let server = match tickets_server::open(&args.db, args.demo, args.lease, args.slow).await {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: cannot open {}: {e}", shown(&args.db));

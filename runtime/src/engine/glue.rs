@@ -238,6 +238,8 @@ pub struct Serve {
     pub rate_limit: Option<RateLimit>,
     /// How long the tool's methods may run (see [`Serve::time_limit`]); `None`: no limit.
     pub time_limit: Option<Duration>,
+    /// How long a task's result is kept when calls may run as tasks (see [`Serve::task`]).
+    pub task_kept: Option<Duration>,
 }
 
 /// An output union whose variant follows the value of an enum parameter (`selected_by`):
@@ -282,6 +284,7 @@ impl Serve {
             projection: None,
             rate_limit: None,
             time_limit: None,
+            task_kept: None,
         }
     }
 
@@ -289,6 +292,13 @@ impl Serve {
     /// `timeout`, and a write's changes roll back.
     pub const fn time_limit(mut self, limit: Duration) -> Self {
         self.time_limit = Some(limit);
+        self
+    }
+
+    /// Lets calls run as tasks for clients that support them, their results kept for
+    /// `kept` ([`crate::task`]).
+    pub const fn task(mut self, kept: Duration) -> Self {
+        self.task_kept = Some(kept);
         self
     }
 
@@ -442,6 +452,17 @@ pub fn route(
     name: &str,
 ) -> Result<(usize, Option<&'static str>), ToolError> {
     super::locate_tool(definitions, name).ok_or_else(|| unknown_tool(definitions, name))
+}
+
+/// How long a task's result is kept for calls of `tool` (canonical name), when they may
+/// run as tasks: what a generated toolset's [`super::Toolset::task_kept`] answers.
+pub fn task_kept(
+    definitions: &'static [ToolDefinition],
+    serve: &'static [Serve],
+    tool: &str,
+) -> Option<Duration> {
+    let (index, _) = super::locate_tool(definitions, tool)?;
+    serve.get(index)?.task_kept
 }
 
 /// One call the dispatcher serves: the tool, the name the client used, and (with feature

@@ -278,6 +278,38 @@ pub trait Toolset: Send + Sync {
     fn limits(&self) -> Limits {
         Limits::DEFAULT
     }
+
+    /// The runtime whose store keeps this toolset's tasks ([`crate::task`]); generated
+    /// toolsets return theirs. `None`: no call runs as a task.
+    fn task_runtime(&self) -> Option<&Runtime> {
+        None
+    }
+
+    /// How long a task's result is kept when calls of `tool` (canonical name) may run as
+    /// tasks (the spec's `time: { task: ... }`); `None`: always the ordinary call.
+    fn task_kept(&self, tool: &str) -> Option<std::time::Duration> {
+        let _ = tool;
+        None
+    }
+}
+
+/// Runs `main` with `side` polled beside it until `main` ends (or `side` does first, after
+/// which only `main` is polled): `main`'s output. For a heartbeat that lives as long as the
+/// work it speaks for.
+pub(crate) async fn alongside<F: Future, S: Future<Output = ()>>(main: F, side: S) -> F::Output {
+    let mut main = std::pin::pin!(main);
+    let mut side = std::pin::pin!(side);
+    let mut beside = true;
+    std::future::poll_fn(|cx| {
+        if let std::task::Poll::Ready(out) = main.as_mut().poll(cx) {
+            return std::task::Poll::Ready(out);
+        }
+        if beside && side.as_mut().poll(cx).is_ready() {
+            beside = false;
+        }
+        std::task::Poll::Pending
+    })
+    .await
 }
 
 /// The limits on one request, enforced by a transport before the request is parsed: a

@@ -328,19 +328,7 @@ impl Runtime {
                 }
             }
         };
-        let mut method = std::pin::pin!(method);
-        let mut heartbeat = std::pin::pin!(heartbeat);
-        let mut beating = true;
-        std::future::poll_fn(|cx| {
-            if let std::task::Poll::Ready(out) = method.as_mut().poll(cx) {
-                return std::task::Poll::Ready(out);
-            }
-            if beating && heartbeat.as_mut().poll(cx).is_ready() {
-                beating = false;
-            }
-            std::task::Poll::Pending
-        })
-        .await
+        super::alongside(method, heartbeat).await
     }
 
     #[cfg(feature = "gauntlet")]

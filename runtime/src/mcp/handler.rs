@@ -4,8 +4,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, GetTaskParams,
+    GetTaskResult, Implementation, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProgressToken, ServerCapabilities, ServerConfig, Tool,
+    UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -15,8 +17,12 @@ use super::convert::{
     DefinitionError, error_result, success_result, tool_list, unknown_tool_error,
 };
 use super::log::{CallLogger, CallOutcome, CallRecord, stderr_logger};
+use super::tasks;
 use crate::ToolError;
-use crate::engine::{APPROVAL_PENDING, CallContext, CallOutput, Toolset, find_tool};
+use crate::engine::{
+    APPROVAL_PENDING, CallContext, CallOutput, ToolDefinition, Toolset, find_tool,
+};
+use crate::progress::{Progress, Update};
 
 /// How long clients may keep a `tools/list` by default (`ttlMs`): an hour.
 pub const LIST_TTL: std::time::Duration = std::time::Duration::from_secs(3600);
@@ -36,6 +42,8 @@ pub struct McpServer {
     logger: Option<CallLogger>,
     /// How long a client may keep `tools/list` (`ttlMs`).
     list_ttl: std::time::Duration,
+    /// The tasks this process runs ([`crate::task`]).
+    running: tasks::Running,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -68,6 +76,7 @@ impl McpServer {
             instructions: None,
             logger: Some(stderr_logger()),
             list_ttl: LIST_TTL,
+            running: tasks::Running::default(),
         })
     }
 
@@ -123,11 +132,13 @@ impl McpServer {
         arguments: Value,
         ctx: CallContext,
         cancel: crate::cancel::Cancel,
+        progress: Option<Progress>,
     ) -> Result<CallOutput, ToolError> {
         let caller = ctx.caller.clone();
         let outcome = if read_only {
             let call = crate::caller::scope(caller, self.toolset.call(name, arguments, &ctx));
             let call = crate::cancel::scope(cancel, call);
+            let call = crate::progress::scope_if(progress, call);
             CatchPanic(call)
                 .await
                 .map_err(|panic| panic_message(&*panic))
@@ -136,7 +147,7 @@ impl McpServer {
             let owned = name.to_owned();
             let task = tokio::spawn(async move {
                 let call = crate::caller::scope(caller, toolset.call(&owned, arguments, &ctx));
-                crate::cancel::scope(cancel, call).await
+                crate::progress::scope_if(progress, crate::cancel::scope(cancel, call)).await
             });
             task.await.map_err(|join| match join.try_into_panic() {
                 Ok(panic) => panic_message(&*panic),
@@ -151,10 +162,125 @@ impl McpServer {
     }
 }
 
+impl McpServer {
+    /// Logs a finished call and words its result: the tool's output, its error, or (for a
+    /// change a person must approve) the request for their answer.
+    fn answer(
+        &self,
+        called: &str,
+        via_alias: Option<&'static str>,
+        request_id: &str,
+        started: Instant,
+        outcome: Result<CallOutput, ToolError>,
+    ) -> CallToolResponse {
+        let canonical = match &outcome {
+            Ok(out) => via_alias.or(out.called_as_alias),
+            Err(_) => via_alias,
+        };
+        let alias = canonical.map(|c| (called, c));
+        self.log(CallRecord {
+            called,
+            canonical,
+            request_id,
+            elapsed: started.elapsed(),
+            outcome: match &outcome {
+                Ok(_) => CallOutcome::Ok,
+                Err(e) => CallOutcome::Error(&e.code),
+            },
+        });
+        let result = match outcome {
+            Ok(out) => success_result(out.structured, out.content, alias),
+            // The person answers in the next round (2026-07-28): the client asks them and
+            // calls again with the answer.
+            Err(e) if e.code == APPROVAL_PENDING => match super::host::input_required(&e) {
+                Some(pending) => return pending.into(),
+                None => error_result(
+                    &ToolError::not_applied(called, "building the approval request"),
+                    alias,
+                ),
+            },
+            Err(e) => error_result(&e, alias),
+        };
+        result.into()
+    }
+
+    /// The task a call runs as, when its tool may run as one, its client declared the tasks
+    /// extension and the store keeps tasks; `None`: the ordinary call.
+    async fn start_task(
+        &self,
+        context: &RequestContext<RoleServer>,
+        definition: &ToolDefinition,
+        read_only: bool,
+        arguments: &Value,
+        ctx: &CallContext,
+    ) -> Option<tasks::Started> {
+        let kept = self.toolset.task_kept(definition.name)?;
+        let runtime = self.toolset.task_runtime()?;
+        // The extension came with 2026-07-28: a client on an older revision cannot read a
+        // task handle, whatever it declared.
+        let modern = context
+            .protocol_version()
+            .is_some_and(|v| v >= rmcp::model::ProtocolVersion::V_2026_07_28);
+        if !modern
+            || !context
+                .client_capabilities()
+                .is_some_and(|c| c.supports_tasks())
+        {
+            return None;
+        }
+        let caller = ctx.caller.as_deref();
+        match tasks::start(
+            runtime,
+            &self.running,
+            definition.name,
+            !read_only,
+            arguments,
+            caller,
+            kept,
+        )
+        .await
+        {
+            Ok(started) => Some(started),
+            Err(e) => {
+                eprintln!(
+                    "{}: not run as a task ({e}); served as an ordinary call",
+                    definition.name
+                );
+                None
+            }
+        }
+    }
+
+    /// The runtime that keeps this server's tasks, or the error a client that asks for
+    /// tasks anyway receives.
+    fn task_runtime(&self) -> Result<&crate::engine::Runtime, ErrorData> {
+        self.toolset
+            .task_runtime()
+            .ok_or_else(|| ErrorData::invalid_params("This server runs no call as a task.", None))
+    }
+
+    /// Whether some tool may run as a task: the extension is then declared.
+    fn runs_tasks(&self) -> bool {
+        self.toolset.task_runtime().is_some()
+            && self
+                .toolset
+                .definitions()
+                .iter()
+                .any(|d| self.toolset.task_kept(d.name).is_some())
+    }
+}
+
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(self.identity.clone());
+        let capabilities = if self.runs_tasks() {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tasks()
+                .build()
+        } else {
+            ServerCapabilities::builder().enable_tools().build()
+        };
+        let config = ServerConfig::new(capabilities).with_server_info(self.identity.clone());
         match &self.instructions {
             Some(text) => config.with_instructions(text.clone()),
             None => config,
@@ -221,12 +347,54 @@ impl ServerHandler for McpServer {
             ctx.host = super::host::host_for(&request, &context);
         }
 
+        if let Some(started) = self
+            .start_task(&context, definition, read_only, &arguments, &ctx)
+            .await
+        {
+            let handle = started.handle.clone();
+            let (server, called) = (self.clone(), called.to_owned());
+            tokio::spawn(async move {
+                let keeper = started.keeper;
+                let began = Instant::now();
+                let run = server.run(
+                    &called,
+                    read_only,
+                    arguments,
+                    ctx,
+                    keeper.cancel.clone(),
+                    Some(keeper.progress.clone()),
+                );
+                let outcome = crate::engine::alongside(run, keeper.beat()).await;
+                let answer = server.answer(&called, via_alias, &request_id, began, outcome);
+                let result = match answer {
+                    CallToolResponse::Complete(result) => serde_json::to_value(result).ok(),
+                    _ => None,
+                };
+                keeper.settle(result.unwrap_or_default()).await;
+            });
+            return Ok(CallToolResponse::Task(handle));
+        }
+
         let started = Instant::now();
         let cancel = crate::cancel::Cancel::new();
+        let (progress, notifying) = match context.meta.get_progress_token() {
+            Some(token) => {
+                let (progress, notifying) = notify_progress(context.peer.clone(), token);
+                (Some(progress), Some(notifying))
+            }
+            None => (None, None),
+        };
         let outcome = {
             // The client's `notifications/cancelled` cancels `context.ct` (rmcp); the call
             // goes on being polled until it has stopped and given back what it held.
-            let run = self.run(called, read_only, arguments, ctx, cancel.clone());
+            let run = self.run(
+                called,
+                read_only,
+                arguments,
+                ctx,
+                cancel.clone(),
+                progress.clone(),
+            );
             let mut run = std::pin::pin!(run);
             let mut cancelled = std::pin::pin!(context.ct.cancelled());
             std::future::poll_fn(|cx| {
@@ -237,43 +405,74 @@ impl ServerHandler for McpServer {
             })
             .await
         };
-        let elapsed = started.elapsed();
+        // Every notification goes out before the result: the client stops listening for
+        // progress on a request once it is answered.
+        if let (Some(progress), Some(notifying)) = (progress, notifying) {
+            progress.flush();
+            drop(progress);
+            let _ = notifying.await;
+        }
+        Ok(self.answer(called, via_alias, &request_id, started, outcome))
+    }
 
-        let canonical = match &outcome {
-            Ok(out) => via_alias.or(out.called_as_alias),
-            Err(_) => via_alias,
-        };
-        let alias = canonical.map(|c| (called, c));
-        self.log(CallRecord {
-            called,
-            canonical,
-            request_id: &request_id,
-            elapsed,
-            outcome: match &outcome {
-                Ok(_) => CallOutcome::Ok,
-                Err(e) => CallOutcome::Error(&e.code),
-            },
-        });
-        let result = match outcome {
-            Ok(out) => success_result(out.structured, out.content, alias),
-            // The person answers in the next round (2026-07-28): the client asks them and
-            // calls again with the answer.
-            Err(e) if e.code == APPROVAL_PENDING => match super::host::input_required(&e) {
-                Some(pending) => return Ok(pending.into()),
-                None => error_result(
-                    &ToolError::not_applied(called, "building the approval request"),
-                    alias,
-                ),
-            },
-            Err(e) => error_result(&e, alias),
-        };
-        Ok(result.into())
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let runtime = self.task_runtime()?;
+        tasks::get(runtime, caller_of(&context).as_deref(), &request.task_id).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let runtime = self.task_runtime()?;
+        let caller = caller_of(&context);
+        tasks::cancel(runtime, &self.running, caller.as_deref(), &request.task_id).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let runtime = self.task_runtime()?;
+        tasks::update(runtime, caller_of(&context).as_deref(), &request.task_id).await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         let (def, _) = find_tool(self.toolset.definitions(), name)?;
         self.tools.iter().find(|t| t.name == def.name).cloned()
     }
+}
+
+/// A [`Progress`] whose updates go to the client as `notifications/progress` for `token`,
+/// and the task that sends them: it ends once the last clone of the progress is dropped and
+/// everything reported was sent.
+fn notify_progress(
+    peer: rmcp::Peer<RoleServer>,
+    token: ProgressToken,
+) -> (Progress, tokio::task::JoinHandle<()>) {
+    let (send, mut receive) = tokio::sync::mpsc::unbounded_channel::<Update>();
+    let progress = Progress::new(move |update| {
+        let _ = send.send(update);
+    });
+    let notifying = tokio::spawn(async move {
+        while let Some(update) = receive.recv().await {
+            #[allow(clippy::cast_precision_loss)] // counts past 2^53 are not progress bars
+            let mut param = ProgressNotificationParam::new(token.clone(), update.done as f64);
+            param.total = update.total.map(|t| t as f64);
+            param.message = update.message;
+            // A client gone away hears nothing more; the call itself goes on.
+            if peer.notify_progress(param).await.is_err() {
+                break;
+            }
+        }
+    });
+    (progress, notifying)
 }
 
 /// A future whose panic is caught and returned, as `tokio::spawn` would, without a task.

@@ -66,6 +66,7 @@ mod log;
 mod memory;
 mod serve;
 mod stdio;
+mod tasks;
 
 pub use convert::{ALIAS_META_KEY, DefinitionError, alias_note, tool_list};
 pub use guard::{Access, HttpGuard};

@@ -18,6 +18,7 @@ use crate::engine::BoxFuture;
 use crate::idempotency::{Outcome, StoreError};
 use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, PreviewState, StoredPreview, judge};
 use crate::rate::{Admission, Counter, RateLimit, decide};
+use crate::task::{TaskRecord, TaskStatus};
 
 #[derive(Debug)]
 struct KeyRow {
@@ -44,6 +45,7 @@ struct State {
     /// Rate-limit records by holder, with when each may be forgotten.
     counters: HashMap<String, (Counter, i64)>,
     admits: u64,
+    tasks: HashMap<String, TaskRecord>,
 }
 
 /// Expired keys are swept every this many leases, and spent rate-limit records every this
@@ -344,6 +346,9 @@ impl Store for MemoryStore {
             counters: counters - state.counters.len(),
             ..Purged::default()
         };
+        let tasks = state.tasks.len();
+        state.tasks.retain(|_, t| t.expires_ms > now_ms);
+        purged.tasks = tasks - state.tasks.len();
         let horizon = now_ms.saturating_sub(KEEP_AFTER_EXPIRY_MS);
         state.previews.retain(|_, r| {
             let keep = r.preview.expires_at_ms > horizon;
@@ -353,6 +358,69 @@ impl Store for MemoryStore {
             keep
         });
         ready(Ok(purged))
+    }
+
+    fn task_create<'a>(&'a self, task: &'a TaskRecord) -> BoxFuture<'a, Result<(), StoreError>> {
+        let mut state = lock(&self.state);
+        let now = task.created_ms;
+        state.tasks.retain(|_, t| t.expires_ms > now);
+        if state.tasks.contains_key(&task.id) {
+            return ready(Err(StoreError(format!("task {} exists", task.id))));
+        }
+        state.tasks.insert(task.id.clone(), task.clone());
+        ready(Ok(()))
+    }
+
+    fn task_get<'a>(
+        &'a self,
+        id: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
+        let state = lock(&self.state);
+        let found = state.tasks.get(id).filter(|t| t.expires_ms > now_ms);
+        ready(Ok(found.cloned()))
+    }
+
+    fn task_beat<'a>(
+        &'a self,
+        id: &'a str,
+        now_ms: i64,
+        message: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Option<TaskStatus>, StoreError>> {
+        let mut state = lock(&self.state);
+        let Some(task) = state.tasks.get_mut(id) else {
+            return ready(Ok(None));
+        };
+        if task.status == TaskStatus::Working {
+            task.beat_ms = now_ms;
+            if let Some(message) = message
+                && task.message.as_deref() != Some(message)
+            {
+                task.message = Some(message.to_owned());
+                task.updated_ms = now_ms;
+            }
+        }
+        ready(Ok(Some(task.status)))
+    }
+
+    fn task_settle<'a>(
+        &'a self,
+        id: &'a str,
+        status: TaskStatus,
+        outcome: Option<&'a Value>,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        let mut state = lock(&self.state);
+        let Some(task) = state.tasks.get_mut(id) else {
+            return ready(Ok(false));
+        };
+        if task.status != TaskStatus::Working {
+            return ready(Ok(false));
+        }
+        task.status = status;
+        task.outcome = outcome.cloned();
+        task.updated_ms = now_ms;
+        ready(Ok(true))
     }
 }
 

@@ -46,6 +46,7 @@ use crate::engine::BoxFuture;
 use crate::idempotency::{Outcome, StoreError};
 use crate::preview::{Consume, StoredPreview};
 use crate::rate::{Admission, RateLimit};
+use crate::task::{TaskRecord, TaskStatus};
 
 /// One idempotency key: keys are scoped per tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -264,9 +265,56 @@ pub trait Store: Send + Sync {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<Admission, StoreError>>;
 
-    /// Forgets expired keys, long-expired previews and rate-limit records whose window and
-    /// spacing have passed; says what went.
+    /// Forgets expired keys, long-expired previews, rate-limit records whose window and
+    /// spacing have passed, and tasks past their time; says what went.
     fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<Purged, StoreError>>;
+
+    /// Keeps a new task ([`crate::task`]). The default keeps none, and says so: the MCP
+    /// adapter then serves the tool's calls the ordinary way.
+    fn task_create<'a>(&'a self, task: &'a TaskRecord) -> BoxFuture<'a, Result<(), StoreError>> {
+        let _ = task;
+        ready(Err(keeps_no_tasks()))
+    }
+
+    /// Task `id` as stored, unless unknown or forgotten (past its `expires_ms` at `now_ms`).
+    fn task_get<'a>(
+        &'a self,
+        id: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
+        let _ = (id, now_ms);
+        ready(Err(keeps_no_tasks()))
+    }
+
+    /// A beat of the replica running task `id`: while it works, its beat time becomes
+    /// `now_ms` and, when given, its message `message`. Answers the status stored (a task
+    /// another replica cancelled answers [`TaskStatus::Cancelled`]), `None` when unknown.
+    fn task_beat<'a>(
+        &'a self,
+        id: &'a str,
+        now_ms: i64,
+        message: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Option<TaskStatus>, StoreError>> {
+        let _ = (id, now_ms, message);
+        ready(Err(keeps_no_tasks()))
+    }
+
+    /// Ends task `id` with `status` and `outcome` if it still works: `Ok(true)` when this
+    /// call ended it, `Ok(false)` when it had already ended (or is unknown).
+    fn task_settle<'a>(
+        &'a self,
+        id: &'a str,
+        status: TaskStatus,
+        outcome: Option<&'a Value>,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        let _ = (id, status, outcome, now_ms);
+        ready(Err(keeps_no_tasks()))
+    }
+}
+
+fn keeps_no_tasks() -> StoreError {
+    StoreError("this store keeps no tasks (implement Store::task_create and the rest)".into())
 }
 
 /// What one [`Store::purge_expired`] forgot.
@@ -281,12 +329,14 @@ pub struct Purged {
     pub unused_previews: std::collections::BTreeMap<String, u64>,
     /// Rate-limit records whose window and spacing had passed.
     pub counters: usize,
+    /// Tasks past their time.
+    pub tasks: usize,
 }
 
 impl Purged {
-    /// Rows forgotten in all: keys, previews and rate-limit records.
+    /// Rows forgotten in all: keys, previews, rate-limit records and tasks.
     pub fn rows(&self) -> usize {
-        self.keys + self.previews + self.counters
+        self.keys + self.previews + self.counters + self.tasks
     }
 
     /// Counts one purged preview of `tool`, unused when `open`.

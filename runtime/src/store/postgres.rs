@@ -29,12 +29,15 @@ use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
 use serde_json::Value;
 use tokio_postgres::NoTls;
 
-use super::rows::{KeyRow, classify, outcome_to_text, preview_row, verdict};
+use super::rows::{
+    KeyRow, TASK_COLUMNS, TaskColumns, classify, outcome_to_text, preview_row, task_row, verdict,
+};
 use super::{Decision, KeyRef, OutboxMessage, Purged, Reservation, Store, Transaction, token};
 use crate::engine::BoxFuture;
 use crate::idempotency::{Outcome, StoreError};
 use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, StoredPreview, judge};
 use crate::rate::{Admission, Counter, RateLimit, decide};
+use crate::task::{TaskRecord, TaskStatus};
 
 /// The tables, as SQLite's, in PostgreSQL's types (times are Unix milliseconds).
 const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS toolspec_idempotency (
@@ -92,7 +95,21 @@ CREATE TABLE IF NOT EXISTS toolspec_rate (
     tat BIGINT NOT NULL,
     expires_at BIGINT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS toolspec_rate_expiry ON toolspec_rate (expires_at);";
+CREATE INDEX IF NOT EXISTS toolspec_rate_expiry ON toolspec_rate (expires_at);
+CREATE TABLE IF NOT EXISTS toolspec_tasks (
+    id TEXT PRIMARY KEY,
+    tool TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('working', 'completed', 'failed', 'cancelled')),
+    message TEXT,
+    outcome TEXT,
+    writes BOOLEAN NOT NULL,
+    idempotency_key TEXT,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    beat_at BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS toolspec_tasks_expiry ON toolspec_tasks (expires_at);";
 
 /// One call under a rate limit, decided and counted in one statement: the row is locked by
 /// the upsert, so concurrent calls of one caller on every replica are judged one after
@@ -740,9 +757,17 @@ impl Store for PostgresStore {
                 )
                 .await
                 .map_err(pg)?;
+            let tasks = client
+                .execute(
+                    "DELETE FROM toolspec_tasks WHERE expires_at <= $1",
+                    &[&now_ms],
+                )
+                .await
+                .map_err(pg)?;
             let mut purged = Purged {
                 keys: usize::try_from(keys).unwrap_or(usize::MAX),
                 counters: usize::try_from(counters).unwrap_or(usize::MAX),
+                tasks: usize::try_from(tasks).unwrap_or(usize::MAX),
                 ..Purged::default()
             };
             let gone = client
@@ -757,6 +782,119 @@ impl Store for PostgresStore {
                 purged.preview(row.get(0), row.get(1));
             }
             Ok(purged)
+        })
+    }
+
+    fn task_create<'a>(&'a self, task: &'a TaskRecord) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let outcome = task.outcome.as_ref().map(Value::to_string);
+            client
+                .execute(
+                    &format!(
+                        "INSERT INTO toolspec_tasks ({TASK_COLUMNS})
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+                    ),
+                    &[
+                        &task.id,
+                        &task.tool,
+                        &task.status.as_str(),
+                        &task.message,
+                        &outcome,
+                        &task.writes,
+                        &task.idempotency_key,
+                        &task.created_ms,
+                        &task.updated_ms,
+                        &task.beat_ms,
+                        &task.expires_ms,
+                    ],
+                )
+                .await
+                .map_err(pg)?;
+            Ok(())
+        })
+    }
+
+    fn task_get<'a>(
+        &'a self,
+        id: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let row = client
+                .query_opt(
+                    &format!(
+                        "SELECT {TASK_COLUMNS} FROM toolspec_tasks WHERE id = $1 AND expires_at > $2"
+                    ),
+                    &[&id, &now_ms],
+                )
+                .await
+                .map_err(pg)?;
+            row.map(|r| {
+                task_row(TaskColumns {
+                    id: r.get(0),
+                    tool: r.get(1),
+                    status: r.get(2),
+                    message: r.get(3),
+                    outcome: r.get(4),
+                    writes: r.get(5),
+                    idempotency_key: r.get(6),
+                    times: [r.get(7), r.get(8), r.get(9), r.get(10)],
+                })
+            })
+            .transpose()
+        })
+    }
+
+    fn task_beat<'a>(
+        &'a self,
+        id: &'a str,
+        now_ms: i64,
+        message: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Option<TaskStatus>, StoreError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            // One round trip: the beat where the task works, and its status either way.
+            let row = client
+                .query_opt(
+                    "WITH beat AS (
+                       UPDATE toolspec_tasks SET beat_at = $2::BIGINT,
+                         updated_at = CASE WHEN $3::TEXT IS NOT NULL AND message IS DISTINCT FROM $3::TEXT
+                                           THEN $2::BIGINT ELSE updated_at END,
+                         message = COALESCE($3::TEXT, message)
+                       WHERE id = $1 AND status = 'working'
+                       RETURNING status)
+                     SELECT status FROM beat
+                     UNION ALL
+                     SELECT status FROM toolspec_tasks WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM beat)",
+                    &[&id, &now_ms, &message],
+                )
+                .await
+                .map_err(pg)?;
+            Ok(row.and_then(|r| TaskStatus::parse(r.get::<_, &str>(0))))
+        })
+    }
+
+    fn task_settle<'a>(
+        &'a self,
+        id: &'a str,
+        status: TaskStatus,
+        outcome: Option<&'a Value>,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let outcome = outcome.map(Value::to_string);
+            let settled = client
+                .execute(
+                    "UPDATE toolspec_tasks SET status = $2, outcome = $3, updated_at = $4
+                     WHERE id = $1 AND status = 'working'",
+                    &[&id, &status.as_str(), &outcome, &now_ms],
+                )
+                .await
+                .map_err(pg)?;
+            Ok(settled == 1)
         })
     }
 }

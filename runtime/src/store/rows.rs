@@ -8,6 +8,7 @@ use super::{Reservation, Verdict};
 use crate::error::ToolError;
 use crate::idempotency::{Outcome, StoreError};
 use crate::preview::{PreviewState, StoredPreview};
+use crate::task::{TaskRecord, TaskStatus};
 
 /// A live idempotency key's row.
 pub(crate) struct KeyRow {
@@ -90,4 +91,45 @@ pub(crate) fn preview_row(
         },
         PreviewState::parse(state),
     ))
+}
+
+/// The columns of `toolspec_tasks`, in the order [`task_row`] reads them.
+pub(crate) const TASK_COLUMNS: &str = "id, tool, status, message, outcome, writes, \
+    idempotency_key, created_at, updated_at, beat_at, expires_at";
+
+/// A task's columns, as either backend reads them ([`TASK_COLUMNS`]' order).
+pub(crate) struct TaskColumns {
+    pub(crate) id: String,
+    pub(crate) tool: String,
+    pub(crate) status: String,
+    pub(crate) message: Option<String>,
+    pub(crate) outcome: Option<String>,
+    pub(crate) writes: bool,
+    pub(crate) idempotency_key: Option<String>,
+    pub(crate) times: [i64; 4],
+}
+
+/// A task row back to its record.
+pub(crate) fn task_row(c: TaskColumns) -> Result<TaskRecord, StoreError> {
+    let status = TaskStatus::parse(&c.status)
+        .ok_or_else(|| StoreError(format!("stored task status {:?}", c.status)))?;
+    let outcome = c
+        .outcome
+        .map(|text| serde_json::from_str(&text))
+        .transpose()
+        .map_err(|e| StoreError(format!("stored task outcome: {e}")))?;
+    let [created_ms, updated_ms, beat_ms, expires_ms] = c.times;
+    Ok(TaskRecord {
+        id: c.id,
+        tool: c.tool,
+        status,
+        message: c.message,
+        outcome,
+        writes: c.writes,
+        idempotency_key: c.idempotency_key,
+        created_ms,
+        updated_ms,
+        beat_ms,
+        expires_ms,
+    })
 }

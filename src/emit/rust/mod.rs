@@ -231,6 +231,8 @@ struct ToolCtx {
     rate_limit: Option<RateCtx>,
     /// How long its methods may run, in seconds, if limited.
     time_limit_secs: Option<u64>,
+    /// How long a task's result is kept, in seconds, when calls may run as tasks.
+    task_kept_secs: Option<u64>,
 }
 
 /// A rate limit as the `Serve` table holds it.
@@ -573,6 +575,11 @@ fn tool_context(
             crate::model::Effect::RemoteUnprotected => Some("RemoteUnprotected".to_owned()),
         },
         time_limit_secs: t.time.as_ref().map(|l| l.limit.as_secs()),
+        task_kept_secs: t
+            .time
+            .as_ref()
+            .and_then(|l| l.task_kept)
+            .map(|kept| kept.as_secs()),
         rate_limit: t.rate_limit.as_ref().map(|l| RateCtx {
             key: match &l.shared_by {
                 Some(service) => format!("{service}.*"),

@@ -39,12 +39,26 @@ pub(super) fn of_tools(
         .collect()
 }
 
-/// A tool's `time`: a limit and a usual time, both durations, the usual one no longer.
+/// How long a task's result is kept when the spec does not say: an hour.
+pub const TASK_KEPT: Duration = Duration::from_secs(3600);
+
+/// The shortest time a task's result may be kept: a client polling every few seconds must
+/// find it.
+const TASK_KEPT_MIN: Duration = Duration::from_secs(60);
+
+/// A tool's `time`: a limit and a usual time, both durations, the usual one no longer; and
+/// whether it runs as a task, on a tool whose tier allows it.
 pub(super) fn time_limit(
     file: FileId,
     l: &Sp<raw::TimeLimit>,
+    tier: crate::model::Tier,
     diags: &mut Diagnostics,
 ) -> Option<TimeLimit> {
+    let task_kept = l
+        .value
+        .task
+        .as_ref()
+        .map(|task| task_kept(file, task, tier, diags));
     let limit = parse_duration(file, &l.value.limit, diags);
     let usual = match &l.value.usual {
         Some(u) => Some(parse_duration(file, u, diags)?),
@@ -69,11 +83,76 @@ pub(super) fn time_limit(
         );
         return None;
     }
+    let task_kept = match task_kept {
+        Some(kept) => Some(kept?),
+        None => None,
+    };
+    if let Some(kept) = task_kept
+        && kept < limit
+    {
+        diags.push(
+            Diagnostic::error(
+                "invalid-task",
+                at(file, l.pos),
+                format!(
+                    "a task's result kept for {} would be gone before a call stopped at {} ends",
+                    crate::model::format_duration(kept),
+                    crate::model::format_duration(limit)
+                ),
+            )
+            .label("a task is kept from when it starts")
+            .help("keep task results at least as long as the limit"),
+        );
+        return None;
+    }
     Some(TimeLimit {
         limit,
         usual,
+        task_kept,
         span: at(file, l.pos),
     })
+}
+
+/// How long a task's result is kept: [`TASK_KEPT`] unless written, at least
+/// [`TASK_KEPT_MIN`]; and the tool's tier one a task can serve.
+fn task_kept(
+    file: FileId,
+    task: &Sp<raw::TaskTerms>,
+    tier: crate::model::Tier,
+    diags: &mut Diagnostics,
+) -> Option<Duration> {
+    if tier == crate::model::Tier::Irreversible {
+        diags.push(
+            Diagnostic::error(
+                "invalid-task",
+                at(file, task.pos),
+                "an irreversible tool cannot run as a task",
+            )
+            .label("its preview and approval are answered within the call")
+            .help("remove `task`, or keep the slow part in a read-only or reversible tool"),
+        );
+        return None;
+    }
+    let Some(written) = &task.value.kept else {
+        return Some(TASK_KEPT);
+    };
+    let kept = parse_duration(file, written, diags)?;
+    if kept < TASK_KEPT_MIN {
+        diags.push(
+            Diagnostic::error(
+                "invalid-task",
+                at(file, written.pos),
+                format!(
+                    "a task's result kept for {} is gone before a client polls for it",
+                    crate::model::format_duration(kept)
+                ),
+            )
+            .label("clients poll every few seconds, and may be slower")
+            .help("keep results at least `1m` (the default is `1h`)"),
+        );
+        return None;
+    }
+    Some(kept)
 }
 
 /// Adds the conditional built-in `entry` (`rate_limited`, `timeout`) to the catalog when

@@ -148,7 +148,8 @@ fn resolve_toolset(
     for (t, rate_limit) in spec.tools.value.iter().zip(rate_limits) {
         let mut tool = resolve_tool(&mut fr, t, &defaults, &errors);
         tool.rate_limit = rate_limit;
-        tool.time = (t.time.as_ref()).and_then(|l| limits::time_limit(file, l, fr.diags));
+        tool.time =
+            (t.time.as_ref()).and_then(|l| limits::time_limit(file, l, tool.tier, fr.diags));
         (tool.scopes, tool.scopes_span) = scopes::of_tool(
             file,
             t,

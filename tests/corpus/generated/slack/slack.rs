@@ -492,6 +492,14 @@ impl<T: SlackTools> ::toolspec_runtime::engine::Toolset for SlackServer<T> {
             max_depth: 64,
         }
     }
+    fn task_runtime(
+        &self,
+    ) -> ::core::option::Option<&::toolspec_runtime::engine::Runtime> {
+        ::core::option::Option::Some(&self.runtime)
+    }
+    fn task_kept(&self, tool: &str) -> ::core::option::Option<::core::time::Duration> {
+        glue::task_kept(&DEFINITIONS, &SERVE, tool)
+    }
     fn call<'a>(
         &'a self,
         name: &'a str,

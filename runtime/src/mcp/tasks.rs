@@ -1,0 +1,309 @@
+//! MCP's tasks extension (`io.modelcontextprotocol/tasks`) over the runtime's task records
+//! ([`crate::task`]): a call of a tool the spec lets run as a task, from a client that
+//! declared the extension, is answered at once with a task handle and goes on here; its
+//! state lives in the store, so `tasks/get` and `tasks/cancel` are answered by any replica
+//! that shares it.
+//!
+//! Tasks belong to their caller: over HTTP a task's id is kept with the caller's tag, so
+//! another caller's `tasks/get` finds nothing. Only the replica running a task can stop it;
+//! a `tasks/cancel` answered elsewhere marks it cancelled in the store, and the running
+//! replica stops the call at its next beat ([`crate::task::BEAT`]).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use rmcp::ErrorData;
+use rmcp::model::{
+    CreateTaskResult, DetailedTask, GetTaskResult, JsonObject, Task, TaskPayload,
+    TaskStatus as WireStatus,
+};
+use serde_json::Value;
+
+use crate::caller::{Caller, bound_for, unbound};
+use crate::cancel::Cancel;
+use crate::clock::format_rfc3339;
+use crate::engine::Runtime;
+use crate::progress::Progress;
+use crate::task::{BEAT, TaskRecord, TaskStatus};
+
+/// How often a client should poll a task, said in every task it is shown.
+pub const POLL_INTERVAL_MS: u64 = 1_000;
+
+/// The tasks this process runs, by kept id: the handle that stops each at once when its
+/// `tasks/cancel` reaches this replica. Shared by every session's server (clones share it).
+#[derive(Debug, Default, Clone)]
+pub(super) struct Running(Arc<Mutex<HashMap<String, Cancel>>>);
+
+impl Running {
+    fn insert(&self, id: &str, cancel: Cancel) {
+        self.lock().insert(id.to_owned(), cancel);
+    }
+
+    fn remove(&self, id: &str) {
+        self.lock().remove(id);
+    }
+
+    fn cancel(&self, id: &str) {
+        if let Some(cancel) = self.lock().get(id) {
+            cancel.cancel();
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Cancel>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A task about to run: its record kept, the handle shown to the client, and what the
+/// running call needs to keep the record true.
+pub(super) struct Started {
+    /// The answer to the `tools/call`.
+    pub(super) handle: CreateTaskResult,
+    /// Beats, settles and stops the task while `call` runs.
+    pub(super) keeper: Keeper,
+}
+
+/// Keeps one running task's record true: beats while the call runs, stops the call when
+/// the task is cancelled (here or on another replica), settles it with the call's result.
+pub(super) struct Keeper {
+    runtime_store: Arc<dyn crate::store::Store>,
+    clock: Arc<dyn crate::clock::Clock>,
+    kept_id: String,
+    running: Running,
+    /// The call's cancellation: set by `tasks/cancel`.
+    pub(super) cancel: Cancel,
+    /// The call's progress: its latest report becomes the task's status message.
+    pub(super) progress: Progress,
+    latest: Arc<Mutex<Option<String>>>,
+}
+
+/// Makes the task for a call of `tool` by `caller`, kept for `kept`: stored before the
+/// handle is returned, so a `tasks/get` on any replica finds it at once. `Err` when the
+/// store keeps no tasks (the call is then served the ordinary way).
+pub(super) async fn start(
+    runtime: &Runtime,
+    running: &Running,
+    tool: &str,
+    writes: bool,
+    arguments: &Value,
+    caller: Option<&Caller>,
+    kept: std::time::Duration,
+) -> Result<Started, crate::idempotency::StoreError> {
+    let shown = crate::store::token("task")?;
+    let kept_id = bound_for(caller, &shown).into_owned();
+    let now = runtime.now_ms();
+    let mut record = TaskRecord::working(kept_id.clone(), tool, now, kept);
+    record.writes = writes;
+    record.idempotency_key = arguments
+        .get("idempotency_key")
+        .and_then(Value::as_str)
+        .map(|k| k.chars().take(200).collect());
+    runtime.store().task_create(&record).await?;
+
+    let cancel = Cancel::new();
+    running.insert(&kept_id, cancel.clone());
+    let latest = Arc::new(Mutex::new(None));
+    let said = Arc::clone(&latest);
+    let progress = Progress::every(BEAT, move |update| {
+        let words = match (update.total, update.message) {
+            (_, Some(message)) => message,
+            (Some(total), None) => format!("{} of {total} done", update.done),
+            (None, None) => format!("{} done", update.done),
+        };
+        *said.lock().unwrap_or_else(|p| p.into_inner()) = Some(words);
+    });
+    Ok(Started {
+        handle: CreateTaskResult::new(wire_task(&record, &shown)),
+        keeper: Keeper {
+            runtime_store: Arc::clone(runtime.store()),
+            clock: runtime.clock(),
+            kept_id,
+            running: running.clone(),
+            cancel,
+            progress,
+            latest,
+        },
+    })
+}
+
+impl Keeper {
+    /// Beats every [`BEAT`] until the call ends; stops the call when the task was cancelled
+    /// in the store. Runs beside the call.
+    pub(super) async fn beat(&self) {
+        let every = u64::try_from(BEAT.as_millis()).unwrap_or(1_000);
+        while let Some(sleep) = self.clock.sleep(every) {
+            sleep.await;
+            let message = self.latest.lock().unwrap_or_else(|p| p.into_inner()).take();
+            let now = self.clock.now_ms();
+            match (self.runtime_store)
+                .task_beat(&self.kept_id, now, message.as_deref())
+                .await
+            {
+                Ok(Some(TaskStatus::Working)) => {}
+                // Cancelled on another replica (or gone): stop the call.
+                Ok(Some(_) | None) => {
+                    self.cancel.cancel();
+                    return;
+                }
+                // A missed beat is retried at the next; five in a row read as lost, which
+                // is then true: this replica cannot keep the task.
+                Err(e) => eprintln!("task {}: beat not recorded: {e}", self.kept_id),
+            }
+        }
+    }
+
+    /// Ends the task with the call's `result` (a `CallToolResult` as JSON), unless it was
+    /// cancelled meanwhile: a cancelled task stays cancelled, whatever the call answered.
+    pub(super) async fn settle(self, result: Value) {
+        self.progress.flush();
+        let now = self.clock.now_ms();
+        let (status, outcome) = if self.cancel.is_cancelled() {
+            (TaskStatus::Cancelled, None)
+        } else {
+            (TaskStatus::Completed, Some(result))
+        };
+        for attempt in 0..3 {
+            match (self.runtime_store)
+                .task_settle(&self.kept_id, status, outcome.as_ref(), now)
+                .await
+            {
+                Ok(_) => break,
+                Err(e) => {
+                    eprintln!("task {}: result not recorded ({e})", self.kept_id);
+                    if attempt < 2 {
+                        if let Some(sleep) = self.clock.sleep(200) {
+                            sleep.await;
+                        }
+                    }
+                }
+            }
+        }
+        self.running.remove(&self.kept_id);
+    }
+}
+
+/// `tasks/get`: the task as it truly stands (a task whose replica died reads as failed).
+pub(super) async fn get(
+    runtime: &Runtime,
+    caller: Option<&Caller>,
+    shown: &str,
+) -> Result<GetTaskResult, ErrorData> {
+    let record = find(runtime, caller, shown).await?;
+    let record = record.status_at(runtime.now_ms());
+    Ok(GetTaskResult::new(detailed(&record, shown)))
+}
+
+/// `tasks/cancel`: a working task is marked cancelled in the store, and stopped at once
+/// when this replica runs it (at its next beat when another does). A finished task is
+/// left as it is.
+pub(super) async fn cancel(
+    runtime: &Runtime,
+    running: &Running,
+    caller: Option<&Caller>,
+    shown: &str,
+) -> Result<(), ErrorData> {
+    let record = find(runtime, caller, shown).await?;
+    let now = runtime.now_ms();
+    // A lost task's account stands: it may have committed, so it is not "cancelled".
+    if record.status_at(now).status != TaskStatus::Working {
+        return Ok(());
+    }
+    runtime
+        .store()
+        .task_settle(&record.id, TaskStatus::Cancelled, None, now)
+        .await
+        .map_err(store_failed)?;
+    running.cancel(&record.id);
+    Ok(())
+}
+
+/// `tasks/update`: the task must exist; this server never asks for input within a task, so
+/// there is nothing to deliver (responses to unknown requests are ignored, as the
+/// extension says).
+pub(super) async fn update(
+    runtime: &Runtime,
+    caller: Option<&Caller>,
+    shown: &str,
+) -> Result<(), ErrorData> {
+    find(runtime, caller, shown).await.map(|_| ())
+}
+
+async fn find(
+    runtime: &Runtime,
+    caller: Option<&Caller>,
+    shown: &str,
+) -> Result<TaskRecord, ErrorData> {
+    // An id holding `@` is no one's: the runtime hands out none.
+    let found = if shown.contains('@') || shown.len() > 200 {
+        None
+    } else {
+        let kept = bound_for(caller, shown);
+        runtime
+            .store()
+            .task_get(&kept, runtime.now_ms())
+            .await
+            .map_err(store_failed)?
+    };
+    found.ok_or_else(|| {
+        let shown: String = shown.chars().take(80).collect();
+        ErrorData::invalid_params(
+            format!(
+                "No task {shown:?}: it was never made for this caller, or its result was kept \
+                 for its stated time and is gone. Call the tool again."
+            ),
+            None,
+        )
+    })
+}
+
+fn store_failed(e: crate::idempotency::StoreError) -> ErrorData {
+    eprintln!("task store: {e}");
+    ErrorData::internal_error(
+        "The task store did not answer; nothing was changed. Try again shortly.",
+        None,
+    )
+}
+
+fn wire_task(record: &TaskRecord, shown: &str) -> Task {
+    let mut task = Task::new(
+        shown,
+        wire_status(record.status),
+        format_rfc3339(record.created_ms),
+        format_rfc3339(record.updated_ms),
+    )
+    .with_ttl_ms(u64::try_from(record.kept_ms()).unwrap_or(0))
+    .with_poll_interval_ms(POLL_INTERVAL_MS);
+    if let Some(message) = &record.message {
+        task = task.with_status_message(message.clone());
+    }
+    task
+}
+
+fn wire_status(status: TaskStatus) -> WireStatus {
+    match status {
+        TaskStatus::Working => WireStatus::Working,
+        TaskStatus::Completed => WireStatus::Completed,
+        TaskStatus::Failed => WireStatus::Failed,
+        TaskStatus::Cancelled => WireStatus::Cancelled,
+    }
+}
+
+fn detailed(record: &TaskRecord, shown: &str) -> DetailedTask {
+    let object = |value: &Option<Value>| -> JsonObject {
+        match value {
+            Some(Value::Object(map)) => map.clone(),
+            _ => JsonObject::new(),
+        }
+    };
+    let payload = match record.status {
+        TaskStatus::Working => TaskPayload::Working,
+        TaskStatus::Completed => TaskPayload::Completed {
+            result: object(&record.outcome),
+        },
+        TaskStatus::Failed => TaskPayload::Failed {
+            error: object(&record.outcome),
+        },
+        TaskStatus::Cancelled => TaskPayload::Cancelled,
+    };
+    DetailedTask::new(wire_task(record, unbound(shown)), payload)
+}
