@@ -183,6 +183,7 @@ pub(crate) fn unbound(kept: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::task::{Context, Poll};
 
     fn block_on<F: Future>(f: F) -> F::Output {
         // A busy poll is enough for these futures, which never wait.

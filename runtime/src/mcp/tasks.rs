@@ -170,10 +170,10 @@ impl Keeper {
                 Ok(_) => break,
                 Err(e) => {
                     eprintln!("task {}: result not recorded ({e})", self.kept_id);
-                    if attempt < 2 {
-                        if let Some(sleep) = self.clock.sleep(200) {
-                            sleep.await;
-                        }
+                    if attempt < 2
+                        && let Some(sleep) = self.clock.sleep(200)
+                    {
+                        sleep.await;
                     }
                 }
             }

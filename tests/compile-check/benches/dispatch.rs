@@ -78,6 +78,12 @@ impl TicketsTools for Fixed {
     async fn tickets_get(&self, _: TicketsGetInput) -> Result<TicketsGetOutput, ToolError> {
         Err(ToolError::internal("not benchmarked"))
     }
+    async fn tickets_export(
+        &self,
+        _: TicketsExportInput,
+    ) -> Result<TicketsExportOutput, ToolError> {
+        Err(ToolError::internal("not benchmarked"))
+    }
     async fn preview_tickets_create(
         &self,
         _: TicketsCreateInput,

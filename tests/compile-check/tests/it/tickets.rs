@@ -88,6 +88,29 @@ impl TicketsTools for Desk {
         Ok(Page::new(TicketsSearchOutput { tickets: page }, hits.len() as u64).with_more(more))
     }
 
+    async fn tickets_export(
+        &self,
+        input: TicketsExportInput,
+    ) -> Result<TicketsExportOutput, ToolError> {
+        let tickets = self.tickets.lock().unwrap();
+        let chosen: Vec<&Ticket> = tickets
+            .iter()
+            .filter(|t| input.status.is_none_or(|s| t.status == s))
+            .collect();
+        let mut csv = String::from("ticket_id,title,status");
+        for t in &chosen {
+            csv.push_str(&format!(
+                "\n{},{},{}",
+                t.ticket_id,
+                t.title,
+                t.status.as_str()
+            ));
+        }
+        Ok(TicketsExportOutput {
+            csv,
+            exported: chosen.len() as i64,
+        })
+    }
     async fn tickets_get(&self, input: TicketsGetInput) -> Result<TicketsGetOutput, ToolError> {
         Ok(TicketsGetOutput {
             ticket: self.find(&input.ticket_id)?,

@@ -170,6 +170,29 @@ impl TicketsTools for Desk {
         Ok(Page::new(TicketsSearchOutput { tickets: page }, total).with_more(more))
     }
 
+    async fn tickets_export(
+        &self,
+        input: TicketsExportInput,
+    ) -> Result<TicketsExportOutput, ToolError> {
+        let tickets = self.tickets.lock().unwrap();
+        let chosen: Vec<&Ticket> = tickets
+            .iter()
+            .filter(|t| input.status.is_none_or(|s| t.status == s))
+            .collect();
+        let mut csv = String::from("ticket_id,title,status");
+        for t in &chosen {
+            csv.push_str(&format!(
+                "\n{},{},{}",
+                t.ticket_id,
+                t.title,
+                t.status.as_str()
+            ));
+        }
+        Ok(TicketsExportOutput {
+            csv,
+            exported: chosen.len() as i64,
+        })
+    }
     async fn tickets_get(&self, input: TicketsGetInput) -> Result<TicketsGetOutput, ToolError> {
         let tickets = self.tickets.lock().unwrap();
         let Some(found) = tickets.iter().find(|t| t.ticket_id == input.ticket_id) else {
