@@ -17,8 +17,8 @@ use crate::broken;
 
 use serde_json::{Map, Value, json};
 use toolspec_compile_check::tickets::{
-    DEFINITIONS, TicketsCreateInput, TicketsGetInput, TicketsSearchInput, TicketsServer,
-    TicketsUpdateStatusInput,
+    DEFINITIONS, TicketsCreateInput, TicketsExportInput, TicketsGetInput, TicketsSearchInput,
+    TicketsServer, TicketsUpdateStatusInput,
 };
 use toolspec_runtime::catalog;
 use toolspec_runtime::engine::glue;
@@ -317,6 +317,10 @@ fn typed_checks() -> Vec<TypedCheck> {
         (
             named(&DEFINITIONS, "tickets_get"),
             both_ways::<TicketsGetInput>,
+        ),
+        (
+            named(&DEFINITIONS, "tickets_export"),
+            both_ways::<TicketsExportInput>,
         ),
         (
             named(&DEFINITIONS, "tickets_create"),

@@ -418,11 +418,12 @@ fn definitions_describe_every_tool() {
         [
             "tickets_search",
             "tickets_get",
+            "tickets_export",
             "tickets_create",
             "tickets_update_status"
         ]
     );
-    let create = &DEFINITIONS[2];
+    let create = &DEFINITIONS[3];
     assert!(create.annotations.destructive && !create.annotations.read_only);
     let schema: Value = serde_json::from_str(create.input_schema).unwrap();
     assert_eq!(schema["type"], "object");
