@@ -178,7 +178,7 @@ def test_tasks_on_postgres_replicas_are_polled_and_cancelled_on_another_replica(
     async def scenario() -> None:
         with open(log, "ab") as errlog, http_process(SERVER, args, log=errlog) as (one, _), http_process(
             SERVER, args, log=errlog
-        ) as (two, _):
+        ) as (two, _), http_process(SERVER, args, log=errlog) as (doomed, doomed_process):
             async with modern(one) as on_one, modern(two) as on_two:
                 # Started on one, polled to completion on two.
                 handle = await on_one.session.call_tool("tickets_export", {}, allow_claimed=True)
@@ -202,5 +202,20 @@ def test_tasks_on_postgres_replicas_are_polled_and_cancelled_on_another_replica(
                 await anyio.sleep(1.5)
                 still = await get_task(on_two.session, handle.task_id)
                 assert still["status"] == "cancelled", "a cancelled task stays cancelled"
+
+            # A third run: the replica running the task is killed outright; the others read
+            # it as failed, saying it changed nothing, once its beats have stopped for 5 s.
+            async with modern(doomed) as on_doomed, modern(two) as on_two:
+                handle = await on_doomed.session.call_tool("tickets_export", {}, allow_claimed=True)
+                await anyio.sleep(0.5)
+                doomed_process.kill()
+                killed = time.monotonic()
+                lost = await poll(on_two.session, handle.task_id, timeout_s=15)
+                took = time.monotonic() - killed
+                assert lost["status"] == "failed", lost
+                assert "it changed nothing" in lost["statusMessage"], lost
+                assert lost["error"]["data"]["code"] == "task_lost", lost
+                print(f"a task whose replica was killed read as failed {took:.1f} s after the SIGKILL")
+                assert took < 7, f"read as failed {took:.1f} s after the kill"
 
     run(scenario)

@@ -123,19 +123,19 @@ impl McpServer {
     /// await, a write's unit of work rolls back and its key is given back. A write runs on
     /// its own task, so a client that disconnects without cancelling does not cut it off
     /// halfway (dropped, its key would stay held for a lease): it finishes, and its
-    /// idempotency record is stored for the retry. A read runs in place, without the
-    /// second task's hand-off between threads.
+    /// idempotency record is stored for the retry. A read, and a call already on a task of
+    /// its own (a task's), runs `in_place`, without a second task's hand-off between threads.
     async fn run(
         &self,
         name: &str,
-        read_only: bool,
+        in_place: bool,
         arguments: Value,
         ctx: CallContext,
         cancel: crate::cancel::Cancel,
         progress: Option<Progress>,
     ) -> Result<CallOutput, ToolError> {
         let caller = ctx.caller.clone();
-        let outcome = if read_only {
+        let outcome = if in_place {
             let call = crate::caller::scope(caller, self.toolset.call(name, arguments, &ctx));
             let call = crate::cancel::scope(cancel, call);
             let call = crate::progress::scope_if(progress, call);
@@ -356,9 +356,10 @@ impl ServerHandler for McpServer {
             tokio::spawn(async move {
                 let keeper = started.keeper;
                 let began = Instant::now();
+                // This task is the call's own: it runs in place, a write included.
                 let run = server.run(
                     &called,
-                    read_only,
+                    true,
                     arguments,
                     ctx,
                     keeper.cancel.clone(),
@@ -366,11 +367,7 @@ impl ServerHandler for McpServer {
                 );
                 let outcome = crate::engine::alongside(run, keeper.beat()).await;
                 let answer = server.answer(&called, via_alias, &request_id, began, outcome);
-                let result = match answer {
-                    CallToolResponse::Complete(result) => serde_json::to_value(result).ok(),
-                    _ => None,
-                };
-                keeper.settle(result.unwrap_or_default()).await;
+                keeper.settle(answer).await;
             });
             return Ok(CallToolResponse::Task(handle));
         }

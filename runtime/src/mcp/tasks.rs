@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use rmcp::ErrorData;
 use rmcp::model::{
-    CreateTaskResult, DetailedTask, GetTaskResult, JsonObject, Task, TaskPayload,
+    CallToolResponse, CreateTaskResult, DetailedTask, GetTaskResult, JsonObject, Task, TaskPayload,
     TaskStatus as WireStatus,
 };
 use serde_json::Value;
@@ -104,7 +104,8 @@ pub(super) async fn start(
     running.insert(&kept_id, cancel.clone());
     let latest = Arc::new(Mutex::new(None));
     let said = Arc::clone(&latest);
-    let progress = Progress::every(BEAT, move |update| {
+    // Every report is kept as the latest; the beat is what thins them out.
+    let progress = Progress::every(std::time::Duration::ZERO, move |update| {
         let words = match (update.total, update.message) {
             (_, Some(message)) => message,
             (Some(total), None) => format!("{} of {total} done", update.done),
@@ -152,15 +153,27 @@ impl Keeper {
         }
     }
 
-    /// Ends the task with the call's `result` (a `CallToolResult` as JSON), unless it was
-    /// cancelled meanwhile: a cancelled task stays cancelled, whatever the call answered.
-    pub(super) async fn settle(self, result: Value) {
-        self.progress.flush();
+    /// Ends the task with the call's `answer`, unless it was cancelled meanwhile: a
+    /// cancelled task stays cancelled, whatever the call answered. An answer a task cannot
+    /// carry (a request for the person's approval, which `check` keeps off tasks) fails it.
+    pub(super) async fn settle(self, answer: CallToolResponse) {
         let now = self.clock.now_ms();
         let (status, outcome) = if self.cancel.is_cancelled() {
             (TaskStatus::Cancelled, None)
         } else {
-            (TaskStatus::Completed, Some(result))
+            match answer {
+                CallToolResponse::Complete(result) => match serde_json::to_value(result) {
+                    Ok(result) => (TaskStatus::Completed, Some(result)),
+                    Err(e) => (
+                        TaskStatus::Failed,
+                        Some(failure(&format!("its result: {e}"))),
+                    ),
+                },
+                _ => (
+                    TaskStatus::Failed,
+                    Some(failure("it asked for input, which a task cannot")),
+                ),
+            }
         };
         for attempt in 0..3 {
             match (self.runtime_store)
@@ -256,6 +269,16 @@ async fn find(
     })
 }
 
+/// A task's JSON-RPC error: the call ran but its answer could not be kept as the task's
+/// result (`why`); nothing the call did is undone by this.
+fn failure(why: &str) -> Value {
+    serde_json::json!({
+        "code": -32603,
+        "message": format!("The call finished, but {why}; call the tool without a task."),
+        "data": { "code": "task_result_unkept", "retryable": false },
+    })
+}
+
 fn store_failed(e: crate::idempotency::StoreError) -> ErrorData {
     eprintln!("task store: {e}");
     ErrorData::internal_error(
@@ -306,4 +329,132 @@ fn detailed(record: &TaskRecord, shown: &str) -> DetailedTask {
         TaskStatus::Cancelled => TaskPayload::Cancelled,
     };
     DetailedTask::new(wire_task(record, unbound(shown)), payload)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::ManualClock;
+    use rmcp::model::ErrorCode;
+    use serde_json::json;
+    use std::time::Duration;
+
+    const HOUR: Duration = Duration::from_secs(3600);
+
+    fn runtime() -> (Runtime, Arc<ManualClock>) {
+        let clock = Arc::new(ManualClock::new(1_000_000));
+        let runtime = Runtime::in_memory().unwrap().with_clock(clock.clone());
+        (runtime, clock)
+    }
+
+    async fn started(runtime: &Runtime, running: &Running, caller: Option<&Caller>) -> Started {
+        start(
+            runtime,
+            running,
+            "t_export",
+            false,
+            &json!({}),
+            caller,
+            HOUR,
+        )
+        .await
+        .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_task_is_its_callers_alone() {
+        let (runtime, _) = runtime();
+        let running = Running::default();
+        let alice = Caller::new("https://auth.example.com", "alice");
+        let bob = Caller::new("https://auth.example.com", "bob");
+        let task = started(&runtime, &running, Some(&alice)).await;
+        let id = task.handle.task.task_id.clone();
+        assert!(!id.contains('@'), "the id shown holds no caller tag: {id}");
+
+        let mine = get(&runtime, Some(&alice), &id).await.unwrap();
+        assert_eq!(mine.task.status(), WireStatus::Working);
+        assert_eq!(mine.task.task.task_id, id);
+        let forged = format!("{id}@{}", alice.tag());
+        for (who, asked) in [(Some(&bob), &id), (None, &id), (Some(&bob), &forged)] {
+            let refused = get(&runtime, who, asked).await.unwrap_err();
+            assert_eq!(
+                refused.code,
+                ErrorCode::INVALID_PARAMS,
+                "{asked} for {who:?}"
+            );
+            let refused = cancel(&runtime, &running, who, asked).await.unwrap_err();
+            assert_eq!(refused.code, ErrorCode::INVALID_PARAMS);
+        }
+        assert!(
+            !task.keeper.cancel.is_cancelled(),
+            "another caller's cancel did nothing"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_cancel_on_the_replica_running_the_task_stops_its_call_at_once() {
+        let (runtime, _) = runtime();
+        let running = Running::default();
+        let task = started(&runtime, &running, None).await;
+        let id = task.handle.task.task_id.clone();
+        cancel(&runtime, &running, None, &id).await.unwrap();
+        assert!(task.keeper.cancel.is_cancelled());
+        let after = get(&runtime, None, &id).await.unwrap();
+        assert_eq!(after.task.status(), WireStatus::Cancelled);
+        // What the stopped call answers afterwards does not undo the cancel.
+        task.keeper
+            .settle(CallToolResponse::Complete(
+                rmcp::model::CallToolResult::success(vec![]),
+            ))
+            .await;
+        let settled = get(&runtime, None, &id).await.unwrap();
+        assert_eq!(settled.task.status(), WireStatus::Cancelled);
+    }
+
+    #[tokio::test]
+    async fn a_task_whose_replica_stopped_beating_reads_as_failed_with_what_it_left() {
+        let (runtime, clock) = runtime();
+        let running = Running::default();
+        let task = started(&runtime, &running, None).await;
+        let id = task.handle.task.task_id.clone();
+        clock.advance_ms(4_000);
+        let alive = get(&runtime, None, &id).await.unwrap();
+        assert_eq!(alive.task.status(), WireStatus::Working);
+        clock.advance_ms(1_000);
+        let lost = get(&runtime, None, &id).await.unwrap();
+        assert_eq!(lost.task.status(), WireStatus::Failed);
+        let said = lost.task.task.status_message.unwrap_or_default();
+        assert!(said.contains("it changed nothing"), "{said}");
+        // A lost task's account stands: a cancel does not turn it into "cancelled".
+        cancel(&runtime, &running, None, &id).await.unwrap();
+        let still = get(&runtime, None, &id).await.unwrap();
+        assert_eq!(still.task.status(), WireStatus::Failed);
+    }
+
+    #[tokio::test]
+    async fn an_answer_a_task_cannot_carry_fails_it_and_a_result_completes_it() {
+        let (runtime, _) = runtime();
+        let running = Running::default();
+        let asked = started(&runtime, &running, None).await;
+        let asked_id = asked.handle.task.task_id.clone();
+        let input = rmcp::model::InputRequiredResult::from_request_state("pending");
+        asked
+            .keeper
+            .settle(CallToolResponse::InputRequired(input))
+            .await;
+        let failed = get(&runtime, None, &asked_id).await.unwrap();
+        assert_eq!(failed.task.status(), WireStatus::Failed);
+
+        let done = started(&runtime, &running, None).await;
+        let done_id = done.handle.task.task_id.clone();
+        let result = rmcp::model::CallToolResult::structured(json!({"exported": 3}));
+        done.keeper.settle(CallToolResponse::Complete(result)).await;
+        let completed = get(&runtime, None, &done_id).await.unwrap();
+        match completed.task.payload {
+            TaskPayload::Completed { result } => {
+                assert_eq!(result["structuredContent"]["exported"], 3)
+            }
+            other => panic!("not completed: {other:?}"),
+        }
+    }
 }
