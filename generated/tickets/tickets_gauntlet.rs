@@ -681,6 +681,11 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 check: Check::TimeLimitKept { limit_secs: 120 },
             },
             CheckDef {
+                name: "tickets_export::a_cancelled_call_leaves_nothing_behind",
+                tool: "tickets_export",
+                check: Check::CancelledCallLeavesNothing,
+            },
+            CheckDef {
                 name: "tickets_export::output_matches_the_schema",
                 tool: "tickets_export",
                 check: Check::OutputMatchesSchema,
@@ -819,6 +824,11 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 name: "tickets_create::finishes_well_within_its_time_limit",
                 tool: "tickets_create",
                 check: Check::TimeLimitKept { limit_secs: 10 },
+            },
+            CheckDef {
+                name: "tickets_create::a_cancelled_call_leaves_nothing_behind",
+                tool: "tickets_create",
+                check: Check::CancelledCallLeavesNothing,
             },
             CheckDef {
                 name: "tickets_create::a_failed_apply_leaves_the_preview_usable",
@@ -1265,6 +1275,10 @@ macro_rules! tickets_gauntlet {
                     super::super::__tickets_gauntlet("tickets_export::finishes_well_within_its_time_limit");
                 }
                 #[test]
+                fn a_cancelled_call_leaves_nothing_behind() {
+                    super::super::__tickets_gauntlet("tickets_export::a_cancelled_call_leaves_nothing_behind");
+                }
+                #[test]
                 fn output_matches_the_schema() {
                     super::super::__tickets_gauntlet("tickets_export::output_matches_the_schema");
                 }
@@ -1377,6 +1391,10 @@ macro_rules! tickets_gauntlet {
                 #[test]
                 fn finishes_well_within_its_time_limit() {
                     super::super::__tickets_gauntlet("tickets_create::finishes_well_within_its_time_limit");
+                }
+                #[test]
+                fn a_cancelled_call_leaves_nothing_behind() {
+                    super::super::__tickets_gauntlet("tickets_create::a_cancelled_call_leaves_nothing_behind");
                 }
                 #[test]
                 fn a_failed_apply_leaves_the_preview_usable() {

@@ -43,6 +43,10 @@ impl fmt::Display for ToolError {
 
 impl std::error::Error for ToolError {}
 
+/// The code of [`ToolError::cancelled`]: never answered to a client (the protocol sends
+/// nothing for a cancelled request), but what the runtime's own callers see.
+pub const CANCELLED: &str = "cancelled";
+
 impl ToolError {
     /// An error with a code of the spec's own catalog (`not_found`, `rate_limited`, ...).
     ///
@@ -366,7 +370,7 @@ impl ToolError {
     /// back, as for any call that committed nothing.
     pub fn cancelled(tool: &str) -> Self {
         Self::new(
-            "cancelled",
+            CANCELLED,
             format!(
                 "The client cancelled the call to {tool}; it was stopped before it committed anything."
             ),

@@ -220,10 +220,9 @@ impl Runtime {
         }
         let mut timer = timer;
         let mut method = std::pin::pin!(method);
+        // Cancel and timer first: a call cancelled or out of time makes no more progress,
+        // even where its method would finish on this poll.
         std::future::poll_fn(|cx| {
-            if let std::task::Poll::Ready(out) = method.as_mut().poll(cx) {
-                return std::task::Poll::Ready(out);
-            }
             if let Some(cancel) = &cancel
                 && cancel.poll_cancelled(cx).is_ready()
             {
@@ -234,7 +233,7 @@ impl Runtime {
             {
                 return std::task::Poll::Ready(Err(ToolError::timeout(tool, *limit, write)));
             }
-            std::task::Poll::Pending
+            method.as_mut().poll(cx)
         })
         .await
     }

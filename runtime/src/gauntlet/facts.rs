@@ -361,6 +361,10 @@ pub enum Check {
         /// The limit, in seconds, as the description says.
         limit_secs: u64,
     },
+    /// The call that makes the tool's effect, cancelled while its method waits, leaves the
+    /// tools' answers as they were, and the same call made again at once runs: the method
+    /// holds nothing after its future is dropped. For tools that say they take time.
+    CancelledCallLeavesNothing,
     /// Walking every page returns every item once, within the limit, matching `total`.
     PagesWalkEveryItemOnce,
     /// A forged or foreign cursor is refused.

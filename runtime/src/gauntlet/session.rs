@@ -86,6 +86,32 @@ impl Session<'_> {
         }
     }
 
+    /// Calls `tool` with `args` as a client that cancels the call as soon as it waits (its
+    /// first `Pending`): what `notifications/cancelled` does to a call that is under way.
+    pub(crate) fn call_cancelled(&self, tool: &str, args: &Value) -> Result<CallOutput, ToolError> {
+        let ctx = if self.host_only.contains(&tool) {
+            CallContext::new().with_host(self.host.clone())
+        } else {
+            CallContext::new()
+        };
+        let cancel = crate::cancel::Cancel::new();
+        let call = self.server.call(tool, args.clone(), &ctx);
+        let mut call = std::pin::pin!(crate::cancel::scope(cancel.clone(), call));
+        let cancelling = std::future::poll_fn(move |cx| {
+            let polled = call.as_mut().poll(cx);
+            if polled.is_pending() && !cancel.is_cancelled() {
+                // Wakes what the runtime waits on: the call is polled again and stops.
+                cancel.cancel();
+            }
+            polled
+        });
+        block(self.exec, cancelling).unwrap_or_else(|| {
+            Err(ToolError::internal(
+                "the gauntlet's executor returned before the call finished",
+            ))
+        })
+    }
+
     /// Calls `tool` with `args` in `ctx`, as a client would.
     pub(crate) fn call_with(
         &self,

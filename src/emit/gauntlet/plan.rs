@@ -176,6 +176,10 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
                 time.limit.as_secs()
             ),
         );
+        add(
+            "a_cancelled_call_leaves_nothing_behind".into(),
+            format!("{CHECK}::CancelledCallLeavesNothing"),
+        );
     }
     // An unprotected remote apply whose commit failed may have made its change: applying
     // its preview again is exactly the retry its words warn against.

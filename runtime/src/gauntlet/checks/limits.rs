@@ -1,6 +1,7 @@
 //! How much each caller may do, and for how long: the call past the tool's stated rate
 //! limit is refused with `rate_limited`, changes nothing, and the same call goes through
-//! after the stated wait; a method finishes well within its stated time limit.
+//! after the stated wait; a method finishes well within its stated time limit, and stops
+//! when its call is cancelled, leaving nothing behind.
 
 use serde_json::Value;
 
@@ -126,4 +127,46 @@ pub(crate) fn time_limit_kept(ctx: &Ctx<'_, '_>, limit_secs: u64) -> Result<(), 
             .fix("make the method faster, or state a longer `time.limit` in the spec"));
     }
     Ok(())
+}
+
+/// Cancels the call that makes the tool's effect as soon as its method waits: a call
+/// stopped that way must leave the tools' answers as they were, and the same call made
+/// again at once must run (its key and preview given back, and nothing the method took
+/// still held). A method that finishes without waiting has nothing to stop.
+pub(crate) fn cancelled_call_leaves_nothing(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
+    let tool = ctx.tool.name;
+    let promise = format!(
+        "{tool}, cancelled while its method waits, changes nothing and can be made again at once"
+    );
+    let session = ctx.session()?;
+    let args = effect_call(ctx, &session, "gauntlet-cancel", &promise)?;
+    let before = session.snapshot(ctx.facts);
+    match session.call_cancelled(tool, &args) {
+        Err(e) if e.code == crate::error::CANCELLED => {}
+        // Finished before it ever waited, or refused before it ran: nothing was stopped.
+        _ => return Ok(()),
+    }
+    let writes = session.writes(tool);
+    refusal_changed_nothing(ctx, &session, (&before, writes), &args, &promise)?;
+    match session.call(tool, &args) {
+        Ok(out) if out.structured.get("replayed") != Some(&Value::Bool(true)) => Ok(()),
+        Ok(out) => Err(Failure::new(&promise)
+            .call(tool, &args)
+            .got(format!(
+                "a replay of the cancelled call: {}",
+                show(&out.structured)
+            ))
+            .expected("the call made for the first time: the cancelled one stored nothing")),
+        Err(e) => Err(Failure::new(&promise)
+            .call(tool, &args)
+            .got(format!(
+                "after the cancelled call, the same call: {}",
+                describe_error(&e)
+            ))
+            .expected("the call made as if the cancelled one had never started")
+            .fix(
+                "release what the method holds when its future is dropped (a guard with Drop), \
+                 or keep it in the unit of work, which rolls back",
+            )),
+    }
 }

@@ -252,3 +252,11 @@ fn a_definition_other_than_the_specs_fails_the_schema_check_naming_what_differs(
         "{report}"
     );
 }
+
+#[test]
+fn a_method_that_holds_what_it_took_past_a_cancel_fails() {
+    assert_caught(
+        Bug::HoldsPastCancel,
+        "tickets_create::a_cancelled_call_leaves_nothing_behind",
+    );
+}

@@ -42,11 +42,15 @@ pub enum Bug {
     NotFoundIsInternal,
     /// The writes change the tickets at once, not when their unit of work commits.
     WritesOutsideUnitOfWork,
+    /// tickets_create marks its title as being opened while it waits for the mailer and
+    /// unmarks it after, in code a cancelled call never reaches: the title stays marked, and
+    /// the same creation is refused ever after.
+    HoldsPastCancel,
 }
 
 impl Bug {
     /// Every bug.
-    pub const ALL: [Bug; 10] = [
+    pub const ALL: [Bug; 11] = [
         Bug::IgnoresLimit,
         Bug::SkipsItems,
         Bug::RepeatsItems,
@@ -57,6 +61,7 @@ impl Bug {
         Bug::BreaksOutputSchema,
         Bug::NotFoundIsInternal,
         Bug::WritesOutsideUnitOfWork,
+        Bug::HoldsPastCancel,
     ];
 }
 
@@ -66,6 +71,21 @@ pub struct Desk {
     tickets: Arc<Mutex<Vec<Ticket>>>,
     next: AtomicUsize,
     bug: Option<Bug>,
+    /// Titles being opened right now (the bug `HoldsPastCancel` leaves them here).
+    opening: Mutex<Vec<String>>,
+}
+
+/// Waits once, as a call to a mailer would: the point where a cancelled call stops.
+fn mailer() -> impl std::future::Future<Output = ()> {
+    let mut waited = false;
+    std::future::poll_fn(move |cx| {
+        if waited {
+            return std::task::Poll::Ready(());
+        }
+        waited = true;
+        cx.waker().wake_by_ref();
+        std::task::Poll::Pending
+    })
 }
 
 impl Desk {
@@ -87,6 +107,7 @@ impl Desk {
             tickets: Arc::new(Mutex::new(tickets)),
             next: AtomicUsize::new(23),
             bug: None,
+            opening: Mutex::new(Vec::new()),
         }
     }
 
@@ -239,6 +260,22 @@ impl TicketsTools for Desk {
         } else {
             preview.title
         };
+        if self.has(Bug::HoldsPastCancel) {
+            let mut opening = self.opening.lock().unwrap();
+            if opening.contains(&title) {
+                return Err(ToolError::new(
+                    "already_opening",
+                    format!("A ticket titled {title:?} is being opened."),
+                    true,
+                    serde_json::Value::Null,
+                ));
+            }
+            opening.push(title.clone());
+        }
+        mailer().await;
+        if self.has(Bug::HoldsPastCancel) {
+            self.opening.lock().unwrap().retain(|t| *t != title);
+        }
         Ok(TicketsCreateOutput {
             ticket: self.open(&input, title, Some(&work)),
         })
