@@ -27,6 +27,7 @@ mod rate_limits;
 mod remote;
 mod shape;
 mod sqlite_shared;
+mod tasks;
 #[cfg(feature = "metrics")]
 mod telemetry;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mcp"))]
