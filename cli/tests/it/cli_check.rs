@@ -41,7 +41,7 @@ fn the_example_specs_check_clean() {
     );
     let stdout = text(&out.stdout);
     let mut lines = stdout.lines();
-    assert_eq!(lines.next(), Some("ok: 3 specs, 13 tools"));
+    assert_eq!(lines.next(), Some("ok: 3 specs, 14 tools"));
     assert_eq!(lines.next(), Some("approval of previewed changes:"));
     let approval = lines.next().unwrap_or_default();
     assert!(
