@@ -6,7 +6,7 @@
 #
 # Without SERVER_BINARY, $TICKETS_SERVER is used; without SERVER_ARGS, the tickets example's
 # `--db <temp file> --demo`. Checks, over stdio:
-#   1. tools/list lists tickets_search, tickets_get, tickets_create, tickets_update_status
+#   1. tools/list lists tickets_search, tickets_get, tickets_export, tickets_create, tickets_update_status
 #      (in that order, the deprecated alias absent), every tool with all four hints;
 #   2. tools/call tickets_get ticket_id=T-1001 returns the open ticket T-1001;
 #   3. tools/call tickets_get ticket_id=T-9999 is an isError result with code not_found
@@ -55,7 +55,7 @@ document = json.load(open(sys.argv[1]))
 listed = document.get("result", document)  # `--format json` wraps the result in {"result": ...}
 tools = listed["tools"]
 names = [t["name"] for t in tools]
-expected = ["tickets_search", "tickets_get", "tickets_create", "tickets_update_status"]
+expected = ["tickets_search", "tickets_get", "tickets_export", "tickets_create", "tickets_update_status"]
 assert names == expected, f"tools/list gave {names}, expected {expected}"
 # MCP's defaults for the hints are the cautious ones: a hint is stated where it differs,
 # and a write always states destructiveHint.
