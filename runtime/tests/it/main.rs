@@ -19,6 +19,8 @@ mod mcp_adapter;
 #[cfg(feature = "auth")]
 mod mcp_auth;
 mod mcp_http;
+#[cfg(feature = "mcp")]
+mod mcp_tasks;
 #[cfg(feature = "postgres")]
 mod postgres_replicas;
 mod preview;
