@@ -246,8 +246,7 @@ pub trait TicketsTools: ::core::marker::Send + ::core::marker::Sync {
     /// header line, then one line per ticket, oldest first) and how many tickets it holds. Use when
     /// the user wants all tickets at once, for a report or a spreadsheet. Not for finding or
     /// reading a few tickets: call tickets_search instead. Read-only. Usually takes 5s; stopped
-    /// after 2m. Runs as a task where the client supports tasks; its result is kept for 1h. At most
-    /// 300 calls per minute per caller, shared with other tickets tools.
+    /// after 2m. At most 300 calls per minute per caller, shared with other tickets tools.
     fn tickets_export(
         &self,
         input: TicketsExportInput,
@@ -629,7 +628,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 5] = [
     ::toolspec_runtime::engine::ToolDefinition {
         name: "tickets_export",
         title: "Export tickets",
-        description: "Export every ticket, or every ticket with one status, as CSV text. Returns the CSV text (a header line, then one line per ticket, oldest first) and how many tickets it holds. Use when the user wants all tickets at once, for a report or a spreadsheet. Not for finding or reading a few tickets: call tickets_search instead. Read-only. Usually takes 5s; stopped after 2m. Runs as a task where the client supports tasks; its result is kept for 1h. At most 300 calls per minute per caller, shared with other tickets tools.",
+        description: "Export every ticket, or every ticket with one status, as CSV text. Returns the CSV text (a header line, then one line per ticket, oldest first) and how many tickets it holds. Use when the user wants all tickets at once, for a report or a spreadsheet. Not for finding or reading a few tickets: call tickets_search instead. Read-only. Usually takes 5s; stopped after 2m. At most 300 calls per minute per caller, shared with other tickets tools.",
         input_schema: r#"{"type":"object","properties":{"status":{"type":"string","description":"Only tickets with this status; omit for all. Example: \"open\".","enum":["open","pending","closed"]}},"additionalProperties":false}"#,
         output_schema: r#"{"type":"object","properties":{"csv":{"type":"string","description":"The tickets as CSV: ticket_id,title,status, then one line per ticket."},"exported":{"type":"integer","description":"How many tickets the CSV holds."}},"required":["csv","exported"]}"#,
         listed_output_schema: r#"{"type":"object","properties":{"csv":{"type":"string"},"exported":{"type":"integer"}},"required":["csv","exported"]}"#,

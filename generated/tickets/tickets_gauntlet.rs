@@ -147,7 +147,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                 tier: Tier::ReadOnly,
                 definition: [
                     "9810fe3670b6dcd9",
-                    "3047f6bce661e8ec",
+                    "791f3539a0958853",
                     "965dd8a423b36118",
                     "e3b0c44298fc1c14",
                     "3f5fe4305505b696",

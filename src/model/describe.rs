@@ -45,20 +45,27 @@ pub fn tool_description(tool: &Tool) -> String {
 /// 1s; stopped after 10s."
 pub fn time_sentence(time: &crate::model::TimeLimit) -> String {
     let limit = crate::model::format_duration(time.limit);
-    let said = match time.usual {
+    match time.usual {
         Some(usual) => format!(
             "Usually takes {}; stopped after {limit}.",
             crate::model::format_duration(usual)
         ),
         None => format!("Stopped after {limit}."),
-    };
-    match time.task_kept {
-        Some(kept) => format!(
-            "{said} Runs as a task where the client supports tasks; its result is kept for {}.",
-            crate::model::format_duration(kept)
-        ),
-        None => said,
     }
+}
+
+/// Whether calls run as tasks and for how long a task's result is kept, for the people who
+/// run and integrate the server (the tool page): "Runs as a task for MCP clients that
+/// support tasks; its result is kept for 1h." Not in the description: the host, not the
+/// model, decides whether a call runs as a task, and other providers have no tasks at all;
+/// a client reads the lifetime from the task itself (`ttlMs`).
+pub fn task_sentence(time: &crate::model::TimeLimit) -> Option<String> {
+    time.task_kept.map(|kept| {
+        format!(
+            "Runs as a task for MCP clients that support tasks; its result is kept for {}.",
+            crate::model::format_duration(kept)
+        )
+    })
 }
 
 /// What a retry may do when nothing keeps it from repeating a change made at a remote

@@ -464,10 +464,13 @@ fn safety(model: &Model, ts: &ToolSet, tool: &Tool, combined: bool) -> SafetyCtx
         open_world: tool.open_world,
         scopes: tool.scopes.iter().map(|s| s.text.clone()).collect(),
         rate_limit: tool.rate_limit.as_ref().map(|l| l.sentence()),
-        time: tool
-            .time
-            .as_ref()
-            .map(crate::model::describe::time_sentence),
+        time: tool.time.as_ref().map(|time| {
+            let said = crate::model::describe::time_sentence(time);
+            match crate::model::describe::task_sentence(time) {
+                Some(task) => format!("{said} {task}"),
+                None => said,
+            }
+        }),
         low_risk: tool.low_risk.as_ref().map(|r| r.text.clone()),
         effect: (tool.tier != crate::model::Tier::ReadOnly).then(|| {
             (
