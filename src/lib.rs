@@ -139,6 +139,7 @@ pub mod builder;
 pub mod diagnostics;
 pub mod diff;
 pub mod emit;
+pub mod import;
 pub mod lint;
 mod load;
 pub mod model;

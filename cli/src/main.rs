@@ -6,6 +6,7 @@
 mod check;
 mod diff;
 mod generate;
+mod import;
 mod lint;
 mod rules;
 mod stats;
@@ -90,6 +91,11 @@ enum Command {
         #[arg(long)]
         templates: Option<PathBuf>,
     },
+    /// Draft a spec from what describes an existing API.
+    Import {
+        #[command(subcommand)]
+        from: ImportFrom,
+    },
     /// Generate outputs for specs into a directory (`DIR/<service>/...`).
     Generate {
         /// Spec files, resolved together.
@@ -107,6 +113,30 @@ enum Command {
         /// Directory of templates overriding the embedded ones.
         #[arg(long)]
         templates: Option<PathBuf>,
+    },
+}
+
+/// What `toolspec import` reads.
+#[derive(Debug, Subcommand)]
+enum ImportFrom {
+    /// An OpenAPI 3.0 or 3.1 document (YAML or JSON): one tool per chosen operation, every
+    /// fact the spec can hold carried over, the rest reported; the draft passes `check`.
+    Openapi {
+        /// The document.
+        file: PathBuf,
+        /// The draft's service namespace (snake_case): tools are `<service>_<resource>_<verb>`.
+        #[arg(long)]
+        service: String,
+        /// Operations to import (all when left out): `tag:NAME`, `path:/PREFIX` (`*` matches
+        /// anything), `operation:ID`, or a bare tag or operationId. Repeat or separate by commas.
+        #[arg(long, value_delimiter = ',')]
+        include: Vec<String>,
+        /// Write the draft here instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Replace `--out` if it exists.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -187,6 +217,16 @@ fn main() -> ExitCode {
     };
     let outcome = match cli.command {
         Command::Check { specs } => check::run(&specs),
+        Command::Import {
+            from:
+                ImportFrom::Openapi {
+                    file,
+                    service,
+                    include,
+                    out,
+                    force,
+                },
+        } => import::openapi(&file, &service, &include, out.as_ref(), force),
         Command::Generate {
             specs,
             out,

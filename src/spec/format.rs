@@ -7,6 +7,7 @@
 //! the first paragraph of each is the key's description in the reference.
 
 use crate::spec::spanned::{Sp, SpMap};
+pub use crate::spec::upstream::{AuthScheme, Http, HttpMethod, Upstream, UpstreamAuth};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
@@ -44,6 +45,11 @@ pub struct SpecFile {
     /// and a call past it is refused with the built-in `rate_limited`.
     #[serde(default)]
     pub rate_limit: Option<Sp<RateLimit>>,
+    /// The HTTP API the tools forward to, for a toolset made from an API it does not own
+    /// (`toolspec import openapi` writes it): its base URL and how requests carry the
+    /// credential. Each tool then says the request it becomes in `http`.
+    #[serde(default)]
+    pub upstream: Option<Sp<Upstream>>,
     /// The tools, in the order agents and docs list them.
     pub tools: Sp<Vec<Tool>>,
     /// Lint configuration for this spec: the rule set and rules to allow or deny.
@@ -595,6 +601,10 @@ pub struct Tool {
     /// Overrides the toolset's `token_budget` for this tool's results.
     #[serde(default)]
     pub token_budget: Option<Sp<u32>>,
+    /// The HTTP request a call becomes, for a toolset with `upstream`: method, path and
+    /// where each parameter goes.
+    #[serde(default)]
+    pub http: Option<Sp<Http>>,
     /// Lint allowances for this tool only, each with its reason.
     #[serde(default)]
     pub lint: Option<ToolLint>,

@@ -16,6 +16,7 @@ pub mod node;
 pub mod reference;
 pub mod shape;
 pub mod spanned;
+pub mod upstream;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, FileId, Span};
 use format::SpecFile;
