@@ -133,6 +133,8 @@ pub mod store;
 pub mod task;
 #[cfg(feature = "metrics")]
 pub mod telemetry;
+#[cfg(feature = "upstream")]
+pub mod upstream;
 pub mod validate;
 
 pub use error::ToolError;

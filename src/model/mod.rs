@@ -13,6 +13,7 @@ pub mod implied;
 mod resolve;
 pub mod shapes;
 mod types;
+pub mod upstream;
 pub mod values;
 
 pub use crate::spec::format::{Approval, Effect, Format, OutputSchema, Tier, Verbosity};
@@ -86,6 +87,8 @@ pub struct ToolSet {
     pub types: Vec<NamedType>,
     /// The whole error catalog: the spec's codes, then the built-in ones.
     pub errors: Vec<ErrorCode>,
+    /// The HTTP API the tools forward to, for a toolset made from one (`upstream`).
+    pub upstream: Option<upstream::Upstream>,
     /// Tools, in written order.
     pub tools: Vec<Tool>,
     /// Lint settings written in the spec.
@@ -299,6 +302,8 @@ pub struct Tool {
     pub token_budget: u32,
     /// Lint rules allowed on this tool, each with its reason.
     pub lint_allow: Vec<(Text, Text)>,
+    /// The request a call becomes, for a toolset with `upstream` (`http`).
+    pub http: Option<upstream::HttpCall>,
 }
 
 impl Tool {

@@ -19,6 +19,12 @@ pub struct Upstream {
     /// How a request carries the credential from `<SERVICE>_API_KEY`; none when left out.
     #[serde(default)]
     pub auth: Option<Sp<UpstreamAuth>>,
+    /// Which error of the catalog each HTTP status the API answers is (`"404": not_found`,
+    /// `"429": rate_limited`). A tool returns it when it lists the code in its `errors`;
+    /// any other failure is `internal_error`, saying the status and whether a write may
+    /// have been made.
+    #[serde(default)]
+    pub statuses: Option<SpMap<Sp<String>>>,
 }
 
 /// Where a request carries the API's credential.

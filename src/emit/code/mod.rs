@@ -32,6 +32,15 @@ pub(crate) fn safe_opt<S: Serializer>(text: &Option<String>, s: S) -> Result<S::
     }
 }
 
+/// [`safe`] for a list of strings.
+pub(crate) fn safe_vec<S: Serializer>(texts: &[String], s: S) -> Result<S::Ok, S::Error> {
+    let values: Vec<Value> = texts
+        .iter()
+        .map(|t| Value::from_safe_string(t.clone()))
+        .collect();
+    values.serialize(s)
+}
+
 /// An environment with `templates`, the escaping filters and the strict formatter: what
 /// every emitter of Rust source renders with (the server code, the gauntlet tests).
 pub(crate) fn environment_for(

@@ -12,6 +12,7 @@
 //! bug becomes a generator diagnostic, never a user's compile error) and `prettyplease`
 //! formats it. [`crate::Builder`] writes the same text to `OUT_DIR` from a build script.
 
+mod forward;
 mod shapes;
 mod templates;
 mod types;
@@ -70,7 +71,16 @@ pub fn render(model: &Model, ts: &ToolSet) -> Result<String, Diagnostics> {
     let text = env
         .get_template(templates::ENTRY)
         .and_then(|t| t.render(minijinja::Value::from(minijinja::value::Serde(&ctx))))
-        .map_err(|e| fail(format!("{e:#}")))?;
+        .map_err(|e| {
+            // The include's own error is the cause: say it, not only "could not render".
+            let mut what = format!("{e:#}");
+            let mut cause = std::error::Error::source(&e);
+            while let Some(c) = cause {
+                what.push_str(&format!(": {c}"));
+                cause = c.source();
+            }
+            fail(what)
+        })?;
     let file = syn::parse_file(&text).map_err(|e| {
         let at = e.span().start();
         let line = text.lines().nth(at.line.saturating_sub(1)).unwrap_or("");
@@ -139,6 +149,8 @@ struct Context {
     /// Some tool reads the call's context (gated tools ask its host): the dispatcher names
     /// it `ctx`, else `_ctx`.
     uses_ctx: bool,
+    /// The forwarding implementation, for a toolset with `upstream`.
+    forward: Option<forward::ForwardCtx>,
     /// The spec's request limits (`defaults.limits`).
     max_request_bytes: u64,
     max_depth: u32,
@@ -280,7 +292,7 @@ fn context(model: &Model, ts: &ToolSet, diags: &mut Diagnostics) -> Context {
     let mut statics_diags = Diagnostics::default();
     let mut shapes = Shapes::new(&mut statics_diags);
     let mut tools = Vec::new();
-    let (types, errors, trait_name, server, error_enum) = {
+    let (types, errors, trait_name, server, error_enum, forward) = {
         let mut types = Types::new(diags);
         for nt in &ts.types {
             types.register_named(&nt.name, nt.span);
@@ -385,7 +397,15 @@ fn context(model: &Model, ts: &ToolSet, diags: &mut Diagnostics) -> Context {
                 fields,
             });
         }
-        (types.decls, errors, trait_name, server, error_enum)
+        let forward = ts.upstream.as_ref().and_then(|_| {
+            let name = types.claim(
+                &type_ident(&format!("{service}_api")),
+                "the toolset's forwarding implementation",
+                ts.span,
+            );
+            forward::context(ts, name, types.diags())
+        });
+        (types.decls, errors, trait_name, server, error_enum, forward)
     };
     let statics = shapes.statics;
     diags.extend(statics_diags);
@@ -399,6 +419,7 @@ fn context(model: &Model, ts: &ToolSet, diags: &mut Diagnostics) -> Context {
         tools,
         statics,
         uses_ctx,
+        forward,
         max_request_bytes: ts.defaults.max_request_bytes,
         max_depth: ts.defaults.max_depth,
     }

@@ -38,6 +38,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../../templates/rust/server.rs.j2"),
     ),
     (
+        "rust/forward.rs.j2",
+        include_str!("../../../templates/rust/forward.rs.j2"),
+    ),
+    (
         "rust/tables.rs.j2",
         include_str!("../../../templates/rust/tables.rs.j2"),
     ),

@@ -170,6 +170,18 @@ impl Catalog {
         codes
     }
 
+    /// `upstream.statuses`: each documented status and its code.
+    pub fn statuses(&self) -> Option<Node> {
+        if self.entries.is_empty() {
+            return None;
+        }
+        let mut out = Node::map();
+        for (code, e) in &self.entries {
+            out.set(e.status.to_string(), Node::str(code));
+        }
+        Some(out)
+    }
+
     /// The `errors:` section of the draft.
     pub fn node(&self) -> Option<Node> {
         if self.entries.is_empty() {
@@ -197,6 +209,15 @@ impl Catalog {
             reason.set("example", Node::str(example_reason(e.status)));
             let mut details = Node::map();
             details.set("reason", reason);
+            if e.status == 429 {
+                let mut wait = Node::map();
+                wait.set("type", Node::str("integer"));
+                wait.set("description", Node::str("Seconds the API asks to wait before a retry (its Retry-After), when it says."));
+                wait.set("minimum", Node::Scalar(json!(0)));
+                wait.set("example", Node::Scalar(json!(30)));
+                wait.set("required", Node::Scalar(Value::Bool(false)));
+                details.set("retry_after_seconds", wait);
+            }
             def.set("details", details);
             out.set(code, def);
         }

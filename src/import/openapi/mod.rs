@@ -176,7 +176,11 @@ pub fn import_document(doc: &Document, options: &Options) -> Result<Draft, Impor
             description.unwrap_or_else(|| format!("TODO: say what the {service} tools are for.")),
         ),
     );
-    top.set("upstream", upstream(doc, &mut report));
+    let mut up = upstream(doc, &mut report);
+    if let Some(statuses) = catalog.statuses() {
+        up.set("statuses", statuses);
+    }
+    top.set("upstream", up);
     if !schemas.types.is_empty() {
         let mut types = Node::map();
         for (name, t) in std::mem::take(&mut schemas.types) {

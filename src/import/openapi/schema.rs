@@ -337,7 +337,7 @@ impl<'d> Schemas<'d> {
                 node = any_json(at, report);
             }
         }
-        carry_default(&mut node, s, report);
+        carry_default(&mut node, s, at, report);
         if is_scalar(&node) {
             let example = examples::choose(s, &node, at, report);
             node.set("example", Node::Scalar(example));
@@ -816,12 +816,25 @@ fn numeric(node: &mut Node, s: &Map<String, Value>, integer: bool, at: &str, rep
     }
 }
 
-fn carry_default(node: &mut Node, s: &Map<String, Value>, report: &mut Report) {
-    if let Some(d) = s.get("default").filter(|d| !d.is_null())
-        && is_scalar(node)
-        && examples::fits(d, node)
-    {
+fn carry_default(node: &mut Node, s: &Map<String, Value>, at: &str, report: &mut Report) {
+    let Some(d) = s.get("default").filter(|d| !d.is_null()) else {
+        return;
+    };
+    let fits = if is_scalar(node) {
+        examples::fits(d, node)
+    } else if let (Some(items), Some(values)) = (node.get("items"), d.as_array()) {
+        // A list of scalars: each must be a value of the items.
+        is_scalar(items) && values.iter().all(|v| examples::fits(v, items))
+    } else {
+        false
+    };
+    if fits {
         node.set("default", Node::Scalar(d.clone()));
         report.carried(1);
+    } else {
+        report.drop(
+            at,
+            format!("default {d}: not a value the field takes, or on a structured field"),
+        );
     }
 }

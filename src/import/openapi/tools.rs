@@ -59,7 +59,7 @@ pub fn tool(
     let mut params = Node::map();
     let mut query = Node::map();
     let mut headers = Node::map();
-    let mut path = op.path.split('?').next().unwrap_or(op.path).to_string();
+    let mut path = op.path.to_string();
     let mut idempotency_header = None;
     let paging = paging::recognise(doc, op, report);
     for p in &op.params {
@@ -261,7 +261,7 @@ fn words(tool: &mut Node, op: &Operation, at: &str, report: &mut Report) {
         }
         None => {
             tool.set("title", Node::str(format!("TODO: a title for {at}")));
-            report.missing(at, "no summary or description");
+            report.missing(at, "a title (no summary or description)");
         }
     }
     let summary_text = description.clone().or(summary);

@@ -1,6 +1,7 @@
 //! `too-many-tools`: one domain, a handful of tools.
 
 use super::prelude::*;
+use crate::model::Tier;
 
 /// Most tools one toolset may have.
 pub const MAX_TOOLS: usize = 8;
@@ -37,8 +38,45 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
                     ),
                 )
                 .label("many routing choices")
-                .help("merge tools that are always called together, or split the service in two"),
+                .help(help(ts)),
             );
         }
     }
+}
+
+/// The advice, with the tools that look like candidates to merge: reads of the same
+/// resource (the word after the service in their names), the largest groups first, as
+/// one read with a `method` parameter serves them all.
+fn help(ts: &ToolSet) -> String {
+    let prefix = format!("{}_", ts.service.text);
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for t in ts.tools.iter().filter(|t| t.tier == Tier::ReadOnly) {
+        let name = t.name.text.as_str();
+        let Some(resource) = name.strip_prefix(&prefix).and_then(|r| r.split('_').next()) else {
+            continue;
+        };
+        match groups.iter_mut().find(|(r, _)| *r == resource) {
+            Some((_, names)) => names.push(name),
+            None => groups.push((resource, vec![name])),
+        }
+    }
+    groups.retain(|(_, names)| names.len() > 1);
+    groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()));
+    let mut help = String::from(
+        "merge tools that are always called together, drop the ones only people use, or split the service in two",
+    );
+    for (resource, names) in groups.iter().take(3) {
+        let shown: Vec<&str> = names.iter().take(4).copied().collect();
+        let more = names.len() - shown.len();
+        help.push_str(&format!(
+            "; candidates to merge, reads of `{resource}`: {}{}",
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    help
 }

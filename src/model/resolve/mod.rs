@@ -16,6 +16,7 @@ mod projection;
 mod scopes;
 mod tool;
 mod undo;
+mod upstream;
 
 use cross::cross_check;
 use tool::resolve_tool;
@@ -144,10 +145,12 @@ fn resolve_toolset(
         top,
         fr.diags,
     );
+    let upstream = upstream::upstream(file, spec, &errors, fr.diags);
     let mut tools = Vec::new();
     for (t, rate_limit) in spec.tools.value.iter().zip(rate_limits) {
         let mut tool = resolve_tool(&mut fr, t, &defaults, &errors);
         tool.rate_limit = rate_limit;
+        tool.http = upstream::http(file, t, &tool, upstream.is_some(), fr.diags);
         tool.time =
             (t.time.as_ref()).and_then(|l| limits::time_limit(file, l, tool.tier, fr.diags));
         (tool.scopes, tool.scopes_span) = scopes::of_tool(
@@ -201,6 +204,7 @@ fn resolve_toolset(
         defaults,
         types,
         errors,
+        upstream,
         tools,
         lint,
     }

@@ -319,6 +319,8 @@ pub(super) fn resolve_tool(
             .flat_map(|l| &l.allow)
             .map(|a| (text(file, &a.rule), text(file, &a.reason)))
             .collect(),
+        // Filled in by the toolset, which knows whether it forwards (`upstream::http`).
+        http: None,
     }
 }
 
