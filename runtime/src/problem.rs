@@ -161,15 +161,26 @@ impl Problem {
 
     /// `invalid_enum`: the value is not one of `allowed`; `optional` adds "or omit it".
     pub fn not_allowed(path: &str, got: &Value, allowed: &[&str], optional: bool) -> Self {
+        Self::not_in(path, got, allowed.join(", "), json!(allowed), optional)
+    }
+
+    /// `invalid_enum` for a whole number that is not one of `allowed` (an integer enum);
+    /// `details.allowed` lists the numbers as numbers.
+    pub fn not_allowed_integer(path: &str, got: &Value, allowed: &[i64], optional: bool) -> Self {
+        let list: Vec<String> = allowed.iter().map(i64::to_string).collect();
+        Self::not_in(path, got, list.join(", "), json!(allowed), optional)
+    }
+
+    /// `invalid_enum` with the values as the message lists them and as `details.allowed`.
+    fn not_in(path: &str, got: &Value, listed: String, allowed: Value, optional: bool) -> Self {
         let omit = if optional { ", or omit it" } else { "" };
         Self::new(
             &catalog::INVALID_ENUM,
             path,
             format!(
-                "{} {} is not valid. Use one of: {}{omit}.",
+                "{} {} is not valid. Use one of: {listed}{omit}.",
                 label(path),
                 show(got),
-                allowed.join(", ")
             ),
             json!({ "allowed": allowed }),
         )

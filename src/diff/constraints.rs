@@ -31,8 +31,8 @@ impl Cmp<'_> {
     ) {
         let f = |v: &Option<u64>| v.map(|x| x as f64);
         self.enums(
-            a.enum_values.as_deref(),
-            b.enum_values.as_deref(),
+            (a.enum_values.as_deref(), b.enum_values.as_deref()),
+            "string",
             dir,
             path,
             span,
@@ -121,10 +121,42 @@ impl Cmp<'_> {
         );
     }
 
+    /// An integer's enum and bounds.
+    pub(super) fn integers(
+        &mut self,
+        (omin, omax, old): (Option<i64>, Option<i64>, Option<&[i64]>),
+        (nmin, nmax, new): (Option<i64>, Option<i64>, Option<&[i64]>),
+        dir: Dir,
+        path: &str,
+        span: Span,
+        name: &str,
+    ) {
+        let text = |v: Option<&[i64]>| v.map(|v| v.iter().map(i64::to_string).collect::<Vec<_>>());
+        let (old, new) = (text(old), text(new));
+        self.enums(
+            (old.as_deref(), new.as_deref()),
+            "integer",
+            dir,
+            path,
+            span,
+            name,
+        );
+        let f = |v: Option<i64>| v.map(|x| x as f64);
+        self.numbers(
+            (f(omin), f(omax)),
+            (f(nmin), f(nmax)),
+            dir,
+            path,
+            span,
+            name,
+        );
+    }
+
+    /// An enum's values (strings, or integers as JSON writes them) of a `json_type`.
     fn enums(
         &mut self,
-        a: Option<&[String]>,
-        b: Option<&[String]>,
+        (a, b): (Option<&[String]>, Option<&[String]>),
+        json_type: &str,
         dir: Dir,
         path: &str,
         span: Span,
@@ -154,10 +186,13 @@ impl Cmp<'_> {
             }
             (Some(_), None) => {
                 let (party, why) = match dir {
-                    Dir::Input => (None, "every value accepted before is still accepted"),
+                    Dir::Input => (
+                        None,
+                        "every value accepted before is still accepted".to_string(),
+                    ),
                     Dir::Output { .. } => (
                         Some(Party::Consumers),
-                        "readers that match on the listed values may meet any string",
+                        format!("readers that match on the listed values may meet any {json_type}"),
                     ),
                 };
                 self.out.push(

@@ -487,22 +487,23 @@ impl<'a> Cmp<'a> {
                 Kind::Integer {
                     minimum: omin,
                     maximum: omax,
+                    enum_values: oe,
+                    ..
                 },
                 Kind::Integer {
                     minimum: nmin,
                     maximum: nmax,
+                    enum_values: ne,
+                    ..
                 },
-            ) => {
-                let f = |v: &Option<i64>| v.map(|x| x as f64);
-                self.numbers(
-                    (f(omin), f(omax)),
-                    (f(nmin), f(nmax)),
-                    dir,
-                    path,
-                    span,
-                    name,
-                );
-            }
+            ) => self.integers(
+                (*omin, *omax, oe.as_deref()),
+                (*nmin, *nmax, ne.as_deref()),
+                dir,
+                path,
+                span,
+                name,
+            ),
             (
                 Kind::Number {
                     minimum: omin,

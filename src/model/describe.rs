@@ -306,6 +306,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn enum_words_say_each_value_and_what_it_means() {
+        let levels = [10_i64, 20, 50];
+        let meanings = [(10, "Guest.".to_string()), (50, "Owner.".to_string())];
+        assert_eq!(
+            enum_words(&levels, &meanings, str::to_owned),
+            "10 (guest), 20, 50 (owner)"
+        );
+        let statuses = ["open".to_string(), "closed".to_string()];
+        assert_eq!(
+            enum_words(&statuses, &[], |v| format!("`{v}`")),
+            "`open`, `closed`"
+        );
+    }
+
+    #[test]
     fn lowercases_plain_words_only() {
         assert_eq!(lower_first("Matching tickets"), "matching tickets");
         assert_eq!(lower_first("SSO tickets"), "SSO tickets");
@@ -352,21 +367,24 @@ pub fn count_words(min: Option<u64>, max: Option<u64>, counted: Counted) -> Opti
 }
 
 /// An enum's values in words, each with what it means where the spec says
-/// (`open (waiting for support), pending, closed`); `show` writes one value (plain, or as
-/// code for Markdown).
-pub fn enum_words(rules: &crate::model::StringRules, show: impl Fn(&str) -> String) -> String {
-    let values = rules.enum_values.as_deref().unwrap_or_default();
+/// (`open (waiting for support), pending, closed`; an integer's `1 (urgent), 2, 5`); `show`
+/// writes one value (plain, or as code for Markdown).
+pub fn enum_words<T: PartialEq + std::fmt::Display>(
+    values: &[T],
+    descriptions: &[(T, String)],
+    show: impl Fn(&str) -> String,
+) -> String {
     values
         .iter()
         .map(|v| {
-            let meaning = rules
-                .enum_descriptions
+            let meaning = descriptions
                 .iter()
                 .find(|(value, _)| value == v)
                 .map(|(_, d)| lower_first(d.trim_end_matches('.')));
+            let v = show(&v.to_string());
             match meaning {
-                Some(d) => format!("{} ({d})", show(v)),
-                None => show(v),
+                Some(d) => format!("{v} ({d})"),
+                None => v,
             }
         })
         .collect::<Vec<_>>()

@@ -67,10 +67,7 @@ pub fn limit_param(span: Span, name: &str, default_limit: u32, max_limit: u32) -
         name,
         span,
         "Items per page.".to_string(),
-        Type::of(Kind::Integer {
-            minimum: Some(1),
-            maximum: Some(i64::from(max_limit)),
-        }),
+        Type::of(Kind::integer(Some(1), Some(i64::from(max_limit)))),
         false,
         json!(default_limit.clamp(1, 5)),
         Origin::Paging,
@@ -103,10 +100,7 @@ pub fn page_param(span: Span, name: &str) -> Field {
         name,
         span,
         "Page number, from 1; pass a result's next_page for the page after it.".to_string(),
-        Type::of(Kind::Integer {
-            minimum: Some(1),
-            maximum: None,
-        }),
+        Type::of(Kind::integer(Some(1), None)),
         false,
         json!(1),
         Origin::Paging,
@@ -121,10 +115,7 @@ pub fn next_page_output(span: Span, page: &str) -> Field {
         "next_page",
         span,
         format!("Pass as {page} for the next page; absent on the last page."),
-        Type::of(Kind::Integer {
-            minimum: Some(2),
-            maximum: None,
-        }),
+        Type::of(Kind::integer(Some(2), None)),
         false,
         json!(2),
         Origin::Paging,
@@ -260,10 +251,7 @@ pub fn total_output(span: Span) -> Field {
         "total",
         span,
         "How many items match the whole query, across all pages.".into(),
-        Type::of(Kind::Integer {
-            minimum: Some(0),
-            maximum: None,
-        }),
+        Type::of(Kind::integer(Some(0), None)),
         true,
         json!(15),
         Origin::Paging,
@@ -433,12 +421,7 @@ pub fn truncated_output(span: Span, cuts_text: bool) -> Field {
     } else {
         ("list", "items")
     };
-    let count = || {
-        Type::of(Kind::Integer {
-            minimum: Some(0),
-            maximum: None,
-        })
-    };
+    let count = || Type::of(Kind::integer(Some(0), None));
     let cut_fields = vec![
         field(
             "path",

@@ -121,7 +121,15 @@ fn field(f: &Field) -> RtField {
 pub fn shape(ty: &Type) -> Shape {
     match &ty.kind {
         Kind::String(rules) => Shape::String(string(rules)),
-        Kind::Integer { minimum, maximum } => Shape::integer(*minimum, *maximum),
+        Kind::Integer {
+            minimum,
+            maximum,
+            enum_values: Some(values),
+            ..
+        } => Shape::integer_one_of(*minimum, *maximum, Box::leak(values.clone().into())),
+        Kind::Integer {
+            minimum, maximum, ..
+        } => Shape::integer(*minimum, *maximum),
         Kind::Number { minimum, maximum } => Shape::number(*minimum, *maximum),
         Kind::Boolean => Shape::Boolean,
         Kind::Array {

@@ -77,6 +77,10 @@ pub enum Kind {
         minimum: Option<i64>,
         /// Inclusive maximum.
         maximum: Option<i64>,
+        /// The closed set of allowed values (an integer enum), each within the bounds.
+        enum_values: Option<Vec<i64>>,
+        /// What some of the values mean: (value, description), in the values' order.
+        enum_descriptions: Vec<(i64, String)>,
     },
     /// A number.
     Number {
@@ -175,6 +179,18 @@ pub struct StringRules {
     pub format: Option<Format>,
 }
 
+impl Kind {
+    /// A whole number within optional bounds, without an enum.
+    pub fn integer(minimum: Option<i64>, maximum: Option<i64>) -> Kind {
+        Kind::Integer {
+            minimum,
+            maximum,
+            enum_values: None,
+            enum_descriptions: Vec::new(),
+        }
+    }
+}
+
 impl Type {
     /// An unnamed type.
     pub fn of(kind: Kind) -> Type {
@@ -238,7 +254,8 @@ impl Type {
         }
     }
 
-    /// The description of the enum value `value`, if the spec gives one.
+    /// The description of the enum value `value` (an integer's written as JSON writes it,
+    /// `5`), if the spec gives one.
     pub fn enum_description(&self, value: &str) -> Option<&str> {
         match &self.kind {
             Kind::String(s) => s
@@ -246,11 +263,18 @@ impl Type {
                 .iter()
                 .find(|(v, _)| v == value)
                 .map(|(_, d)| d.as_str()),
+            Kind::Integer {
+                enum_descriptions, ..
+            } => enum_descriptions
+                .iter()
+                .find(|(v, _)| v.to_string() == value)
+                .map(|(_, d)| d.as_str()),
             _ => None,
         }
     }
 
-    /// The allowed values, if the type is a closed set.
+    /// The allowed values, if the type is a closed set of strings (an integer enum's are
+    /// on [`Kind::Integer`]).
     pub fn enum_values(&self) -> Option<&[String]> {
         match &self.kind {
             Kind::String(s) => s.enum_values.as_deref(),

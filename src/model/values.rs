@@ -199,7 +199,14 @@ pub fn compose_example(ty: &Type) -> Value {
             .and_then(|v| v.first())
             .map(|v| Value::String(v.clone()))
             .unwrap_or_else(|| Value::String(String::new())),
-        Kind::Integer { minimum, .. } => Value::from(minimum.unwrap_or(0)),
+        Kind::Integer {
+            minimum,
+            enum_values,
+            ..
+        } => match enum_values.as_ref().and_then(|v| v.first()) {
+            Some(first) => Value::from(*first),
+            None => Value::from(minimum.unwrap_or(0)),
+        },
         Kind::Number { minimum, .. } => {
             serde_json::Number::from_f64(minimum.unwrap_or(0.0)).map_or(Value::Null, Value::Number)
         }

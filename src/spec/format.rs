@@ -357,11 +357,14 @@ pub struct Field {
     /// Value used when the caller leaves the parameter out. Implies `required: false`.
     #[serde(default)]
     pub default: Option<Sp<Value>>,
-    /// The closed set of allowed string values.
+    /// The closed set of allowed values: strings on a `string` (`enum: [open, closed]`),
+    /// whole numbers on an `integer` (`enum: [1, 2, 5]`). Any other value is refused with
+    /// `invalid_enum`.
     #[serde(default, rename = "enum")]
-    pub enum_values: Option<Sp<Vec<Sp<String>>>>,
+    pub enum_values: Option<Sp<Vec<Sp<EnumValue>>>>,
     /// What some of the `enum` values mean, by value (`closed: Resolved, or abandoned by the
-    /// customer.`): said beside each value wherever the values are listed.
+    /// customer.`; an integer's values are written as keys too, `1: Urgent.`): said beside
+    /// each value wherever the values are listed.
     #[serde(default)]
     pub enum_descriptions: Option<SpMap<Sp<String>>>,
     /// Smallest allowed number (inclusive).
@@ -432,6 +435,61 @@ pub struct Field {
     /// another variant as an internal error (the implementation broke its spec).
     #[serde(default)]
     pub selected_by: Option<Sp<String>>,
+}
+
+/// One value of an `enum`: a string, or a whole number. Which one a field's values must be
+/// is its type's to say, checked when the field is resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum EnumValue {
+    /// A string (`open`, or `'1'` quoted).
+    Text(String),
+    /// A whole number (`1`, unquoted).
+    Integer(i64),
+}
+
+impl std::fmt::Display for EnumValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EnumValue::Text(s) => f.write_str(s),
+            EnumValue::Integer(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for EnumValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = EnumValue;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string or a whole number")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<EnumValue, E> {
+                Ok(EnumValue::Text(v.to_owned()))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<EnumValue, E> {
+                Ok(EnumValue::Integer(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<EnumValue, E> {
+                i64::try_from(v).map(EnumValue::Integer).map_err(|_| {
+                    E::invalid_value(serde::de::Unexpected::Unsigned(v), &"a 64-bit integer")
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl JsonSchema for EnumValue {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "EnumValue".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": ["string", "integer"] })
+    }
 }
 
 /// The rules every key of a map follows.

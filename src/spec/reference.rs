@@ -325,6 +325,14 @@ fn type_of(schema: &Value) -> String {
             .collect(),
         _ => Vec::new(),
     };
+    if types.len() > 1 {
+        // One of several JSON types (an enum's values: `string or whole number`).
+        return types
+            .iter()
+            .map(|t| type_of(&serde_json::json!({ "type": t })))
+            .collect::<Vec<_>>()
+            .join(" or ");
+    }
     match types.first().copied() {
         None => "any value".to_string(),
         Some("array") => match schema.get("items") {

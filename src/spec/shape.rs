@@ -116,11 +116,27 @@ impl<'a> Checker<'a> {
             Node::Int(i) if types.contains(&"integer") => {
                 // The typed loader reads these into u32/u64: a larger number must be refused
                 // here, with its position, rather than by the typed loader.
+                // Any other whole number is read into an i64.
                 let max = match schema.get("format").and_then(Value::as_str) {
                     Some("uint32") => Some(i128::from(u32::MAX)),
                     Some("uint64") => Some(i128::from(u64::MAX)),
-                    _ => None,
+                    _ => Some(i128::from(i64::MAX)),
                 };
+                if *i < i128::from(i64::MIN) {
+                    out.push(
+                        Diagnostic::error(
+                            "invalid-value",
+                            self.span(node),
+                            format!(
+                                "`{}` must be at least {}, found {i}",
+                                display_path(path),
+                                i64::MIN
+                            ),
+                        )
+                        .label("too small")
+                        .help(format!("use a number of at least {}", i64::MIN)),
+                    );
+                }
                 if let Some(max) = max
                     && *i > max
                 {
@@ -431,6 +447,12 @@ fn type_help(found: &Node, expected: &[&str], schema: &Value) -> String {
             }
             _ => "write `true` or `false`".to_string(),
         },
+        // An enum's values: strings, or whole numbers.
+        (Node::Int(_) | Node::Float(_) | Node::Bool(_), "string")
+            if expected.contains(&"integer") =>
+        {
+            "write a whole number, or put the value in quotes to make it a string".to_string()
+        }
         (Node::Int(_) | Node::Float(_) | Node::Bool(_), "string") => {
             "put the value in quotes to make it a string".to_string()
         }

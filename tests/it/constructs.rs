@@ -1,8 +1,9 @@
-//! `tests/constructs/reviews.yaml`, the small spec of two constructs: rules that hold for
-//! some values of an enum parameter (`when`), and a result whose variant follows one
-//! (`selected_by`). It checks clean; its generated outputs, checked in under
-//! `tests/constructs/generated/`, are its golden files (compiled and gauntlet-tested by
-//! `tests/compile-check`); and the words, schemas and validator say the same rules.
+//! The small specs of `tests/constructs/`: `reviews.yaml`, rules that hold for some values
+//! of an enum parameter (`when`) and a result whose variant follows one (`selected_by`);
+//! `members.yaml`, integer enums. They check clean; their generated outputs, checked in
+//! under `tests/constructs/generated/`, are their golden files (compiled and
+//! gauntlet-tested by `tests/compile-check`); and the words, schemas and validator say the
+//! same rules.
 //!
 //! After an intended change, regenerate with
 //! `toolspec generate tests/constructs/*.yaml --out tests/constructs/generated` (or
@@ -14,10 +15,11 @@ use toolspec::emit::{Kind, Options, generate};
 use toolspec::model::shapes::{input_shape, problem_codes};
 use toolspec::plan::schema::{Profile, input_schema, output_schema};
 
-use crate::common::{load_clean, root};
+use crate::common::{load_clean, root, yaml_files};
 
+/// Every construct spec, loaded together as `toolspec generate tests/constructs/*.yaml` does.
 fn model() -> toolspec::model::Model {
-    load_clean(&[root().join("tests/constructs/reviews.yaml")])
+    load_clean(&yaml_files(&root().join("tests/constructs")))
 }
 
 #[test]
@@ -164,4 +166,58 @@ fn a_wildcard_variant_pages_each_variants_list() {
     let one = list.paging.as_ref().expect("paged");
     assert!(one.names("pull_requests") && !one.names("pull_requests.labels"));
     assert_eq!(one.variants(&list.output), Vec::<String>::new());
+}
+
+#[test]
+fn an_integer_enum_is_a_keyword_where_the_profile_keeps_one_and_words_where_not() {
+    let model = model();
+    let (_, list) = model.tool("members_list").expect("members tool");
+    let codes = |args: Value| problem_codes(input_shape(list), &args);
+    assert!(codes(json!({"project_id": 7, "min_access_level": 40})).is_empty());
+    assert_eq!(
+        codes(json!({"project_id": 7, "min_access_level": 35, "per_page": 10})),
+        ["invalid_enum", "invalid_enum"]
+    );
+    let meanings = "One of: 10 (read issues and comment), 20 (read the code), 30 (push to \
+                    unprotected branches), 40 (push to protected branches and manage the \
+                    project), 50 (everything, deleting the project too).";
+    for profile in [
+        Profile::Standard,
+        Profile::OpenAiStrict,
+        Profile::AnthropicStrict,
+        Profile::Gemini,
+    ] {
+        let schema = input_schema(list, profile);
+        let level = &schema["properties"]["min_access_level"];
+        let page = &schema["properties"]["per_page"];
+        let described = level["description"].as_str().unwrap_or_default();
+        // What each value means is words in every profile.
+        assert!(described.contains(meanings), "{profile:?}: {described}");
+        let page_words = page["description"].as_str().unwrap_or_default();
+        if profile == Profile::Gemini {
+            // Gemini's subset takes string enums only: the values are words.
+            assert!(level.get("enum").is_none(), "{profile:?}: {level}");
+            assert!(page.get("enum").is_none(), "{profile:?}: {page}");
+            assert!(
+                page_words.contains("One of: 20, 50, 100."),
+                "{profile:?}: {page_words}"
+            );
+        } else {
+            // OpenAI's strict mode adds `null` to an optional parameter's values.
+            let values = |v: &Value| -> Vec<Value> {
+                v["enum"]
+                    .as_array()
+                    .map(|a| a.iter().filter(|x| !x.is_null()).cloned().collect())
+                    .unwrap_or_default()
+            };
+            assert_eq!(values(level), [10, 20, 30, 40, 50], "{profile:?}");
+            assert_eq!(values(page), [20, 50, 100], "{profile:?}");
+            assert!(!page_words.contains("One of"), "{profile:?}: {page_words}");
+        }
+    }
+    let out = output_schema(list);
+    assert_eq!(
+        out["properties"]["members"]["items"]["properties"]["access_level"]["enum"],
+        json!([10, 20, 30, 40, 50])
+    );
 }

@@ -105,6 +105,19 @@ const CASES: &[(&str, &str, Option<Party>, bool)] = &[
         true,
     ),
     ("enum-value-added-input", "enum-value-added", None, false),
+    // An integer enum is compared as a string one: a value removed breaks callers.
+    (
+        "integer-enum-value-removed-input",
+        "enum-value-removed",
+        Some(Party::Callers),
+        true,
+    ),
+    (
+        "integer-enum-value-added-input",
+        "enum-value-added",
+        None,
+        false,
+    ),
     (
         "enum-value-added-output",
         "enum-value-added",

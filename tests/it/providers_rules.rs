@@ -234,15 +234,28 @@ fn mcp_property_descriptions_carry_examples_and_rules() {
                         p.name
                     );
                 }
+                if let TyKind::Integer {
+                    enum_values: Some(values),
+                    ..
+                } = &p.ty.kind
+                {
+                    assert_eq!(
+                        props[&p.name]["enum"],
+                        serde_json::json!(values),
+                        "{}.{}",
+                        tool.name,
+                        p.name
+                    );
+                }
                 let lengths = match &p.ty.kind {
                     TyKind::String(r) => toolspec::model::describe::count_words(
                         r.min_length,
                         r.max_length,
                         toolspec::model::describe::Counted::Characters,
                     ),
-                    TyKind::Integer { minimum, maximum } => {
-                        toolspec::model::describe::bound_words(*minimum, *maximum)
-                    }
+                    TyKind::Integer {
+                        minimum, maximum, ..
+                    } => toolspec::model::describe::bound_words(*minimum, *maximum),
                     _ => None,
                 };
                 if let Some(words) = lengths {

@@ -310,7 +310,14 @@ fn sample(ty: &Type, example: Option<&Value>) -> Value {
                 _ => "x",
             })
         }
-        TyKind::Integer { minimum, .. } => json!(minimum.unwrap_or(0)),
+        TyKind::Integer {
+            minimum,
+            enum_values,
+            ..
+        } => match enum_values.as_ref().and_then(|v| v.first()) {
+            Some(first) => json!(first),
+            None => json!(minimum.unwrap_or(0)),
+        },
         TyKind::Number { minimum, .. } => json!(minimum.unwrap_or(0.0)),
         TyKind::Boolean => json!(false),
         TyKind::Array {

@@ -138,8 +138,10 @@ pub struct ParamFacts {
     pub required: bool,
     /// Whether `null` is one of its values (it clears, or says "none").
     pub nullable: bool,
-    /// The closed set of values, if any (empty: any).
+    /// The closed set of values of a string, if any (empty: any).
     pub allowed: &'static [&'static str],
+    /// The closed set of values of an integer, if any (empty: any).
+    pub allowed_integers: &'static [i64],
     /// Numeric bounds.
     pub range: Range,
     /// Fewest characters (when `json_type` is `string`) or items (`array`).
@@ -169,6 +171,7 @@ impl ParamFacts {
             required: field.required,
             nullable: field.nullable,
             allowed: &[],
+            allowed_integers: &[],
             range: Range::None,
             min_length: None,
             max_length: None,
@@ -185,7 +188,14 @@ impl ParamFacts {
                 facts.pattern = s.pattern.map(|p| p.source());
                 facts.format = s.format.map(|f| f.name());
             }
-            Shape::Integer { minimum, maximum } => facts.range = Range::Integer(minimum, maximum),
+            Shape::Integer {
+                minimum,
+                maximum,
+                allowed,
+            } => {
+                facts.allowed_integers = allowed;
+                facts.range = Range::Integer(minimum, maximum);
+            }
             Shape::Number { minimum, maximum } => facts.range = Range::Number(minimum, maximum),
             Shape::Array(a) => {
                 facts.min_length = a.min_items;
@@ -194,6 +204,19 @@ impl ParamFacts {
             Shape::Boolean | Shape::Object(_) | Shape::Map(_) | Shape::Union(_) | Shape::Any => {}
         }
         facts
+    }
+}
+
+impl ParamFacts {
+    /// The closed set of values, strings or whole numbers, as JSON (empty: any), in the
+    /// spec's order: what `enum` and `details.allowed` list.
+    pub fn allowed_values(&self) -> Vec<serde_json::Value> {
+        let strings = self.allowed.iter().map(|v| serde_json::Value::from(*v));
+        let integers = self
+            .allowed_integers
+            .iter()
+            .map(|v| serde_json::Value::from(*v));
+        strings.chain(integers).collect()
     }
 }
 

@@ -74,6 +74,9 @@ pub(crate) fn bad_value(
             })
             .map_or(Value::Null, |(v, _)| v),
         }),
+        Violation::NotAllowed if !param.allowed_integers.is_empty() => {
+            Some(Value::from(outside(param.allowed_integers)))
+        }
         Violation::NotAllowed => {
             let first = param.allowed.first()?;
             let mut value = format!("{first}_not_allowed");
@@ -124,6 +127,17 @@ pub(crate) fn bad_value(
     }
 }
 
+/// A whole number outside `allowed`: one above the largest, else one below the smallest,
+/// else (the set holds both ends of the range) the first number from 0 it lacks.
+fn outside(allowed: &[i64]) -> i64 {
+    let above = allowed.iter().max().and_then(|m| m.checked_add(1));
+    let below = allowed.iter().min().and_then(|m| m.checked_sub(1));
+    // Of `len + 1` numbers, one is not among `len` values: the search ends.
+    above
+        .or(below)
+        .unwrap_or_else(|| (0..).find(|n| !allowed.contains(n)).unwrap_or(0))
+}
+
 /// A string of `len` characters, or an array of `len` items, for length probes.
 fn sized_value(param: &ParamFacts, current: Option<&Value>, len: u64) -> Value {
     if param.json_type == "array" {
@@ -168,13 +182,9 @@ pub(crate) fn bound_values(param: &ParamFacts, current: Option<&Value>) -> Vec<V
 
 /// Values other than `current` that `param` accepts, most plausible first.
 fn other_values(param: &ParamFacts, current: Option<&Value>) -> Vec<Value> {
-    if !param.allowed.is_empty() {
-        return param
-            .allowed
-            .iter()
-            .filter(|v| current.and_then(Value::as_str) != Some(**v))
-            .map(|v| json!(v))
-            .collect();
+    let allowed = param.allowed_values();
+    if !allowed.is_empty() {
+        return allowed.into_iter().filter(|v| Some(v) != current).collect();
     }
     match param.json_type {
         "integer" => {
@@ -387,6 +397,7 @@ mod tests {
         required: true,
         nullable: false,
         allowed: &[],
+        allowed_integers: &[],
         range: Range::None,
         min_length: None,
         max_length: Some(20),
@@ -408,6 +419,45 @@ mod tests {
         assert_eq!(
             bound_values(&TICKET_ID, None),
             vec![json!("T-100111111111111111")]
+        );
+    }
+
+    #[test]
+    fn an_integer_enum_is_probed_outside_its_values() {
+        const PRIORITY: ParamFacts = ParamFacts {
+            name: "priority",
+            json_type: "integer",
+            allowed: &[],
+            allowed_integers: &[1, 2, 5],
+            range: Range::Integer(Some(1), Some(5)),
+            pattern: None,
+            max_length: None,
+            example: "2",
+            ..TICKET_ID
+        };
+        assert_eq!(
+            bad_value(&PRIORITY, Violation::NotAllowed, None),
+            Some(json!(6))
+        );
+        assert_eq!(
+            other_values(&PRIORITY, Some(&json!(2))),
+            vec![json!(1), json!(5)]
+        );
+        let top = ParamFacts {
+            allowed_integers: &[i64::MAX],
+            ..PRIORITY
+        };
+        assert_eq!(
+            bad_value(&top, Violation::NotAllowed, None),
+            Some(json!(i64::MAX - 1))
+        );
+        let ends = ParamFacts {
+            allowed_integers: &[i64::MIN, 0, i64::MAX],
+            ..PRIORITY
+        };
+        assert_eq!(
+            bad_value(&ends, Violation::NotAllowed, None),
+            Some(json!(1))
         );
     }
 

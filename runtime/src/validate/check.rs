@@ -335,7 +335,19 @@ fn check<S: Sink>(shape: &Shape, value: &Value, path: &Path<'_>, optional: bool,
             Value::String(text) => check_string(s, text, value, path, optional, out),
             _ => out.add(|| Problem::wrong_type(&path.pointer(), "string", value)),
         },
-        Shape::Integer { minimum, maximum } => match as_integer(value) {
+        Shape::Integer {
+            minimum,
+            maximum,
+            allowed,
+        } => match as_integer(value) {
+            // An enum says everything: its values lie within the bounds.
+            Some(n) if !allowed.is_empty() => {
+                if !allowed.iter().any(|a| i128::from(*a) == n) {
+                    out.add(|| {
+                        Problem::not_allowed_integer(&path.pointer(), value, allowed, optional)
+                    });
+                }
+            }
             Some(n) => {
                 let low = minimum.is_some_and(|lo| n < i128::from(lo));
                 let high = maximum.is_some_and(|hi| n > i128::from(hi));

@@ -35,7 +35,9 @@
 //!   is a value (clear it, or "none"), kept and fingerprinted apart from absent;
 //! - a map ([`MapShape`]) checks each key and each value, and counts its entries;
 //! - string lengths count Unicode scalar values (chars), as JSON Schema does;
-//! - integers accept `3` and `3.0` but refuse `1.5`.
+//! - integers accept `3` and `3.0` but refuse `1.5`; an integer enum
+//!   ([`Shape::integer_one_of`]) takes only its values, and refuses any other with
+//!   `invalid_enum`, as a string enum does.
 
 mod check;
 mod cleared;
@@ -56,12 +58,14 @@ use regex::Regex;
 pub enum Shape {
     /// A string with optional enum, length, pattern and format constraints.
     String(StringShape),
-    /// A whole number within optional inclusive bounds.
+    /// A whole number within optional inclusive bounds, or one of a closed set.
     Integer {
         /// Smallest allowed value.
         minimum: Option<i64>,
         /// Largest allowed value.
         maximum: Option<i64>,
+        /// Allowed values (an enum); empty means any.
+        allowed: &'static [i64],
     },
     /// Any JSON number within optional inclusive bounds.
     Number {
@@ -88,7 +92,25 @@ pub enum Shape {
 impl Shape {
     /// An integer shape (const, for static tables).
     pub const fn integer(minimum: Option<i64>, maximum: Option<i64>) -> Self {
-        Shape::Integer { minimum, maximum }
+        Shape::Integer {
+            minimum,
+            maximum,
+            allowed: &[],
+        }
+    }
+
+    /// An integer shape that takes only the values `allowed` (an integer enum), which lie
+    /// within the bounds (const, for static tables).
+    pub const fn integer_one_of(
+        minimum: Option<i64>,
+        maximum: Option<i64>,
+        allowed: &'static [i64],
+    ) -> Self {
+        Shape::Integer {
+            minimum,
+            maximum,
+            allowed,
+        }
     }
 
     /// A number shape (const, for static tables).

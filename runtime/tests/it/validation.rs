@@ -42,6 +42,36 @@ fn single_enum_problem_has_its_own_code_message_and_facts() {
 }
 
 #[test]
+fn an_integer_enum_refuses_other_numbers_as_invalid_enum() {
+    static PRIORITY: toolspec_runtime::validate::ObjectShape =
+        toolspec_runtime::validate::ObjectShape::new(&[Field::optional(
+            "priority",
+            Shape::integer_one_of(Some(1), Some(5), &[1, 2, 5]),
+        )]);
+    let example = r#"{"priority":2}"#;
+    for ok in [json!(1), json!(5), json!(2.0)] {
+        assert!(
+            prepare(&PRIORITY, example, json!({ "priority": ok })).is_ok(),
+            "{ok}"
+        );
+    }
+    // Inside the bounds but outside the set, and outside both: the set says everything.
+    for bad in [json!(3), json!(9)] {
+        let e = err(&PRIORITY, example, json!({ "priority": bad }));
+        assert_eq!(e.code, "invalid_enum", "{bad}");
+        assert_eq!(e.details["allowed"], json!([1, 2, 5]));
+        assert_eq!(
+            e.message,
+            format!(
+                "priority {bad} is not valid. Use one of: 1, 2, 5, or omit it. Example of a valid call: {example}"
+            )
+        );
+    }
+    let e = err(&PRIORITY, example, json!({"priority": "2"}));
+    assert_eq!(e.code, "invalid_type");
+}
+
+#[test]
 fn unknown_argument_lists_the_allowed_names() {
     let e = err(&SEARCH, SEARCH_EXAMPLE, json!({"q": "x", "query": "y"}));
     assert_eq!(e.code, "unknown_argument");

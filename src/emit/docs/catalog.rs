@@ -189,7 +189,14 @@ impl Rules {
                 self.patterns |= s.pattern.is_some();
                 self.formats |= s.format.is_some();
             }
-            Kind::Integer { minimum, maximum } => {
+            // The validator checks nothing else on an enum.
+            Kind::Integer {
+                enum_values: Some(_),
+                ..
+            } => self.enums = true,
+            Kind::Integer {
+                minimum, maximum, ..
+            } => {
                 self.ranges |= minimum.is_some() || maximum.is_some();
             }
             Kind::Number { minimum, maximum } => {

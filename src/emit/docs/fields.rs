@@ -238,7 +238,18 @@ pub fn constraints(ty: &Type) -> String {
     let mut parts = Vec::new();
     match &ty.kind {
         Kind::String(rules) => string_rules(rules, &mut parts),
-        Kind::Integer { minimum, maximum } => {
+        // The validator checks nothing else on an enum; neither do the docs.
+        Kind::Integer {
+            enum_values: Some(values),
+            enum_descriptions,
+            ..
+        } => parts.push(format!(
+            "one of: {}",
+            enum_words(values, enum_descriptions, code_span)
+        )),
+        Kind::Integer {
+            minimum, maximum, ..
+        } => {
             if let Some(r) = bound_words(*minimum, *maximum) {
                 parts.push(r);
             }
@@ -295,8 +306,11 @@ pub fn constraints(ty: &Type) -> String {
 }
 
 fn string_rules(rules: &StringRules, parts: &mut Vec<String>) {
-    if rules.enum_values.is_some() {
-        parts.push(format!("one of: {}", enum_words(rules, code_span)));
+    if let Some(values) = &rules.enum_values {
+        parts.push(format!(
+            "one of: {}",
+            enum_words(values, &rules.enum_descriptions, code_span)
+        ));
         // The validator checks nothing else on an enum; neither do the docs.
         return;
     }
@@ -343,10 +357,7 @@ mod tests {
             maximum: Some(1000000.0),
         });
         assert_eq!(constraints(&money), "0 to 1000000");
-        let one = Type::of(Kind::Integer {
-            minimum: Some(1),
-            maximum: None,
-        });
+        let one = Type::of(Kind::integer(Some(1), None));
         assert_eq!(constraints(&one), "at least 1");
     }
 
@@ -358,5 +369,13 @@ mod tests {
             ..StringRules::default()
         });
         assert_eq!(constraints(&t), "one of: `open`, `closed`");
+        // An integer's: its values say everything its bounds would.
+        let t = Type::of(Kind::Integer {
+            minimum: Some(1),
+            maximum: Some(5),
+            enum_values: Some(vec![1, 2, 5]),
+            enum_descriptions: vec![(1, "Urgent.".into())],
+        });
+        assert_eq!(constraints(&t), "one of: `1` (urgent), `2`, `5`");
     }
 }

@@ -249,7 +249,14 @@ fn checks(ts: &ToolSet, t: &Tool) -> Vec<(String, String)> {
         );
     }
     for p in &t.params {
-        if p.ty.enum_values().is_some() {
+        let integer_enum = matches!(
+            p.ty.kind,
+            Kind::Integer {
+                enum_values: Some(_),
+                ..
+            }
+        );
+        if p.ty.enum_values().is_some() || integer_enum {
             add(
                 format!("{}_accepts_every_allowed_value", p.name),
                 format!(
@@ -293,7 +300,14 @@ fn violations(p: &Field) -> Vec<(&'static str, &'static str)> {
                 v.push(("in_the_wrong_format_is_refused", "WrongFormat"));
             }
         }
-        Kind::Integer { minimum, maximum } => {
+        // The validator checks nothing else on an enum: a value outside it is the probe.
+        Kind::Integer {
+            enum_values: Some(_),
+            ..
+        } => v.push(("outside_the_allowed_values_is_refused", "NotAllowed")),
+        Kind::Integer {
+            minimum, maximum, ..
+        } => {
             if minimum.is_some_and(|n| n > i64::MIN) {
                 v.push(("below_the_minimum_is_refused", "BelowMinimum"));
             }
@@ -337,7 +351,12 @@ fn has_bounds(p: &Field) -> bool {
             r.enum_values.is_none()
                 && (r.min_length.is_some_and(|n| n > 0) || r.max_length.is_some())
         }
-        Kind::Integer { minimum, maximum } => minimum.is_some() || maximum.is_some(),
+        Kind::Integer {
+            minimum,
+            maximum,
+            enum_values,
+            ..
+        } => enum_values.is_none() && (minimum.is_some() || maximum.is_some()),
         Kind::Number { minimum, maximum } => {
             minimum.is_some_and(f64::is_finite) || maximum.is_some_and(f64::is_finite)
         }

@@ -170,7 +170,23 @@ impl<'d> Shapes<'d> {
                 self.statics[slot].expr = expr;
                 format!("{V}::Shape::Union(&{name})")
             }
-            Kind::Integer { minimum, maximum } => {
+            Kind::Integer {
+                minimum,
+                maximum,
+                enum_values: Some(values),
+                ..
+            } => {
+                let values: Vec<String> = values.iter().map(i64::to_string).collect();
+                format!(
+                    "{V}::Shape::integer_one_of({}, {}, &[{}])",
+                    opt(*minimum),
+                    opt(*maximum),
+                    values.join(", ")
+                )
+            }
+            Kind::Integer {
+                minimum, maximum, ..
+            } => {
                 format!("{V}::Shape::integer({}, {})", opt(*minimum), opt(*maximum))
             }
             // Outputs only: no input shape ever holds one.

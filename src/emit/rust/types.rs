@@ -286,8 +286,18 @@ impl<'d> Types<'d> {
                 }
                 None => "::std::string::String".into(),
             },
-            Kind::Integer { minimum, .. } => {
-                if minimum.is_some_and(|m| m >= 0) {
+            Kind::Integer {
+                minimum,
+                enum_values,
+                ..
+            } => {
+                // The smallest value the validator lets through: an enum's least, else the
+                // minimum.
+                let least = match enum_values {
+                    Some(values) => values.iter().min().copied(),
+                    None => *minimum,
+                };
+                if least.is_some_and(|m| m >= 0) {
                     "u64".into()
                 } else {
                     "i64".into()

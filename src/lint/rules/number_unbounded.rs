@@ -11,8 +11,9 @@ pub static RULE: Rule = Rule {
     summary: "Integer and number parameters have a `minimum` or `maximum`; counts and sizes have a `maximum`.",
     what: "Reports an integer or number parameter (or array item) with neither `minimum` nor \
            `maximum`, and one whose name says it is a quantity (limit, count, size, amount, \
-           quantity, days, hours, top, max...) without a `maximum`. Bounds written on a named \
-           type are reported once, at the type.",
+           quantity, days, hours, top, max...) without a `maximum`. An integer with an `enum` \
+           is bounded by its values. Bounds written on a named type are reported once, at the \
+           type.",
     why: "The model will pass 0, -1 or 1000000 when nothing says not to: a `days` of 10000 or a \
           `count` of a million is a valid integer. Bounds in the schema are enforced by strict \
           provider modes and by the generated validation, which answers with the allowed \
@@ -32,7 +33,14 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for (ts, tool) in cx.tools() {
         walk(&tool.params, &mut |s: &Slot| {
             let (has_min, has_max) = match &s.ty.kind {
-                Kind::Integer { minimum, maximum } => (minimum.is_some(), maximum.is_some()),
+                // An enum bounds it on both sides.
+                Kind::Integer {
+                    enum_values: Some(_),
+                    ..
+                } => return,
+                Kind::Integer {
+                    minimum, maximum, ..
+                } => (minimum.is_some(), maximum.is_some()),
                 Kind::Number { minimum, maximum } => (minimum.is_some(), maximum.is_some()),
                 _ => return,
             };

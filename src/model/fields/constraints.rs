@@ -1,6 +1,6 @@
 //! The sanity of a field's constraints: string rules (a pattern that compiles), integral
 //! bounds, lower bounds not above upper ones, and keys that do not apply to the field's type
-//! or that a use of a named type may not override.
+//! or that a use of a named type may not override. Enums are checked in [`super::enums`].
 
 use super::FieldResolver;
 use crate::diagnostics::Diagnostic;
@@ -8,7 +8,6 @@ use crate::model::{Content, Kind, StringRules};
 use crate::spec::format as raw;
 use crate::spec::spanned::{Pos, Sp};
 use regex::Regex;
-use std::collections::HashSet;
 
 impl FieldResolver<'_> {
     /// The rules of a map's keys (lengths and a pattern), checked like a string's.
@@ -42,90 +41,12 @@ impl FieldResolver<'_> {
         }
     }
 
-    /// `enum_descriptions`, each naming a value of `enum`, in the values' order.
-    fn enum_descriptions(
-        &mut self,
-        f: &raw::Field,
-        values: Option<&[String]>,
-    ) -> Vec<(String, String)> {
-        let Some(described) = &f.enum_descriptions else {
-            return Vec::new();
-        };
-        let Some(values) = values else {
-            if let Some((k, _)) = described.0.first() {
-                self.diags.push(
-                    Diagnostic::error(
-                        "not-applicable",
-                        self.span(k.pos),
-                        "`enum_descriptions` describes the values of `enum`, and there is none",
-                    )
-                    .label("no enum here")
-                    .help("add `enum: [...]` with the values, or remove `enum_descriptions`"),
-                );
-            }
-            return Vec::new();
-        };
-        for (value, _) in described.iter() {
-            if !values.contains(&value.value) {
-                let mut d = Diagnostic::error(
-                    "unknown-enum-value",
-                    self.span(value.pos),
-                    format!("`{}` is not one of the enum's values", value.value),
-                )
-                .label("described, but not allowed");
-                d = match crate::diagnostics::did_you_mean(
-                    &value.value,
-                    values.iter().map(String::as_str),
-                ) {
-                    Some(s) => d.help(format!("did you mean `{s}`?")),
-                    None => d.help(format!("describe one of: {}", values.join(", "))),
-                };
-                self.diags.push(d);
-            }
-        }
-        values
-            .iter()
-            .filter_map(|v| {
-                described
-                    .iter()
-                    .find(|(k, _)| &k.value == v)
-                    .map(|(_, d)| (v.clone(), d.value.trim().to_string()))
-            })
-            .collect()
-    }
-
     pub(super) fn string_rules(&mut self, f: &raw::Field) -> StringRules {
         self.order(&f.min_length, &f.max_length, "min_length", "max_length");
         if let Some(p) = &f.pattern {
             self.check_pattern(p);
         }
-        let enum_values = f.enum_values.as_ref().map(|vals| {
-            if vals.value.is_empty() {
-                self.diags.push(
-                    Diagnostic::error("empty-enum", self.span(vals.pos), "`enum` has no values")
-                        .label("no value could ever be valid")
-                        .help("list the allowed values, or remove `enum`"),
-                );
-            }
-            // Values that spell the same identifier (`+1` and `1`, `Open` and `open`) are
-            // fine: generated code names their variants apart and keeps each wire value.
-            let mut seen: HashSet<&str> = HashSet::new();
-            for v in &vals.value {
-                if !seen.insert(v.value.as_str()) {
-                    self.diags.push(
-                        Diagnostic::error(
-                            "duplicate-enum-value",
-                            self.span(v.pos),
-                            format!("enum value `{}` is listed twice", v.value),
-                        )
-                        .label("repeats an earlier value")
-                        .help("remove one of the two"),
-                    );
-                }
-            }
-            vals.value.iter().map(|v| v.value.clone()).collect()
-        });
-        let enum_descriptions = self.enum_descriptions(f, enum_values.as_deref());
+        let (enum_values, enum_descriptions) = self.string_enum(f);
         StringRules {
             enum_values,
             enum_descriptions,
@@ -136,7 +57,21 @@ impl FieldResolver<'_> {
         }
     }
 
-    pub(super) fn integer_bound(&mut self, bound: &Option<Sp<f64>>, key: &str) -> Option<i64> {
+    /// A whole number's kind: its bounds, whole and in order, and its `enum`.
+    pub(super) fn integer_kind(&mut self, f: &raw::Field) -> Kind {
+        let minimum = self.integer_bound(&f.minimum, "minimum");
+        let maximum = self.integer_bound(&f.maximum, "maximum");
+        self.order(&f.minimum, &f.maximum, "minimum", "maximum");
+        let (enum_values, enum_descriptions) = self.integer_enum(f, minimum, maximum);
+        Kind::Integer {
+            minimum,
+            maximum,
+            enum_values,
+            enum_descriptions,
+        }
+    }
+
+    fn integer_bound(&mut self, bound: &Option<Sp<f64>>, key: &str) -> Option<i64> {
         let b = bound.as_ref()?;
         if b.value.fract() != 0.0 || !b.value.is_finite() || b.value.abs() > 9.007e15 {
             self.diags.push(
@@ -194,8 +129,9 @@ impl FieldResolver<'_> {
     /// Constraint keys that make no sense for the resolved kind.
     pub(super) fn not_applicable(&mut self, f: &raw::Field, kind: &Kind) {
         let is = |k: &str| match kind {
-            Kind::String(_) => k == "string",
-            Kind::Integer { .. } | Kind::Number { .. } => k == "number",
+            Kind::String(_) => k == "string" || k == "enum",
+            Kind::Integer { .. } => k == "number" || k == "enum",
+            Kind::Number { .. } => k == "number",
             Kind::Array { .. } => k == "array",
             Kind::Object { .. } => k == "object",
             Kind::Map { .. } => k == "map",
@@ -212,14 +148,14 @@ impl FieldResolver<'_> {
                 wrong.push((key, p, for_kind));
             }
         };
-        note(f.enum_values.as_ref().map(|v| v.pos), "enum", "string");
+        note(f.enum_values.as_ref().map(|v| v.pos), "enum", "enum");
         note(
             f.enum_descriptions
                 .as_ref()
                 .and_then(|v| v.0.first())
                 .map(|(k, _)| k.pos),
             "enum_descriptions",
-            "string",
+            "enum",
         );
         note(f.min_length.as_ref().map(|v| v.pos), "min_length", "string");
         note(f.max_length.as_ref().map(|v| v.pos), "max_length", "string");
@@ -256,10 +192,10 @@ impl FieldResolver<'_> {
             "object",
         );
         for (key, pos, for_kind) in wrong {
-            let kind_word = if for_kind == "number" {
-                "integer or number"
-            } else {
-                for_kind
+            let kind_word = match for_kind {
+                "number" => "integer or number",
+                "enum" => "string or integer",
+                other => other,
             };
             self.diags.push(
                 Diagnostic::error(

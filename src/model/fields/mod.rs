@@ -1,8 +1,10 @@
 //! Resolving fields and types: named types, examples, defaults. The sanity of constraints
-//! (bounds in order, keys that apply to the type) is checked in [`constraints`].
+//! (bounds in order, keys that apply to the type) is checked in [`constraints`], enums in
+//! [`enums`].
 
 mod constraints;
 mod cover;
+mod enums;
 mod requires;
 mod unions;
 
@@ -371,12 +373,7 @@ impl<'a> FieldResolver<'a> {
         let name = f.ty.value.as_str();
         let kind = match name {
             "string" => Kind::String(self.string_rules(f)),
-            "integer" => {
-                let minimum = self.integer_bound(&f.minimum, "minimum");
-                let maximum = self.integer_bound(&f.maximum, "maximum");
-                self.order(&f.minimum, &f.maximum, "minimum", "maximum");
-                Kind::Integer { minimum, maximum }
-            }
+            "integer" => self.integer_kind(f),
             "number" => {
                 self.order(&f.minimum, &f.maximum, "minimum", "maximum");
                 Kind::Number {

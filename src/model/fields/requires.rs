@@ -194,6 +194,25 @@ impl FieldResolver<'_> {
         };
         let field = text_at(file, name);
         let param = self.spec_param(&field, params)?;
+        if let Kind::Integer {
+            enum_values: Some(_),
+            ..
+        } = &param.ty.kind
+        {
+            self.diags.push(
+                Diagnostic::error(
+                    "invalid-requirement",
+                    field.span,
+                    format!("`{}` is an integer enum; a `when` looks at a string enum", field.text),
+                )
+                .label("its values are numbers")
+                .help(format!(
+                    "make `{}` a string enum (`enum: ['1', '2']`), or write `if_given: {}` for a rule on whether it is passed",
+                    field.text, field.text
+                )),
+            );
+            return None;
+        }
         let Kind::String(StringRules {
             enum_values: Some(choices),
             ..

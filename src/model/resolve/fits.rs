@@ -29,11 +29,13 @@ pub enum Misfit {
         /// What the target takes (`a string`).
         to: String,
     },
-    /// String values the target's enum does not have.
+    /// Values the target's enum does not have (strings, or whole numbers as JSON writes
+    /// them).
     Values {
         /// Where below the argument.
         at: String,
-        /// The source's values outside the enum (`any other string` for an open string).
+        /// The source's values outside the enum (`any other string` for an open string,
+        /// `any other integer` for an integer without an enum).
         outside: Vec<String>,
         /// The target's enum.
         allowed: Vec<String>,
@@ -185,6 +187,31 @@ fn ty(source: &Type, target: &Type, at: &str, out: &mut Vec<Misfit>) {
         }
         (Kind::Union { .. }, _) | (_, Kind::Union { .. }) => mismatch(out),
         (Kind::Integer { .. }, Kind::Number { .. }) => {}
+        (
+            Kind::Integer {
+                enum_values: from, ..
+            },
+            Kind::Integer {
+                enum_values: Some(allowed),
+                ..
+            },
+        ) => {
+            let outside: Vec<String> = match from {
+                Some(values) => values
+                    .iter()
+                    .filter(|v| !allowed.contains(v))
+                    .map(i64::to_string)
+                    .collect(),
+                None => vec!["any other integer".into()],
+            };
+            if !outside.is_empty() {
+                out.push(Misfit::Values {
+                    at: at.into(),
+                    outside,
+                    allowed: allowed.iter().map(i64::to_string).collect(),
+                });
+            }
+        }
         (Kind::String(from), Kind::String(to)) => {
             if let Some(allowed) = &to.enum_values {
                 let outside: Vec<String> = match &from.enum_values {
@@ -337,10 +364,7 @@ mod tests {
     }
 
     fn int() -> Type {
-        Type::of(Kind::Integer {
-            minimum: None,
-            maximum: None,
-        })
+        Type::of(Kind::integer(None, None))
     }
 
     #[test]
@@ -444,6 +468,38 @@ mod tests {
                 takes: vec!["status".into(), "note".into()],
             }]
         );
+    }
+
+    #[test]
+    fn an_integer_enum_takes_only_its_values() {
+        let levels = |values: Option<Vec<i64>>| {
+            Type::of(Kind::Integer {
+                minimum: None,
+                maximum: None,
+                enum_values: values,
+                enum_descriptions: Vec::new(),
+            })
+        };
+        let target = f("level", levels(Some(vec![1, 2, 5])), true);
+        assert!(misfits(&f("level", levels(Some(vec![5, 1])), true), &target).is_empty());
+        assert_eq!(
+            misfits(&f("level", levels(Some(vec![1, 3])), true), &target),
+            [Misfit::Values {
+                at: String::new(),
+                outside: vec!["3".into()],
+                allowed: vec!["1".into(), "2".into(), "5".into()],
+            }]
+        );
+        assert_eq!(
+            misfits(&f("level", int(), true), &target),
+            [Misfit::Values {
+                at: String::new(),
+                outside: vec!["any other integer".into()],
+                allowed: vec!["1".into(), "2".into(), "5".into()],
+            }]
+        );
+        // An enum's values are integers, which an open integer takes.
+        assert!(misfits(&target, &f("level", int(), true)).is_empty());
     }
 
     #[test]

@@ -1074,6 +1074,24 @@ fn selections(
             );
             continue;
         };
+        if let Kind::Integer {
+            enum_values: Some(_),
+            ..
+        } = &param.ty.kind
+        {
+            fr.diags.push(error(
+                format!(
+                    "`{}` is an integer enum, and a variant is named by a string",
+                    by.value
+                ),
+                "a union follows a string enum parameter",
+                format!(
+                    "make `{}` a string enum whose values are the variants' names",
+                    by.value
+                ),
+            ));
+            continue;
+        }
         let Kind::String(crate::model::StringRules {
             enum_values: Some(values),
             ..

@@ -233,6 +233,11 @@ impl Tally {
                     }
                 }
             }
+            // OpenAI counts every enum value; only string values count toward the characters.
+            Kind::Integer {
+                enum_values: Some(values),
+                ..
+            } => self.enum_values += values.len(),
             Kind::Array { items, .. } => self.ty(items, f, diags),
             Kind::Map { values, .. } => self.ty(values, f, diags),
             Kind::Object { fields, .. } => self.fields(fields, diags),

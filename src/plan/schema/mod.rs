@@ -537,12 +537,22 @@ fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
                 }
             }
         }
-        Kind::Integer { minimum, maximum } if keeps(Rule::Bounds) => {
-            if let Some(n) = minimum {
-                m.insert("minimum".into(), json!(n));
+        Kind::Integer {
+            minimum,
+            maximum,
+            enum_values,
+            ..
+        } => {
+            if let Some(values) = enum_values.as_ref().filter(|_| keeps(Rule::IntegerEnum)) {
+                m.insert("enum".into(), json!(values));
             }
-            if let Some(n) = maximum {
-                m.insert("maximum".into(), json!(n));
+            if keeps(Rule::Bounds) {
+                if let Some(n) = minimum {
+                    m.insert("minimum".into(), json!(n));
+                }
+                if let Some(n) = maximum {
+                    m.insert("maximum".into(), json!(n));
+                }
             }
         }
         Kind::Number { minimum, maximum } if keeps(Rule::Bounds) => {
@@ -553,7 +563,7 @@ fn type_body(ty: &Type, dir: Direction) -> Map<String, Value> {
                 m.insert("maximum".into(), number(*n));
             }
         }
-        Kind::Integer { .. } | Kind::Number { .. } | Kind::Boolean => {}
+        Kind::Number { .. } | Kind::Boolean => {}
         Kind::Array {
             items,
             min_items,

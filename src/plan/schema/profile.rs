@@ -9,7 +9,8 @@
 //!
 //! | rule | Standard | OpenAI strict | Anthropic strict | Gemini |
 //! |---|---|---|---|---|
-//! | `enum` | yes | yes | yes | yes |
+//! | `enum` of strings | yes | yes | yes | yes |
+//! | `enum` of integers | yes | yes | yes | no |
 //! | `minLength`, `maxLength` | yes | no | no | yes |
 //! | `pattern` | yes | yes | no | yes |
 //! | `format` | every one | not `uri` | every one | `date-time` only |
@@ -46,8 +47,10 @@ pub enum Profile {
 /// A rule a schema can state as a keyword.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rule {
-    /// `enum`.
+    /// `enum` of strings.
     Enum,
+    /// `enum` of whole numbers (Gemini's subset takes string enums only).
+    IntegerEnum,
     /// `minLength` and `maxLength`.
     Length,
     /// `pattern`.
@@ -72,7 +75,8 @@ impl Profile {
     pub fn keeps(self, rule: Rule) -> bool {
         use Profile::*;
         match (self, rule) {
-            (_, Rule::Enum) | (Standard, _) => true,
+            (Gemini, Rule::IntegerEnum) => false,
+            (_, Rule::Enum | Rule::IntegerEnum) | (Standard, _) => true,
             (OpenAiStrict, Rule::Format(f)) => f != Format::Uri,
             (OpenAiStrict, Rule::Length | Rule::Default | Rule::MapKeys) => false,
             (OpenAiStrict, _) => true,
@@ -118,5 +122,7 @@ mod tests {
                 && !Gemini.keeps(Rule::Format(Format::Email))
         );
         assert!(Gemini.keeps(Rule::Default) && !Gemini.keeps(Rule::MapKeys));
+        assert!(Gemini.keeps(Rule::Enum) && !Gemini.keeps(Rule::IntegerEnum));
+        assert!(OpenAiStrict.keeps(Rule::IntegerEnum) && AnthropicStrict.keeps(Rule::IntegerEnum));
     }
 }

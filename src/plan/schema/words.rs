@@ -79,20 +79,24 @@ pub(super) fn default_words(default: Option<&Value>, profile: Profile) -> Option
 fn scalar_phrases(ty: &Type, profile: Profile) -> Vec<String> {
     let mut out = Vec::new();
     match &ty.kind {
-        Kind::String(
-            rules @ StringRules {
-                enum_values,
-                enum_descriptions,
-                min_length,
-                max_length,
-                format,
-                pattern,
-                ..
-            },
-        ) => {
+        Kind::String(StringRules {
+            enum_values,
+            enum_descriptions,
+            min_length,
+            max_length,
+            format,
+            pattern,
+            ..
+        }) => {
             // The values are a keyword everywhere; only their meanings need words.
-            if enum_values.is_some() && !enum_descriptions.is_empty() {
-                out.push(format!("one of: {}", enum_words(rules, str::to_owned)));
+            if let Some(values) = enum_values
+                .as_ref()
+                .filter(|_| !enum_descriptions.is_empty())
+            {
+                out.push(format!(
+                    "one of: {}",
+                    enum_words(values, enum_descriptions, str::to_owned)
+                ));
             }
             if !profile.keeps(Rule::Length)
                 && let Some(c) = count_words(*min_length, *max_length, Counted::Characters)
@@ -108,7 +112,25 @@ fn scalar_phrases(ty: &Type, profile: Profile) -> Vec<String> {
                 out.push(format_words(f));
             }
         }
-        Kind::Integer { minimum, maximum } if !profile.keeps(Rule::Bounds) => {
+        // An integer enum's values are a keyword where the profile keeps one (words say
+        // what they mean), else words; and they say everything the bounds would.
+        Kind::Integer {
+            enum_values: Some(values),
+            enum_descriptions,
+            ..
+        } if !profile.keeps(Rule::IntegerEnum) || !enum_descriptions.is_empty() => {
+            out.push(format!(
+                "one of: {}",
+                enum_words(values, enum_descriptions, str::to_owned)
+            ));
+        }
+        Kind::Integer {
+            enum_values: Some(_),
+            ..
+        } => {}
+        Kind::Integer {
+            minimum, maximum, ..
+        } if !profile.keeps(Rule::Bounds) => {
             out.extend(bound_words(*minimum, *maximum));
         }
         Kind::Number { minimum, maximum } if !profile.keeps(Rule::Bounds) => out.extend(

@@ -58,4 +58,9 @@ pub mod constructs {
     pub mod reviews {
         include!("../../constructs/generated/reviews/reviews.rs");
     }
+    /// Project members: integer enums (access levels), named and inline, in a parameter and
+    /// in an output field.
+    pub mod members {
+        include!("../../constructs/generated/members/members.rs");
+    }
 }

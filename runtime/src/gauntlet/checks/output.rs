@@ -183,13 +183,18 @@ pub(crate) fn allowed_values_accepted(ctx: &Ctx<'_, '_>, name: &str) -> Result<(
     let Some(param) = ctx.param(name) else {
         return Err(not_applicable(ctx, &format!("has a parameter `{name}`")));
     };
+    let values = param.allowed_values();
+    let listed: Vec<String> = values
+        .iter()
+        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+        .collect();
     let promise = format!(
         "{} accepts every value its description lists for `{name}`: {}",
         ctx.tool.name,
-        param.allowed.join(", ")
+        listed.join(", ")
     );
-    for value in param.allowed {
-        accepted(ctx, name, json!(value), &promise)?;
+    for value in values {
+        accepted(ctx, name, value, &promise)?;
     }
     Ok(())
 }

@@ -329,7 +329,7 @@ fn allowed_facts(
     };
     match violation {
         Violation::Missing | Violation::WrongType => want("expected", json!(param.json_type)),
-        Violation::NotAllowed => want("allowed", json!(param.allowed)),
+        Violation::NotAllowed => want("allowed", Value::Array(param.allowed_values())),
         Violation::BelowMinimum | Violation::AboveMaximum => {
             let (min, max) = match param.range {
                 Range::Integer(a, b) => (a.map(Value::from), b.map(Value::from)),

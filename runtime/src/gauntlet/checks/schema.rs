@@ -158,9 +158,10 @@ fn schema_param(param: &ParamFacts, prop: &Value, diffs: &mut Vec<String>) {
         }
     };
     check("type", Some(json!(param.json_type)));
+    let allowed = param.allowed_values();
     check(
         "enum",
-        (!param.allowed.is_empty()).then(|| json!(param.allowed)),
+        (!allowed.is_empty()).then_some(Value::Array(allowed)),
     );
     let (min, max) = match param.range {
         Range::Integer(a, b) => (a.map(Value::from), b.map(Value::from)),

@@ -397,9 +397,10 @@ fn the_fast_path_and_the_full_one_agree_on_every_call() {
 /// unions (`calendarId`, `account`), fields `null` clears, rules over which go together (one
 /// conditioned on an enum's value: `modificationScope`), maps (`extendedProperties`), a
 /// free-form object (`launchOptions`), a list with a default; and, from the construct specs,
-/// a parameter that is a tagged union (a review's `verdict`).
+/// a parameter that is a tagged union (a review's `verdict`), integer enums (a member's
+/// access level).
 fn corpus_checks() -> Vec<TypedCheck> {
-    use toolspec_compile_check::constructs::reviews;
+    use toolspec_compile_check::constructs::{members, reviews};
     use toolspec_compile_check::corpus::{calendar, puppeteer, slack, supabase};
     let named = |defs: &'static [ToolDefinition], name: &str| {
         defs.iter()
@@ -438,6 +439,10 @@ fn corpus_checks() -> Vec<TypedCheck> {
         (
             named(&reviews::DEFINITIONS, "reviews_review_submit"),
             both_ways::<reviews::ReviewsReviewSubmitInput>,
+        ),
+        (
+            named(&members::DEFINITIONS, "members_list"),
+            both_ways::<members::MembersListInput>,
         ),
     ]
 }

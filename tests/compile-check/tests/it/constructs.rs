@@ -1,7 +1,7 @@
 //! The construct specs of `tests/constructs/`, each served by a small in-memory
 //! implementation and held to the gauntlet generated from its spec; and what the generated
-//! server does when a call breaks a `when` rule, or an implementation returns a variant its
-//! call did not select.
+//! server does when a call breaks a `when` rule, an implementation returns a variant its
+//! call did not select, or a call passes a number outside an integer enum.
 
 mod reviews {
     use std::sync::{Arc, Mutex};
@@ -225,5 +225,91 @@ mod reviews {
             .run(check.name)
             .expect_err("the broken fixture fails it");
         assert!(failure.to_string().contains("internal_error"), "{failure}");
+    }
+}
+
+mod members {
+    use serde_json::{Value, json};
+    use toolspec_compile_check::constructs::members::*;
+    use toolspec_runtime::ToolError;
+    use toolspec_runtime::engine::{CallContext, Runtime, Toolset};
+
+    /// Project 7 and its three members, highest access level first.
+    pub struct Members;
+
+    const ALL: [(&str, AccessLevel); 3] = [("ada", 50), ("grace", 40), ("linus", 30)];
+
+    impl MembersTools for Members {
+        async fn members_list(
+            &self,
+            input: MembersListInput,
+        ) -> Result<MembersListOutput, ToolError> {
+            if input.project_id != 7 {
+                return Err(MembersError::ProjectNotFound {
+                    project_id: input.project_id,
+                }
+                .into());
+            }
+            let least = input.min_access_level.unwrap_or(10);
+            let page = usize::try_from(input.per_page).unwrap_or(usize::MAX);
+            let members = ALL
+                .iter()
+                .filter(|(_, level)| *level >= least)
+                .take(page)
+                .map(|(name, level)| MembersListOutputMembersItem {
+                    username: (*name).to_owned(),
+                    access_level: *level,
+                })
+                .collect();
+            Ok(MembersListOutput { members })
+        }
+    }
+
+    pub fn fixture(runtime: Runtime) -> MembersServer<Members> {
+        MembersServer::new(Members, runtime)
+    }
+
+    include!("../../../constructs/generated/members/members_gauntlet.rs");
+
+    members_gauntlet!(fixture);
+
+    fn call(args: Value) -> Result<Value, ToolError> {
+        let server = MembersServer::in_memory(Members).unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(server.call("members_list", args, &CallContext::new()))
+            .map(|out| out.structured)
+    }
+
+    #[test]
+    fn a_number_outside_an_integer_enum_is_refused_with_the_numbers_allowed() {
+        let ok = call(json!({"project_id": 7, "min_access_level": 40})).unwrap();
+        assert_eq!(
+            ok["members"],
+            json!([
+                {"username": "ada", "access_level": 50},
+                {"username": "grace", "access_level": 40}
+            ])
+        );
+        // A whole number written as a float is the same number.
+        assert!(call(json!({"project_id": 7, "min_access_level": 40.0, "per_page": 50})).is_ok());
+        for (args, allowed) in [
+            (
+                json!({"project_id": 7, "min_access_level": 35}),
+                json!([10, 20, 30, 40, 50]),
+            ),
+            (
+                json!({"project_id": 7, "per_page": 10}),
+                json!([20, 50, 100]),
+            ),
+        ] {
+            let e = call(args.clone()).unwrap_err();
+            assert_eq!(e.code, "invalid_enum", "{args}: {e:?}");
+            assert_eq!(e.details["allowed"], allowed, "{args}");
+        }
+        let e = call(json!({"project_id": 7, "min_access_level": "40"})).unwrap_err();
+        assert_eq!(e.code, "invalid_type", "{e:?}");
     }
 }
