@@ -112,7 +112,10 @@ fn constraints(doc: &Document, schema: &Value) -> Vec<(String, Value)> {
         "minItems",
         "maxItems",
     ] {
-        let Some(v) = s.get(key) else { continue };
+        // A `null` default is "left out", which every optional parameter already is.
+        let Some(v) = s.get(key).filter(|v| !v.is_null()) else {
+            continue;
+        };
         if key == "format"
             && !["date-time", "date", "email", "uri", "url", "uuid"]
                 .contains(&v.as_str().unwrap_or(""))

@@ -144,9 +144,6 @@ impl<'d> Schemas<'d> {
                 self.in_progress.insert(reference.to_string());
                 let mut body = self.kind(&flat.schema, reference, report, depth + 1);
                 describe(&mut body, &flat.schema, reference, report);
-                if flat.nullable {
-                    body.set("nullable", Node::Scalar(Value::Bool(true)));
-                }
                 self.in_progress.remove(reference);
                 self.types.insert(name.clone(), body);
                 name
@@ -154,6 +151,12 @@ impl<'d> Schemas<'d> {
         };
         let mut node = Node::map();
         node.set("type", Node::str(&name));
+        // A component that may be null (3.0's `nullable` on it, or 3.1's `null` in its
+        // type) makes every use of it nullable: the use says so, as the type cannot.
+        if flat.nullable {
+            node.set("nullable", Node::Scalar(Value::Bool(true)));
+            report.carried(1);
+        }
         // The type's own description speaks for it; a use adds its own only when the
         // document wrote one beside the `$ref` (3.1 allows it).
         if let Some(d) = schema.get("description").and_then(Value::as_str) {
@@ -803,14 +806,19 @@ fn numeric(node: &mut Node, s: &Map<String, Value>, integer: bool, at: &str, rep
         report.drop(at, "multipleOf: the spec has no multiple-of constraint yet");
     }
     if let Some(values) = s.get("enum").and_then(Value::as_array) {
-        let nums: Vec<Node> = values
+        let whole: Vec<Node> = values
             .iter()
-            .filter(|v| v.is_number())
+            .filter(|v| v.is_i64())
             .cloned()
             .map(Node::Scalar)
             .collect();
-        if !nums.is_empty() {
-            node.set("enum", Node::Seq(nums));
+        if !integer {
+            report.drop(
+                at,
+                "an enum of numbers that are not whole: the spec's enums are strings or integers",
+            );
+        } else if !whole.is_empty() {
+            node.set("enum", Node::Seq(whole));
             report.carried(1);
         }
     }
@@ -824,7 +832,12 @@ fn carry_default(node: &mut Node, s: &Map<String, Value>, at: &str, report: &mut
         examples::fits(d, node)
     } else if let (Some(items), Some(values)) = (node.get("items"), d.as_array()) {
         // A list of scalars: each must be a value of the items.
-        is_scalar(items) && values.iter().all(|v| examples::fits(v, items))
+        let n = values.len() as u64;
+        let count = |k: &str| node.get(k).and_then(|v| v.to_json().as_u64());
+        is_scalar(items)
+            && values.iter().all(|v| examples::fits(v, items))
+            && count("min_items").is_none_or(|m| n >= m)
+            && count("max_items").is_none_or(|m| n <= m)
     } else {
         false
     };
