@@ -268,9 +268,10 @@ impl Api {
         if let Some(body) = body(route, &args) {
             request = request.json(&body);
         }
+        let keyed = route.idempotency_header.is_some() && extra.key.is_some();
         let response = match request.send().await {
             Ok(r) => r,
-            Err(e) => return Err(unreached(route, &e)),
+            Err(e) => return Err(unreached(route, &e, keyed)),
         };
         let status = response.status();
         let retry_after = response
@@ -281,7 +282,7 @@ impl Api {
         let bytes = match response.bytes().await {
             Ok(b) if b.len() <= MAX_ANSWER => b,
             Ok(_) => return Err(unexpected(route, "an answer larger than 16 MB")),
-            Err(e) => return Err(unreached(route, &e)),
+            Err(e) => return Err(unreached(route, &e, keyed)),
         };
         if !status.is_success() {
             return Err(failure(route, status.as_u16(), &bytes, retry_after));
@@ -571,15 +572,16 @@ fn failure(route: &Route, status: u16, bytes: &[u8], retry_after: Option<u64>) -
     )
 }
 
-/// No answer: for a write, the change may have been made if the request went out.
-fn unreached(route: &Route, e: &reqwest::Error) -> ToolError {
+/// No answer: for a write, the change may have been made if the request went out; a retry
+/// is safe only when the API got the call's idempotency key (`keyed`).
+fn unreached(route: &Route, e: &reqwest::Error, keyed: bool) -> ToolError {
     let sent = !e.is_connect() && !e.is_builder();
     let what = if e.is_timeout() {
         "did not answer in time"
     } else {
         "could not be reached"
     };
-    let (effect, retryable) = match (route.write, sent, route.idempotency_header.is_some()) {
+    let (effect, retryable) = match (route.write, sent, keyed) {
         (false, _, _) => ("", true),
         (true, false, _) => (" Nothing was sent, so nothing changed.", true),
         (true, true, true) => (
@@ -632,4 +634,272 @@ fn broken(route: &Route, what: &str) -> ToolError {
         false,
         Value::Null,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+    use std::net::TcpListener;
+
+    const NOT_FOUND: Status = Status {
+        status: 404,
+        code: "not_found",
+        retryable: false,
+        message: "The API found nothing for these arguments: {reason}. Check the ids.",
+        reason: true,
+        retry_after: false,
+    };
+    const RATE_LIMITED: Status = Status {
+        status: 429,
+        code: "rate_limited",
+        retryable: true,
+        message: "The API is limiting the rate of calls: {reason}. Wait, then retry.",
+        reason: true,
+        retry_after: true,
+    };
+
+    static LIST: Route = Route {
+        tool: "demo_items_list",
+        method: "GET",
+        path: &[Part::Lit("/orgs/"), Part::Param("org"), Part::Lit("/items")],
+        query: &[("state", "state"), ("labels", "label[]")],
+        headers: &[("trace", "X-Trace")],
+        body: &[],
+        body_param: None,
+        response: Some("items"),
+        paging: &[("page", "page"), ("size", "per_page")],
+        items: Some("items"),
+        idempotency_header: None,
+        statuses: &[NOT_FOUND, RATE_LIMITED],
+        write: false,
+    };
+
+    static CREATE: Route = Route {
+        tool: "demo_item_create",
+        method: "POST",
+        path: &[Part::Lit("/items")],
+        query: &[],
+        headers: &[],
+        body: &[("item_name", "name"), ("tags", "tags")],
+        body_param: None,
+        response: None,
+        paging: &[],
+        items: None,
+        idempotency_header: Some("Idempotency-Key"),
+        statuses: &[],
+        write: true,
+    };
+
+    fn api(base: &str, auth: Option<(Auth, String)>) -> Api {
+        Api::new(
+            base,
+            auth,
+            vec![("X-Api-Version".into(), "2026-01-01".into())],
+            Duration::from_secs(5),
+        )
+        .expect("a valid base")
+    }
+
+    fn args(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().expect("an object")
+    }
+
+    #[test]
+    fn arguments_go_where_the_route_says_and_pages_in_the_apis_own_names() {
+        let api = api(
+            "https://api.example.com/v3/",
+            Some((Auth::Query("key"), "s3cret".into())),
+        );
+        let window = Window {
+            offset: 20,
+            limit: 10,
+            after: None,
+        };
+        let a = args(json!({"org": "a b/c", "state": "open", "labels": ["x", "y"], "trace": null}));
+        let url = api.url(&LIST, &a, Some(&window)).expect("builds");
+        assert_eq!(
+            url.as_str(),
+            "https://api.example.com/v3/orgs/a%20b%2Fc/items?state=open&label%5B%5D=x&label%5B%5D=y&page=3&per_page=10&key=s3cret"
+        );
+        // A preview shows the request without the credential.
+        let described = api.describe(&LIST, &a).expect("describes");
+        assert!(
+            described.starts_with("GET /v3/orgs/a%20b%2Fc/items?state=open"),
+            "{described}"
+        );
+        assert!(!described.contains("s3cret"), "{described}");
+        assert!(described.contains("key=..."), "{described}");
+    }
+
+    #[test]
+    fn a_base_that_is_not_http_is_refused_at_start() {
+        for bad in ["ftp://example.com", "/api/v3", "not a url"] {
+            let e = Api::new(bad, None, Vec::new(), DEFAULT_TIMEOUT).expect_err(bad);
+            assert!(e.0.contains(bad), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_documented_status_is_its_error_and_any_other_says_what_happened() {
+        let body = br#"{"message": "No such org", "documentation_url": "https://x"}"#;
+        let e = failure(&LIST, 404, body, None);
+        assert_eq!(e.code, "not_found");
+        assert!(!e.retryable);
+        assert_eq!(
+            e.message,
+            "The API found nothing for these arguments: No such org. Check the ids."
+        );
+        assert_eq!(e.details.get("reason"), Some(&json!("No such org")));
+        let e = failure(&LIST, 429, b"", Some(30));
+        assert_eq!((e.code.as_ref(), e.retryable), ("rate_limited", true));
+        assert_eq!(e.details.get("retry_after_seconds"), Some(&json!(30)));
+        assert_eq!(e.details.get("reason"), Some(&json!("Too Many Requests")));
+        // Undocumented: a write's refusal says nothing was made, and no retry is promised.
+        let e = failure(&CREATE, 409, &[b'x'; 5000], None);
+        assert_eq!((e.code.as_ref(), e.retryable), ("internal_error", false));
+        assert!(e.message.contains("HTTP 409"), "{}", e.message);
+        assert!(e.message.contains("was not made"), "{}", e.message);
+        assert!(
+            e.message.len() < 800,
+            "the API's text is bounded: {}",
+            e.message.len()
+        );
+    }
+
+    #[test]
+    fn an_answer_that_is_not_the_documented_result_is_never_a_success() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Out {
+            id: String,
+        }
+        let reply = Reply {
+            body: json!({"name": "no id here"}),
+            route: &CREATE,
+        };
+        let e = reply.output::<Out>().expect_err("missing id");
+        assert_eq!(e.code, "internal_error");
+        assert!(e.message.contains("the change was made"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_page_says_whether_more_follow() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Out {
+            items: Vec<Value>,
+        }
+        let window = Window {
+            offset: 0,
+            limit: 2,
+            after: None,
+        };
+        let full = Reply {
+            body: json!([1, 2]),
+            route: &LIST,
+        };
+        assert_eq!(
+            full.page::<Out>(&window).expect("a page").has_more,
+            Some(true)
+        );
+        let short = Reply {
+            body: json!([1]),
+            route: &LIST,
+        };
+        assert_eq!(
+            short.page::<Out>(&window).expect("a page").has_more,
+            Some(false)
+        );
+    }
+
+    /// One request answered by a real socket: what the forwarder sends, and what it makes
+    /// of the answer.
+    fn serve_once(answer: &'static str) -> (String, std::thread::JoinHandle<String>) {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("binds");
+        let base = format!("http://{}", listener.local_addr().expect("addr"));
+        let handle = std::thread::spawn(move || {
+            let (mut socket, _) = listener.accept().expect("accepts");
+            let mut got = Vec::new();
+            let mut buf = [0u8; 4096];
+            // Headers, then the body its Content-Length announces.
+            loop {
+                let n = socket.read(&mut buf).expect("reads");
+                got.extend_from_slice(&buf[..n]);
+                let text = String::from_utf8_lossy(&got).to_string();
+                if let Some(end) = text.find("\r\n\r\n") {
+                    let length = text
+                        .lines()
+                        .find_map(|l| {
+                            l.to_ascii_lowercase()
+                                .strip_prefix("content-length:")
+                                .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                        })
+                        .unwrap_or(0);
+                    if got.len() >= end + 4 + length {
+                        break;
+                    }
+                }
+                if n == 0 {
+                    break;
+                }
+            }
+            socket.write_all(answer.as_bytes()).expect("answers");
+            String::from_utf8_lossy(&got).to_string()
+        });
+        (base, handle)
+    }
+
+    #[tokio::test]
+    async fn a_keyed_write_sends_its_body_key_and_credential() {
+        let (base, server) = serve_once(
+            "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 15\r\nConnection: close\r\n\r\n{\"id\": \"it_1\"}\n",
+        );
+        let api = api(&base, Some((Auth::Bearer, "tok".into())));
+        let input = json!({"item_name": "Mug", "tags": ["red"], "unused": null});
+        let extra = Extra {
+            window: None,
+            key: Some("tsk_0123"),
+        };
+        let reply = api.send(&CREATE, &input, extra).await.expect("sent");
+        let out: Value = reply.output().expect("the answer");
+        assert_eq!(out, json!({"id": "it_1"}));
+        let request = server.join().expect("served").to_ascii_lowercase();
+        assert!(request.starts_with("post /items http/1.1"), "{request}");
+        assert!(request.contains("idempotency-key: tsk_0123"), "{request}");
+        assert!(request.contains("authorization: bearer tok"), "{request}");
+        assert!(request.contains("x-api-version: 2026-01-01"), "{request}");
+        assert!(
+            request.ends_with(r#"{"name":"mug","tags":["red"]}"#),
+            "{request}"
+        );
+    }
+
+    #[tokio::test]
+    async fn no_answer_to_a_write_says_the_change_may_have_been_made() {
+        // Accepts the request, then closes without an answer.
+        let listener = TcpListener::bind("127.0.0.1:0").expect("binds");
+        let base = format!("http://{}", listener.local_addr().expect("addr"));
+        let server = std::thread::spawn(move || {
+            let (mut socket, _) = listener.accept().expect("accepts");
+            let mut buf = [0u8; 4096];
+            let _ = socket.read(&mut buf);
+        });
+        let api = api(&base, None);
+        let input = json!({"item_name": "Mug"});
+        let e = api
+            .send(&CREATE, &input, Extra::default())
+            .await
+            .expect_err("no answer");
+        server.join().expect("served");
+        assert_eq!(e.code, "internal_error");
+        // No key reached the API, so a retry could make it twice: no retry is promised.
+        assert!(!e.retryable);
+        assert!(
+            e.message
+                .contains("may have been made: read the current state"),
+            "{}",
+            e.message
+        );
+    }
 }

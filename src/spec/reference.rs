@@ -133,6 +133,17 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("Approval", "host\n"),
     ("Effect", "remote_keyed\n"),
     ("OutputSchema", "none\n"),
+    (
+        "Upstream",
+        "base_url: https://petstore3.swagger.io/api/v3\nauth: { scheme: header, name: api_key }\nstatuses: { \"404\": not_found, \"429\": rate_limited }\n",
+    ),
+    ("UpstreamAuth", "scheme: bearer\n"),
+    ("AuthScheme", "header\n"),
+    (
+        "Http",
+        "method: GET\npath: /pet/findByStatus\nquery: { status: status }\nresponse: pets\n",
+    ),
+    ("HttpMethod", "POST\n"),
 ];
 
 /// The order sections appear in: the top level, then the tool and what it holds, then the
@@ -157,6 +168,8 @@ const ORDER: &[&str] = &[
     "Effect",
     "OutputSchema",
     "Undo",
+    "Http",
+    "HttpMethod",
     "RateLimit",
     "TimeLimit",
     "Example",
@@ -166,6 +179,9 @@ const ORDER: &[&str] = &[
     "PreviewDefaults",
     "ScopeDefaults",
     "RequestLimits",
+    "Upstream",
+    "UpstreamAuth",
+    "AuthScheme",
     "LintConfig",
     "ToolLint",
     "Allowance",

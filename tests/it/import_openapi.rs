@@ -385,7 +385,8 @@ fn selectors_choose_by_tag_path_and_operation() {
     };
     assert_eq!(count(&["tag:store"]), 4);
     assert_eq!(count(&["path:/user"]), 7);
-    assert_eq!(count(&["path:/pet/*"]), 6);
+    // `/pet/{petId}/uploadImage` takes a file, not JSON: left out, and said so.
+    assert_eq!(count(&["path:/pet/*"]), 5);
     assert_eq!(count(&["operation:getInventory", "tag:store"]), 4);
     assert_eq!(count(&["getInventory"]), 1);
     let none = import_document(

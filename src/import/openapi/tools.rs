@@ -158,19 +158,20 @@ pub fn tool(
                     report.carried(1);
                 }
             }
-            None if required => {
+            // A body only in another format (a file upload, a form): the call is that
+            // body, which a tool's JSON arguments cannot carry. Optional or not, a tool
+            // without it would do something else than the operation does.
+            None => {
                 return Made::Skipped(format!(
-                    "its request body is {}, not JSON: tools take JSON arguments",
-                    media_types(rb).join(", ")
+                    "its request body is {}{}, not JSON: tools take JSON arguments",
+                    media_types(rb).join(", "),
+                    if required {
+                        ""
+                    } else {
+                        " (optional, but what the call is for)"
+                    }
                 ));
             }
-            None => report.drop(
-                &at,
-                format!(
-                    "its optional {} request body: tools take JSON arguments",
-                    media_types(rb).join(", ")
-                ),
-            ),
         }
     }
 
