@@ -253,15 +253,50 @@ fn escape_doc_line(line: &str) -> String {
         out.push('\\');
     }
     let digits = line.chars().take_while(char::is_ascii_digit).count();
-    for (i, c) in line.chars().enumerate() {
+    let chars: Vec<char> = line.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        // A web address becomes an autolink, `<https://...>`: rustdoc's `bare_urls` lint
+        // refuses it bare, and inside the brackets nothing is markup.
+        let url = url_at(&chars[i..]);
+        if url > 0 {
+            out.push('<');
+            out.extend(&chars[i..i + url]);
+            out.push('>');
+            i += url;
+            continue;
+        }
+        let c = chars[i];
         if matches!(c, '`' | '~' | '[' | ']' | '<' | '>' | '#' | '\\')
             || (digits > 0 && i == digits && matches!(c, '.' | ')'))
         {
             out.push('\\');
         }
         out.push(c);
+        i += 1;
     }
     out
+}
+
+/// The length of the `http://` or `https://` address at the start of `chars`, without
+/// the punctuation that ends a sentence after it; 0 when there is none.
+fn url_at(chars: &[char]) -> usize {
+    let starts = |p: &str| chars.iter().take(p.len()).copied().eq(p.chars());
+    let scheme = if starts("https://") {
+        8
+    } else if starts("http://") {
+        7
+    } else {
+        return 0;
+    };
+    let mut end = chars
+        .iter()
+        .position(|c| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '`' | '(' | ')' | '[' | ']' | '{' | '}' | '|' | '\\'))
+        .unwrap_or(chars.len());
+    while end > scheme && matches!(chars[end - 1], '.' | ',' | ';' | ':' | '!' | '?') {
+        end -= 1;
+    }
+    if end > scheme { end } else { 0 }
 }
 
 #[cfg(test)]
@@ -270,6 +305,14 @@ mod tests {
 
     fn parses_as_expr(code: &str) -> bool {
         syn::parse_str::<syn::Expr>(code).is_ok()
+    }
+
+    #[test]
+    fn web_addresses_become_autolinks() {
+        let d = doc(r#"See [docs](https://docs.example.com/a_b?x=1#top). Or <a href="https://x.io/p">here</a>, http://"#);
+        assert!(d.contains("(<https://docs.example.com/a_b?x=1#top>)"), "{d}");
+        assert!(d.contains(r#"href="<https://x.io/p>""#), "{d}");
+        assert!(d.contains("http://"), "a scheme alone stays text: {d}");
     }
 
     #[test]

@@ -67,7 +67,7 @@ fn short(v: &Value) -> String {
     }
 }
 
-fn get<'a>(node: &'a Node, key: &str) -> Option<Value> {
+fn get(node: &Node, key: &str) -> Option<Value> {
     node.get(key).map(Node::to_json)
 }
 

@@ -231,9 +231,11 @@ fn id_words(id: &str) -> (Option<Vec<String>>, String, Vec<String>) {
 fn path_resource(op: &Operation) -> Vec<String> {
     op.path
         .split(['/', '?'])
-        .filter(|s| !s.is_empty() && !s.starts_with('{'))
-        .filter(|s| !NOT_RESOURCES.contains(&s.to_ascii_lowercase().as_str()))
-        .next_back()
+        .rfind(|s| {
+            !s.is_empty()
+                && !s.starts_with('{')
+                && !NOT_RESOURCES.contains(&s.to_ascii_lowercase().as_str())
+        })
         .map(words)
         .unwrap_or_default()
 }

@@ -93,7 +93,7 @@ impl<'d> Schemas<'d> {
             }
             return node;
         }
-        let flat = match self.flatten(schema, at, report, 0) {
+        let flat = match self.flatten(schema, 0) {
             Ok(f) => f,
             Err(why) => {
                 report.drop(at, why);
@@ -122,7 +122,7 @@ impl<'d> Schemas<'d> {
         depth: usize,
     ) -> Option<Node> {
         let target = self.doc.resolve(schema).ok()?;
-        let flat = self.flatten(target, at, report, 0).ok()?;
+        let flat = self.flatten(target, 0).ok()?;
         let is_object = flat.schema.contains_key("properties");
         if !is_object {
             return None;
@@ -184,13 +184,7 @@ impl<'d> Schemas<'d> {
 
     /// Resolves `$ref`s, merges `allOf`, folds `nullable`, `type: [x, "null"]` and a
     /// `null` variant of `oneOf`/`anyOf` into a flag.
-    fn flatten(
-        &self,
-        schema: &Value,
-        at: &str,
-        report: &mut Report,
-        depth: usize,
-    ) -> Result<Flat, String> {
+    fn flatten(&self, schema: &Value, depth: usize) -> Result<Flat, String> {
         if depth > MAX_DEPTH {
             return Err("allOf nested deeper than 10 levels: carried as any JSON".into());
         }
@@ -230,7 +224,7 @@ impl<'d> Schemas<'d> {
         }
         if let Some(Value::Array(parts)) = out.remove("allOf") {
             for part in &parts {
-                let part = self.flatten(part, at, report, depth + 1)?;
+                let part = self.flatten(part, depth + 1)?;
                 nullable |= part.nullable && parts.len() == 1;
                 merge(&mut out, part.schema);
             }
@@ -245,7 +239,7 @@ impl<'d> Schemas<'d> {
                 }
                 if let [only] = rest.as_slice() {
                     out.remove(key);
-                    let inner = self.flatten(only, at, report, depth + 1)?;
+                    let inner = self.flatten(only, depth + 1)?;
                     nullable |= inner.nullable;
                     merge(&mut out, inner.schema);
                 } else {
@@ -460,7 +454,7 @@ impl<'d> Schemas<'d> {
             .unwrap_or_default();
         let flats: Vec<Flat> = variants
             .iter()
-            .filter_map(|v| self.flatten(v, at, report, 0).ok())
+            .filter_map(|v| self.flatten(v, 0).ok())
             .collect();
         // Variants that are all strings (enums of strings, or a string and a string enum):
         // one string, their enums joined when every variant has one.

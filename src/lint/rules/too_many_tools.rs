@@ -61,7 +61,7 @@ fn help(ts: &ToolSet) -> String {
         }
     }
     groups.retain(|(_, names)| names.len() > 1);
-    groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()));
+    groups.sort_by_key(|g| std::cmp::Reverse(g.1.len()));
     let mut help = String::from(
         "merge tools that are always called together, drop the ones only people use, or split the service in two",
     );
