@@ -18,6 +18,7 @@
 
 mod constraints;
 mod fields;
+mod forward;
 mod projection;
 mod rate;
 pub mod render;
@@ -271,6 +272,7 @@ fn compare_tool(o: &Tool, n: &Tool, out: &mut Changes) {
     settings::compare_settings(o, n, out);
     scopes::compare_scopes(o, n, out);
     rate::compare_rate_limit(o, n, out);
+    forward::compare_http(o, n, out);
     projection::compare_projection(o, n, out);
     projection::compare_output_schema(o, n, out);
     if o.open_world != n.open_world {

@@ -36,6 +36,8 @@ const CASES: &[(&str, &str, Option<Party>, bool)] = &[
     ),
     // The same parameter taken for more values accepts calls that were refused.
     ("when-rule-loosened", "requirement-removed", None, false),
+    // A re-import of a changed API: the same call becomes another request.
+    ("http-changed", "http-changed", None, false),
     (
         "type-widened-to-union",
         "type-widened-to-union",

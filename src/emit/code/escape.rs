@@ -291,7 +291,13 @@ fn url_at(chars: &[char]) -> usize {
     };
     let mut end = chars
         .iter()
-        .position(|c| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '`' | '(' | ')' | '[' | ']' | '{' | '}' | '|' | '\\'))
+        .position(|c| {
+            c.is_whitespace()
+                || matches!(
+                    c,
+                    '"' | '\'' | '<' | '>' | '`' | '(' | ')' | '[' | ']' | '{' | '}' | '|' | '\\'
+                )
+        })
         .unwrap_or(chars.len());
     while end > scheme && matches!(chars[end - 1], '.' | ',' | ';' | ':' | '!' | '?') {
         end -= 1;
@@ -309,8 +315,13 @@ mod tests {
 
     #[test]
     fn web_addresses_become_autolinks() {
-        let d = doc(r#"See [docs](https://docs.example.com/a_b?x=1#top). Or <a href="https://x.io/p">here</a>, http://"#);
-        assert!(d.contains("(<https://docs.example.com/a_b?x=1#top>)"), "{d}");
+        let d = doc(
+            r#"See [docs](https://docs.example.com/a_b?x=1#top). Or <a href="https://x.io/p">here</a>, http://"#,
+        );
+        assert!(
+            d.contains("(<https://docs.example.com/a_b?x=1#top>)"),
+            "{d}"
+        );
         assert!(d.contains(r#"href="<https://x.io/p>""#), "{d}");
         assert!(d.contains("http://"), "a scheme alone stays text: {d}");
     }
