@@ -207,6 +207,13 @@ impl From<Outcome> for ExitCode {
 
 /// Runs the command line and returns the process exit code.
 fn main() -> ExitCode {
+    // `toolspec check ... | head` closes the pipe early: end quietly, as every Unix tool
+    // does, rather than panic in `println!` (Rust ignores SIGPIPE by default).
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of one signal, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -13,6 +13,7 @@ mod bad_specs;
 mod cli_check;
 mod diff_cli;
 mod docs_templates;
+mod import_cli;
 mod lint_cli;
 mod providers_limits;
 mod schemas_golden;

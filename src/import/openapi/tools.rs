@@ -181,6 +181,24 @@ pub fn tool(
     } else {
         write_terms(&mut tool, op, name, idempotency_header.is_some(), report);
     }
+    // A deprecated operation is the first candidate to leave out of a toolset an agent
+    // must choose from: said where the person reads the tool, and in the report.
+    if op.op.get("deprecated") == Some(&Value::Bool(true)) {
+        // Set again with a comment: the entry keeps its place and earlier comments.
+        let tier = tool
+            .get("tier")
+            .cloned()
+            .unwrap_or_else(|| Node::str("read_only"));
+        tool.set_commented(
+            "tier",
+            tier,
+            vec!["The document marks this operation deprecated: a candidate to leave out.".into()],
+        );
+        report.guess(
+            &at,
+            format!("{name}: deprecated in the document; a candidate to leave out"),
+        );
+    }
     if let Some(scopes) = scopes(doc, op, report) {
         tool.set("scopes", scopes);
     }
