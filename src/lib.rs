@@ -128,6 +128,11 @@
 //!   `toolspec_runtime::store::Remote`, whose `key()` is the same on every retry of one call
 //!   (forward it, or store it on the change and look it up when `earlier_attempt()` says an
 //!   earlier attempt may have made it), and every output promises only what that holds.
+//! - Already have an HTTP API described in OpenAPI? `toolspec import openapi api.yaml
+//!   --service shop --out shop.yaml` ([`import::openapi`]) drafts the spec: every fact of
+//!   the document carried, what it does not say marked `TODO`, and an `upstream`/`http`
+//!   per tool, from which the generated module also holds `ShopApi`, an implementation of
+//!   the trait that forwards each call to the API (runtime feature `upstream`).
 //! - [`spec`] loads and checks specs; [`model`] is the resolved form every output reads.
 //! - [`emit`] writes the outputs; the `toolspec` command is the `toolspec-cli` crate, a thin
 //!   layer over this one (this crate compiles no command-line parser and, without the
