@@ -21,6 +21,7 @@ pub(super) enum Envelope {
         request_id: Option<String>,
         /// The tool a `tools/call` names (when its name is a string of at most
         /// [`MAX_NAME_BYTES`] bytes): what the HTTP transport checks the caller's scopes for.
+        #[cfg_attr(not(feature = "auth"), allow(dead_code))]
         tool: Option<String>,
     },
     /// The text is not JSON; the message has serde_json's reason (with its position).

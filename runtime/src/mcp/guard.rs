@@ -222,6 +222,8 @@ pub(super) async fn guard(state: Arc<Inflight>, request: Request, next: Next) ->
             );
         }
     }
+    // Only authorization adds to the request's extensions.
+    #[cfg_attr(not(feature = "auth"), allow(unused_mut))]
     let (mut parts, body) = request.into_parts();
     #[cfg(feature = "auth")]
     let caller = match &limits.access {
@@ -253,6 +255,7 @@ pub(super) async fn guard(state: Arc<Inflight>, request: Request, next: Next) ->
         );
     }
     let mut hold = Hold { call: None, large };
+    let closing = parts.method == Method::DELETE;
     let session = parts
         .headers
         .get(SESSION_HEADER)
@@ -311,9 +314,16 @@ pub(super) async fn guard(state: Arc<Inflight>, request: Request, next: Next) ->
             }
         }
     }
-    let response = next
+    let mut response = next
         .run(Request::from_parts(parts, Body::from(bytes)))
         .await;
+    // rmcp answers a session's DELETE with 202 Accepted, though the session is closed by
+    // then; the official Python client reads anything but 200 or 204 as a failure
+    // ("Session termination failed: 202"). 204 No Content says what happened.
+    if closing && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::NO_CONTENT;
+        *response.body_mut() = Body::empty();
+    }
     if hold.call.is_none() && hold.large.is_none() {
         return response;
     }

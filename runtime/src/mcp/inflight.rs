@@ -27,10 +27,12 @@ pub(super) struct Inflight {
     /// the map with its last call, so the map never outgrows what is in flight, whatever
     /// session ids clients make up.
     sessions: Mutex<HashMap<String, Session>>,
-    /// The served tools, whose scopes a call is checked against.
+    /// The served tools, whose scopes a call is checked against (by authorization only).
+    #[cfg_attr(not(feature = "auth"), allow(dead_code))]
     pub(super) tools: &'static [crate::engine::ToolDefinition],
     /// Every scope a tool needs, each once, sorted: what the first challenge and the
     /// metadata name.
+    #[cfg_attr(not(feature = "auth"), allow(dead_code))]
     pub(super) scopes: Vec<String>,
 }
 

@@ -350,6 +350,35 @@ async fn large_requests_wait_for_a_place_and_small_ones_do_not() {
     within(http.shutdown()).await.expect("a clean shutdown");
 }
 
+/// Ending a session (a DELETE with its id) answers 204: the session is closed when the
+/// answer is sent, and the official Python client takes 202 for a failure.
+#[tokio::test]
+async fn ending_a_session_answers_204_and_the_session_is_gone() {
+    use tokio::io::AsyncWriteExt;
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let http = HttpServer::bind(server(&log), "127.0.0.1:0").await.unwrap();
+    let addr = http.local_addr();
+    let session = raw_session(addr).await;
+    let request = format!(
+        "DELETE /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nmcp-session-id: {session}\r\n\
+         mcp-protocol-version: 2025-11-25\r\nConnection: close\r\n\r\n"
+    );
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let closed = within(until_closed(&mut stream)).await;
+    assert!(closed.starts_with("HTTP/1.1 204"), "{closed}");
+    let headers = [
+        ("mcp-session-id", session.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let after = within(post(addr, &headers, &get_call(9, "N-1"))).await;
+    assert!(
+        after.starts_with("HTTP/1.1 404"),
+        "the ended session takes no call: {after}"
+    );
+    within(http.shutdown()).await.expect("a clean shutdown");
+}
+
 #[tokio::test]
 async fn text_that_is_not_json_and_bad_call_params_get_json_rpc_errors() {
     let log = Arc::new(Mutex::new(Vec::new()));
