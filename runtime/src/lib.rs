@@ -139,3 +139,21 @@ pub mod validate;
 
 pub use error::ToolError;
 pub use problem::Problem;
+
+/// The SQLite driver the runtime's [`sqlite::Database`] shares with your tables, re-exported
+/// so your crate uses the very same version (a second `rusqlite` would be a second,
+/// incompatible `Connection` type) without pinning it by hand:
+///
+/// ```
+/// use toolspec_runtime::rusqlite::{Connection, params};
+///
+/// let conn = Connection::open_in_memory().unwrap();
+/// conn.execute("CREATE TABLE notes (id TEXT PRIMARY KEY)", params![]).unwrap();
+/// ```
+#[cfg(feature = "sqlite")]
+pub use rusqlite;
+
+/// The PostgreSQL driver of the runtime's PostgreSQL store, re-exported for the same
+/// reason: one version of its types in your crate and the runtime.
+#[cfg(feature = "postgres")]
+pub use tokio_postgres;
