@@ -77,7 +77,7 @@ impl<'d> Schemas<'d> {
         };
         if depth > MAX_DEPTH {
             report.drop(at, "nested deeper than 10 levels: carried as any JSON");
-            let mut node = any_json(at, report);
+            let mut node = any_json();
             describe(&mut node, &own(), at, report);
             return node;
         }
@@ -97,7 +97,7 @@ impl<'d> Schemas<'d> {
             Ok(f) => f,
             Err(why) => {
                 report.drop(at, why);
-                let mut node = any_json(at, report);
+                let mut node = any_json();
                 describe(&mut node, &own(), at, report);
                 return node;
             }
@@ -134,7 +134,7 @@ impl<'d> Schemas<'d> {
                     "{reference} refers back to itself: the recursive part is carried as any JSON"
                 ),
             );
-            return Some(any_json(at, report));
+            return Some(any_json());
         }
         let name = match self.named.get(reference) {
             Some(n) => n.clone(),
@@ -315,7 +315,7 @@ impl<'d> Schemas<'d> {
                             at,
                             "an array without `items`: its items are carried as any JSON",
                         );
-                        any_json(at, report)
+                        any_json()
                     }
                 };
                 node.set("items", items);
@@ -331,7 +331,7 @@ impl<'d> Schemas<'d> {
             "object" => self.object(&mut node, s, at, report, depth),
             _ => {
                 // No type: any JSON value.
-                node = any_json(at, report);
+                node = any_json();
             }
         }
         carry_default(&mut node, s, at, report);
@@ -489,7 +489,7 @@ impl<'d> Schemas<'d> {
             at,
             format!("a oneOf/anyOf of {} variants that no tag or JSON type tells apart: carried as any JSON", variants.len()),
         );
-        any_json(at, report)
+        any_json()
     }
 
     /// Objects told apart by a property holding one constant each (the discriminator's,
@@ -667,7 +667,7 @@ fn merge(into: &mut Map<String, Value>, part: Map<String, Value>) {
 }
 
 /// Any JSON value: `type: object` without `fields`.
-fn any_json(_at: &str, _report: &mut Report) -> Node {
+fn any_json() -> Node {
     let mut n = Node::map();
     n.set("type", Node::str("object"));
     n

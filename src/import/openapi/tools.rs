@@ -93,7 +93,7 @@ pub fn tool(
             _ => continue,
         }
         let pname = param_name(wire, &params);
-        let field = parameter(doc, p, schemas, &place, report);
+        let field = parameter(p, schemas, &place, report);
         match location {
             "path" => {
                 path = path.replace(&format!("{{{wire}}}"), &format!("{{{pname}}}"));
@@ -394,13 +394,7 @@ fn param_name(wire: &str, taken: &Node) -> String {
 
 /// A parameter's field: its schema's, with the parameter's description, example and
 /// `required` (path parameters always are).
-fn parameter(
-    doc: &Document,
-    p: &Value,
-    schemas: &mut Schemas,
-    at: &str,
-    report: &mut Report,
-) -> Node {
+fn parameter(p: &Value, schemas: &mut Schemas, at: &str, report: &mut Report) -> Node {
     let schema = p
         .get("schema")
         .cloned()
@@ -438,7 +432,6 @@ fn parameter(
             "deprecated: carried as an ordinary parameter; consider leaving it out",
         );
     }
-    let _ = doc;
     field
 }
 
