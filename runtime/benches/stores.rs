@@ -148,7 +148,7 @@ async fn sqlite() -> Row {
     .await;
     let write_one = |rt: Runtime, key: String| async move {
         rt.idempotent("bench_write", Some(&key), "fp", DAY, |work| async move {
-            work.sqlite(|c| c.execute("INSERT INTO items (k) VALUES ('w')", []))?;
+            work.sqlite(|c| Ok(c.execute("INSERT INTO items (k) VALUES ('w')", [])?))?;
             Ok(json!({"ok": true}))
         })
         .await

@@ -411,6 +411,46 @@ impl ToolError {
     }
 }
 
+impl ToolError {
+    /// `internal_error` for a fault in how the server is put together (a store the method
+    /// does not write to, a connection taken twice): not the call's fault, and a retry
+    /// meets the same fault, so it is not retryable.
+    ///
+    /// `fix` goes to the incident hook, as [`ToolError::internal`]'s cause does: say what
+    /// was wrong and name the call that fixes it. The gauntlet prints it in the failure of
+    /// every check it breaks.
+    pub fn misconfigured(fix: impl fmt::Display) -> Self {
+        let incident = log_incident(&format!("misconfigured server: {fix}"));
+        Self::new(
+            catalog::INTERNAL_ERROR.code,
+            format!(
+                "The server is not set up to serve this tool; retrying will not help. Report \
+                 incident {incident} to the server's operator."
+            ),
+            false,
+            json!({ "incident": incident }),
+        )
+    }
+}
+
+#[cfg(feature = "sqlite")]
+impl From<rusqlite::Error> for ToolError {
+    /// A failed SQLite statement: [`ToolError::internal`], so `?` works on it in a method
+    /// and inside `work.sqlite(|conn| ..)`.
+    fn from(e: rusqlite::Error) -> Self {
+        ToolError::internal(format!("SQLite: {e}"))
+    }
+}
+
+#[cfg(feature = "postgres")]
+impl From<tokio_postgres::Error> for ToolError {
+    /// A failed PostgreSQL statement: [`ToolError::internal`], so `?` works on it in a
+    /// method.
+    fn from(e: tokio_postgres::Error) -> Self {
+        ToolError::internal(format!("PostgreSQL: {e}"))
+    }
+}
+
 /// Receives `(incident_id, cause)` for every [`ToolError::internal`].
 pub type IncidentHook = Box<dyn Fn(&str, &str) + Send + Sync>;
 
@@ -428,8 +468,41 @@ pub fn set_incident_hook(hook: IncidentHook) -> bool {
 /// Sends `cause` to the incident hook under a fresh incident id and returns the id.
 pub(crate) fn log_incident(cause: &str) -> String {
     let incident = crate::random::token("inc_", 8).unwrap_or_else(|_| "inc_unknown".into());
+    #[cfg(feature = "gauntlet")]
+    recent::remember(&incident, cause);
     report_incident(&incident, cause);
     incident
+}
+
+/// The causes of the last incidents (feature `gauntlet`), so that a failed check can say
+/// why the implementation failed instead of pointing to standard error.
+#[cfg(feature = "gauntlet")]
+pub(crate) mod recent {
+    use std::collections::VecDeque;
+    use std::sync::Mutex;
+
+    /// How many are kept: enough for the calls of one check, bounded for a long run.
+    const KEPT: usize = 256;
+
+    static RECENT: Mutex<VecDeque<(String, String)>> = Mutex::new(VecDeque::new());
+
+    pub(crate) fn remember(incident: &str, cause: &str) {
+        let mut recent = RECENT.lock().unwrap_or_else(|p| p.into_inner());
+        if recent.len() == KEPT {
+            recent.pop_front();
+        }
+        recent.push_back((incident.to_owned(), cause.to_owned()));
+    }
+
+    /// The cause logged with `incident`, if it is still kept.
+    pub(crate) fn cause(incident: &str) -> Option<String> {
+        let recent = RECENT.lock().unwrap_or_else(|p| p.into_inner());
+        recent
+            .iter()
+            .rev()
+            .find(|(id, _)| id == incident)
+            .map(|(_, cause)| cause.clone())
+    }
 }
 
 fn report_incident(incident: &str, cause: &str) {

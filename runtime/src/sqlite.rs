@@ -18,6 +18,7 @@ use std::time::Duration;
 use rusqlite::Connection;
 use tokio::sync::{Mutex, MutexGuard, OwnedMutexGuard};
 
+use crate::error::ToolError;
 use crate::idempotency::StoreError;
 
 /// A SQLite connection shared by the app and the runtime. Cheap to clone.
@@ -59,27 +60,62 @@ impl Database {
         })
     }
 
-    /// The connection, for reads and for setting up your tables. Do not hold it across a
-    /// call to the runtime, and do not write your effects here from a write method: write
-    /// them through the method's [`crate::store::Work`], so they commit with its records.
+    /// The connection, for read methods and for setting up your tables. Do not hold it
+    /// across a call to the runtime.
     ///
-    /// Inside a write method, read through `work.sqlite(..)` too: the unit of work holds
-    /// this connection until the method returns, so locking it there waits forever.
-    pub async fn lock(&self) -> MutexGuard<'_, Connection> {
-        self.conn.lock().await
+    /// Inside a write method it is refused at once (a not-retryable `internal_error`
+    /// whose incident says what to do): the method's unit of work holds this connection
+    /// until the method returns, so waiting for it would never end. Read and write there
+    /// through the unit of work, `work.sqlite(|conn| ..)`, so the writes commit with the
+    /// call's records.
+    ///
+    /// ```
+    /// # use toolspec_runtime::sqlite::Database;
+    /// # async fn read(db: &Database) -> Result<i64, toolspec_runtime::ToolError> {
+    /// let conn = db.lock().await?;
+    /// let n = conn
+    ///     .query_row("SELECT 40 + 2", [], |row| row.get(0))
+    ///     .map_err(toolspec_runtime::ToolError::internal)?;
+    /// # Ok(n) }
+    /// ```
+    pub async fn lock(&self) -> Result<MutexGuard<'_, Connection>, ToolError> {
+        if crate::store::held::is_held(connection_id(&self.conn)) {
+            return Err(ToolError::misconfigured(
+                "Database::lock was called inside a write method, whose unit of work holds \
+                 this connection until the method returns: waiting for it would never end. \
+                 Read and write through the method's unit of work instead: \
+                 `work.sqlite(|conn| ...)`",
+            ));
+        }
+        Ok(self.conn.lock().await)
     }
 
     /// The connection from synchronous code, for setting up tables before serving: an
     /// error, not a wait, when something holds it.
     pub fn try_lock(&self) -> Result<MutexGuard<'_, Connection>, StoreError> {
-        self.conn
-            .try_lock()
-            .map_err(|_| StoreError("the database connection is in use".into()))
+        self.conn.try_lock().map_err(|_| {
+            StoreError(
+                "the database connection is in use (inside a write method, use \
+                 `work.sqlite(|conn| ...)`, which holds it)"
+                    .into(),
+            )
+        })
+    }
+
+    /// The connection for the runtime's own statements, without [`Database::lock`]'s check.
+    pub(crate) async fn lock_unchecked(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().await
     }
 
     pub(crate) async fn lock_owned(&self) -> OwnedMutexGuard<Connection> {
         Arc::clone(&self.conn).lock_owned().await
     }
+}
+
+/// The identity of a [`Database`]'s connection, shared by its clones: what a SQLite unit
+/// of work reports as the connection it holds.
+pub(crate) fn connection_id(conn: &Arc<Mutex<Connection>>) -> usize {
+    Arc::as_ptr(conn) as usize
 }
 
 /// A SQLite error as a store error.

@@ -204,18 +204,25 @@ pub struct PreviewDefaults {
     pub approval: Option<Sp<Approval>>,
 }
 
-/// Who approves an irreversible tool's change.
+/// Who approves an irreversible tool's change. Every choice shows a preview first and
+/// applies nothing until it is approved; they differ in who may approve it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Approval {
-    /// The person, asked by the host (MCP elicitation) when the client can ask; otherwise
-    /// the preview flow. The default.
+    /// The person, asked by the host (MCP elicitation) when the client can ask; a client
+    /// that cannot ask gets the preview and its `preview_id`, which the model shows the
+    /// person and passes back to apply. The default: the tool works from every client,
+    /// and the person decides wherever the host can ask.
     HostOrPreview,
-    /// Only the person, asked by the host: a client that cannot ask is refused
-    /// (`approval_unavailable`) and nothing changes.
+    /// Only the person, asked by the host. A client that cannot ask gets
+    /// `approval_unavailable` and no preview, and nothing changes: the tool cannot be used
+    /// from such a client. Choose it where only a person's yes will do (money, deletion,
+    /// messages to others) and the server's hosts can ask.
     Host,
-    /// Always the preview flow: the model presents the preview id to apply. It catches the
-    /// model's mistakes; it is not a security control.
+    /// Always the preview flow: the model presents the preview and passes its id back to
+    /// apply, with no question to the person by the host. It catches the model's mistakes,
+    /// not a model that was talked into the change: it is not a security control. Choose
+    /// it for servers run without a person at hand.
     Preview,
 }
 

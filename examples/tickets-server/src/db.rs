@@ -210,7 +210,7 @@ impl Desk {
                 return crate::pg::get(store, num).await?.ok_or_else(not_found);
             }
         };
-        let c = db.lock().await;
+        let c = db.lock().await?;
         c.query_row(
             "SELECT num, title, status, customer_email FROM tickets WHERE num = ?1",
             [num],
@@ -227,7 +227,7 @@ impl Desk {
     async fn all(&self) -> Result<Vec<Ticket>, ToolError> {
         match &self.tables {
             Tables::Sqlite(db) => {
-                let c = db.lock().await;
+                let c = db.lock().await?;
                 let mut stmt = c
                     .prepare("SELECT num, title, status, customer_email FROM tickets ORDER BY num")
                     .map_err(internal)?;
@@ -403,8 +403,12 @@ impl TicketsTools for Desk {
         let num = ticket_num(&input.ticket_id).ok_or_else(not_found)?;
         // Read and write in one transaction: `previous_status`, and so the undo call, is
         // the status this change really replaced, whatever runs beside it.
-        let found = match &self.tables {
-            Tables::Postgres(_) => crate::pg::set_status(&work, num, input.status.as_str()).await?,
+        let mut ticket = match &self.tables {
+            Tables::Postgres(_) => crate::pg::set_status(&work, num, input.status.as_str())
+                .await?
+                .ok_or_else(not_found)?,
+            // The closure returns the toolset's own error: an unknown ticket leaves the
+            // transaction as `not_found`, with `?` like a failed statement.
             Tables::Sqlite(_) => work.sqlite(|c| {
                 let found = c
                     .query_row(
@@ -412,17 +416,15 @@ impl TicketsTools for Desk {
                         [num],
                         row_to_ticket,
                     )
-                    .optional()?;
-                if found.is_some() {
-                    c.execute(
-                        "UPDATE tickets SET status = ?1 WHERE num = ?2",
-                        params![input.status.as_str(), num],
-                    )?;
-                }
+                    .optional()?
+                    .ok_or_else(not_found)?;
+                c.execute(
+                    "UPDATE tickets SET status = ?1 WHERE num = ?2",
+                    params![input.status.as_str(), num],
+                )?;
                 Ok(found)
             })?,
         };
-        let mut ticket = found.ok_or_else(not_found)?;
         let previous_status = ticket.status;
         ticket.status = input.status;
         Ok(TicketsUpdateStatusOutput {

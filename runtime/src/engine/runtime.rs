@@ -69,7 +69,30 @@ impl Runtime {
         ))
     }
 
-    /// A runtime over the given key and store, with the system clock and [`DEFAULT_LEASE`].
+    /// The runtime on `store`, signing cursors with the key the store keeps
+    /// ([`Store::cursor_key`]): the way to build one unless you manage the key yourself.
+    /// Every server on the same SQLite file or PostgreSQL database then accepts the cursors
+    /// the others issued, and cursors outlive a restart.
+    ///
+    /// ```no_run
+    /// # #[cfg(feature = "sqlite")]
+    /// # async fn serve() -> Result<(), Box<dyn std::error::Error>> {
+    /// use std::sync::Arc;
+    /// use toolspec_runtime::engine::Runtime;
+    /// use toolspec_runtime::sqlite::Database;
+    /// use toolspec_runtime::store::SqliteStore;
+    ///
+    /// let db = Database::open("shop.db")?;
+    /// let runtime = Runtime::open(Arc::new(SqliteStore::new(db.clone())?)).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn open(store: Arc<dyn Store>) -> Result<Self, crate::idempotency::StoreError> {
+        let key = store.cursor_key().await?;
+        Ok(Self::new(key, store))
+    }
+
+    /// A runtime over the given key and store, with the system clock and [`DEFAULT_LEASE`]
+    /// (to choose the cursor key yourself; [`Runtime::open`] takes the store's).
     pub fn new(cursor_key: CursorKey, store: Arc<dyn Store>) -> Self {
         Self {
             cursor_key,
@@ -87,7 +110,8 @@ impl Runtime {
     /// The records in the SQLite database the app keeps its own tables in (feature
     /// `sqlite`): write methods' [`Work`](crate::store::Work) is a transaction on it.
     /// Creates the runtime's tables; call it before serving (it fails if the connection is
-    /// in use).
+    /// in use). Cursors are signed with `cursor_key`; to keep the key in the file instead,
+    /// use [`Runtime::open`] on a [`crate::store::SqliteStore`].
     #[cfg(feature = "sqlite")]
     pub fn sqlite(
         db: crate::sqlite::Database,

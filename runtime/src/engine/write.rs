@@ -227,12 +227,15 @@ impl Runtime {
             write.fingerprint,
             write.earlier,
         );
+        // The method runs marked with the connection its unit of work holds, so that taking
+        // that connection again inside it is refused at once rather than waiting forever.
+        let held = tx.connection_id();
         let work = Work::new(tx, now, attempt);
         let method = self.within(
             write.tool,
             write.time_limit,
             Some(write.effect),
-            run(work.clone()),
+            crate::store::held::holding(held, run(work.clone())),
         );
         let outcome = self.renewing(&write, method).await;
         // From here on the method has run: a change it made outside the store stays,

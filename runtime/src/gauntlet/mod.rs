@@ -90,6 +90,13 @@ pub use facts::{
 };
 pub use failure::Failure;
 
+/// The cause logged with `incident` (the `details.incident` of an `internal_error`), while
+/// it is among the last 256 of the process: for a test that wants to say why an
+/// implementation failed. The gauntlet's own failures already carry it.
+pub fn incident_cause(incident: &str) -> Option<String> {
+    crate::error::recent::cause(incident)
+}
+
 use std::fmt;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};

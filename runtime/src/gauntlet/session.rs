@@ -304,9 +304,23 @@ pub(crate) fn describe_error(e: &ToolError) -> String {
 /// A hint for an unexpected error.
 pub(crate) fn error_fix(e: &ToolError) -> String {
     if e.code == "internal_error" {
-        "the implementation failed (see the incident on stderr); return the spec's catalog \
-         error for expected failures, e.g. `Err(<Service>Error::NotFound { .. }.into())`"
-            .into()
+        let cause = e
+            .details
+            .get("incident")
+            .and_then(Value::as_str)
+            .and_then(crate::error::recent::cause);
+        match cause {
+            Some(cause) if cause.starts_with("misconfigured server: ") => cause,
+            Some(cause) => format!(
+                "the implementation failed ({}); return the spec's catalog error for expected \
+                 failures, e.g. `Err(<Service>Error::NotFound {{ .. }}.into())`",
+                clip(&cause, 600)
+            ),
+            None => "the implementation failed (see the incident on stderr); return the spec's \
+                     catalog error for expected failures, e.g. \
+                     `Err(<Service>Error::NotFound { .. }.into())`"
+                .into(),
+        }
     } else if e.is_builtin() {
         "the call was refused by the runtime; check the fixture's data and the example's \
          arguments in the spec"

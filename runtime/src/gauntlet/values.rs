@@ -236,21 +236,37 @@ pub(crate) fn other_arguments(
     definition: &ToolDefinition,
     args: &Value,
 ) -> Option<Value> {
+    variants(params, definition, args, 1).into_iter().next()
+}
+
+/// Up to `max` valid calls that each differ from `args` in one parameter (not a control
+/// parameter such as the idempotency key): present parameters first, since changing one
+/// the call already has is the plainest change, then absent ones, each in the order of
+/// [`other_values`].
+pub(crate) fn variants(
+    params: &[ParamFacts],
+    definition: &ToolDefinition,
+    args: &Value,
+    max: usize,
+) -> Vec<Value> {
     let counted = params.iter().filter(|p| !CONTROL_PARAMS.contains(&p.name));
-    // Present parameters first: changing one the call already has is the plainest change.
     let (present, absent): (Vec<_>, Vec<_>) = counted.partition(|p| args.get(p.name).is_some());
+    let mut out = Vec::new();
     for param in present.into_iter().chain(absent) {
         for value in other_values(param, args.get(param.name)) {
+            if out.len() >= max {
+                return out;
+            }
             let mut other = args.clone();
             if let Value::Object(map) = &mut other {
                 map.insert(param.name.to_owned(), value);
             }
             if other != *args && definition.prepare(other.clone()).is_ok() {
-                return Some(other);
+                out.push(other);
             }
         }
     }
-    None
+    out
 }
 
 /// Whether `expected` is a part of `actual`: objects by their keys (extra keys allowed),

@@ -46,6 +46,8 @@ struct State {
     counters: HashMap<String, (Counter, i64)>,
     admits: u64,
     tasks: HashMap<String, TaskRecord>,
+    /// Made by the first [`Store::cursor_key`], shared by the store's clones.
+    cursor_key: Option<crate::cursor::CursorKey>,
 }
 
 /// Expired keys are swept every this many leases, and spent rate-limit records every this
@@ -109,6 +111,17 @@ impl State {
 }
 
 impl Store for MemoryStore {
+    fn cursor_key(&self) -> BoxFuture<'_, Result<crate::cursor::CursorKey, StoreError>> {
+        let mut state = lock(&self.state);
+        let key = match &state.cursor_key {
+            Some(key) => Ok(key.clone()),
+            None => crate::cursor::CursorKey::random()
+                .map(|key| state.cursor_key.insert(key).clone())
+                .map_err(|e| StoreError(format!("random cursor key: {e}"))),
+        };
+        ready(key)
+    }
+
     fn lease<'a>(
         &'a self,
         key: KeyRef<'a>,

@@ -17,6 +17,7 @@
 //! "in progress" only while a live lease holds the key, and a preview is "used" only once
 //! its effect committed.
 
+pub(crate) mod held;
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres;
@@ -241,6 +242,19 @@ pub trait Store: Send + Sync {
     /// Opens a unit of work: one transaction for the user's writes and the runtime's records.
     fn begin(&self) -> BoxFuture<'_, Result<Box<dyn Transaction>, StoreError>>;
 
+    /// The key cursors are signed with, kept by the store ([`crate::engine::Runtime::open`]
+    /// builds a runtime with it): made once, by whichever process asks first, so that
+    /// every server on the store accepts the cursors any of them issued, and a restart
+    /// keeps them valid. The built-in stores keep one (a [`MemoryStore`] for as long as it
+    /// lives); the default says to choose one ([`crate::engine::Runtime::new`]).
+    fn cursor_key(&self) -> BoxFuture<'_, Result<crate::cursor::CursorKey, StoreError>> {
+        ready(Err(StoreError(
+            "this store keeps no cursor key: choose one and build the runtime with \
+             `Runtime::new(key, store)`"
+                .into(),
+        )))
+    }
+
     /// Up to `limit` outbox messages not yet delivered, oldest first.
     fn outbox_pending(&self, limit: usize)
     -> BoxFuture<'_, Result<Vec<OutboxMessage>, StoreError>>;
@@ -395,6 +409,13 @@ pub trait Transaction: Send {
 
     /// The backend's own transaction, shared.
     fn backend_ref(&self) -> &dyn Any;
+
+    /// The identity of the app's shared connection this transaction holds while it is
+    /// open (the [`crate::sqlite::Database`], the [`PostgresStore`]'s pool), if any: taking
+    /// that connection again inside the write method is refused ([`held`]).
+    fn connection_id(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// A fresh fencing token or outbox id: `prefix` + 64 random bits in hex.

@@ -225,7 +225,7 @@ impl PostgresStore {
     pub async fn cursor_key(&self) -> Result<crate::cursor::CursorKey, StoreError> {
         let fresh =
             crate::random::token("", 32).map_err(|e| StoreError(format!("random key: {e}")))?;
-        let client = self.client().await?;
+        let client = self.pooled().await?;
         client
             .execute(
                 "INSERT INTO toolspec_settings (name, value) VALUES ('cursor_key', $1)
@@ -252,9 +252,33 @@ impl PostgresStore {
 
     /// A pooled connection for the app's own queries outside a unit of work (reads, its
     /// own tables), once the runtime's schema and tables exist.
+    ///
+    /// Inside a write method it is refused: a connection of its own would neither see the
+    /// method's uncommitted writes nor roll back with them. Read and write there through
+    /// [`super::Work::postgres`].
     pub async fn client(&self) -> Result<Object, StoreError> {
+        if super::held::is_held(self.id()) {
+            return Err(StoreError(
+                "PostgresStore::client was called inside a write method, whose unit of work \
+                 is a transaction on another connection: a second connection would not see \
+                 its writes, nor roll back with them. Read and write through the method's \
+                 unit of work instead: `let db = work.postgres()?;`"
+                    .into(),
+            ));
+        }
+        self.pooled().await
+    }
+
+    /// A pooled connection for the runtime's own statements, which may run inside a write
+    /// method (a [`super::Remote`]'s records) on a connection of their own.
+    async fn pooled(&self) -> Result<Object, StoreError> {
         self.ready().await?;
         self.pool.get().await.map_err(pg)
+    }
+
+    /// This store's identity, shared by its clones (the address of state they share).
+    fn id(&self) -> usize {
+        std::sync::Arc::as_ptr(&self.ready) as usize
     }
 
     async fn ready(&self) -> Result<(), StoreError> {
@@ -378,6 +402,10 @@ async fn store_if_held(
 }
 
 impl Store for PostgresStore {
+    fn cursor_key(&self) -> BoxFuture<'_, Result<crate::cursor::CursorKey, StoreError>> {
+        Box::pin(PostgresStore::cursor_key(self))
+    }
+
     fn lease<'a>(
         &'a self,
         key: KeyRef<'a>,
@@ -387,7 +415,7 @@ impl Store for PostgresStore {
         lease_ms: i64,
     ) -> BoxFuture<'a, Result<Reservation, StoreError>> {
         Box::pin(async move {
-            let mut client = self.client().await?;
+            let mut client = self.pooled().await?;
             // Done, live or mismatched keys answer from one read (see the SQLite store);
             // only a free or lapsed key takes the locked transaction.
             if let Some(row) = read_key(&**client, key, now_ms).await?
@@ -456,7 +484,7 @@ impl Store for PostgresStore {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<Reservation, StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             Ok(match read_key(&**client, key, now_ms).await? {
                 Some(row) => classify(row, fingerprint, now_ms)?.unwrap_or(Reservation::Free),
                 None => Reservation::Free,
@@ -470,7 +498,7 @@ impl Store for PostgresStore {
         token: &'a str,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             client
                 .execute(
                     "DELETE FROM toolspec_idempotency
@@ -490,7 +518,7 @@ impl Store for PostgresStore {
         lease_until_ms: i64,
     ) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             let n = client
                 .execute(
                     "UPDATE toolspec_idempotency SET lease_until = GREATEST(lease_until, $4)
@@ -510,7 +538,7 @@ impl Store for PostgresStore {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             client
                 .execute(
                     "UPDATE toolspec_idempotency SET lease_until = LEAST(lease_until, $4)
@@ -530,7 +558,7 @@ impl Store for PostgresStore {
         outcome: &'a Outcome,
     ) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             store_if_held(&**client, key, token, outcome).await
         })
     }
@@ -541,7 +569,7 @@ impl Store for PostgresStore {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             // An indexed delete on each insert keeps the table to one TTL window plus a day.
             client
                 .execute(
@@ -578,7 +606,7 @@ impl Store for PostgresStore {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<Consume, StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             judge_preview(&**client, tool, id, fingerprint, now_ms).await
         })
     }
@@ -588,7 +616,7 @@ impl Store for PostgresStore {
         decision: &'a Decision,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
-            let mut client = self.client().await?;
+            let mut client = self.pooled().await?;
             let tx = client.transaction().await.map_err(pg)?;
             tx.execute(
                 "UPDATE toolspec_previews SET state = 'refused' WHERE id = $1 AND state = 'open'",
@@ -603,7 +631,7 @@ impl Store for PostgresStore {
 
     fn decisions<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<Decision>, StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             let rows = client
                 .query(
                     "SELECT tool, fingerprint, verdict, decided_by, decided_at
@@ -628,11 +656,12 @@ impl Store for PostgresStore {
 
     fn begin(&self) -> BoxFuture<'_, Result<Box<dyn Transaction>, StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             client.batch_execute("BEGIN").await.map_err(pg)?;
             let tx: Box<dyn Transaction> = Box::new(PostgresTransaction {
                 client: Some(client),
                 fence: None,
+                store: self.id(),
             });
             Ok(tx)
         })
@@ -643,7 +672,7 @@ impl Store for PostgresStore {
         limit: usize,
     ) -> BoxFuture<'_, Result<Vec<OutboxMessage>, StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             let limit = i64::try_from(limit).unwrap_or(i64::MAX);
             let rows = client
                 .query(
@@ -676,7 +705,7 @@ impl Store for PostgresStore {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             client
                 .execute(
                     "UPDATE toolspec_outbox SET attempts = attempts + 1,
@@ -697,7 +726,7 @@ impl Store for PostgresStore {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<Admission, StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             // Prepared once per pooled connection: an admitted call is one round trip.
             let admit = client.prepare_cached(ADMIT).await.map_err(pg)?;
             let admitted = client
@@ -742,7 +771,7 @@ impl Store for PostgresStore {
 
     fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<Purged, StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             let keys = client
                 .execute(
                     "DELETE FROM toolspec_idempotency WHERE expires_at <= $1",
@@ -787,7 +816,7 @@ impl Store for PostgresStore {
 
     fn task_create<'a>(&'a self, task: &'a TaskRecord) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             let outcome = task.outcome.as_ref().map(Value::to_string);
             client
                 .execute(
@@ -821,7 +850,7 @@ impl Store for PostgresStore {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             let row = client
                 .query_opt(
                     &format!(
@@ -854,7 +883,7 @@ impl Store for PostgresStore {
         message: Option<&'a str>,
     ) -> BoxFuture<'a, Result<Option<TaskStatus>, StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             // One round trip: the beat where the task works, and its status either way.
             let row = client
                 .query_opt(
@@ -884,7 +913,7 @@ impl Store for PostgresStore {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(async move {
-            let client = self.client().await?;
+            let client = self.pooled().await?;
             let outcome = outcome.map(Value::to_string);
             let settled = client
                 .execute(
@@ -907,6 +936,8 @@ pub struct PostgresTransaction {
     client: Option<Object>,
     /// The lease this unit of work must still hold when it stores the key's outcome.
     fence: Option<(String, String, String)>,
+    /// The [`PostgresStore::id`] it was begun on.
+    store: usize,
 }
 
 impl PostgresTransaction {
@@ -938,6 +969,10 @@ impl Drop for PostgresTransaction {
 }
 
 impl Transaction for PostgresTransaction {
+    fn connection_id(&self) -> Option<usize> {
+        Some(self.store)
+    }
+
     fn holds<'a>(
         &'a mut self,
         key: KeyRef<'a>,

@@ -81,7 +81,11 @@ CREATE TABLE IF NOT EXISTS toolspec_tasks (
     beat_at INTEGER NOT NULL,
     expires_at INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS toolspec_tasks_expiry ON toolspec_tasks (expires_at);";
+CREATE INDEX IF NOT EXISTS toolspec_tasks_expiry ON toolspec_tasks (expires_at);
+CREATE TABLE IF NOT EXISTS toolspec_settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);";
 
 /// Columns added since the first release, with the statement that fills them in an older
 /// file: a file written by an older server opens and keeps its keys and previews.
@@ -118,6 +122,31 @@ impl SqliteStore {
     /// The database the records live in.
     pub fn database(&self) -> &Database {
         &self.db
+    }
+
+    /// The key cursors are signed with, kept in the file (table `toolspec_settings`):
+    /// made by whichever process asks first, so every server on the file accepts the
+    /// cursors the others issued, and cursors stay valid across a restart. Copying the
+    /// file copies the key; delete its row to make a new one, which ends every cursor
+    /// issued so far.
+    pub async fn cursor_key(&self) -> Result<crate::cursor::CursorKey, StoreError> {
+        let fresh =
+            crate::random::token("", 32).map_err(|e| StoreError(format!("random key: {e}")))?;
+        let conn = self.db.lock_unchecked().await;
+        conn.execute(
+            "INSERT INTO toolspec_settings (name, value) VALUES ('cursor_key', ?1)
+             ON CONFLICT (name) DO NOTHING",
+            [&fresh],
+        )
+        .map_err(sql)?;
+        let key: String = conn
+            .query_row(
+                "SELECT value FROM toolspec_settings WHERE name = 'cursor_key'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(sql)?;
+        Ok(crate::cursor::CursorKey::from_bytes(key.as_bytes()))
     }
 }
 
@@ -285,6 +314,10 @@ fn admit_in(
 }
 
 impl Store for SqliteStore {
+    fn cursor_key(&self) -> BoxFuture<'_, Result<crate::cursor::CursorKey, StoreError>> {
+        Box::pin(SqliteStore::cursor_key(self))
+    }
+
     fn lease<'a>(
         &'a self,
         key: KeyRef<'a>,
@@ -294,7 +327,7 @@ impl Store for SqliteStore {
         lease_ms: i64,
     ) -> BoxFuture<'a, Result<Reservation, StoreError>> {
         Box::pin(async move {
-            let mut conn = self.db.lock().await;
+            let mut conn = self.db.lock_unchecked().await;
             // A key that is done, held by a live lease or held for other arguments answers
             // from one read: those states change only by expiry, the lease's end or the
             // holder's commit, and the answer is true when it is read. Only a free or lapsed
@@ -356,7 +389,7 @@ impl Store for SqliteStore {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<Reservation, StoreError>> {
         Box::pin(async move {
-            let conn = self.db.lock().await;
+            let conn = self.db.lock_unchecked().await;
             Ok(match read_key(&conn, key, now_ms)? {
                 Some(row) => classify(row, fingerprint, now_ms)?.unwrap_or(Reservation::Free),
                 None => Reservation::Free,
@@ -370,7 +403,7 @@ impl Store for SqliteStore {
         token: &'a str,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
-            let conn = self.db.lock().await;
+            let conn = self.db.lock_unchecked().await;
             conn.execute(
                 "DELETE FROM toolspec_idempotency
                  WHERE tool = ?1 AND key = ?2 AND state = 'in_progress' AND lease_token = ?3",
@@ -390,7 +423,7 @@ impl Store for SqliteStore {
         Box::pin(async move {
             // While a unit of work of this process holds the connection this waits for it;
             // its IMMEDIATE transaction keeps every other writer off the key meanwhile.
-            let conn = self.db.lock().await;
+            let conn = self.db.lock_unchecked().await;
             let n = conn
                 .prepare_cached(
                     "UPDATE toolspec_idempotency SET lease_until = MAX(lease_until, ?4)
@@ -410,7 +443,7 @@ impl Store for SqliteStore {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
-            let conn = self.db.lock().await;
+            let conn = self.db.lock_unchecked().await;
             conn.execute(
                 "UPDATE toolspec_idempotency SET lease_until = MIN(lease_until, ?4)
                  WHERE tool = ?1 AND key = ?2 AND state = 'in_progress' AND lease_token = ?3",
@@ -428,7 +461,7 @@ impl Store for SqliteStore {
         outcome: &'a Outcome,
     ) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(async move {
-            let mut conn = self.db.lock().await;
+            let mut conn = self.db.lock_unchecked().await;
             immediate(&mut conn, |tx| {
                 let held = holds(tx, key, token)?;
                 if held {
@@ -445,7 +478,7 @@ impl Store for SqliteStore {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
-            let mut conn = self.db.lock().await;
+            let mut conn = self.db.lock_unchecked().await;
             immediate(&mut conn, |tx| {
                 // An indexed delete on each insert keeps the table to one TTL window plus a day.
                 tx.execute(
@@ -480,7 +513,7 @@ impl Store for SqliteStore {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<Consume, StoreError>> {
         Box::pin(async move {
-            let conn = self.db.lock().await;
+            let conn = self.db.lock_unchecked().await;
             judge_preview(&conn, tool, id, fingerprint, now_ms)
         })
     }
@@ -490,7 +523,7 @@ impl Store for SqliteStore {
         decision: &'a Decision,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
-            let mut conn = self.db.lock().await;
+            let mut conn = self.db.lock_unchecked().await;
             immediate(&mut conn, |tx| {
                 tx.execute(
                     "UPDATE toolspec_previews SET state = 'refused'
@@ -505,7 +538,7 @@ impl Store for SqliteStore {
 
     fn decisions<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Vec<Decision>, StoreError>> {
         Box::pin(async move {
-            let conn = self.db.lock().await;
+            let conn = self.db.lock_unchecked().await;
             let mut stmt = conn
                 .prepare(
                     "SELECT tool, fingerprint, verdict, decided_by, decided_at
@@ -542,7 +575,7 @@ impl Store for SqliteStore {
         limit: usize,
     ) -> BoxFuture<'_, Result<Vec<OutboxMessage>, StoreError>> {
         Box::pin(async move {
-            let conn = self.db.lock().await;
+            let conn = self.db.lock_unchecked().await;
             let mut stmt = conn
                 .prepare(
                     "SELECT id, topic, payload, attempts FROM toolspec_outbox
@@ -583,7 +616,7 @@ impl Store for SqliteStore {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
-            let conn = self.db.lock().await;
+            let conn = self.db.lock_unchecked().await;
             conn.execute(
                 "UPDATE toolspec_outbox SET attempts = attempts + 1,
                    delivered_at = CASE WHEN ?2 THEN ?3 ELSE delivered_at END
@@ -602,7 +635,7 @@ impl Store for SqliteStore {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<Admission, StoreError>> {
         Box::pin(async move {
-            let mut conn = self.db.lock().await;
+            let mut conn = self.db.lock_unchecked().await;
             // A count need not survive a power cut (losing one lets a caller one call more),
             // so this commit skips the fsync the app's own commits keep: in WAL mode the
             // next full commit makes it durable anyway, in order.
@@ -620,7 +653,7 @@ impl Store for SqliteStore {
 
     fn purge_expired(&self, now_ms: i64) -> BoxFuture<'_, Result<Purged, StoreError>> {
         Box::pin(async move {
-            let mut conn = self.db.lock().await;
+            let mut conn = self.db.lock_unchecked().await;
             immediate(&mut conn, |tx| {
                 let keys = tx
                     .execute(
@@ -666,7 +699,7 @@ impl Store for SqliteStore {
 
     fn task_create<'a>(&'a self, task: &'a TaskRecord) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
-            let conn = self.db.lock().await;
+            let conn = self.db.lock_unchecked().await;
             let outcome = task.outcome.as_ref().map(Value::to_string);
             conn.execute(
                 &format!(
@@ -698,7 +731,7 @@ impl Store for SqliteStore {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
         Box::pin(async move {
-            let conn = self.db.lock().await;
+            let conn = self.db.lock_unchecked().await;
             let columns = conn
                 .query_row(
                     &format!(
@@ -731,7 +764,7 @@ impl Store for SqliteStore {
         message: Option<&'a str>,
     ) -> BoxFuture<'a, Result<Option<TaskStatus>, StoreError>> {
         Box::pin(async move {
-            let conn = self.db.lock().await;
+            let conn = self.db.lock_unchecked().await;
             conn.execute(
                 "UPDATE toolspec_tasks SET beat_at = ?2,
                    updated_at = CASE WHEN ?3 IS NOT NULL AND message IS NOT ?3 THEN ?2 ELSE updated_at END,
@@ -760,7 +793,7 @@ impl Store for SqliteStore {
         now_ms: i64,
     ) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(async move {
-            let conn = self.db.lock().await;
+            let conn = self.db.lock_unchecked().await;
             let settled = conn
                 .execute(
                     "UPDATE toolspec_tasks SET status = ?2, outcome = ?3, updated_at = ?4
@@ -799,6 +832,12 @@ impl Drop for SqliteTransaction {
 }
 
 impl Transaction for SqliteTransaction {
+    fn connection_id(&self) -> Option<usize> {
+        Some(crate::sqlite::connection_id(OwnedMutexGuard::mutex(
+            &self.conn,
+        )))
+    }
+
     fn holds<'a>(
         &'a mut self,
         key: KeyRef<'a>,

@@ -19,8 +19,9 @@ use crate::error::ToolError;
 ///
 /// - Effects in the store's database: with [`crate::store::SqliteStore`], run your SQL on
 ///   [`Work::sqlite`], the connection inside the transaction; read there too, since the
-///   unit of work holds the connection until the method returns (locking the
-///   [`crate::sqlite::Database`] in the method would wait forever).
+///   unit of work holds the connection until the method returns
+///   ([`crate::sqlite::Database::lock`] in the method is refused, as waiting would never
+///   end). With [`crate::store::PostgresStore`], on [`Work::postgres`].
 /// - Effects outside it (an email, a call to another service): [`Work::outbox`] writes a
 ///   message in the same transaction; a deliverer sends it after the commit, at least
 ///   once, with the message id as the receiver's idempotency key
@@ -115,18 +116,29 @@ impl Work {
     }
 
     /// Runs `f` on the SQLite connection inside the transaction (feature `sqlite`): the
-    /// method's own SQL, which commits with the call's records. An error when the runtime's
-    /// store is not a [`crate::store::SqliteStore`].
+    /// method's own SQL, reads and writes, which commits with the call's records.
+    ///
+    /// `f` returns the method's own error type, [`ToolError`]: `?` turns a
+    /// `rusqlite::Error` into an `internal_error` and the toolset's catalog errors into
+    /// theirs, so a refusal found inside the transaction leaves it like any other error
+    /// (and rolls the transaction back).
     ///
     /// ```ignore
-    /// let num: i64 = work.sqlite(|conn| {
-    ///     conn.query_row("INSERT INTO tickets (title) VALUES (?1) RETURNING num", [&title], |r| r.get(0))
+    /// let num = work.sqlite(|conn| {
+    ///     let open: bool = conn.query_row("SELECT open FROM shop", [], |r| r.get(0))?;
+    ///     if !open {
+    ///         return Err(ShopError::Closed {}.into());
+    ///     }
+    ///     Ok(conn.query_row("INSERT INTO orders (item) VALUES (?1) RETURNING num", [&item], |r| r.get(0))?)
     /// })?;
     /// ```
+    ///
+    /// An error when the runtime's store is not the [`crate::store::SqliteStore`] of the
+    /// database: the message names the call that builds it so.
     #[cfg(feature = "sqlite")]
     pub fn sqlite<T>(
         &self,
-        f: impl FnOnce(&rusqlite::Connection) -> rusqlite::Result<T>,
+        f: impl FnOnce(&rusqlite::Connection) -> Result<T, ToolError>,
     ) -> Result<T, ToolError> {
         let mut slot = self.slot();
         let tx = match &mut *slot {
@@ -138,10 +150,12 @@ impl Work {
             .backend()
             .downcast_mut::<super::sqlite::SqliteTransaction>()
         {
-            Some(tx) => f(tx.connection()).map_err(ToolError::internal),
-            None => Err(ToolError::internal(
-                "Work::sqlite called on a unit of work that is not a SQLite transaction \
-                 (build the runtime with Runtime::sqlite)",
+            Some(tx) => f(tx.connection()),
+            None => Err(ToolError::misconfigured(
+                "Work::sqlite was called, but the runtime's store is not a SQLite database, \
+                 so the unit of work is not a SQLite transaction. Build the runtime on your \
+                 Database: `Runtime::sqlite(db, cursor_key)` when serving, and in a gauntlet \
+                 fixture `runtime.with_store(Arc::new(SqliteStore::new(db)?))`",
             )),
         }
     }
@@ -161,9 +175,11 @@ impl Work {
         let tx = self.take()?;
         if !tx.backend_ref().is::<super::PostgresTransaction>() {
             self.put_back(tx);
-            return Err(ToolError::internal(
-                "Work::postgres called on a unit of work that is not a PostgreSQL transaction \
-                 (build the runtime on a PostgresStore)",
+            return Err(ToolError::misconfigured(
+                "Work::postgres was called, but the runtime's store is not PostgreSQL, so the \
+                 unit of work is not a PostgreSQL transaction. Build the runtime on your \
+                 PostgresStore: `Runtime::new(store.cursor_key().await?, Arc::new(store))`, \
+                 and in a gauntlet fixture `runtime.with_store(Arc::new(store.clone()))`",
             ));
         }
         Ok(PostgresWork {
@@ -242,14 +258,18 @@ enum Slot {
 
 /// The error of a second use while one is still running.
 fn in_use() -> ToolError {
-    ToolError::internal(
-        "the unit of work is in use by another task of the same call; use it from one task at a time",
+    ToolError::misconfigured(
+        "the unit of work was used while another use of it was still running (a PostgresWork \
+         handle still alive, or a second task of the same call): drop the handle from \
+         `work.postgres()` before the next use, and use the unit of work from one task at a time",
     )
 }
 
 /// The error of a handle used after its call ended.
 fn ended() -> ToolError {
-    ToolError::internal(
-        "a unit of work was used after its call ended (a handle kept past the method)",
+    ToolError::misconfigured(
+        "a unit of work was used after its call ended: a clone of the method's `Work` was \
+         kept (in a spawned task, a struct field) past the method's return; use it only \
+         before the method returns",
     )
 }

@@ -35,3 +35,5 @@ mod telemetry;
 #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mcp"))]
 mod time_limits;
 mod validation;
+#[cfg(feature = "gauntlet")]
+mod wiring;

@@ -42,9 +42,9 @@ async fn write(
             match kind {
                 #[cfg(feature = "sqlite")]
                 Kind::Sqlite => work.sqlite(|c| {
-                    c.execute_batch(
+                    Ok(c.execute_batch(
                         "CREATE TABLE IF NOT EXISTS exports (n INTEGER); INSERT INTO exports VALUES (1);",
-                    )
+                    )?)
                 })?,
                 _ => {}
             }

@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use super::changed_state::{Ran, also_from_changed_state};
 use super::{Ctx, gated, not_applicable};
 use crate::clock::format_rfc3339;
 use crate::gauntlet::failure::{Failure, show};
@@ -77,8 +78,46 @@ pub(crate) fn apply_matches_preview(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
         tool.name
     );
     let session = ctx.session()?;
-    let (_, shown, apply) = preview(ctx, &session, "gauntlet-apply", &promise)?;
-    let done = session.ok(tool.name, &apply, &promise)?;
+    apply_round(ctx, &session, &promise, Start::Fixture)?;
+    also_from_changed_state(ctx, |session| {
+        apply_round(ctx, session, &promise, Start::Changed)
+    })
+}
+
+/// Where a check's calls start: the fixture's state, where every call the spec's examples
+/// make must succeed, or a state the check changed first, which may refuse them.
+#[derive(Clone, Copy, PartialEq)]
+enum Start {
+    Fixture,
+    Changed,
+}
+
+/// `result`, or [`Ran::Refused`] when the call failed in a state the check changed first.
+fn or_refused<T>(result: Result<T, Failure>, start: Start) -> Result<Result<T, Ran>, Failure> {
+    match result {
+        Ok(value) => Ok(Ok(value)),
+        Err(_) if start == Start::Changed => Ok(Err(Ran::Refused)),
+        Err(failure) => Err(failure),
+    }
+}
+
+/// One preview and its apply, compared.
+fn apply_round(
+    ctx: &Ctx<'_, '_>,
+    session: &Session<'_>,
+    promise: &str,
+    start: Start,
+) -> Result<Ran, Failure> {
+    let tool = ctx.tool;
+    let (_, shown, apply) =
+        match or_refused(preview(ctx, session, "gauntlet-apply", promise), start)? {
+            Ok(made) => made,
+            Err(ran) => return Ok(ran),
+        };
+    let done = match or_refused(session.ok(tool.name, &apply, promise), start)? {
+        Ok(done) => done,
+        Err(ran) => return Ok(ran),
+    };
     let fields = tool.preview.map(|p| p.fields).unwrap_or_default();
     for field in fields {
         let Some(promised) = shown.pointer(&format!("/preview/{field}")) else {
@@ -97,7 +136,7 @@ pub(crate) fn apply_matches_preview(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
                 )));
         }
     }
-    Ok(())
+    Ok(Ran::Held)
 }
 
 /// Apply with arguments other than the previewed ones is refused with `preview_mismatch`.
@@ -220,11 +259,30 @@ pub(crate) fn undo_restores(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
         tool.name
     );
     let session = ctx.session()?;
+    undo_round(ctx, &session, undo_tool, &promise, Start::Fixture)?;
+    also_from_changed_state(ctx, |session| {
+        undo_round(ctx, session, undo_tool, &promise, Start::Changed)
+    })
+}
+
+/// One change and its undo, from the state `session` is in: the read tools must see what
+/// they saw before the change.
+fn undo_round(
+    ctx: &Ctx<'_, '_>,
+    session: &Session<'_>,
+    undo_tool: &str,
+    promise: &str,
+    start: Start,
+) -> Result<Ran, Failure> {
+    let tool = ctx.tool;
     let before = session.snapshot(ctx.facts);
     let args = ctx.success_call("gauntlet-undo");
     // A previewed reversible tool is applied through its preview; the undo comes with the
     // applied result.
-    let (_, done) = session.succeed(tool, &args, &promise)?;
+    let (_, done) = match or_refused(session.succeed(tool, &args, promise), start)? {
+        Ok(made) => made,
+        Err(ran) => return Ok(ran),
+    };
     let undo = done.get("undo").cloned().unwrap_or(Value::Null);
     let (Some(name), Some(undo_args)) = (
         undo.get("tool").and_then(Value::as_str),
@@ -265,10 +323,10 @@ pub(crate) fn undo_restores(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     // An undo tool that previews is applied through its preview, as an agent would.
     match ctx.facts.tool(undo_tool) {
         Some(undo_facts) => {
-            session.succeed(undo_facts, &undo_args, &promise)?;
+            session.succeed(undo_facts, &undo_args, promise)?;
         }
         None => {
-            session.ok(undo_tool, &undo_args, &promise)?;
+            session.ok(undo_tool, &undo_args, promise)?;
         }
     }
     let after = session.snapshot(ctx.facts);
@@ -282,5 +340,5 @@ pub(crate) fn undo_restores(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
                 tool.name
             )));
     }
-    Ok(())
+    Ok(Ran::Held)
 }

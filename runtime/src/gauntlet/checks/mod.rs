@@ -1,5 +1,6 @@
 //! The checks, one function each, grouped by the promise they test.
 
+mod changed_state;
 mod dry_run;
 mod examples;
 mod limits;

@@ -20,14 +20,12 @@ fn run(bug: Option<Bug>) -> Report {
 }
 
 /// Runs the gauntlet against `bug` and checks that `check` is among the failures, and that
-/// the served definitions (which no bug touches) still pass.
-fn assert_caught(bug: Bug, check: &str) {
+/// the served definitions (which no bug touches) still pass. The failure's text.
+fn assert_caught(bug: Bug, check: &str) -> String {
     let report = run(Some(bug));
-    assert!(
-        report.failure(check).is_some(),
-        "{bug:?} should fail {check}; failed: {:?}",
-        report.failed()
-    );
+    let Some(failure) = report.failure(check) else {
+        panic!("{bug:?} should fail {check}; failed: {:?}", report.failed());
+    };
     assert!(
         !report
             .failed()
@@ -35,6 +33,7 @@ fn assert_caught(bug: Bug, check: &str) {
             .any(|c| c.ends_with("::schema_matches_the_spec")),
         "{bug:?} does not change the definitions: {report}"
     );
+    failure.to_string()
 }
 
 #[test]
@@ -101,6 +100,20 @@ fn an_undo_that_does_not_restore_fails() {
     assert_caught(
         Bug::UndoDoesNotRestore,
         "tickets_update_status::undo_restores_the_prior_state",
+    );
+}
+
+#[test]
+fn an_undo_that_ignores_the_prior_state_fails_from_a_changed_state() {
+    // From the fixture's state the reported previous status is right; the check changes
+    // the ticket first, and the undo then restores the fixture's status instead.
+    let failure = assert_caught(
+        Bug::UndoIgnoresPriorState,
+        "tickets_update_status::undo_restores_the_prior_state",
+    );
+    assert!(
+        failure.contains("also from a state the check changed first"),
+        "the failure should say where the calls started:\n{failure}"
     );
 }
 

@@ -36,6 +36,10 @@ pub enum Bug {
     /// tickets_update_status reports the new status as the previous one, so its undo call
     /// sets the new status again.
     UndoDoesNotRestore,
+    /// tickets_update_status always reports `open` as the previous status: true of the
+    /// fixture's ticket, so its undo restores the fixture's state, but not once the ticket
+    /// changed.
+    UndoIgnoresPriorState,
     /// tickets_get returns a customer email that is not an email address.
     BreaksOutputSchema,
     /// tickets_get reports an unknown ticket as an internal error instead of not_found.
@@ -50,7 +54,7 @@ pub enum Bug {
 
 impl Bug {
     /// Every bug.
-    pub const ALL: [Bug; 11] = [
+    pub const ALL: [Bug; 12] = [
         Bug::IgnoresLimit,
         Bug::SkipsItems,
         Bug::RepeatsItems,
@@ -58,6 +62,7 @@ impl Bug {
         Bug::PreviewWrites,
         Bug::ApplyDiffersFromPreview,
         Bug::UndoDoesNotRestore,
+        Bug::UndoIgnoresPriorState,
         Bug::BreaksOutputSchema,
         Bug::NotFoundIsInternal,
         Bug::WritesOutsideUnitOfWork,
@@ -303,6 +308,9 @@ impl TicketsTools for Desk {
         ticket.status = input.status;
         if self.has(Bug::UndoDoesNotRestore) {
             previous_status = input.status;
+        }
+        if self.has(Bug::UndoIgnoresPriorState) {
+            previous_status = TicketStatus::Open;
         }
         let (id, status) = (input.ticket_id, input.status);
         self.change(Some(&work), move |tickets| {
