@@ -26,7 +26,7 @@ use {{service}}::{
 };
 
 /// The starter's items, so there is something to search.
-const STARTER_ITEMS: [(u64, &str, i64); 5] = [
+const STARTER_ITEMS: [(u64, &str, u64); 5] = [
     (1, "blue mug", 12),
     (2, "green teapot", 4),
     (3, "red mug", 7),

@@ -103,8 +103,18 @@ fn item(r: &tokio_postgres::Row) -> Item {
     Item {
         item_id: format!("I-{}", r.get::<_, i64>(0)),
         name: r.get(1),
-        quantity: r.get(2),
+        quantity: from_sql_int(r.get(2)),
     }
+}
+
+/// Counts are `u64` in Rust (the spec says quantities are never negative) and `BIGINT` in
+/// SQL; the spec bounds quantities to a million and pages to 50, so they fit either way.
+fn from_sql_int(q: i64) -> u64 {
+    u64::try_from(q).unwrap_or(0)
+}
+
+fn to_sql_int(q: u64) -> i64 {
+    i64::try_from(q).unwrap_or(i64::MAX)
 }
 
 /// A database failure, for the model as an internal error (the details go to the log).
@@ -145,7 +155,7 @@ impl {{Service}}Tools for Inventory {
             .map_err(internal)?
             .get(0);
         // One more than the page holds, to know whether another page follows.
-        let limit = i64::try_from(window.limit.saturating_add(1)).unwrap_or(i64::MAX);
+        let limit = to_sql_int(window.limit.saturating_add(1));
         let rows = client
             .query(
                 &format!(
@@ -185,7 +195,7 @@ impl {{Service}}Tools for Inventory {
             .ok_or_else(|| not_found(&input.item_id))?;
         db.execute(
             "UPDATE items SET quantity = $1 WHERE num = $2",
-            &[&input.quantity, &num],
+            &[&to_sql_int(input.quantity), &num],
         )
         .await
         .map_err(internal)?;

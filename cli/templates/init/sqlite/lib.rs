@@ -118,8 +118,18 @@ fn item(r: &rusqlite::Row<'_>) -> rusqlite::Result<Item> {
     Ok(Item {
         item_id: format!("I-{}", r.get::<_, i64>(0)?),
         name: r.get(1)?,
-        quantity: r.get(2)?,
+        quantity: from_sql_int(r.get(2)?),
     })
+}
+
+/// Counts are `u64` in Rust (the spec says quantities are never negative) and `INTEGER` in
+/// SQL; the spec bounds quantities to a million and pages to 50, so they fit either way.
+fn from_sql_int(q: i64) -> u64 {
+    u64::try_from(q).unwrap_or(0)
+}
+
+fn to_sql_int(q: u64) -> i64 {
+    i64::try_from(q).unwrap_or(i64::MAX)
 }
 
 /// A database failure, for the model as an internal error (the details go to the log).
@@ -167,7 +177,7 @@ impl {{Service}}Tools for Inventory {
             ))
             .map_err(internal)?;
         let mut items = stmt
-            .query_map(params![input.query, after, window.limit + 1], item)
+            .query_map(params![input.query, after, to_sql_int(window.limit.saturating_add(1))], item)
             .map_err(internal)?
             .collect::<Result<Vec<Item>, _>>()
             .map_err(internal)?;
@@ -197,7 +207,7 @@ impl {{Service}}Tools for Inventory {
             if before.is_some() {
                 c.execute(
                     "UPDATE items SET quantity = ?1 WHERE num = ?2",
-                    params![input.quantity, num],
+                    params![to_sql_int(input.quantity), num],
                 )?;
             }
             Ok(before)
