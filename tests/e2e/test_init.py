@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -81,7 +82,9 @@ def cargo(args: list[str], cwd: Path) -> None:
     print(f"cargo {' '.join(args)} in {cwd.name}: {took:.0f}s")
     assert done.returncode == 0, f"cargo {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}"
     if args[0] == "test":
-        assert "test result: ok" in done.stdout and " 0 passed" not in done.stdout, done.stdout
+        # The gauntlet ran: one test binary with its checks (the others have none).
+        ran = [int(n) for n in re.findall(r"test result: ok\. (\d+) passed", done.stdout)]
+        assert max(ran, default=0) >= 50, done.stdout
 
 
 @pytest.fixture(scope="module", params=["memory", "sqlite", "postgres"])
