@@ -7,6 +7,7 @@ mod check;
 mod diff;
 mod generate;
 mod import;
+mod init;
 mod lint;
 mod rules;
 mod stats;
@@ -75,6 +76,24 @@ enum Command {
     },
     /// Print the JSON Schema of the spec format, for editors and validators.
     Schema,
+    /// Make a new MCP server crate: a starter spec with one tool of each tier, its
+    /// implementation on the chosen store, a main serving stdio and HTTP, and the gauntlet.
+    Init {
+        /// The directory to make the crate in (created; it must be absent or empty).
+        #[arg(default_value = ".")]
+        path: PathBuf,
+        /// The crate's name (default: the directory's name); the spec's service is the
+        /// name with `-` as `_`.
+        #[arg(long)]
+        name: Option<String>,
+        /// Where the server keeps its data and its records of calls.
+        #[arg(long, value_enum, default_value = "sqlite")]
+        store: init::Store,
+        /// The toolspec checkout the crate's dependencies point at (relative to the new
+        /// crate when relative); default: the checkout this `toolspec` was built from.
+        #[arg(long, value_name = "DIR")]
+        toolspec_path: Option<PathBuf>,
+    },
     /// Write one docs book (mdBook) of every spec's tools: a home page, per toolset its
     /// index, tool pages and errors, and one error-code reference, cross-linked.
     Docs {
@@ -259,6 +278,17 @@ fn main() -> ExitCode {
             format,
         } => diff::run(&files, against.as_deref(), format),
         Command::Stats { specs, format } => stats::run(&specs, format),
+        Command::Init {
+            path,
+            name,
+            store,
+            toolspec_path,
+        } => init::run(&init::Request {
+            path: Some(&path),
+            name: name.as_deref(),
+            store,
+            toolspec_path: toolspec_path.as_deref(),
+        }),
         Command::Schema => {
             println!("{}", toolspec::spec::format_schema_text());
             Outcome::Clean

@@ -14,6 +14,7 @@ mod cli_check;
 mod diff_cli;
 mod docs_templates;
 mod import_cli;
+mod init_cli;
 mod lint_cli;
 mod providers_limits;
 mod schemas_golden;

@@ -1,0 +1,100 @@
+//! `my-shop [--db URL] [--schema NAME] [--http [ADDR]]`: serves the tools of `my_shop.yaml` over MCP.
+//!
+//! Over stdio by default (what desktop hosts start), or streamable HTTP at
+//! `http://ADDR/mcp` with `--http`. Logs go to standard error: standard output is the
+//! protocol's.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use toolspec_runtime::prelude::{McpServer, serve_http, serve_stdio};
+
+const USAGE: &str = "usage: my-shop [--db URL] [--schema NAME] [--http [ADDR]]
+
+  --db URL       the PostgreSQL database of items and the server's records,
+                 postgres://USER@HOST:PORT/DB (default: the DATABASE_URL variable)
+  --schema NAME  keep the tables in this schema (made if missing) instead of the user's
+                 default one, to share a database with other apps
+  --http [ADDR]  serve streamable HTTP at http://ADDR/mcp instead of stdio (default ADDR
+                 127.0.0.1:8080: loopback only, since there is no authorization)";
+
+/// Where `--http` listens without an address.
+const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+
+/// The command line.
+struct Args {
+    db: Option<String>,
+    schema: Option<String>,
+    http: Option<String>,
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut parsed = Args {
+        db: std::env::var("DATABASE_URL").ok().filter(|url| !url.is_empty()),
+        schema: None,
+        http: None,
+    };
+    let mut args = args.by_ref().peekable();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--db" => parsed.db = Some(args.next().ok_or("--db needs a postgres:// URL")?),
+            "--schema" => parsed.schema = Some(args.next().ok_or("--schema needs a name")?),
+            "--http" => {
+                // The address is optional: the next argument is one unless it is a flag.
+                let addr = args.next_if(|a| !a.starts_with('-'));
+                parsed.http = Some(addr.unwrap_or_else(|| DEFAULT_ADDR.to_owned()));
+            }
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    if parsed.db.is_none() {
+        return Err("no database: set DATABASE_URL or pass --db postgres://USER@HOST:PORT/DB".into());
+    }
+    Ok(parsed)
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let args = match parse(std::env::args().skip(1)) {
+        Ok(args) => args,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("error: {e}");
+            }
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let url = args.db.unwrap_or_default();
+    let server = match my_shop::open(&url, args.schema.as_deref()).await {
+        Ok(server) => server,
+        Err(e) => {
+            // Without the password, which does not belong in a log.
+            let shown = url.split_once('@').map_or("the database", |(_, host)| host);
+            eprintln!("error: cannot open {shown}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let mcp = match McpServer::new(Arc::new(server), "my-shop", env!("CARGO_PKG_VERSION")) {
+        Ok(mcp) => mcp,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let served = match &args.http {
+        Some(addr) => {
+            eprintln!("my-shop: serving MCP at http://{addr}/mcp");
+            serve_http(mcp, addr.as_str()).await
+        }
+        None => serve_stdio(mcp).await,
+    };
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! `my-shop [--db PATH] [--http [ADDR]]`: serves the tools of `my_shop.yaml` over MCP.
+//!
+//! Over stdio by default (what desktop hosts start), or streamable HTTP at
+//! `http://ADDR/mcp` with `--http`. Logs go to standard error: standard output is the
+//! protocol's.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use toolspec_runtime::prelude::{McpServer, serve_http, serve_stdio};
+
+const USAGE: &str = "usage: my-shop [--db PATH] [--http [ADDR]]
+
+  --db PATH      the SQLite file of items and the server's records (created if absent;
+                 default ./my-shop.db)
+  --http [ADDR]  serve streamable HTTP at http://ADDR/mcp instead of stdio (default ADDR
+                 127.0.0.1:8080: loopback only, since there is no authorization)";
+
+/// Where `--http` listens without an address.
+const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+
+/// The command line.
+struct Args {
+    db: PathBuf,
+    http: Option<String>,
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut parsed = Args {
+        db: PathBuf::from("my-shop.db"),
+        http: None,
+    };
+    let mut args = args.by_ref().peekable();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--db" => parsed.db = args.next().ok_or("--db needs a file path")?.into(),
+            "--http" => {
+                // The address is optional: the next argument is one unless it is a flag.
+                let addr = args.next_if(|a| !a.starts_with('-'));
+                parsed.http = Some(addr.unwrap_or_else(|| DEFAULT_ADDR.to_owned()));
+            }
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    Ok(parsed)
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let args = match parse(std::env::args().skip(1)) {
+        Ok(args) => args,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("error: {e}");
+            }
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let server = match my_shop::open(&args.db) {
+        Ok(server) => server,
+        Err(e) => {
+            eprintln!("error: cannot open {}: {e}", args.db.display());
+            return ExitCode::from(1);
+        }
+    };
+    let mcp = match McpServer::new(Arc::new(server), "my-shop", env!("CARGO_PKG_VERSION")) {
+        Ok(mcp) => mcp,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let served = match &args.http {
+        Some(addr) => {
+            eprintln!("my-shop: serving MCP at http://{addr}/mcp");
+            serve_http(mcp, addr.as_str()).await
+        }
+        None => serve_stdio(mcp).await,
+    };
+    match served {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
