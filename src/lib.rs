@@ -7,9 +7,12 @@
 //! layer that enforces every promise, docs for a docs site, and a gauntlet of tests that holds
 //! your implementation to the spec. You write the spec and one trait implementation.
 //!
-//! This page is the tutorial: from `cargo new` to an MCP server a host can run. Its crate is
-//! `examples/tutorial` in the toolspec repository, built and tested with the workspace, and
-//! every file below is included from it, so what you read here compiles and passes.
+//! This page is the tutorial: from `cargo new` to an MCP server a host can run, a notes
+//! server on SQLite with a read, a paged search, a reversible write and an irreversible one.
+//! Its crate is `examples/tutorial` in the toolspec repository, built and tested with the
+//! workspace, and every file below is included from it, so what you read here compiles and
+//! passes. The user guide (`docs/guide` in the repository, an mdBook) builds the same crate
+//! one tool at a time and explains each step.
 //!
 //! # 1. A new crate
 //!
@@ -18,9 +21,9 @@
 //! cargo add serde --features derive
 //! cargo add serde_json
 //! cargo add tokio --features rt-multi-thread,macros,io-std
-//! cargo add toolspec-runtime --features mcp
+//! cargo add toolspec-runtime --features mcp,sqlite
 //! cargo add --build toolspec
-//! cargo add --dev toolspec-runtime --features mcp,gauntlet
+//! cargo add --dev toolspec-runtime --features mcp,sqlite,gauntlet
 //! ```
 //!
 //! `toolspec` runs only in the build script; the generated code needs `serde`, `serde_json`
@@ -59,7 +62,9 @@
 //!
 //! Include the generated module and implement its trait, one `async fn` per tool. A missing
 //! tool is a compile error; a not-found is the catalog's typed error, whose message template
-//! and `retryable` flag come from the spec. `src/lib.rs`:
+//! and `retryable` flag come from the spec. Reads lock the shared
+//! `toolspec_runtime::sqlite::Database`; writes read and write only through their unit of
+//! work (`work.sqlite(..)`), which holds that connection for the whole call. `src/lib.rs`:
 //!
 //! ```ignore
 #![doc = include_str!("../examples/tutorial/src/lib.rs")]
@@ -91,33 +96,32 @@
 #![doc = include_str!("../examples/tutorial/src/main.rs")]
 //! ```
 //!
-//! `cargo run` now speaks MCP on stdio (logs go to stderr: which tool, how long, which
-//! error code). Add it to a host such as Claude Desktop:
+//! The runtime keeps its records (idempotency keys, previews, approvals) in the notes' own
+//! SQLite file, so a write and its records commit in one transaction. `cargo run` now speaks
+//! MCP on stdio (logs go to stderr: which tool, how long, which error code); `cargo run --
+//! --http 127.0.0.1:8080` serves streamable HTTP at `/mcp`. Add it to a host such as Claude
+//! Desktop:
 //!
 //! ```json
-//! { "mcpServers": { "notes": { "command": "/path/to/target/release/notes-server" } } }
+//! { "mcpServers": { "notes": { "command": "/path/to/target/release/notes-server",
+//!                              "args": ["--db", "/path/to/notes.db"] } } }
 //! ```
-//!
-//! `toolspec_runtime::mcp::serve_http(mcp, "127.0.0.1:8080")` serves streamable HTTP at
-//! `/mcp` instead. For idempotency keys and previews that survive a restart, and writes that
-//! commit with them, build the server with `NotesServer::new(notebook, Runtime::sqlite(db,
-//! key)?)` on the `toolspec_runtime::sqlite::Database` your tables live in (runtime feature
-//! `sqlite`); the `tickets-server` example in the repository does.
 //!
 //! # 6. Hold it to the spec
 //!
 //! The build script also wrote `notes_gauntlet.rs`: the spec's facts and a macro that
 //! expands to one `#[test]` per promise (the schema served, each example, each refusal, and
 //! for other tools paging, retries, previews and undo). Hand it a fixture that builds a fresh
-//! implementation on throwaway state; `tests/gauntlet.rs`:
+//! implementation on throwaway state, with the runtime it is given moved onto that state's
+//! database; `tests/gauntlet.rs`:
 //!
 //! ```ignore
 #![doc = include_str!("../examples/tutorial/tests/gauntlet.rs")]
 //! ```
 //!
-//! `cargo test` lists `gauntlet::notes_get::example_an_unknown_id` and its siblings; a
-//! failure names the promise that broke, the call that showed it, what came back and what
-//! the spec expected.
+//! `cargo test` lists `gauntlet::notes_get::example_an_unknown_id` and its siblings (93
+//! checks of four tools); a failure names the promise that broke, the call that showed it,
+//! what came back and what the spec expected.
 //!
 //! # Where to go next
 //!

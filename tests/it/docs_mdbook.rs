@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use toolspec::emit::Kind;
 
-fn mdbook() -> PathBuf {
+pub(crate) fn mdbook() -> PathBuf {
     if let Some(p) = std::env::var_os("TOOLSPEC_MDBOOK") {
         let p = PathBuf::from(p);
         assert!(p.is_file(), "TOOLSPEC_MDBOOK={} is not a file", p.display());
@@ -46,7 +46,7 @@ fn mdbook() -> PathBuf {
 }
 
 /// A fresh scratch directory for this test.
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("toolspec-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -157,7 +157,7 @@ fn build_every_book(specs: &[PathBuf], name: &str) -> usize {
 /// `nested`; never mdbook's 404 page, whose links resolve against the `<base href>` of
 /// wherever the site is served): the file exists, and the `#fragment` names an element of
 /// it. Returns the pages checked and how many links.
-fn check_links(
+pub(crate) fn check_links(
     site: &Path,
     out: &Path,
     nested: bool,
@@ -224,7 +224,7 @@ fn check_links(
 }
 
 /// Runs `mdbook build BOOK --dest-dir SITE`; what it warns about is a failure.
-fn build(mdbook: &Path, book: &Path, site: &Path, failures: &mut Vec<String>) {
+pub(crate) fn build(mdbook: &Path, book: &Path, site: &Path, failures: &mut Vec<String>) {
     let run = Command::new(mdbook)
         .arg("build")
         .arg(book)

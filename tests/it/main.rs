@@ -28,6 +28,7 @@ mod docs_truth;
 mod effect_words;
 mod example_cover;
 mod format_reference;
+mod guide;
 mod import_openapi;
 mod key_optional;
 mod lint_config;

@@ -1,6 +1,6 @@
-//! The crate documentation's tutorial tells users to run `cargo add` commands; the crate that
-//! tutorial builds (`examples/tutorial`, compiled and tested with the workspace) must have
-//! exactly the dependencies those commands add. Otherwise the tutorial could drift from the
+//! The crate documentation's tutorial and the user guide's getting-started chapter tell users
+//! to run `cargo add` commands; the crate they build (`examples/tutorial`, compiled and
+//! tested with the workspace) must have exactly the dependencies those commands add. Otherwise the tutorial could drift from the
 //! code that proves it works: a feature added to the example but not to the docs would leave
 //! a reader with a crate that does not compile.
 
@@ -30,6 +30,10 @@ fn from_tutorial(doc: &str) -> BTreeSet<Dep> {
         while let Some(word) = words.next() {
             match word {
                 "--build" => section = "build-dependencies",
+                // Where the crate comes from, until it is published: not what it is.
+                "--path" | "--git" => {
+                    words.next().expect("--path and --git take a value");
+                }
                 "--dev" => section = "dev-dependencies",
                 "--features" | "-F" => {
                     let list = words.next().expect("--features takes a list");
@@ -78,6 +82,18 @@ fn the_tutorial_adds_exactly_the_dependencies_of_its_crate() {
     let manifest = std::fs::read_to_string(root.join("examples/tutorial/Cargo.toml")).unwrap();
     let told = from_tutorial(&doc);
     assert!(told.len() >= 5, "the tutorial's cargo add lines: {told:?}");
+    assert_eq!(told, from_manifest(&manifest));
+}
+
+/// The guide's build-script path (`docs/guide/src/getting-started.md`) adds the same
+/// dependencies, from a checkout of toolspec until the crates are published.
+#[test]
+fn the_guide_adds_exactly_the_dependencies_of_the_tutorial_crate() {
+    let root = common::root();
+    let guide = std::fs::read_to_string(root.join("docs/guide/src/getting-started.md")).unwrap();
+    let manifest = std::fs::read_to_string(root.join("examples/tutorial/Cargo.toml")).unwrap();
+    let told = from_tutorial(&guide);
+    assert!(told.len() >= 5, "the guide's cargo add lines: {told:?}");
     assert_eq!(told, from_manifest(&manifest));
 }
 

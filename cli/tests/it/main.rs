@@ -11,6 +11,7 @@ mod docs_common;
 
 mod bad_specs;
 mod cli_check;
+mod cli_reference;
 mod diff_cli;
 mod docs_templates;
 mod import_cli;

@@ -44,6 +44,7 @@ enum Tables {
 /// idempotency keys leased for `lease`: a `postgres://` (or `postgresql://`) URL selects
 /// PostgreSQL, anything else is a SQLite file path. With `demo`, seeds the 23 tickets of
 /// the seed article if they are not there yet.
+// ANCHOR: open
 pub async fn open(
     db: &str,
     demo: bool,
@@ -73,6 +74,7 @@ pub async fn open(
         Runtime::sqlite(sqlite.clone(), CursorKey::from_bytes(key.as_bytes()))?.with_lease(lease);
     Ok(TicketsServer::new(desk, runtime))
 }
+// ANCHOR_END: open
 
 /// Whether `db` names a PostgreSQL database rather than a SQLite file.
 pub fn is_postgres(db: &str) -> bool {
@@ -342,6 +344,7 @@ impl TicketsTools for Desk {
         })
     }
 
+    // ANCHOR: tickets_create
     async fn tickets_create(
         &self,
         input: TicketsCreateInput,
@@ -389,6 +392,7 @@ impl TicketsTools for Desk {
             },
         })
     }
+    // ANCHOR_END: tickets_create
 
     async fn tickets_update_status(
         &self,

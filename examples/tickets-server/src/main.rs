@@ -259,6 +259,7 @@ async fn main() -> ExitCode {
         Some(addr) => {
             let mode = if args.stateless { " (stateless)" } else { "" };
             eprintln!("tickets-server: serving MCP at http://{addr}/mcp{mode}");
+            // ANCHOR: http
             let mut config = StreamableHttpServerConfig::default()
                 .with_legacy_session_mode(!args.stateless)
                 .with_json_response(args.stateless);
@@ -274,6 +275,7 @@ async fn main() -> ExitCode {
                 }
             }
             serve_http_guarded(mcp, addr.as_str(), config, guard, metrics.router()).await
+            // ANCHOR_END: http
         }
         None => serve_stdio(mcp).await,
     };

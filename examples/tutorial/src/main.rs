@@ -1,17 +1,40 @@
-//! `notes-server`: the tutorial's notes served over MCP on stdio.
+//! `notes-server [--db PATH] [--http ADDR]`: the tutorial's notes served over MCP, on
+//! stdio by default or on streamable HTTP at `http://ADDR/mcp`.
 
+// ANCHOR: main
 use std::sync::Arc;
 
 use notes_server::Notebook;
 use notes_server::notes::NotesServer;
-use toolspec_runtime::prelude::{McpServer, serve_stdio};
+use toolspec_runtime::prelude::{McpServer, Runtime, serve_http, serve_stdio};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut notebook = Notebook::default();
-    notebook.add("N-1", "Groceries", "milk, eggs");
-    let server = NotesServer::in_memory(notebook)?;
+    let mut db = "notes.db".to_string();
+    let mut http = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--db" => db = args.next().ok_or("--db needs a file path")?,
+            "--http" => http = Some(args.next().ok_or("--http needs an address")?),
+            other => return Err(format!("unknown argument {other}").into()),
+        }
+    }
+    let notebook = Notebook::open(&db)?;
+    if notebook.add_first_note_if_empty()? {
+        eprintln!("{db}: a new notebook, with one note");
+    }
+    // The runtime keeps its records (idempotency keys, previews, approvals) in the same
+    // file, so a write's unit of work is a transaction there.
+    let runtime = Runtime::sqlite(notebook.database().clone(), notebook.cursor_key()?)?;
+    let server = NotesServer::new(notebook, runtime);
     let mcp = McpServer::new(Arc::new(server), "notes-server", env!("CARGO_PKG_VERSION"))?;
-    serve_stdio(mcp).await?; // until the host closes stdin
+    match http {
+        // Streamable HTTP at http://ADDR/mcp, until Ctrl-C.
+        Some(addr) => serve_http(mcp, addr).await?,
+        // MCP on stdin and stdout, until the host closes stdin; logs go to stderr.
+        None => serve_stdio(mcp).await?,
+    }
     Ok(())
 }
+// ANCHOR_END: main

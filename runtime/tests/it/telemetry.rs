@@ -1,6 +1,6 @@
 //! The metrics table and the dashboard are written from [`toolspec_runtime::telemetry`]:
-//! the README's table is the one the code prints, and the Grafana dashboard queries every
-//! metric and only those.
+//! the user guide's table (docs/guide/src/serving.md) is the one the code prints, and the
+//! Grafana dashboard queries every metric and only those.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -16,24 +16,24 @@ const START: &str =
 const END: &str = "<!-- end of metrics table -->";
 
 #[test]
-fn the_readme_shows_the_table_the_code_records() {
-    let path = workspace().join("README.md");
-    let readme = std::fs::read_to_string(&path).expect("README.md");
+fn the_guide_shows_the_table_the_code_records() {
+    let path = workspace().join("docs/guide/src/serving.md");
+    let readme = std::fs::read_to_string(&path).expect("the guide's serving chapter");
     let start = readme
         .find(START)
-        .expect("README has the metrics table's start marker")
+        .expect("the serving chapter has the metrics table's start marker")
         + START.len();
     let end = start + readme[start..].find(END).expect("and its end marker");
     let table = telemetry::markdown_table();
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         let updated = format!("{}{table}{}", &readme[..start], &readme[end..]);
-        std::fs::write(&path, updated).expect("write README.md");
+        std::fs::write(&path, updated).expect("write the serving chapter");
         return;
     }
     assert_eq!(
         &readme[start..end],
         table,
-        "README's metrics table is stale: rerun with UPDATE_GOLDEN=1"
+        "the guide's metrics table (docs/guide/src/serving.md) is stale: rerun with UPDATE_GOLDEN=1"
     );
 }
 

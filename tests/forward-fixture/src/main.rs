@@ -13,9 +13,11 @@ const USAGE: &str = "usage: forward-fixture petstore|svix|github [--http ADDR]";
 
 async fn run(which: &str, http: Option<String>) -> Result<(), Box<dyn std::error::Error>> {
     let toolset: Arc<dyn Toolset> = match which {
+        // ANCHOR: petstore
         "petstore" => Arc::new(petstore::PetstoreServer::in_memory(
             petstore::PetstoreApi::from_env()?,
         )?),
+        // ANCHOR_END: petstore
         "svix" => Arc::new(svix::SvixServer::in_memory(svix::SvixApi::from_env()?)?),
         "github" => Arc::new(github::GithubServer::in_memory(
             github::GithubApi::from_env()?,

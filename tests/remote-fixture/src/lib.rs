@@ -138,6 +138,7 @@ impl ChatTools for Chat {
         })
     }
 
+    // ANCHOR: reminder
     async fn chat_reminder_create(
         &self,
         input: ChatReminderCreateInput,
@@ -173,6 +174,7 @@ impl ChatTools for Chat {
             .ok_or_else(|| ToolError::internal("the chat service has no /reminders"))?;
         reminder(created)
     }
+    // ANCHOR_END: reminder
 
     async fn chat_page_send(
         &self,
