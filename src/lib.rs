@@ -64,7 +64,9 @@
 //! tool is a compile error; a not-found is the catalog's typed error, whose message template
 //! and `retryable` flag come from the spec. Reads lock the shared
 //! `toolspec_runtime::sqlite::Database`; writes read and write only through their unit of
-//! work (`work.sqlite(..)`), which holds that connection for the whole call. `src/lib.rs`:
+//! work (`work.sqlite(..)`), which holds that connection for the whole call (a lock taken
+//! there is refused at once, naming the fix). The closure returns `Result<_, ToolError>`,
+//! so `?` works on SQLite errors and on the toolset's own errors alike. `src/lib.rs`:
 //!
 //! ```ignore
 #![doc = include_str!("../examples/tutorial/src/lib.rs")]
@@ -96,8 +98,10 @@
 #![doc = include_str!("../examples/tutorial/src/main.rs")]
 //! ```
 //!
-//! The runtime keeps its records (idempotency keys, previews, approvals) in the notes' own
-//! SQLite file, so a write and its records commit in one transaction. `cargo run` now speaks
+//! The runtime keeps its records (idempotency keys, previews, approvals) and the key that
+//! signs paging cursors in the notes' own SQLite file (`Runtime::open` takes the key the
+//! store keeps), so a write and its records commit in one transaction, and cursors outlive
+//! a restart. `cargo run` now speaks
 //! MCP on stdio (logs go to stderr: which tool, how long, which error code); `cargo run --
 //! --http 127.0.0.1:8080` serves streamable HTTP at `/mcp`. Add it to a host such as Claude
 //! Desktop:

@@ -179,8 +179,7 @@ fn report(
     files: &[(String, String)],
 ) {
     println!(
-        "    Created server crate `{crate_name}` ({}, {}) in {}",
-        store.as_str(),
+        "    Created server crate `{crate_name}` ({}) in {}",
         store.label(),
         path.display()
     );

@@ -256,3 +256,27 @@ fn an_unknown_store_is_refused_with_the_ones_there_are() {
     );
     assert!(!scratch.0.join("shop").exists());
 }
+
+#[test]
+fn each_made_crate_is_formatted_as_cargo_fmt_would() {
+    // A user's first `cargo fmt` should change nothing in what init made.
+    for store in STORES {
+        let scratch = Scratch::new(store);
+        let (made, _) = make(&scratch, store);
+        let sources: Vec<PathBuf> = files(&made)
+            .into_keys()
+            .filter(|name| name.ends_with(".rs"))
+            .map(|name| made.join(name))
+            .collect();
+        let out = Command::new("rustfmt")
+            .args(["--edition", "2024", "--check"])
+            .args(&sources)
+            .output()
+            .expect("rustfmt runs (rustup component add rustfmt)");
+        assert!(
+            out.status.success(),
+            "{store}: rustfmt would change the made crate:\n{}",
+            text(&out.stdout)
+        );
+    }
+}

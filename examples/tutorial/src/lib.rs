@@ -4,7 +4,7 @@
 
 // ANCHOR: module
 use toolspec_runtime::prelude::*;
-use toolspec_runtime::rusqlite::{self, OptionalExtension, params};
+use toolspec_runtime::rusqlite::{OptionalExtension, params};
 
 /// What toolspec generated from `notes.yaml`: types, errors, the trait, the server.
 #[allow(missing_docs)]
@@ -70,30 +70,7 @@ fn num(note_id: &str) -> Option<i64> {
     note_id.strip_prefix("N-")?.parse().ok()
 }
 
-/// A store error as the `internal_error` the agent gets (the details go to stderr).
-fn internal(e: rusqlite::Error) -> ToolError {
-    ToolError::internal(e.to_string())
-}
 // ANCHOR_END: notebook
-
-// ANCHOR: cursor_key
-impl Notebook {
-    /// The key that signs paging cursors, made once and kept in the file: a cursor handed
-    /// out before a restart is still accepted after it.
-    pub fn cursor_key(&self) -> Result<CursorKey, Box<dyn std::error::Error>> {
-        let c = self.db.try_lock()?;
-        c.execute_batch(
-            "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
-             INSERT OR IGNORE INTO meta (key, value) VALUES ('cursor_key', randomblob(32));",
-        )?;
-        let key: Vec<u8> =
-            c.query_row("SELECT value FROM meta WHERE key = 'cursor_key'", [], |r| {
-                r.get(0)
-            })?;
-        Ok(CursorKey::from_bytes(&key))
-    }
-}
-// ANCHOR_END: cursor_key
 
 impl NotesTools for Notebook {
     // ANCHOR: get
@@ -104,17 +81,18 @@ impl NotesTools for Notebook {
             note_id: input.note_id.clone(),
         };
         let num = num(&input.note_id).ok_or_else(not_found)?;
-        // A read locks the shared connection for as long as it needs it.
-        let c = self.db.lock().await;
-        c.query_row("SELECT title, text FROM notes WHERE num = ?1", [num], |r| {
-            Ok(NotesGetOutput {
-                title: r.get(0)?,
-                text: r.get(1)?,
+        // A read locks the shared connection for as long as it needs it. (`?` makes a
+        // failed statement an `internal_error`, whose details go to the log.)
+        let c = self.db.lock().await?;
+        let note = c
+            .query_row("SELECT title, text FROM notes WHERE num = ?1", [num], |r| {
+                Ok(NotesGetOutput {
+                    title: r.get(0)?,
+                    text: r.get(1)?,
+                })
             })
-        })
-        .optional()
-        .map_err(internal)?
-        .ok_or_else(|| not_found().into())
+            .optional()?;
+        Ok(note.ok_or_else(not_found)?)
     }
     // ANCHOR_END: get
 
@@ -138,10 +116,8 @@ impl NotesTools for Notebook {
             .and_then(|id| id.as_str())
             .and_then(num)
             .unwrap_or(0);
-        let c = self.db.lock().await;
-        let mut stmt = c
-            .prepare("SELECT num, title, text FROM notes ORDER BY num")
-            .map_err(internal)?;
+        let c = self.db.lock().await?;
+        let mut stmt = c.prepare("SELECT num, title, text FROM notes ORDER BY num")?;
         let rows = stmt
             .query_map([], |r| {
                 Ok((
@@ -149,10 +125,8 @@ impl NotesTools for Notebook {
                     r.get::<_, String>(1)?,
                     r.get::<_, String>(2)?,
                 ))
-            })
-            .map_err(internal)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(internal)?;
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
         let hits: Vec<(i64, String)> = rows
             .into_iter()
             .filter(|(_, title, text)| {
@@ -186,24 +160,23 @@ impl NotesTools for Notebook {
             note_id: input.note_id.clone(),
         };
         let num = num(&input.note_id).ok_or_else(not_found)?;
-        // Read and write in the call's transaction, never through `self.db.lock()`: the
-        // unit of work holds that connection until this method returns. Reading here also
-        // makes `previous_title`, and so the undo call, the title this change replaced.
-        let previous: Option<String> = work.sqlite(|c| {
+        // Read and write in the call's transaction, not through `self.db.lock()`: the unit
+        // of work holds that connection until this method returns (the lock is refused
+        // here). Reading here also makes `previous_title`, and so the undo call, the
+        // title this change replaced. The closure returns the toolset's errors with `?`.
+        let previous_title: String = work.sqlite(|c| {
             let previous = c
                 .query_row("SELECT title FROM notes WHERE num = ?1", [num], |r| {
                     r.get(0)
                 })
-                .optional()?;
-            if previous.is_some() {
-                c.execute(
-                    "UPDATE notes SET title = ?1 WHERE num = ?2",
-                    params![input.title, num],
-                )?;
-            }
+                .optional()?
+                .ok_or_else(not_found)?;
+            c.execute(
+                "UPDATE notes SET title = ?1 WHERE num = ?2",
+                params![input.title, num],
+            )?;
             Ok(previous)
         })?;
-        let previous_title = previous.ok_or_else(not_found)?;
         Ok(NotesRenameOutput {
             note_id: input.note_id,
             title: input.title,
@@ -246,17 +219,19 @@ impl NotesTools for Notebook {
         let num = num(&input.note_id).ok_or_else(not_found)?;
         // The deletion commits with the call's idempotency record and the preview's
         // consumption, or not at all.
-        let title: Option<String> = work.sqlite(|c| {
-            c.query_row(
+        let title: String = work.sqlite(|c| {
+            // None: deleted by someone else between the preview and its approval.
+            Ok(c.query_row(
                 "DELETE FROM notes WHERE num = ?1 RETURNING title",
                 [num],
                 |r| r.get(0),
             )
-            .optional()
+            .optional()?
+            .ok_or_else(not_found)?)
         })?;
         Ok(NotesDeleteOutput {
-            note_id: input.note_id.clone(),
-            title: title.ok_or_else(not_found)?,
+            note_id: input.note_id,
+            title,
         })
     }
     // ANCHOR_END: delete

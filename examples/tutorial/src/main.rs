@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use notes_server::Notebook;
 use notes_server::notes::NotesServer;
-use toolspec_runtime::prelude::{McpServer, Runtime, serve_http, serve_stdio};
+use toolspec_runtime::prelude::{McpServer, Runtime, SqliteStore, serve_http, serve_stdio};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -25,8 +25,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         eprintln!("{db}: a new notebook, with one note");
     }
     // The runtime keeps its records (idempotency keys, previews, approvals) in the same
-    // file, so a write's unit of work is a transaction there.
-    let runtime = Runtime::sqlite(notebook.database().clone(), notebook.cursor_key()?)?;
+    // file, so a write's unit of work is a transaction there; the file also keeps the key
+    // that signs paging cursors, so cursors outlive a restart.
+    let store = SqliteStore::new(notebook.database().clone())?;
+    let runtime = Runtime::open(Arc::new(store)).await?;
     let server = NotesServer::new(notebook, runtime);
     let mcp = McpServer::new(Arc::new(server), "notes-server", env!("CARGO_PKG_VERSION"))?;
     match http {

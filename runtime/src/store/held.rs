@@ -25,6 +25,7 @@ pub(crate) fn holding<F: Future>(held: Option<usize>, method: F) -> Scoped<usize
 }
 
 /// Whether the future being polled runs inside a unit of work holding connection `id`.
+#[cfg_attr(not(any(feature = "sqlite", feature = "postgres")), allow(dead_code))]
 pub(crate) fn is_held(id: usize) -> bool {
     current(&HELD) == Some(id)
 }

@@ -187,8 +187,8 @@ pub const METRICS: &[Metric] = &[
     SEARCH_EMPTY,
 ];
 
-/// [`METRICS`] as a Markdown table (name, kind, labels, unit, meaning): what the README
-/// and the docs show, written from the same constants the recording code uses.
+/// [`METRICS`] as a Markdown table (name, kind, labels, unit, meaning): what the user
+/// guide's Serving chapter shows, written from the same constants the recording code uses.
 ///
 /// ```
 /// let table = toolspec_runtime::telemetry::markdown_table();

@@ -18,12 +18,9 @@ pub mod {{service}} {
     include!(concat!(env!("OUT_DIR"), "/{{service}}.rs"));
 }
 
-use {{service}}::{
-    Item, {{Service}}Error, {{Service}}RemoveItemInput, {{Service}}RemoveItemOutput,
-    {{Service}}RemoveItemPreview, {{Service}}SearchItemsInput, {{Service}}SearchItemsOutput,
-    {{Service}}UpdateQuantityInput, {{Service}}UpdateQuantityOutput, {{Service}}Server,
-    {{Service}}Tools,
-};
+// The types of every tool (`<Tool>Input`, `<Tool>Output`, the preview), the error catalog
+// (`{{Service}}Error`), the trait to implement and the server.
+use {{service}}::*;
 
 /// The starter's items, so there is something to search.
 const STARTER_ITEMS: [(u64, &str, u64); 5] = [
@@ -54,7 +51,14 @@ impl Inventory {
             .map(|&(num, name, quantity)| {
                 let item_id = format!("I-{num}");
                 let name = name.to_owned();
-                (num, Item { item_id, name, quantity })
+                (
+                    num,
+                    Item {
+                        item_id,
+                        name,
+                        quantity,
+                    },
+                )
             })
             .collect();
         Inventory {

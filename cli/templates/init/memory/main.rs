@@ -24,9 +24,7 @@ struct Args {
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
-    let mut parsed = Args {
-        http: None,
-    };
+    let mut parsed = Args { http: None };
     let mut args = args.by_ref().peekable();
     while let Some(arg) = args.next() {
         match arg.as_str() {

@@ -18,12 +18,9 @@ pub mod {{service}} {
     include!(concat!(env!("OUT_DIR"), "/{{service}}.rs"));
 }
 
-use {{service}}::{
-    Item, {{Service}}Error, {{Service}}RemoveItemInput, {{Service}}RemoveItemOutput,
-    {{Service}}RemoveItemPreview, {{Service}}SearchItemsInput, {{Service}}SearchItemsOutput,
-    {{Service}}UpdateQuantityInput, {{Service}}UpdateQuantityOutput, {{Service}}Server,
-    {{Service}}Tools,
-};
+// The types of every tool (`<Tool>Input`, `<Tool>Output`, the preview), the error catalog
+// (`{{Service}}Error`), the trait to implement and the server.
+use {{service}}::*;
 
 /// The starter's items, put in an empty database so there is something to search.
 const STARTER_ITEMS: [(i64, &str, i64); 5] = [
@@ -48,10 +45,9 @@ pub async fn open(
     schema: Option<&str>,
 ) -> Result<{{Service}}Server<Inventory>, Box<dyn std::error::Error>> {
     let inventory = Inventory::open(PostgresStore::new(url, schema)?).await?;
-    // Cursors are signed with a key kept in the database, so that every replica accepts
-    // the cursors of every other.
-    let key = inventory.store.cursor_key().await?;
-    let runtime = Runtime::new(key, inventory.store()?);
+    // The runtime keeps its records in the same database, and the key that signs paging
+    // cursors too, so that every replica accepts the cursors of every other.
+    let runtime = Runtime::open(inventory.store()?).await?;
     Ok({{Service}}Server::new(inventory, runtime))
 }
 
@@ -62,7 +58,8 @@ impl Inventory {
         let mut client = store.client().await?;
         let tx = client.transaction().await?;
         // Replicas starting together take turns here instead of racing.
-        tx.execute("SELECT pg_advisory_xact_lock(7001)", &[]).await?;
+        tx.execute("SELECT pg_advisory_xact_lock(7001)", &[])
+            .await?;
         tx.batch_execute(
             "CREATE TABLE IF NOT EXISTS items (
                  num BIGINT PRIMARY KEY,
@@ -71,7 +68,10 @@ impl Inventory {
              )",
         )
         .await?;
-        let count: i64 = tx.query_one("SELECT COUNT(*) FROM items", &[]).await?.get(0);
+        let count: i64 = tx
+            .query_one("SELECT COUNT(*) FROM items", &[])
+            .await?
+            .get(0);
         if count == 0 {
             for (num, name, quantity) in STARTER_ITEMS {
                 tx.execute(
@@ -117,11 +117,6 @@ fn to_sql_int(q: u64) -> i64 {
     i64::try_from(q).unwrap_or(i64::MAX)
 }
 
-/// A database failure, for the model as an internal error (the details go to the log).
-fn internal(e: impl std::fmt::Display) -> ToolError {
-    ToolError::internal(e.to_string())
-}
-
 fn not_found(item_id: &str) -> ToolError {
     {{Service}}Error::NotFound {
         item_id: item_id.to_owned(),
@@ -144,15 +139,14 @@ impl {{Service}}Tools for Inventory {
             .and_then(item_num)
             .unwrap_or(0);
         // A read: a pooled connection of its own, outside any unit of work.
-        let client = self.store.client().await.map_err(internal)?;
+        let client = self.store.client().await?;
         let matches = "strpos(lower(name), lower($1)) > 0";
         let total: i64 = client
             .query_one(
                 &format!("SELECT COUNT(*) FROM items WHERE {matches}"),
                 &[&input.query],
             )
-            .await
-            .map_err(internal)?
+            .await?
             .get(0);
         // One more than the page holds, to know whether another page follows.
         let limit = to_sql_int(window.limit.saturating_add(1));
@@ -164,8 +158,7 @@ impl {{Service}}Tools for Inventory {
                 ),
                 &[&input.query, &after, &limit],
             )
-            .await
-            .map_err(internal)?;
+            .await?;
         let mut items: Vec<Item> = rows.iter().map(item).collect();
         let more = items.len() > window.take();
         items.truncate(window.take());
@@ -188,8 +181,7 @@ impl {{Service}}Tools for Inventory {
                 "SELECT num, name, quantity FROM items WHERE num = $1 FOR UPDATE",
                 &[&num],
             )
-            .await
-            .map_err(internal)?
+            .await?
             .as_ref()
             .map(item)
             .ok_or_else(|| not_found(&input.item_id))?;
@@ -197,8 +189,7 @@ impl {{Service}}Tools for Inventory {
             "UPDATE items SET quantity = $1 WHERE num = $2",
             &[&to_sql_int(input.quantity), &num],
         )
-        .await
-        .map_err(internal)?;
+        .await?;
         Ok({{Service}}UpdateQuantityOutput {
             previous_quantity: before.quantity,
             item: Item {
@@ -215,14 +206,13 @@ impl {{Service}}Tools for Inventory {
         // A preview changes nothing: it says what applying would do, for the person who
         // approves it.
         let num = item_num(&input.item_id).ok_or_else(|| not_found(&input.item_id))?;
-        let client = self.store.client().await.map_err(internal)?;
+        let client = self.store.client().await?;
         let found = client
             .query_opt(
                 "SELECT num, name, quantity FROM items WHERE num = $1",
                 &[&num],
             )
-            .await
-            .map_err(internal)?
+            .await?
             .as_ref()
             .map(item)
             .ok_or_else(|| not_found(&input.item_id))?;
@@ -251,8 +241,7 @@ impl {{Service}}Tools for Inventory {
                 "DELETE FROM items WHERE num = $1 RETURNING num, name, quantity",
                 &[&num],
             )
-            .await
-            .map_err(internal)?;
+            .await?;
         // None: someone removed it between the preview and its approval.
         let item = removed
             .as_ref()

@@ -18,12 +18,9 @@ pub mod {{service}} {
     include!(concat!(env!("OUT_DIR"), "/{{service}}.rs"));
 }
 
-use {{service}}::{
-    Item, {{Service}}Error, {{Service}}RemoveItemInput, {{Service}}RemoveItemOutput,
-    {{Service}}RemoveItemPreview, {{Service}}SearchItemsInput, {{Service}}SearchItemsOutput,
-    {{Service}}UpdateQuantityInput, {{Service}}UpdateQuantityOutput, {{Service}}Server,
-    {{Service}}Tools,
-};
+// The types of every tool (`<Tool>Input`, `<Tool>Output`, the preview), the error catalog
+// (`{{Service}}Error`), the trait to implement and the server.
+use {{service}}::*;
 
 /// The starter's items, put in an empty database so there is something to search.
 const STARTER_ITEMS: [(i64, &str, i64); 5] = [
@@ -41,10 +38,11 @@ pub struct Inventory {
 }
 
 /// Opens (or creates) the SQLite file at `path` and returns the server, ready to serve.
-pub fn open(path: &Path) -> Result<{{Service}}Server<Inventory>, Box<dyn std::error::Error>> {
+pub async fn open(path: &Path) -> Result<{{Service}}Server<Inventory>, Box<dyn std::error::Error>> {
     let inventory = Inventory::open(path)?;
-    let key = cursor_key(&inventory.db)?;
-    let runtime = Runtime::sqlite(inventory.db.clone(), key)?;
+    // The runtime keeps its records in the same file, and the key that signs paging
+    // cursors too, so a cursor handed out before a restart is still accepted after it.
+    let runtime = Runtime::open(inventory.store()?).await?;
     Ok({{Service}}Server::new(inventory, runtime))
 }
 
@@ -58,8 +56,7 @@ impl Inventory {
                  num INTEGER PRIMARY KEY,
                  name TEXT NOT NULL,
                  quantity INTEGER NOT NULL
-             );
-             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+             );",
         )?;
         {
             let c = db.try_lock()?;
@@ -81,31 +78,6 @@ impl Inventory {
     pub fn store(&self) -> Result<Arc<dyn Store>, Box<dyn std::error::Error>> {
         Ok(Arc::new(SqliteStore::new(self.db.clone())?))
     }
-}
-
-/// The key cursors are signed with, made once and kept in the file, so that a cursor handed
-/// out before a restart is still accepted after it.
-// (The runtime will manage this key itself; then this function goes.)
-fn cursor_key(db: &Database) -> Result<CursorKey, Box<dyn std::error::Error>> {
-    let c = db.try_lock()?;
-    let kept: Option<String> = c
-        .query_row("SELECT value FROM meta WHERE key = 'cursor_key'", [], |r| {
-            r.get(0)
-        })
-        .optional()?;
-    let key = match kept {
-        Some(key) => key,
-        None => {
-            let fresh = toolspec_runtime::preview::new_preview_id()?
-                + &toolspec_runtime::preview::new_preview_id()?;
-            c.execute(
-                "INSERT INTO meta (key, value) VALUES ('cursor_key', ?1)",
-                [&fresh],
-            )?;
-            fresh
-        }
-    };
-    Ok(CursorKey::from_bytes(key.as_bytes()))
 }
 
 /// An item's number from its id (`I-12` is 12).
@@ -132,11 +104,6 @@ fn to_sql_int(q: u64) -> i64 {
     i64::try_from(q).unwrap_or(i64::MAX)
 }
 
-/// A database failure, for the model as an internal error (the details go to the log).
-fn internal(e: impl std::fmt::Display) -> ToolError {
-    ToolError::internal(e.to_string())
-}
-
 fn not_found(item_id: &str) -> ToolError {
     {{Service}}Error::NotFound {
         item_id: item_id.to_owned(),
@@ -158,29 +125,31 @@ impl {{Service}}Tools for Inventory {
             .and_then(|id| id.as_str())
             .and_then(item_num)
             .unwrap_or(0);
-        // A read: lock the connection here. Never in a write method, which writes
-        // through its `work` instead (the unit of work holds the connection).
-        let c = self.db.lock().await;
+        // A read: lock the connection here. Not in a write method, which reads and writes
+        // through its `work` (its unit of work holds the connection: the lock is refused
+        // there). `?` makes a failed statement an `internal_error`, details to the log.
+        let c = self.db.lock().await?;
         let matches = "instr(lower(name), lower(?1)) > 0";
-        let total: i64 = c
-            .query_row(
-                &format!("SELECT COUNT(*) FROM items WHERE {matches}"),
-                [&input.query],
-                |r| r.get(0),
-            )
-            .map_err(internal)?;
+        let total: i64 = c.query_row(
+            &format!("SELECT COUNT(*) FROM items WHERE {matches}"),
+            [&input.query],
+            |r| r.get(0),
+        )?;
         // One more than the page holds, to know whether another page follows.
-        let mut stmt = c
-            .prepare(&format!(
-                "SELECT num, name, quantity FROM items
-                 WHERE {matches} AND num > ?2 ORDER BY num LIMIT ?3"
-            ))
-            .map_err(internal)?;
+        let mut stmt = c.prepare(&format!(
+            "SELECT num, name, quantity FROM items
+             WHERE {matches} AND num > ?2 ORDER BY num LIMIT ?3"
+        ))?;
         let mut items = stmt
-            .query_map(params![input.query, after, to_sql_int(window.limit.saturating_add(1))], item)
-            .map_err(internal)?
-            .collect::<Result<Vec<Item>, _>>()
-            .map_err(internal)?;
+            .query_map(
+                params![
+                    input.query,
+                    after,
+                    to_sql_int(window.limit.saturating_add(1))
+                ],
+                item,
+            )?
+            .collect::<Result<Vec<Item>, _>>()?;
         let more = items.len() > window.take();
         items.truncate(window.take());
         let total = u64::try_from(total).unwrap_or(0);
@@ -194,8 +163,8 @@ impl {{Service}}Tools for Inventory {
     ) -> Result<{{Service}}UpdateQuantityOutput, ToolError> {
         let num = item_num(&input.item_id).ok_or_else(|| not_found(&input.item_id))?;
         // Read and write in the call's transaction: `previous_quantity`, and so the undo
-        // call the agent gets, is the quantity this change really replaced.
-        // (Once the closure may return ToolError, `not_found` can come from inside it.)
+        // call the agent gets, is the quantity this change really replaced. The closure
+        // returns the toolset's errors with `?`, and any error rolls the change back.
         let before = work.sqlite(|c| {
             let before = c
                 .query_row(
@@ -203,16 +172,14 @@ impl {{Service}}Tools for Inventory {
                     [num],
                     item,
                 )
-                .optional()?;
-            if before.is_some() {
-                c.execute(
-                    "UPDATE items SET quantity = ?1 WHERE num = ?2",
-                    params![to_sql_int(input.quantity), num],
-                )?;
-            }
+                .optional()?
+                .ok_or_else(|| not_found(&input.item_id))?;
+            c.execute(
+                "UPDATE items SET quantity = ?1 WHERE num = ?2",
+                params![to_sql_int(input.quantity), num],
+            )?;
             Ok(before)
         })?;
-        let before = before.ok_or_else(|| not_found(&input.item_id))?;
         Ok({{Service}}UpdateQuantityOutput {
             previous_quantity: before.quantity,
             item: Item {
@@ -229,16 +196,15 @@ impl {{Service}}Tools for Inventory {
         // A preview changes nothing: it says what applying would do, for the person who
         // approves it.
         let num = item_num(&input.item_id).ok_or_else(|| not_found(&input.item_id))?;
-        let c = self.db.lock().await;
+        let c = self.db.lock().await?;
         let found = c
             .query_row(
                 "SELECT num, name, quantity FROM items WHERE num = ?1",
                 [num],
                 item,
             )
-            .optional()
-            .map_err(internal)?;
-        let found = found.ok_or_else(|| not_found(&input.item_id))?;
+            .optional()?
+            .ok_or_else(|| not_found(&input.item_id))?;
         Ok({{Service}}RemoveItemPreview {
             summary: Some(format!(
                 "Remove {} ({}) and its {} in stock, for good.",
@@ -258,16 +224,16 @@ impl {{Service}}Tools for Inventory {
         // Called only once the preview was approved; the delete commits with the call's
         // records and the preview's consumption, so it happens at most once.
         let num = item_num(&input.item_id).ok_or_else(|| not_found(&input.item_id))?;
-        let removed = work.sqlite(|c| {
-            c.query_row(
+        let item = work.sqlite(|c| {
+            // None: someone removed it between the preview and its approval.
+            Ok(c.query_row(
                 "DELETE FROM items WHERE num = ?1 RETURNING num, name, quantity",
                 [num],
                 item,
             )
-            .optional()
+            .optional()?
+            .ok_or_else(|| not_found(&input.item_id))?)
         })?;
-        // None: someone removed it between the preview and its approval.
-        let item = removed.ok_or_else(|| not_found(&input.item_id))?;
         Ok({{Service}}RemoveItemOutput { item })
     }
 }

@@ -18,12 +18,9 @@ pub mod my_shop {
     include!(concat!(env!("OUT_DIR"), "/my_shop.rs"));
 }
 
-use my_shop::{
-    Item, MyShopError, MyShopRemoveItemInput, MyShopRemoveItemOutput,
-    MyShopRemoveItemPreview, MyShopSearchItemsInput, MyShopSearchItemsOutput,
-    MyShopUpdateQuantityInput, MyShopUpdateQuantityOutput, MyShopServer,
-    MyShopTools,
-};
+// The types of every tool (`<Tool>Input`, `<Tool>Output`, the preview), the error catalog
+// (`MyShopError`), the trait to implement and the server.
+use my_shop::*;
 
 /// The starter's items, so there is something to search.
 const STARTER_ITEMS: [(u64, &str, u64); 5] = [
@@ -54,7 +51,14 @@ impl Inventory {
             .map(|&(num, name, quantity)| {
                 let item_id = format!("I-{num}");
                 let name = name.to_owned();
-                (num, Item { item_id, name, quantity })
+                (
+                    num,
+                    Item {
+                        item_id,
+                        name,
+                        quantity,
+                    },
+                )
             })
             .collect();
         Inventory {

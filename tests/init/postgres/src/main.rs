@@ -30,7 +30,9 @@ struct Args {
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut parsed = Args {
-        db: std::env::var("DATABASE_URL").ok().filter(|url| !url.is_empty()),
+        db: std::env::var("DATABASE_URL")
+            .ok()
+            .filter(|url| !url.is_empty()),
         schema: None,
         http: None,
     };
@@ -49,7 +51,9 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         }
     }
     if parsed.db.is_none() {
-        return Err("no database: set DATABASE_URL or pass --db postgres://USER@HOST:PORT/DB".into());
+        return Err(
+            "no database: set DATABASE_URL or pass --db postgres://USER@HOST:PORT/DB".into(),
+        );
     }
     Ok(parsed)
 }

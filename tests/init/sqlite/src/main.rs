@@ -59,7 +59,7 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let server = match my_shop::open(&args.db) {
+    let server = match my_shop::open(&args.db).await {
         Ok(server) => server,
         Err(e) => {
             eprintln!("error: cannot open {}: {e}", args.db.display());
