@@ -138,6 +138,7 @@ async fn sqlite() -> Row {
             let k: String = db
                 .lock()
                 .await
+                .expect("outside a unit of work")
                 .prepare_cached("SELECT k FROM items WHERE id = 1")
                 .expect("prepare")
                 .query_row([], |r| r.get(0))

@@ -412,7 +412,8 @@ pub trait Transaction: Send {
 
     /// The identity of the app's shared connection this transaction holds while it is
     /// open (the [`crate::sqlite::Database`], the [`PostgresStore`]'s pool), if any: taking
-    /// that connection again inside the write method is refused ([`held`]).
+    /// that connection again inside the write method is refused at once, instead of
+    /// waiting for itself.
     fn connection_id(&self) -> Option<usize> {
         None
     }

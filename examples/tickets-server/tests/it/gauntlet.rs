@@ -219,3 +219,31 @@ mod a_limit_not_kept {
         }
     }
 }
+
+/// A fixture that forgets to move the runtime onto the desk's database: every write check
+/// fails, and each failure names the call that fixes the fixture (not "see the incident on
+/// stderr").
+#[test]
+fn a_fixture_not_on_the_desks_store_fails_with_the_fix_named() {
+    use toolspec_runtime::gauntlet::{Fixture, Gauntlet};
+    let unwired = |runtime: Runtime| {
+        let desk = Desk::open(Path::new(":memory:"), true).expect("the demo database opens");
+        TicketsServer::new(desk, runtime)
+    };
+    let report = Gauntlet::new(&TICKETS_GAUNTLET, Fixture::new(unwired)).run_all();
+    let failure = report
+        .failure("tickets_update_status::undo_restores_the_prior_state")
+        .expect("a write cannot run on a unit of work of another store")
+        .to_string();
+    assert!(
+        failure.contains("runtime.with_store(Arc::new(SqliteStore::new(db)?))"),
+        "{failure}"
+    );
+    // The reads do not write, and pass as they are.
+    assert!(
+        report
+            .failure("tickets_search::pagination_walks_every_item_once")
+            .is_none(),
+        "{report}"
+    );
+}
