@@ -420,7 +420,7 @@ impl ToolError {
     /// was wrong and name the call that fixes it. The gauntlet prints it in the failure of
     /// every check it breaks.
     pub fn misconfigured(fix: impl fmt::Display) -> Self {
-        let incident = log_incident(&format!("misconfigured server: {fix}"));
+        let incident = log_incident(&format!("{MISCONFIGURED}{fix}"));
         Self::new(
             catalog::INTERNAL_ERROR.code,
             format!(
@@ -431,6 +431,17 @@ impl ToolError {
             json!({ "incident": incident }),
         )
     }
+}
+
+/// How the cause of a [`ToolError::misconfigured`] incident starts: what tells it apart
+/// from an implementation's failure, in the incident log and in a
+/// [`crate::idempotency::StoreError`].
+pub(crate) const MISCONFIGURED: &str = "misconfigured server: ";
+
+/// The fix `cause` names, when it is the cause of a [`ToolError::misconfigured`] incident
+/// (or the message of a misconfigured [`crate::idempotency::StoreError`]).
+pub(crate) fn misconfiguration(cause: &str) -> Option<&str> {
+    cause.strip_prefix(MISCONFIGURED)
 }
 
 #[cfg(feature = "sqlite")]

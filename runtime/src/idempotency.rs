@@ -50,8 +50,22 @@ impl std::fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
+impl StoreError {
+    /// A refusal of a store's method because of how the server is put together (a
+    /// connection taken inside a unit of work): it becomes [`ToolError::misconfigured`],
+    /// not retryable, when converted. Marked in the message, since `StoreError` is a
+    /// public newtype over it.
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
+    pub(crate) fn misconfigured(fix: &str) -> Self {
+        StoreError(format!("{}{fix}", crate::error::MISCONFIGURED))
+    }
+}
+
 impl From<StoreError> for ToolError {
     fn from(e: StoreError) -> Self {
-        ToolError::internal(e)
+        match crate::error::misconfiguration(&e.0) {
+            Some(fix) => ToolError::misconfigured(fix),
+            None => ToolError::internal(e),
+        }
     }
 }

@@ -73,9 +73,7 @@ impl Database {
     /// # use toolspec_runtime::sqlite::Database;
     /// # async fn read(db: &Database) -> Result<i64, toolspec_runtime::ToolError> {
     /// let conn = db.lock().await?;
-    /// let n = conn
-    ///     .query_row("SELECT 40 + 2", [], |row| row.get(0))
-    ///     .map_err(toolspec_runtime::ToolError::internal)?;
+    /// let n = conn.query_row("SELECT 40 + 2", [], |row| row.get(0))?;
     /// # Ok(n) }
     /// ```
     pub async fn lock(&self) -> Result<MutexGuard<'_, Connection>, ToolError> {

@@ -253,17 +253,17 @@ impl PostgresStore {
     /// A pooled connection for the app's own queries outside a unit of work (reads, its
     /// own tables), once the runtime's schema and tables exist.
     ///
-    /// Inside a write method it is refused: a connection of its own would neither see the
-    /// method's uncommitted writes nor roll back with them. Read and write there through
-    /// [`super::Work::postgres`].
+    /// Inside a write method it is refused (with `?` in the method, a not-retryable
+    /// `internal_error` whose incident says what to do): a connection of its own would
+    /// neither see the method's uncommitted writes nor roll back with them. Read and write
+    /// there through [`super::Work::postgres`].
     pub async fn client(&self) -> Result<Object, StoreError> {
         if super::held::is_held(self.id()) {
-            return Err(StoreError(
+            return Err(StoreError::misconfigured(
                 "PostgresStore::client was called inside a write method, whose unit of work \
                  is a transaction on another connection: a second connection would not see \
                  its writes, nor roll back with them. Read and write through the method's \
-                 unit of work instead: `let db = work.postgres()?;`"
-                    .into(),
+                 unit of work instead: `let db = work.postgres()?;`",
             ));
         }
         self.pooled().await

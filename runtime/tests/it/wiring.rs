@@ -105,11 +105,14 @@ async fn taking_the_shared_connection_inside_a_unit_of_work_is_refused_at_once_o
                     .expect("runtime");
                 let in_method = store.clone();
                 let e = write(&rt, |_work| async move {
-                    let refused = in_method.client().await.expect_err("refused");
-                    Err(ToolError::internal(refused))
+                    let client = in_method.client().await?;
+                    client.simple_query("SELECT 1").await?;
+                    Ok(json!({}))
                 })
                 .await
                 .expect_err("refused");
+                assert_eq!(e.code, "internal_error");
+                assert!(!e.retryable, "a retry meets the same mistake: {e:?}");
                 let cause = cause(&e);
                 assert!(cause.contains("PostgresStore::client"), "{cause}");
                 assert!(cause.contains("work.postgres()"), "{cause}");
