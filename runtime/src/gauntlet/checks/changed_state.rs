@@ -27,6 +27,26 @@ pub(crate) enum Ran {
     Refused,
 }
 
+/// Where a check's calls start: the fixture's state, where every call the spec's examples
+/// make must succeed, or a state the check changed first, which may refuse them.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Start {
+    Fixture,
+    Changed,
+}
+
+/// `result`, or [`Ran::Refused`] when the call failed in a state the check changed first.
+pub(crate) fn or_refused<T>(
+    result: Result<T, Failure>,
+    start: Start,
+) -> Result<Result<T, Ran>, Failure> {
+    match result {
+        Ok(value) => Ok(Ok(value)),
+        Err(_) if start == Start::Changed => Ok(Err(Ran::Refused)),
+        Err(failure) => Err(failure),
+    }
+}
+
 /// Runs `check` in a fresh session whose state a successful call of the check's own tool
 /// changed first (the success call again, else a call with one argument changed), so that
 /// the check starts where the fixture did not. A failure says which call changed the state.

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::changed_state::{Ran, also_from_changed_state};
+use super::changed_state::{Ran, Start, also_from_changed_state, or_refused};
 use super::{Ctx, gated, not_applicable};
 use crate::clock::format_rfc3339;
 use crate::gauntlet::failure::{Failure, show};
@@ -82,23 +82,6 @@ pub(crate) fn apply_matches_preview(ctx: &Ctx<'_, '_>) -> Result<(), Failure> {
     also_from_changed_state(ctx, |session| {
         apply_round(ctx, session, &promise, Start::Changed)
     })
-}
-
-/// Where a check's calls start: the fixture's state, where every call the spec's examples
-/// make must succeed, or a state the check changed first, which may refuse them.
-#[derive(Clone, Copy, PartialEq)]
-enum Start {
-    Fixture,
-    Changed,
-}
-
-/// `result`, or [`Ran::Refused`] when the call failed in a state the check changed first.
-fn or_refused<T>(result: Result<T, Failure>, start: Start) -> Result<Result<T, Ran>, Failure> {
-    match result {
-        Ok(value) => Ok(Ok(value)),
-        Err(_) if start == Start::Changed => Ok(Err(Ran::Refused)),
-        Err(failure) => Err(failure),
-    }
 }
 
 /// One preview and its apply, compared.
