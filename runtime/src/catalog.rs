@@ -189,8 +189,8 @@ builtin!(
     RATE_LIMITED,
     "rate_limited",
     true,
-    "The caller made more calls than the tool's stated rate limit allows (`details.calls` per `details.per_seconds` s); nothing was done.",
-    "Wait `details.retry_after_ms` milliseconds, then make the same call again; a call sooner is refused again."
+    "The caller made more calls than the tool's stated rate limit allows (`details.calls` per `details.per_seconds` s), or already runs as many background tasks as the server allows (`details.tasks_running`); nothing was done.",
+    "Wait `details.retry_after_ms` milliseconds (for a task limit, until one of the caller's tasks has finished), then make the same call again; a call sooner is refused again."
 );
 builtin!(
     TIMEOUT,

@@ -17,7 +17,7 @@ use super::convert::{
     DefinitionError, error_result, success_result, tool_list, unknown_tool_error,
 };
 use super::log::{CallLogger, CallOutcome, CallRecord, stderr_logger};
-use super::tasks;
+use super::tasks::{self, TaskLimits};
 use crate::ToolError;
 use crate::engine::{
     APPROVAL_PENDING, CallContext, CallOutput, ToolDefinition, Toolset, find_tool,
@@ -85,6 +85,14 @@ impl McpServer {
     /// caller (`cacheScope: public`); shorten it when deployments roll out often.
     pub fn with_list_ttl(mut self, ttl: std::time::Duration) -> Self {
         self.list_ttl = ttl;
+        self
+    }
+
+    /// Sets how many tasks a session and a caller may run at once (default
+    /// [`TaskLimits::default`]); a call past either gets a retryable `rate_limited` error
+    /// and is not started.
+    pub fn with_task_limits(mut self, limits: TaskLimits) -> Self {
+        self.running = tasks::Running::with_limits(limits);
         self
     }
 
@@ -205,7 +213,8 @@ impl McpServer {
     }
 
     /// The task a call runs as, when its tool may run as one, its client declared the tasks
-    /// extension and the store keeps tasks; `None`: the ordinary call.
+    /// extension and the store keeps tasks; `None`: the ordinary call; `Err`: the caller or
+    /// session already runs as many tasks as it may.
     async fn start_task(
         &self,
         context: &RequestContext<RoleServer>,
@@ -213,9 +222,13 @@ impl McpServer {
         read_only: bool,
         arguments: &Value,
         ctx: &CallContext,
-    ) -> Option<tasks::Started> {
-        let kept = self.toolset.task_kept(definition.name)?;
-        let runtime = self.toolset.task_runtime()?;
+    ) -> Result<Option<tasks::Started>, ToolError> {
+        let (Some(kept), Some(runtime)) = (
+            self.toolset.task_kept(definition.name),
+            self.toolset.task_runtime(),
+        ) else {
+            return Ok(None);
+        };
         // The extension came with 2026-07-28: a client on an older revision cannot read a
         // task handle, whatever it declared.
         let modern = context
@@ -226,7 +239,7 @@ impl McpServer {
                 .client_capabilities()
                 .is_some_and(|c| c.supports_tasks())
         {
-            return None;
+            return Ok(None);
         }
         let caller = ctx.caller.as_deref();
         match tasks::start(
@@ -236,17 +249,19 @@ impl McpServer {
             !read_only,
             arguments,
             caller,
+            ctx.session_id.as_deref(),
             kept,
         )
         .await
         {
-            Ok(started) => Some(started),
-            Err(e) => {
+            Ok(started) => Ok(Some(started)),
+            Err(tasks::NotStarted::Busy(e)) => Err(e),
+            Err(tasks::NotStarted::Store(e)) => {
                 eprintln!(
                     "{}: not run as a task ({e}); served as an ordinary call",
                     definition.name
                 );
-                None
+                Ok(None)
             }
         }
     }
@@ -347,10 +362,17 @@ impl ServerHandler for McpServer {
             ctx.host = super::host::host_for(&request, &context);
         }
 
-        if let Some(started) = self
+        let task = self
             .start_task(&context, definition, read_only, &arguments, &ctx)
-            .await
-        {
+            .await;
+        let task = match task {
+            Ok(task) => task,
+            Err(busy) => {
+                let started = Instant::now();
+                return Ok(self.answer(called, via_alias, &request_id, started, Err(busy)));
+            }
+        };
+        if let Some(started) = task {
             let handle = started.handle.clone();
             let (server, called) = (self.clone(), called.to_owned());
             tokio::spawn(async move {

@@ -77,6 +77,7 @@ pub use serve::{
     serve_http_guarded, serve_http_with, serve_stdio, serve_stdio_guarded,
 };
 pub use stdio::StdioGuard;
+pub use tasks::TaskLimits;
 
 /// Re-exported so a server can name rmcp types (transports, configs) without its own
 /// dependency on the exact same version.

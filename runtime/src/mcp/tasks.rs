@@ -19,6 +19,7 @@ use rmcp::model::{
 };
 use serde_json::Value;
 
+use crate::ToolError;
 use crate::caller::{Caller, bound_for, unbound};
 use crate::cancel::Cancel;
 use crate::clock::format_rfc3339;
@@ -29,29 +30,146 @@ use crate::task::{BEAT, TaskRecord, TaskStatus};
 /// How often a client should poll a task, said in every task it is shown.
 pub const POLL_INTERVAL_MS: u64 = 1_000;
 
+/// How many tasks may run at once: a task handle returns at once, so without a bound one
+/// caller could start far more background calls than the per-session call limit lets it
+/// run in the foreground.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TaskLimits {
+    /// The most tasks one session runs at once ([`TaskLimits::PER_SESSION`]).
+    pub per_session: usize,
+    /// The most tasks one caller runs at once, over all their sessions
+    /// ([`TaskLimits::PER_CALLER`]); over stdio, the local user's.
+    pub per_caller: usize,
+}
+
+impl TaskLimits {
+    /// 16 tasks of one session at once.
+    pub const PER_SESSION: usize = 16;
+    /// 32 tasks of one caller at once.
+    pub const PER_CALLER: usize = 32;
+}
+
+impl Default for TaskLimits {
+    fn default() -> Self {
+        Self {
+            per_session: Self::PER_SESSION,
+            per_caller: Self::PER_CALLER,
+        }
+    }
+}
+
 /// The tasks this process runs, by kept id: the handle that stops each at once when its
-/// `tasks/cancel` reaches this replica. Shared by every session's server (clones share it).
+/// `tasks/cancel` reaches this replica, and how many each caller and session runs. Shared
+/// by every session's server (clones share it).
 #[derive(Debug, Default, Clone)]
-pub(super) struct Running(Arc<Mutex<HashMap<String, Cancel>>>);
+pub(super) struct Running(Arc<Mutex<Tasks>>);
+
+#[derive(Debug, Default)]
+struct Tasks {
+    limits: TaskLimits,
+    by_id: HashMap<String, RunningTask>,
+    by_caller: HashMap<String, usize>,
+    by_session: HashMap<String, usize>,
+}
+
+#[derive(Debug)]
+struct RunningTask {
+    cancel: Cancel,
+    caller: String,
+    session: Option<String>,
+}
 
 impl Running {
-    fn insert(&self, id: &str, cancel: Cancel) {
-        self.lock().insert(id.to_owned(), cancel);
+    pub(super) fn with_limits(limits: TaskLimits) -> Self {
+        Running(Arc::new(Mutex::new(Tasks {
+            limits,
+            ..Tasks::default()
+        })))
+    }
+
+    /// Counts the task `id` of `caller` in `session`, unless one of them already runs as
+    /// many as the limits allow: then the error the call gets.
+    fn admit(
+        &self,
+        id: &str,
+        cancel: Cancel,
+        caller: &str,
+        session: Option<&str>,
+        tool: &str,
+    ) -> Result<(), ToolError> {
+        let mut tasks = self.lock();
+        let limits = tasks.limits;
+        let of_caller = tasks.by_caller.get(caller).copied().unwrap_or(0);
+        let of_session = session.map_or(0, |s| tasks.by_session.get(s).copied().unwrap_or(0));
+        if of_session >= limits.per_session {
+            return Err(too_many(tool, "this session", of_session));
+        }
+        if of_caller >= limits.per_caller {
+            return Err(too_many(tool, "this caller", of_caller));
+        }
+        *tasks.by_caller.entry(caller.to_owned()).or_default() += 1;
+        if let Some(s) = session {
+            *tasks.by_session.entry(s.to_owned()).or_default() += 1;
+        }
+        tasks.by_id.insert(
+            id.to_owned(),
+            RunningTask {
+                cancel,
+                caller: caller.to_owned(),
+                session: session.map(str::to_owned),
+            },
+        );
+        Ok(())
     }
 
     fn remove(&self, id: &str) {
-        self.lock().remove(id);
-    }
-
-    fn cancel(&self, id: &str) {
-        if let Some(cancel) = self.lock().get(id) {
-            cancel.cancel();
+        let mut tasks = self.lock();
+        let Some(task) = tasks.by_id.remove(id) else {
+            return;
+        };
+        let release = |counts: &mut HashMap<String, usize>, key: String| {
+            if let Some(n) = counts.get_mut(&key) {
+                *n -= 1;
+                if *n == 0 {
+                    // The maps never outgrow what runs, whatever ids clients make up.
+                    counts.remove(&key);
+                }
+            }
+        };
+        release(&mut tasks.by_caller, task.caller);
+        if let Some(s) = task.session {
+            release(&mut tasks.by_session, s);
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Cancel>> {
+    fn cancel(&self, id: &str) {
+        if let Some(task) = self.lock().by_id.get(id) {
+            task.cancel.cancel();
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Tasks> {
         self.0.lock().unwrap_or_else(|p| p.into_inner())
     }
+}
+
+/// The refusal of a task past a limit: `rate_limited`, retryable once a task has ended.
+fn too_many(tool: &str, whose: &str, running: usize) -> ToolError {
+    ToolError::builtin(
+        &crate::catalog::RATE_LIMITED,
+        format!(
+            "Nothing was done: {whose} already runs {running} tasks, the most it may run at once, so {tool} was not started. Wait for one to finish (tasks/get shows when), then make the same call again."
+        ),
+        serde_json::json!({ "retry_after_ms": POLL_INTERVAL_MS, "tasks_running": running }),
+    )
+}
+
+/// Why a call was not started as a task.
+pub(super) enum NotStarted {
+    /// The store keeps no tasks: the call is served the ordinary way.
+    Store(crate::idempotency::StoreError),
+    /// A limit of running tasks is reached: the call gets this error.
+    Busy(ToolError),
 }
 
 /// A task about to run: its record kept, the handle shown to the client, and what the
@@ -78,8 +196,9 @@ pub(super) struct Keeper {
 }
 
 /// Makes the task for a call of `tool` by `caller`, kept for `kept`: stored before the
-/// handle is returned, so a `tasks/get` on any replica finds it at once. `Err` when the
-/// store keeps no tasks (the call is then served the ordinary way).
+/// handle is returned, so a `tasks/get` on any replica finds it at once. Counted against
+/// the task limits of `caller` and `session` (see [`TaskLimits`]).
+#[allow(clippy::too_many_arguments)]
 pub(super) async fn start(
     runtime: &Runtime,
     running: &Running,
@@ -87,10 +206,16 @@ pub(super) async fn start(
     writes: bool,
     arguments: &Value,
     caller: Option<&Caller>,
+    session: Option<&str>,
     kept: std::time::Duration,
-) -> Result<Started, crate::idempotency::StoreError> {
-    let shown = crate::store::token("task")?;
+) -> Result<Started, NotStarted> {
+    let shown = crate::store::token("task").map_err(NotStarted::Store)?;
     let kept_id = bound_for(caller, &shown).into_owned();
+    let cancel = Cancel::new();
+    let who = caller.map_or("", Caller::tag);
+    running
+        .admit(&kept_id, cancel.clone(), who, session, tool)
+        .map_err(NotStarted::Busy)?;
     let now = runtime.now_ms();
     let mut record = TaskRecord::working(kept_id.clone(), tool, now, kept);
     record.writes = writes;
@@ -98,10 +223,10 @@ pub(super) async fn start(
         .get("idempotency_key")
         .and_then(Value::as_str)
         .map(|k| k.chars().take(200).collect());
-    runtime.store().task_create(&record).await?;
-
-    let cancel = Cancel::new();
-    running.insert(&kept_id, cancel.clone());
+    if let Err(e) = runtime.store().task_create(&record).await {
+        running.remove(&kept_id);
+        return Err(NotStarted::Store(e));
+    }
     let latest = Arc::new(Mutex::new(None));
     let said = Arc::clone(&latest);
     // Every report is kept as the latest; the beat is what thins them out.
@@ -355,10 +480,11 @@ mod tests {
             false,
             &json!({}),
             caller,
+            None,
             HOUR,
         )
         .await
-        .unwrap()
+        .unwrap_or_else(|_| panic!("not started"))
     }
 
     #[tokio::test]
@@ -456,5 +582,79 @@ mod tests {
             }
             other => panic!("not completed: {other:?}"),
         }
+    }
+
+    #[tokio::test]
+    async fn a_caller_past_its_task_limits_is_refused_while_another_is_served() {
+        let (runtime, _) = runtime();
+        let running = Running::with_limits(TaskLimits {
+            per_session: 2,
+            per_caller: 3,
+        });
+        let alice = Caller::new("https://auth.example.com", "alice");
+        let bob = Caller::new("https://auth.example.com", "bob");
+        let begin = |caller: &Caller, session: &'static str| {
+            let caller = caller.clone();
+            let (runtime, running) = (runtime.clone(), running.clone());
+            async move {
+                start(
+                    &runtime,
+                    &running,
+                    "t_export",
+                    false,
+                    &json!({}),
+                    Some(&caller),
+                    Some(session),
+                    HOUR,
+                )
+                .await
+            }
+        };
+        let busy = |outcome: Result<Started, NotStarted>| match outcome {
+            Err(NotStarted::Busy(e)) => e,
+            Err(NotStarted::Store(e)) => panic!("store: {e}"),
+            Ok(_) => panic!("started past the limit"),
+        };
+        let first = begin(&alice, "s1")
+            .await
+            .unwrap_or_else(|_| panic!("first"));
+        let _second = begin(&alice, "s1")
+            .await
+            .unwrap_or_else(|_| panic!("second"));
+        // The session's limit: its third task is refused, retryably, and nothing was made.
+        let e = busy(begin(&alice, "s1").await);
+        assert_eq!((e.code.as_ref(), e.retryable), ("rate_limited", true));
+        assert!(
+            e.message.contains("this session already runs 2 tasks"),
+            "{}",
+            e.message
+        );
+        assert!(e.message.starts_with("Nothing was done"), "{}", e.message);
+        // The caller's limit, over all their sessions.
+        let _third = begin(&alice, "s2")
+            .await
+            .unwrap_or_else(|_| panic!("third"));
+        let e = busy(begin(&alice, "s3").await);
+        assert!(
+            e.message.contains("this caller already runs 3 tasks"),
+            "{}",
+            e.message
+        );
+        // Another caller is served meanwhile.
+        let theirs = begin(&bob, "s4").await.unwrap_or_else(|_| panic!("bob's"));
+        let shown = get(&runtime, Some(&bob), &theirs.handle.task.task_id)
+            .await
+            .unwrap();
+        assert_eq!(shown.task.status(), WireStatus::Working);
+        // A task that ends gives its place back.
+        first
+            .keeper
+            .settle(CallToolResponse::Complete(
+                rmcp::model::CallToolResult::success(vec![]),
+            ))
+            .await;
+        assert!(begin(&alice, "s3").await.is_ok(), "a place was given back");
+        // The counts hold only what runs.
+        assert_eq!(running.lock().by_id.len(), 4);
     }
 }

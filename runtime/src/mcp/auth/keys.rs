@@ -55,6 +55,7 @@ impl KeySource {
             .connect_timeout(Duration::from_secs(3))
             // A metadata URL that redirects elsewhere is not the issuer's.
             .redirect(reqwest::redirect::Policy::none())
+            .referer(false)
             .build()
             .unwrap_or_default();
         Self {
