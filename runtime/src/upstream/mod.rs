@@ -228,7 +228,7 @@ impl Api {
             headers.push((name.trim().to_string(), value.trim().to_string()));
         }
         let mut api = Self::new(&base, auth.zip(key), headers, timeout)
-            .map_err(|e| ConfigError(format!("{service}_BASE_URL: {}", e.0)))?
+            .map_err(|e| ConfigError(format!("{service}: {}", e.0)))?
             .with_max_answer_bytes(max_answer);
         api.env = Some(service.to_string());
         Ok(api)
@@ -244,17 +244,34 @@ impl Api {
     ) -> Result<Self, ConfigError> {
         let parsed = url::Url::parse(base).map_err(|e| {
             ConfigError(format!(
-                "{base:?} is not an absolute URL ({e}); set it to the API's address"
+                "the base URL {base:?} is not an absolute URL ({e}); set <SERVICE>_BASE_URL to the API's address"
             ))
         })?;
         if !matches!(parsed.scheme(), "http" | "https") {
-            return Err(ConfigError(format!("{base:?} is not an http or https URL")));
+            return Err(ConfigError(format!(
+                "the base URL {base:?} is not an http or https URL; set <SERVICE>_BASE_URL to the API's address"
+            )));
         }
         for (name, value) in &headers {
             if reqwest::header::HeaderName::from_bytes(name.as_bytes()).is_err()
                 || reqwest::header::HeaderValue::from_str(value).is_err()
             {
-                return Err(ConfigError(format!("the header {name:?} cannot be sent")));
+                return Err(ConfigError(format!(
+                    "the extra header {name:?} (<SERVICE>_HEADERS) cannot be sent: a name or value with a character headers cannot carry"
+                )));
+            }
+        }
+        if let Some((auth, key)) = &auth {
+            let value = match auth {
+                Auth::Bearer => format!("Bearer {key}"),
+                Auth::Basic => format!("Basic {key}"),
+                Auth::Header(_) | Auth::Query(_) => key.clone(),
+            };
+            if reqwest::header::HeaderValue::from_str(&value).is_err() {
+                return Err(ConfigError(
+                    "the API key (<SERVICE>_API_KEY) holds a line break or another character a header cannot carry"
+                        .into(),
+                ));
             }
         }
         let client = reqwest::Client::builder()
@@ -584,6 +601,10 @@ mod tests {
             let e = Api::new(bad, None, Vec::new(), DEFAULT_TIMEOUT).expect_err(bad);
             assert!(e.0.contains(bad), "{e}");
         }
+        // A key that cannot go in a header is refused at start, not on every call.
+        let key = Some((Auth::Bearer, "tok\nX-Evil: 1".to_string()));
+        let e = Api::new("http://api", key, Vec::new(), DEFAULT_TIMEOUT).expect_err("a bad key");
+        assert!(e.0.contains("API key"), "{e}");
     }
 
     #[test]
