@@ -152,6 +152,7 @@ pub mod builder;
 pub mod diagnostics;
 pub mod diff;
 pub mod emit;
+pub mod eval;
 pub mod import;
 pub mod lint;
 mod load;

@@ -39,29 +39,66 @@ pub fn format_schema() -> &'static Value {
     static SCHEMA: OnceLock<Value> = OnceLock::new();
     SCHEMA.get_or_init(|| {
         let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
-        let schema = generator.into_root_schema_for::<SpecFile>().to_value();
-        // `$schema` and `title` first, as readers and editors expect at the top of the file.
-        match schema {
-            Value::Object(map) => {
-                let mut ordered = serde_json::Map::new();
-                for key in ["$schema", "title", "description"] {
-                    if let Some(v) = map.get(key) {
-                        ordered.insert(key.to_string(), v.clone());
-                    }
-                }
-                for (k, v) in map {
-                    ordered.entry(k).or_insert(v);
-                }
-                Value::Object(ordered)
-            }
-            other => other,
-        }
+        top_first(generator.into_root_schema_for::<SpecFile>().to_value())
     })
+}
+
+/// `schema` with `$schema`, `title` and `description` first, as readers and editors expect
+/// at the top of the file.
+pub(crate) fn top_first(schema: Value) -> Value {
+    match schema {
+        Value::Object(map) => {
+            let mut ordered = serde_json::Map::new();
+            for key in ["$schema", "title", "description"] {
+                if let Some(v) = map.get(key) {
+                    ordered.insert(key.to_string(), v.clone());
+                }
+            }
+            for (k, v) in map {
+                ordered.entry(k).or_insert(v);
+            }
+            Value::Object(ordered)
+        }
+        other => other,
+    }
 }
 
 /// Loads one spec's text. Returns the typed spec when it has the right shape; every problem
 /// found goes into `out` either way.
 pub fn load(file: FileId, text: &str, out: &mut Diagnostics) -> Option<SpecFile> {
+    let empty = Empty {
+        code: "empty-spec",
+        message: "the spec is empty",
+        help: "start with `toolspec: 1`, then `service:`, `title:`, `description:` and `tools:`",
+    };
+    load_document(file, text, format_schema(), empty, out, |doc, out| {
+        comments::check(doc, text, file, out)
+    })
+}
+
+/// What an empty document is told.
+#[derive(Debug, Clone, Copy)]
+pub struct Empty {
+    /// The diagnostic's code (`empty-spec`).
+    pub code: &'static str,
+    /// Its message.
+    pub message: &'static str,
+    /// How to start the file.
+    pub help: &'static str,
+}
+
+/// Loads a YAML document of one of toolspec's formats (a spec, an eval tasks file) in the
+/// three steps of the module docs: parsed with the same limits, shape-checked against
+/// `schema` (with `more` checks of the parsed tree), then read as `T`. Every problem goes
+/// into `out`; `None` when the document cannot be read.
+pub fn load_document<T: serde::de::DeserializeOwned>(
+    file: FileId,
+    text: &str,
+    schema: &Value,
+    empty: Empty,
+    out: &mut Diagnostics,
+    more: impl FnOnce(&PNode, &mut Diagnostics),
+) -> Option<T> {
     if let Some(d) = lone_carriage_return(file, text) {
         out.push(d);
         return None;
@@ -74,35 +111,27 @@ pub fn load(file: FileId, text: &str, out: &mut Diagnostics) -> Option<SpecFile>
         }
     };
     if matches!(doc.node, node::Node::Null) {
+        let start = Pos {
+            line: 1,
+            column: 1,
+            offset: 0,
+            len: 0,
+        };
         out.push(
-            Diagnostic::error(
-                "empty-spec",
-                Span {
-                    file,
-                    pos: Pos {
-                        line: 1,
-                        column: 1,
-                        offset: 0,
-                        len: 0,
-                    },
-                },
-                "the spec is empty",
-            )
-            .label("nothing here")
-            .help(
-                "start with `toolspec: 1`, then `service:`, `title:`, `description:` and `tools:`",
-            ),
+            Diagnostic::error(empty.code, Span { file, pos: start }, empty.message)
+                .label("nothing here")
+                .help(empty.help),
         );
         return None;
     }
     let before = out.error_count();
-    shape::check(&doc, format_schema(), file, out);
-    comments::check(&doc, text, file, out);
+    shape::check(&doc, schema, file, out);
+    more(&doc, out);
     if out.error_count() > before {
         return None;
     }
-    match serde_saphyr::from_str_with_options::<SpecFile>(text, options()) {
-        Ok(spec) => Some(spec),
+    match serde_saphyr::from_str_with_options::<T>(text, options()) {
+        Ok(value) => Some(value),
         Err(e) => {
             // The shape check and serde should agree; if they ever do not, the author still
             // gets serde's message at its position rather than nothing.

@@ -14,6 +14,7 @@ mod cli_check;
 mod cli_reference;
 mod diff_cli;
 mod docs_templates;
+mod eval_cli;
 mod import_cli;
 mod init_cli;
 mod lint_cli;
