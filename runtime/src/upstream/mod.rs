@@ -496,7 +496,8 @@ mod tests {
     use std::io::{Read, Write};
     use std::net::TcpListener;
 
-    const NOT_FOUND: Status = Status {
+    /// A documented 404, shared by the module's tests.
+    pub(super) const NOT_FOUND: Status = Status {
         status: 404,
         code: "not_found",
         retryable: false,

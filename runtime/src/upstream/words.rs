@@ -317,16 +317,8 @@ pub(super) fn mismatch(path: &str, error: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::upstream::{Part, Status};
-
-    const NOT_FOUND: Status = Status {
-        status: 404,
-        code: "not_found",
-        retryable: false,
-        message: "The API found nothing for these arguments: {reason}. Check the ids.",
-        reason: true,
-        retry_after: false,
-    };
+    use crate::upstream::Part;
+    use crate::upstream::tests::NOT_FOUND;
 
     static READ: Route = Route {
         tool: "demo_item_get",
