@@ -83,7 +83,7 @@ pub fn run(request: Request<'_>) -> Outcome {
     if diags.has_errors() {
         return Outcome::Failed;
     }
-    let derived = toolspec::eval::derive(&model);
+    let derived = toolspec::eval::derived_tasks(&model);
     // A written task with a derived task's id keeps its place; the derived one is dropped.
     let fresh: Vec<EvalTask> = derived
         .into_iter()

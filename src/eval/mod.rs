@@ -1,5 +1,5 @@
 //! The tasks an evaluation gives a model: read from a tasks file ([`load_tasks`]) or
-//! derived from the specs themselves ([`derive`]), and checked against the specs' tools.
+//! derived from the specs themselves ([`derived_tasks`]), and checked against the specs' tools.
 //!
 //! An evaluation asks whether a model, reading the tool list toolspec generates, picks the
 //! right tool and calls it right. Its tasks come from two places:
@@ -307,7 +307,7 @@ fn tier_word(tier: Tier) -> &'static str {
 /// `not_for` entry whose alternative is among the specs, a recovery task per example with
 /// an `error:`. Ids are `<tool>.route.<n>`, `<tool>.misroute.<n>` and `<tool>.recover.<n>`,
 /// numbered from 1 in the spec's order, so they stay put while a spec grows at its end.
-pub fn derive(model: &Model) -> Vec<EvalTask> {
+pub fn derived_tasks(model: &Model) -> Vec<EvalTask> {
     let mut out = Vec::new();
     let task = |id: String, origin, prompt: String| EvalTask {
         id,
@@ -463,7 +463,7 @@ tools:
 
     #[test]
     fn tasks_are_derived_from_requests_not_for_and_error_examples() {
-        let tasks = derive(&model());
+        let tasks = derived_tasks(&model());
         let ids: Vec<(&str, Origin, Option<&str>)> = tasks
             .iter()
             .map(|t| (t.id.as_str(), t.origin, t.first_tool.as_deref()))

@@ -36,7 +36,7 @@ fn a_dry_run_lists_every_task_and_what_a_run_would_send() {
     ]);
     assert_eq!(code, 0, "{err}");
     let model = load_clean(&example_specs());
-    let derived = toolspec::eval::derive(&model);
+    let derived = toolspec::eval::derived_tasks(&model);
     let written = 5;
     let total = written + derived.len();
     assert!(
