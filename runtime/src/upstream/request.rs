@@ -169,7 +169,8 @@ fn stays_in_place(base: &str, path: &str, url: &url::Url) -> Result<(), &'static
     let under = got
         .strip_prefix(&base_path)
         .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
-    let expected = format!("{base_path}{path}").matches('/').count();
+    // A URL's path is at least `/`, which an empty base path and route path make.
+    let expected = format!("{base_path}{path}").matches('/').count().max(1);
     if !under || got.matches('/').count() != expected {
         return Err("a path that leaves the base URL's path");
     }
@@ -357,6 +358,8 @@ mod tests {
         let url = url::Url::parse("http://host/api/v3/a/b").expect("url");
         assert!(stays_in_place("http://host/api/v3", "/a/b", &url).is_ok());
         assert!(stays_in_place("http://host/api/v3/", "/a/b", &url).is_ok());
+        let url = url::Url::parse("http://host").expect("url");
+        assert!(stays_in_place("http://host", "", &url).is_ok());
         let url = url::Url::parse("http://host/api/v3x/a").expect("url");
         assert!(stays_in_place("http://host/api/v3", "x/a", &url).is_err());
     }
