@@ -182,10 +182,10 @@ fn check_task(task: &format::Task, model: &Model, file: FileId, out: &mut Diagno
                         } else {
                             "a"
                         },
-                        tier_word(tool.tier),
+                        tool.tier.as_str(),
                         tiers
                             .iter()
-                            .map(|t| tier_word(*t))
+                            .map(|t| t.as_str())
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),
@@ -206,7 +206,7 @@ fn check_task(task: &format::Task, model: &Model, file: FileId, out: &mut Diagno
                     format!(
                         "the state is read through read-only tools, and `{}` is {}",
                         tool.name.text,
-                        tier_word(tool.tier)
+                        tool.tier.as_str()
                     ),
                 )
                 .label("a read of the state must change nothing")
@@ -293,14 +293,6 @@ fn known_tool<'m>(
         }
     }
     Some(tool)
-}
-
-fn tier_word(tier: Tier) -> &'static str {
-    match tier {
-        Tier::ReadOnly => "read_only",
-        Tier::Reversible => "reversible",
-        Tier::Irreversible => "irreversible",
-    }
 }
 
 /// The tasks the specs imply: a routing task per `requests:` entry, a misroute task per

@@ -12,8 +12,8 @@
 
 use std::sync::Arc;
 
+use serde::Deserializer;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
-use serde::{Deserialize, Deserializer};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::Route;
@@ -22,7 +22,7 @@ use super::Route;
 /// large answers.
 pub const LARGE_ANSWER: usize = 1 << 20;
 /// The most of an error answer read: its message is all the server uses, cut short anyway.
-pub(super) const MAX_ERROR_ANSWER: usize = 64 << 10;
+const MAX_ERROR_ANSWER: usize = 64 << 10;
 
 /// Why an answer was not read whole.
 #[derive(Debug)]
@@ -33,38 +33,47 @@ pub(super) enum Unread {
     Transport(reqwest::Error),
 }
 
-/// The body of `response`, at most `cap` bytes. `cut`: stop at the cap and keep what came
-/// (an error's text) rather than refuse. A large answer waits for a place in `large`, and
-/// the place is returned with the bytes, to be held while they are parsed.
+/// The body of `response`, refused past `cap` bytes. A large answer waits for a place in
+/// `large`, and the place is returned with the bytes, to be held while they are parsed.
 pub(super) async fn read(
     mut response: reqwest::Response,
     cap: usize,
-    cut: bool,
     large: &Arc<Semaphore>,
 ) -> Result<(Vec<u8>, Option<OwnedSemaphorePermit>), Unread> {
     let announced = response.content_length().map(|n| n as usize);
-    if announced.is_some_and(|n| n > cap) && !cut {
+    if announced.is_some_and(|n| n > cap) {
         return Err(Unread::TooLarge);
     }
     let mut place = None;
-    if announced.is_some_and(|n| n > LARGE_ANSWER) && !cut {
+    if announced.is_some_and(|n| n > LARGE_ANSWER) {
         hold(&mut place, large).await;
     }
-    let mut bytes = Vec::with_capacity(announced.unwrap_or(0).min(cap).min(LARGE_ANSWER));
+    let mut bytes = Vec::with_capacity(announced.unwrap_or(0).min(LARGE_ANSWER));
     while let Some(chunk) = response.chunk().await.map_err(Unread::Transport)? {
         if bytes.len() + chunk.len() > cap {
-            if cut {
-                bytes.extend_from_slice(&chunk[..cap - bytes.len()]);
-                break;
-            }
             return Err(Unread::TooLarge);
         }
-        if bytes.len() + chunk.len() > LARGE_ANSWER && !cut {
+        if bytes.len() + chunk.len() > LARGE_ANSWER {
             hold(&mut place, large).await;
         }
         bytes.extend_from_slice(&chunk);
     }
     Ok((bytes, place))
+}
+
+/// The first [`MAX_ERROR_ANSWER`] bytes of an error answer (at most `cap`): only its
+/// message is used, so the rest is never read, and a failed read keeps what came.
+pub(super) async fn read_prefix(mut response: reqwest::Response, cap: usize) -> Vec<u8> {
+    let cap = cap.min(MAX_ERROR_ANSWER);
+    let mut bytes = Vec::new();
+    while let Ok(Some(chunk)) = response.chunk().await {
+        let room = cap - bytes.len();
+        bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        if bytes.len() == cap {
+            break;
+        }
+    }
+    bytes
 }
 
 /// Waits for a place among the large answers, unless `place` holds one already.
@@ -203,7 +212,8 @@ impl<'de> Visitor<'de> for Scan<'_> {
     type Value = ();
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a JSON answer")
+        // Any other answer has no page facts: the visitor's error is ignored.
+        f.write_str("an object or an array")
     }
 
     fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
@@ -222,82 +232,21 @@ impl<'de> Visitor<'de> for Scan<'_> {
         let is = |key: &str, part: &str| route.paging(part) == Some(key);
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
             if is(&key, "total") {
-                self.facts.total = map.next_value::<Option<u64>>().ok().flatten();
+                self.facts.total = map.next_value::<serde_json::Value>()?.as_u64();
             } else if is(&key, "has_more") {
-                self.facts.has_more = map.next_value::<Option<bool>>()?;
+                self.facts.has_more = map.next_value::<serde_json::Value>()?.as_bool();
             } else if is(&key, "done") {
-                self.facts.done = map.next_value::<Option<bool>>()?;
+                self.facts.done = map.next_value::<serde_json::Value>()?.as_bool();
             } else if route.response.is_none() && route.items == Some(key.as_ref()) {
-                self.facts.items = map.next_value::<Count>()?.0;
+                // A list of zero-sized items: counted, never allocated.
+                self.facts.items = map
+                    .next_value::<Option<Vec<IgnoredAny>>>()?
+                    .map(|v| v.len());
             } else {
                 map.next_value::<IgnoredAny>()?;
             }
         }
         Ok(())
-    }
-
-    fn visit_unit<E>(self) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-}
-
-/// The length of an array (`None` for anything else), counted without keeping its items.
-struct Count(Option<usize>);
-
-impl<'de> Deserialize<'de> for Count {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Counter;
-        impl<'de> Visitor<'de> for Counter {
-            type Value = Count;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an array")
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Count, A::Error> {
-                let mut n = 0;
-                while seq.next_element::<IgnoredAny>()?.is_some() {
-                    n += 1;
-                }
-                Ok(Count(Some(n)))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Count, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Count(None))
-            }
-            fn visit_unit<E>(self) -> Result<Count, E> {
-                Ok(Count(None))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Count, E> {
-                Ok(Count(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Count, E> {
-                Ok(Count(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Count, E> {
-                Ok(Count(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Count, E> {
-                Ok(Count(None))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Count, E> {
-                Ok(Count(None))
-            }
-        }
-        d.deserialize_any(Counter)
     }
 }
 

@@ -373,12 +373,7 @@ impl Api {
         if !status.is_success() {
             let retry_after = header(&response, "retry-after").and_then(|v| v.trim().parse().ok());
             let location = header(&response, "location");
-            // Only the error's words are used: read a bounded prefix, never refuse.
-            let cap = answer::MAX_ERROR_ANSWER.min(self.max_answer);
-            let bytes = match answer::read(response, cap, true, &self.large).await {
-                Ok((bytes, _)) => bytes,
-                Err(_) => Vec::new(),
-            };
+            let bytes = answer::read_prefix(response, self.max_answer).await;
             return Err(words::failure(
                 route,
                 status.as_u16(),
@@ -388,7 +383,7 @@ impl Api {
                 keyed,
             ));
         }
-        match answer::read(response, self.max_answer, false, &self.large).await {
+        match answer::read(response, self.max_answer, &self.large).await {
             Ok((bytes, place)) => Ok(Reply {
                 bytes,
                 route,
@@ -823,41 +818,33 @@ mod tests {
 
     #[tokio::test]
     async fn an_answer_over_the_cap_is_refused_as_it_is_read() {
-        // Announced: refused before its body is read.
-        let (base, server) = serve_endless(
-            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 419430400\r\n\r\n",
-            false,
-        );
-        let announced = api(&base, None).with_max_answer_bytes(1 << 20);
-        let e = announced
-            .send(&LIST, &json!({"org": "o"}), Extra::default())
-            .await
-            .expect_err("too large");
-        assert!(e.message.contains("larger than 1 MiB"), "{}", e.message);
-        assert!(!e.retryable);
-        drop(announced);
-        // Joined off the runtime's thread, which must go on to close the connection.
-        let sent = tokio::task::spawn_blocking(move || server.join().expect("served"))
-            .await
-            .expect("joined");
-        assert!(sent < 64 << 20, "{sent} bytes went out");
-        // Chunked: cut off at the cap.
-        let (base, server) = serve_endless(
-            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
-            true,
-        );
-        let chunked = api(&base, None).with_max_answer_bytes(1 << 20);
-        let e = chunked
-            .send(&LIST, &json!({"org": "o"}), Extra::default())
-            .await
-            .expect_err("too large");
-        assert!(e.message.contains("larger than 1 MiB"), "{}", e.message);
-        drop(chunked);
-        // Joined off the runtime's thread, which must go on to close the connection.
-        let sent = tokio::task::spawn_blocking(move || server.join().expect("served"))
-            .await
-            .expect("joined");
-        assert!(sent < 64 << 20, "{sent} bytes went out");
+        // Announced: refused before its body is read. Chunked: cut off at the cap.
+        let heads = [
+            (
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 419430400\r\n\r\n",
+                false,
+            ),
+            (
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+                true,
+            ),
+        ];
+        for (head, chunked) in heads {
+            let (base, server) = serve_endless(head, chunked);
+            let capped = api(&base, None).with_max_answer_bytes(1 << 20);
+            let e = capped
+                .send(&LIST, &json!({"org": "o"}), Extra::default())
+                .await
+                .expect_err("too large");
+            assert!(e.message.contains("larger than 1 MiB"), "{}", e.message);
+            assert!(!e.retryable);
+            drop(capped);
+            // Joined off the runtime's thread, which must go on to close the connection.
+            let sent = tokio::task::spawn_blocking(move || server.join().expect("served"))
+                .await
+                .expect("joined");
+            assert!(sent < 64 << 20, "{sent} bytes went out");
+        }
     }
 
     #[test]

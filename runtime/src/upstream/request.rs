@@ -52,34 +52,14 @@ fn moves_the_path(value: &str) -> bool {
         if matches!(current.as_str(), "" | "." | "..") {
             return true;
         }
-        match percent_decode(&current) {
-            Some(decoded) if decoded != current => current = decoded,
+        // `%XX` decoded; a `+` stays a `+`, as in a path.
+        match percent_encoding::percent_decode_str(&current).decode_utf8() {
+            Ok(decoded) if decoded != current => current = decoded.into_owned(),
             // Nothing left to decode, or bytes that are not text (never a dot segment).
             _ => return false,
         }
     }
     true
-}
-
-/// `%XX` decoded (a `+` stays a `+`, as in a path); `None` when the bytes are not UTF-8.
-fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let hex = |i: usize| bytes.get(i).and_then(|b| (*b as char).to_digit(16));
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match (bytes[i], hex(i + 1), hex(i + 2)) {
-            (b'%', Some(high), Some(low)) => {
-                out.push((high * 16 + low) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 /// The request's URL: the base, the route's path with each argument percent-encoded into
