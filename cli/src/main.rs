@@ -77,28 +77,10 @@ enum Command {
     },
     /// Print the JSON Schema of the spec format, for editors and validators.
     Schema,
-    /// Evaluate whether a model picks and calls the specs' tools right: the tasks of
-    /// `--tasks` and those the specs imply (`--dry-run` lists them and what a run sends).
-    Eval {
-        /// Spec files, resolved together: the tools the model is given.
-        #[arg(required = true)]
-        specs: Vec<PathBuf>,
-        /// A tasks file (`eval: 1`), checked against the specs' tools.
-        #[arg(long)]
-        tasks: Option<PathBuf>,
-        /// The provider whose wire a run speaks, and whose tool list it sends.
-        #[arg(long, value_enum, default_value = "anthropic")]
-        provider: eval::Provider,
-        /// The model a run asks.
-        #[arg(long, default_value = "unspecified")]
-        model: String,
-        /// Runs of each task (pass^k is measured over them).
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
-        repeat: u32,
-        /// List the tasks and what a run would send, and send nothing.
-        #[arg(long)]
-        dry_run: bool,
-    },
+    /// Evaluate whether a model picks and calls the specs' tools right: runs the tasks of
+    /// `--tasks` and those the specs imply against a provider's API and the server, scores
+    /// them, and writes transcripts and a report (`--dry-run` lists what a run would send).
+    Eval(eval::Args),
     /// Print the JSON Schema of the eval tasks file, for editors and validators.
     TasksSchema,
     /// Make a new MCP server crate: a starter spec with one tool of each tier, its
@@ -318,21 +300,7 @@ fn main() -> ExitCode {
             println!("{}", toolspec::spec::format_schema_text());
             Outcome::Clean
         }
-        Command::Eval {
-            specs,
-            tasks,
-            provider,
-            model,
-            repeat,
-            dry_run,
-        } => eval::run(eval::Request {
-            specs: &specs,
-            tasks: tasks.as_deref(),
-            provider,
-            model: &model,
-            repeat,
-            dry_run,
-        }),
+        Command::Eval(args) => eval::run(args),
         Command::TasksSchema => {
             println!("{}", toolspec::eval::tasks_schema_text());
             Outcome::Clean

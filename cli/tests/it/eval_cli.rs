@@ -81,11 +81,21 @@ fn a_dry_run_lists_every_task_and_what_a_run_would_send() {
 }
 
 #[test]
-fn a_run_without_dry_run_says_it_cannot_be_made_yet() {
+fn a_run_needs_a_server_and_a_model_and_sends_nothing_without_them() {
     let (code, out, err) = eval(&[]);
     assert_eq!(code, 2, "{out}");
-    assert!(err.contains("--dry-run"), "{err}");
+    assert!(
+        err.contains("a run needs `--server CMD|URL` and `--model NAME`"),
+        "{err}"
+    );
     assert!(out.is_empty(), "{out}");
+    // An unknown service is named with the ones there are.
+    let (code, _, err) = eval(&["--service", "ticket", "--dry-run"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no spec has the service `ticket` (the specs given have "),
+        "{err}"
+    );
 }
 
 #[test]
