@@ -293,7 +293,7 @@ impl Report {
             s.tasks_passed
         ));
         out.push_str(&format!(
-            "{} tool calls, {} invalid, {} recovered, {} misroutes, {} outside tiers, {} runs stopped\n",
+            "{} tool calls, {} invalid, {} recovered, {} misrouted, {} outside tiers, {} runs stopped\n",
             s.tool_calls, s.invalid_calls, s.recoveries, s.misroutes, s.outside_tiers, s.stopped_runs
         ));
         out.push_str(&format!(

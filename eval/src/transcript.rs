@@ -175,7 +175,7 @@ pub enum Event {
 
 /// Writes events to a JSONL file as they happen, so a run cut short keeps what it did.
 pub struct Writer {
-    file: std::io::BufWriter<std::fs::File>,
+    file: std::io::BufWriter<Box<dyn Write + Send>>,
     redactor: Redactor,
     events: Vec<Event>,
 }
@@ -187,24 +187,35 @@ impl Writer {
             .write(true)
             .create_new(true)
             .open(path)?;
-        Ok(Writer {
-            file: std::io::BufWriter::new(file),
+        Ok(Writer::sink(Box::new(file), redactor))
+    }
+
+    /// A transcript written to `sink` (a file, or `std::io::sink()` where only the events
+    /// matter).
+    pub fn sink(sink: Box<dyn Write + Send>, redactor: Redactor) -> Writer {
+        Writer {
+            file: std::io::BufWriter::new(sink),
             redactor,
             events: Vec::new(),
-        })
+        }
     }
 
     /// Records `event` (with any secret cut out) and keeps it for the score.
     pub fn push(&mut self, event: Event) -> std::io::Result<()> {
-        let line = self
-            .redactor
-            .clean(serde_json::to_string(&event).map_err(std::io::Error::other)?);
+        let written = serde_json::to_string(&event).map_err(std::io::Error::other)?;
+        let line = self.redactor.clean(&written);
         self.file.write_all(line.as_bytes())?;
         self.file.write_all(b"\n")?;
         self.file.flush()?;
-        // What is scored is what was written, so a re-score reads the same events.
-        self.events
-            .push(serde_json::from_str(&line).map_err(std::io::Error::other)?);
+        // What is scored is what was written, so a re-score reads the same events: a line
+        // the redactor changed is read back.
+        let event = match line {
+            std::borrow::Cow::Borrowed(_) => event,
+            std::borrow::Cow::Owned(line) => {
+                serde_json::from_str(&line).map_err(std::io::Error::other)?
+            }
+        };
+        self.events.push(event);
         Ok(())
     }
 
@@ -243,11 +254,12 @@ impl Redactor {
         Redactor { secrets }
     }
 
-    /// `text` with every secret replaced.
-    pub fn clean(&self, mut text: String) -> String {
+    /// `text` with every secret replaced; borrowed when there was none.
+    pub fn clean<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
+        let mut text = std::borrow::Cow::Borrowed(text);
         for secret in &self.secrets {
             if text.contains(secret.as_str()) {
-                text = text.replace(secret.as_str(), "[redacted]");
+                text = std::borrow::Cow::Owned(text.replace(secret.as_str(), "[redacted]"));
             }
         }
         text
@@ -269,4 +281,22 @@ pub fn read(path: &Path) -> Result<Vec<Event>, String> {
         events.push(event);
     }
     Ok(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_is_cut_out_raw_and_as_json_escapes_it() {
+        let redactor = Redactor::new(["sk-\"quoted\"-key".to_string(), String::new()]);
+        let line = serde_json::to_string(&serde_json::json!({"echo": "sk-\"quoted\"-key"}))
+            .unwrap_or_default();
+        assert_eq!(redactor.clean(&line), r#"{"echo":"[redacted]"}"#);
+        assert_eq!(redactor.clean("a sk-\"quoted\"-key b"), "a [redacted] b");
+        assert!(matches!(
+            redactor.clean("nothing"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
 }

@@ -274,3 +274,28 @@ def test_bad_input_is_refused_before_anything_is_sent(tmp_path: Path) -> None:
     done = toolspec_eval([*SPECS, "--server", server_command(), "--model", "m",
                           "--out", str(tmp_path / "out")], {"ANTHROPIC_API_KEY": "sk-x"})
     assert done.returncode == 2 and "is not empty" in done.stderr, done.stderr
+
+
+def test_a_server_over_streamable_http_with_an_approval(tmp_path: Path) -> None:
+    from mcp_client import http_server
+
+    key = "sk-test-http"
+    prompt = 'Open a ticket for ana@example.com, titled "SSO login loop".'
+    s = {prompt: script("anthropic")[prompt]}
+    tasks = tmp_path / "tasks.yaml"
+    tasks.write_text(
+        "eval: 1\ntasks:\n  - id: sso\n    prompt: '" + prompt + "'\n    approve: true\n"
+        "    expect:\n      state:\n        - call: { tool: tickets_search, arguments: { query: SSO } }\n"
+        "          at: /total\n          equals: 1\n")
+    with http_server(SERVER, ["--db", str(tmp_path / "t.db"), "--demo"]) as url:
+        with ScriptedProvider(s, key) as provider:
+            done = toolspec_eval(
+                [*SPECS, "--tasks", str(tasks), "--no-derived", "--server", url,
+                 "--provider", "anthropic", "--model", "scripted-1", "--base-url", provider.base("anthropic"),
+                 "--out", str(tmp_path / "out")],
+                {"ANTHROPIC_API_KEY": key})
+            assert provider.violations == [], provider.violations
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    run = report["tasks"][0]["runs"][0]
+    assert run["passed"] and run["approvals"] == 1, run
