@@ -44,18 +44,11 @@ impl Clock for SystemClock {
         }
     }
 
-    /// tokio's timer, when the call runs on a tokio runtime with time enabled (every server
-    /// the MCP adapter runs does); otherwise no timer.
-    #[cfg(any(feature = "sqlite", feature = "postgres", feature = "mcp"))]
+    /// A wait on the runtime's own timer thread ([`timer`]): it works on any executor, with
+    /// or without a tokio timer, so time limits and lease renewals hold whatever features the
+    /// runtime was built with. `None` only if that thread cannot be started.
     fn sleep(&self, ms: u64) -> Option<Sleep> {
-        let handle = tokio::runtime::Handle::try_current().ok()?;
-        // Asking a runtime built without time for a timer panics; entering the handle's
-        // runtime cannot tell, so a runtime's own timer is asked inside a guard.
-        let _entered = handle.enter();
-        let sleep =
-            std::panic::catch_unwind(|| tokio::time::sleep(std::time::Duration::from_millis(ms)))
-                .ok()?;
-        Some(Box::pin(sleep))
+        timer::sleep(std::time::Duration::from_millis(ms))
     }
 }
 
@@ -192,5 +185,173 @@ mod tests {
         assert_eq!(format_rfc3339(951_782_400_000), "2000-02-29T00:00:00Z");
         assert_eq!(format_rfc3339(-5), "1970-01-01T00:00:00Z");
         assert_eq!(format_rfc3339(i64::MAX), "9999-12-31T23:59:59Z");
+    }
+}
+
+/// One thread that wakes every wait on the wall clock at its deadline, whichever executor
+/// polls it. A wait is a shared flag and the waker of its last poll; the thread keeps the
+/// deadlines in a heap and sleeps until the nearest one. A wait dropped before its deadline
+/// stays in the heap until then (a few words), so nothing has to find and remove it.
+mod timer {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::{Arc, Condvar, Mutex, OnceLock};
+    use std::task::{Poll, Waker};
+    use std::time::{Duration, Instant};
+
+    use super::Sleep;
+
+    /// What a wait and the thread share.
+    struct Wait {
+        done: AtomicBool,
+        waker: Mutex<Option<Waker>>,
+    }
+
+    /// A deadline in the heap; ordered by time, then by arrival.
+    struct Entry {
+        at: Instant,
+        seq: u64,
+        wait: Arc<Wait>,
+    }
+
+    impl PartialEq for Entry {
+        fn eq(&self, other: &Self) -> bool {
+            (self.at, self.seq) == (other.at, other.seq)
+        }
+    }
+    impl Eq for Entry {}
+    impl PartialOrd for Entry {
+        fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+            Some(self.cmp(other))
+        }
+    }
+    impl Ord for Entry {
+        fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+            (self.at, self.seq).cmp(&(other.at, other.seq))
+        }
+    }
+
+    struct Timer {
+        heap: Mutex<BinaryHeap<Reverse<Entry>>>,
+        changed: Condvar,
+        seq: AtomicU64,
+    }
+
+    /// The timer, its thread started on first use; `None` if the thread could not start.
+    fn timer() -> Option<&'static Timer> {
+        static TIMER: OnceLock<Option<&'static Timer>> = OnceLock::new();
+        *TIMER.get_or_init(|| {
+            let timer: &'static Timer = Box::leak(Box::new(Timer {
+                heap: Mutex::new(BinaryHeap::new()),
+                changed: Condvar::new(),
+                seq: AtomicU64::new(0),
+            }));
+            std::thread::Builder::new()
+                .name("toolspec-timer".into())
+                .spawn(move || run(timer))
+                .ok()
+                .map(|_| timer)
+        })
+    }
+
+    /// The thread: wakes what is due, then sleeps until the nearest deadline or a new one.
+    fn run(timer: &'static Timer) {
+        let mut heap = timer.heap.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            let now = Instant::now();
+            while heap.peek().is_some_and(|Reverse(e)| e.at <= now) {
+                let Some(Reverse(entry)) = heap.pop() else {
+                    break;
+                };
+                entry.wait.done.store(true, Ordering::Release);
+                let waker = entry
+                    .wait
+                    .waker
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .take();
+                if let Some(waker) = waker {
+                    waker.wake();
+                }
+            }
+            heap = match heap.peek().map(|Reverse(e)| e.at) {
+                Some(at) => {
+                    let wait = at.saturating_duration_since(Instant::now());
+                    timer
+                        .changed
+                        .wait_timeout(heap, wait)
+                        .map(|(guard, _)| guard)
+                        .unwrap_or_else(|p| p.into_inner().0)
+                }
+                None => timer.changed.wait(heap).unwrap_or_else(|p| p.into_inner()),
+            };
+        }
+    }
+
+    /// A wait of `duration` on the wall clock.
+    pub(super) fn sleep(duration: Duration) -> Option<Sleep> {
+        let timer = timer()?;
+        let wait = Arc::new(Wait {
+            done: AtomicBool::new(false),
+            waker: Mutex::new(None),
+        });
+        let entry = Entry {
+            at: Instant::now() + duration,
+            seq: timer.seq.fetch_add(1, Ordering::Relaxed),
+            wait: wait.clone(),
+        };
+        {
+            let mut heap = timer.heap.lock().unwrap_or_else(|p| p.into_inner());
+            heap.push(Reverse(entry));
+        }
+        timer.changed.notify_one();
+        Some(Box::pin(std::future::poll_fn(move |cx| {
+            if wait.done.load(Ordering::Acquire) {
+                return Poll::Ready(());
+            }
+            *wait.waker.lock().unwrap_or_else(|p| p.into_inner()) = Some(cx.waker().clone());
+            // Due while the waker was put down: the thread may have found none to wake.
+            if wait.done.load(Ordering::Acquire) {
+                return Poll::Ready(());
+            }
+            Poll::Pending
+        })))
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// A minimal executor: polls on the calling thread, parking between wakes.
+        fn block_on(mut f: Sleep) {
+            struct Unpark(std::thread::Thread);
+            impl std::task::Wake for Unpark {
+                fn wake(self: Arc<Self>) {
+                    self.0.unpark();
+                }
+            }
+            let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+            let mut cx = std::task::Context::from_waker(&waker);
+            while f.as_mut().poll(&mut cx).is_pending() {
+                std::thread::park();
+            }
+        }
+
+        #[test]
+        fn waits_end_at_their_deadlines_without_tokio_in_any_order() {
+            let started = Instant::now();
+            let long = sleep(Duration::from_millis(60)).expect("a timer");
+            let short = sleep(Duration::from_millis(20)).expect("a timer");
+            block_on(short);
+            let after_short = started.elapsed();
+            block_on(long);
+            let after_long = started.elapsed();
+            assert!(after_short >= Duration::from_millis(20), "{after_short:?}");
+            assert!(after_long >= Duration::from_millis(60), "{after_long:?}");
+            // A wait dropped unpolled does not stop the others.
+            drop(sleep(Duration::from_millis(5)));
+            block_on(sleep(Duration::from_millis(10)).expect("a timer"));
+        }
     }
 }

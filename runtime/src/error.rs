@@ -171,11 +171,11 @@ impl ToolError {
     /// (`keyed`: the call carried an idempotency key).
     pub fn outcome_unknown(
         tool: &str,
-        effect: crate::store::Effect,
+        effect: crate::effect::Effect,
         keyed: bool,
         incident: Option<&str>,
     ) -> Self {
-        use crate::store::Effect;
+        use crate::effect::Effect;
         let report = incident.map_or(String::new(), |id| {
             format!(" If it keeps failing, report incident {id}.")
         });
@@ -328,9 +328,9 @@ impl ToolError {
     pub fn timeout(
         tool: &str,
         limit: std::time::Duration,
-        write: Option<crate::store::Effect>,
+        write: Option<crate::effect::Effect>,
     ) -> Self {
-        use crate::store::Effect;
+        use crate::effect::Effect;
         let secs = limit.as_secs_f64();
         let start = format!("{tool} was stopped at its time limit of {secs} s");
         let (rest, changed) = match write {
@@ -382,7 +382,7 @@ impl ToolError {
     /// `unknown_tool`: no tool (or deprecated alias) has this name. `known` lists the names
     /// the server has.
     pub fn unknown_tool(name: &str, known: &[&str]) -> Self {
-        let name = &crate::problem::echo(name);
+        let name = &crate::text::echo(name);
         Self::builtin(
             &catalog::UNKNOWN_TOOL,
             format!(

@@ -94,6 +94,12 @@
 //!   (`store::PostgresStore`; adds tokio-postgres, deadpool-postgres and tokio).
 //! - `mcp`: the MCP adapter (module `mcp`): serves any [`engine::Toolset`] over stdio or
 //!   streamable HTTP with rmcp (adds tokio, rmcp and axum).
+//! - `auth` (implies `mcp`): OAuth for streamable HTTP: access tokens (JWT) checked against
+//!   an authorization server's keys, Protected Resource Metadata, 401 and 403 answers (adds
+//!   jsonwebtoken and reqwest).
+//! - `upstream`: what a generated server that forwards to an HTTP API calls (module
+//!   `upstream`: bounded answers, no redirects, path arguments that cannot change the path;
+//!   adds reqwest).
 //! - `gauntlet`: module `gauntlet`, the checks that hold an implementation to its spec
 //!   (what generated `<service>_gauntlet.rs` test files run; adds jsonschema).
 //! - `metrics` (default): every call recorded with the `metrics` facade and a `tracing`
@@ -111,9 +117,11 @@ mod clearable;
 pub mod clock;
 pub mod content;
 pub mod cursor;
+mod effect;
 pub mod engine;
 pub mod error;
 pub mod fingerprint;
+mod future;
 #[cfg(feature = "gauntlet")]
 pub mod gauntlet;
 pub mod idempotency;
@@ -128,11 +136,12 @@ mod random;
 pub mod rate;
 pub mod shape;
 #[cfg(feature = "sqlite")]
-pub mod sqlite;
+pub use store::sqlite::database as sqlite;
 pub mod store;
 pub mod task;
 #[cfg(feature = "metrics")]
 pub mod telemetry;
+mod text;
 #[cfg(feature = "upstream")]
 pub mod upstream;
 pub mod validate;

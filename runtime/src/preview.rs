@@ -17,8 +17,6 @@
 
 use serde_json::Value;
 
-pub use crate::idempotency::StoreError;
-
 /// How long a preview row outlives its expiry (24 h), to answer `preview_expired`.
 pub const KEEP_AFTER_EXPIRY_MS: i64 = 24 * 60 * 60 * 1000;
 

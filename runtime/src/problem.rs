@@ -19,9 +19,8 @@ use crate::error::ToolError;
 /// The most problems one refusal lists in full; the rest are counted ("and K more").
 pub const MAX_PROBLEMS: usize = 20;
 
-/// The most characters of a caller's text (a value, an unknown key) a message echoes; longer
-/// text is cut, and control and bidirectional-override characters are written `\u{..}`.
-pub const ECHO_CHARS: usize = 64;
+pub use crate::text::ECHO_CHARS;
+pub(crate) use crate::text::echo;
 
 /// The problems of one call: the first [`MAX_PROBLEMS`] in full, the rest only counted.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -475,12 +474,6 @@ fn label(path: &str) -> String {
 /// Escapes a key for a JSON Pointer segment (RFC 6901: `~` → `~0`, `/` → `~1`).
 pub(crate) fn escape_pointer(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
-}
-
-/// A caller's text as a message may echo it: cut to [`ECHO_CHARS`], with control and
-/// bidirectional-override characters written `\u{..}` (see [`crate::engine::for_person`]).
-pub(crate) fn echo(text: &str) -> String {
-    crate::engine::for_person(text, ECHO_CHARS)
 }
 
 /// How a value appears in a message: strings in single quotes, the rest as JSON, cut short.

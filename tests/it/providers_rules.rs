@@ -1,5 +1,5 @@
-//! The tool lists follow each provider's published rules (see
-//! `shared/reference/mcp-and-providers.md`): names, strictness, required and nullable
+//! The tool lists follow each provider's published rules (their API references for tool
+//! definitions, function calling and structured outputs): names, strictness, required and nullable
 //! properties, supported keywords, annotations and limits. Covers every spec in `specs/`.
 //!
 //! Run: `cargo test --features tokens --test it providers_rules::`.

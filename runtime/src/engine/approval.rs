@@ -6,6 +6,7 @@
 //! [`super::CallContext`], and [`super::Runtime::gated`] puts the preview to the person
 //! through it instead: the change is applied only on their yes.
 
+use crate::text::for_person;
 use serde_json::{Value, json};
 
 use crate::clock::format_rfc3339;
@@ -141,33 +142,6 @@ pub(crate) fn shown(stored: &StoredPreview) -> Value {
         preview.extend(fields.clone());
     }
     Value::Object(preview)
-}
-
-/// Whether `c` could change how the text around it is displayed: control characters
-/// (line breaks included, so a value cannot fake a line of its own) and the
-/// bidirectional marks, embeddings, overrides and isolates.
-fn disguises(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-}
-
-/// `text` made safe to show a person: control characters (line breaks included) and the
-/// bidirectional marks, embeddings, overrides and isolates written as `\u{..}`, cut to `max`
-/// characters.
-pub fn for_person(text: &str, max: usize) -> String {
-    let mut out = String::with_capacity(text.len().min(max * 4));
-    for (count, c) in text.chars().enumerate() {
-        if count == max {
-            out.push('…');
-            break;
-        }
-        if disguises(c) {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// The code of the error a gated call returns when the host answers in a later round. It

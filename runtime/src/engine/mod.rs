@@ -10,28 +10,28 @@ mod gate;
 pub mod glue;
 #[cfg(feature = "metrics")]
 mod observe;
+mod page;
 mod runtime;
 mod write;
 
-pub use approval::{APPROVAL_PENDING, ApprovalRequest, Confirmation, Host, HostAnswer, for_person};
+pub use crate::text::for_person;
+pub use approval::{APPROVAL_PENDING, ApprovalRequest, Confirmation, Host, HostAnswer};
 pub use extras::{UndoSpec, attach_undo, undo_key};
 pub use gate::Gate;
-pub use glue::{Page, Window};
+pub use page::{Page, Window};
 #[cfg(feature = "gauntlet")]
 pub use runtime::Invocations;
 pub use runtime::{DEFAULT_LEASE, Runtime};
 pub use write::CallLimits;
 
 use std::future::Future;
-use std::pin::Pin;
 
 use serde_json::Value;
 
 use crate::error::ToolError;
 use crate::validate::ObjectShape;
 
-/// A boxed `Send` future, so [`Toolset`] stays object safe without extra crates.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+pub use crate::future::BoxFuture;
 
 /// MCP tool annotations, from the tool's tier.
 ///

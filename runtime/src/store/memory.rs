@@ -14,10 +14,10 @@ use serde_json::Value;
 use super::{
     Decision, KeyRef, OutboxMessage, Purged, Reservation, Store, Transaction, Verdict, ready, token,
 };
-use crate::engine::BoxFuture;
-use crate::idempotency::{Outcome, StoreError};
+use crate::future::BoxFuture;
 use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, PreviewState, StoredPreview, judge};
 use crate::rate::{Admission, Counter, RateLimit, decide};
+use crate::store::{Outcome, StoreError};
 use crate::task::{TaskRecord, TaskStatus};
 
 #[derive(Debug)]

@@ -19,16 +19,18 @@
 
 pub(crate) mod held;
 mod memory;
+mod outcome;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod remote;
 #[cfg(any(feature = "sqlite", feature = "postgres"))]
 mod rows;
 #[cfg(feature = "sqlite")]
-mod sqlite;
+pub(crate) mod sqlite;
 mod work;
 
 pub use memory::MemoryStore;
+pub use outcome::{Outcome, StoreError};
 #[cfg(feature = "postgres")]
 pub use postgres::{PostgresStore, PostgresTransaction};
 pub(crate) use remote::Attempt;
@@ -43,8 +45,7 @@ use std::any::Any;
 
 use serde_json::Value;
 
-use crate::engine::BoxFuture;
-use crate::idempotency::{Outcome, StoreError};
+use crate::future::BoxFuture;
 use crate::preview::{Consume, StoredPreview};
 use crate::rate::{Admission, RateLimit};
 use crate::task::{TaskRecord, TaskStatus};

@@ -33,10 +33,10 @@ use super::rows::{
     KeyRow, TASK_COLUMNS, TaskColumns, classify, outcome_to_text, preview_row, task_row, verdict,
 };
 use super::{Decision, KeyRef, OutboxMessage, Purged, Reservation, Store, Transaction, token};
-use crate::engine::BoxFuture;
-use crate::idempotency::{Outcome, StoreError};
+use crate::future::BoxFuture;
 use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, StoredPreview, judge};
 use crate::rate::{Admission, Counter, RateLimit, decide};
+use crate::store::{Outcome, StoreError};
 use crate::task::{TaskRecord, TaskStatus};
 
 /// The tables, as SQLite's, in PostgreSQL's types (times are Unix milliseconds).

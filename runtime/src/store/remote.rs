@@ -20,38 +20,7 @@
 
 use super::Work;
 
-/// Where a write's change happens: the spec's `effect`, which decides what the tool's
-/// words promise about a retry and what its method is handed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Effect {
-    /// In the runtime's store, through [`Work`]: exactly once per key.
-    #[default]
-    Store,
-    /// At a service that honours the forwarded [`Remote::key`].
-    RemoteKeyed,
-    /// At a service the method can query for an earlier attempt's change
-    /// ([`Remote::earlier_attempt`]).
-    RemoteLookup,
-    /// At a service with neither: at least once.
-    RemoteUnprotected,
-}
-
-impl Effect {
-    /// Whether the change happens outside the runtime's store.
-    pub const fn is_remote(self) -> bool {
-        !matches!(self, Effect::Store)
-    }
-
-    /// The value as a spec writes it (`remote_keyed`).
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Effect::Store => "store",
-            Effect::RemoteKeyed => "remote_keyed",
-            Effect::RemoteLookup => "remote_lookup",
-            Effect::RemoteUnprotected => "remote_unprotected",
-        }
-    }
-}
+pub use crate::effect::Effect;
 
 /// What one attempt of a write knows about itself, kept in its [`Work`].
 #[derive(Debug, Clone)]

@@ -6,8 +6,8 @@ use serde_json::{Value, json};
 
 use super::{Reservation, Verdict};
 use crate::error::ToolError;
-use crate::idempotency::{Outcome, StoreError};
 use crate::preview::{PreviewState, StoredPreview};
+use crate::store::{Outcome, StoreError};
 use crate::task::{TaskRecord, TaskStatus};
 
 /// A live idempotency key's row.

@@ -2,6 +2,7 @@
 //! binary, and as modules of one crate they link once. Run one file's tests with its module
 //! name as the filter: `cargo test -p toolspec-runtime --all-features --test it mcp_http::`.
 
+mod architecture;
 mod callers;
 mod common;
 #[cfg(feature = "mcp")]

@@ -20,8 +20,8 @@
 //! | `default` | yes | no | no | yes |
 //! | `maxProperties`, `propertyNames` | yes | no | no | no |
 //!
-//! Sources: `../shared/reference/providers-2026.md` (OpenAI structured outputs, Anthropic
-//! strict tool use, Gemini function declarations).
+//! Sources: the providers' own documentation of OpenAI structured outputs, Anthropic strict
+//! tool use and Gemini function declarations, as of 2026.
 
 use crate::spec::format::Format;
 

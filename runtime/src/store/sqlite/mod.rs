@@ -1,6 +1,8 @@
 //! [`SqliteStore`]: the runtime's records in the app's SQLite file (feature `sqlite`), and
 //! units of work that are transactions on the shared connection.
 
+pub mod database;
+
 use std::any::Any;
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -13,12 +15,12 @@ use super::rows::{
 use super::{
     Decision, KeyRef, OutboxMessage, Purged, Reservation, Store, Transaction, ready, token,
 };
-use crate::engine::BoxFuture;
-use crate::idempotency::{Outcome, StoreError};
+use super::{Outcome, StoreError};
+use crate::future::BoxFuture;
 use crate::preview::{Consume, KEEP_AFTER_EXPIRY_MS, StoredPreview, judge};
 use crate::rate::{Admission, Counter, RateLimit, decide};
-use crate::sqlite::{Database, sql};
 use crate::task::{TaskRecord, TaskStatus};
+use database::{Database, sql};
 
 const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS toolspec_idempotency (
     tool TEXT NOT NULL,
@@ -833,9 +835,7 @@ impl Drop for SqliteTransaction {
 
 impl Transaction for SqliteTransaction {
     fn connection_id(&self) -> Option<usize> {
-        Some(crate::sqlite::connection_id(OwnedMutexGuard::mutex(
-            &self.conn,
-        )))
+        Some(database::connection_id(OwnedMutexGuard::mutex(&self.conn)))
     }
 
     fn holds<'a>(

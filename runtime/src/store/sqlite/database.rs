@@ -19,7 +19,7 @@ use rusqlite::Connection;
 use tokio::sync::{Mutex, MutexGuard, OwnedMutexGuard};
 
 use crate::error::ToolError;
-use crate::idempotency::StoreError;
+use crate::store::StoreError;
 
 /// A SQLite connection shared by the app and the runtime. Cheap to clone.
 ///
