@@ -46,6 +46,7 @@ pub struct Builder {
     only: Vec<String>,
     out_dir: Option<PathBuf>,
     rerun: bool,
+    runtime_path: String,
 }
 
 impl Default for Builder {
@@ -63,6 +64,7 @@ impl Builder {
             only: Vec::new(),
             out_dir: None,
             rerun: true,
+            runtime_path: crate::emit::code::runtime_path::DEFAULT.to_string(),
         }
     }
 
@@ -97,6 +99,26 @@ impl Builder {
     /// it off outside build scripts).
     pub fn emit_rerun_if_changed(mut self, on: bool) -> Self {
         self.rerun = on;
+        self
+    }
+
+    /// The path generated code names the runtime by (default `::toolspec_runtime`), for a
+    /// crate that re-exports it: a framework built on toolspec, or a facade that pins the
+    /// runtime's version, as prost-build's `prost_path` is for prost.
+    ///
+    /// ```no_run
+    /// // In the facade crate's lib.rs: `pub mod runtime { pub use ::toolspec_runtime::*; }`
+    /// toolspec::Builder::new()
+    ///     .spec("specs/notes.yaml")
+    ///     .runtime_path("::my_framework::runtime")
+    ///     .compile()?;
+    /// # Ok::<(), toolspec::BuildError>(())
+    /// ```
+    ///
+    /// Only the code's paths change, never text a spec holds; the path is checked when
+    /// [`compile`](Self::compile) runs (a plain Rust path: `::a::b`, `crate::rt`).
+    pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
+        self.runtime_path = path.into();
         self
     }
 
@@ -155,6 +177,8 @@ impl Builder {
                 services.join(", ")
             )));
         }
+        let runtime = crate::emit::code::runtime_path::parse(&self.runtime_path)
+            .map_err(|e| BuildError::Usage(format!("runtime_path: {e}")))?;
         let mut files = Vec::new();
         let mut problems = Diagnostics::default();
         for ts in &model.toolsets {
@@ -176,6 +200,10 @@ impl Builder {
         }
         if problems.has_errors() {
             return Err(BuildError::Spec(problems.render(&sources)));
+        }
+        for file in &mut files {
+            file.contents = crate::emit::code::runtime_path::rewrite(&file.contents, &runtime)
+                .map_err(|e| BuildError::Usage(format!("{}: {e}", file.path.display())))?;
         }
         Ok(files)
     }

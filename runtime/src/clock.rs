@@ -44,7 +44,7 @@ impl Clock for SystemClock {
         }
     }
 
-    /// A wait on the runtime's own timer thread ([`timer`]): it works on any executor, with
+    /// A wait on the runtime's own timer thread (one for the process): it works on any executor, with
     /// or without a tokio timer, so time limits and lease renewals hold whatever features the
     /// runtime was built with. `None` only if that thread cannot be started.
     fn sleep(&self, ms: u64) -> Option<Sleep> {

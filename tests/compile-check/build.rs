@@ -3,7 +3,8 @@
 //! - `$OUT_DIR/hostile.rs` from `specs/adversarial/hostile.yaml` with `toolspec::Builder`
 //!   (the build-script path of the generator, fed the spec written to break it);
 //! - `$OUT_DIR/wire.rs` and `wire_gauntlet.rs` from `specs/wire.yaml`, the constructs of
-//!   real servers' wire (page-number paging, field names that are not identifiers);
+//!   real servers' wire (page-number paging, field names that are not identifiers), and
+//!   `$OUT_DIR/facade/wire.rs`, the same naming the runtime as `crate::rt`;
 //! - `$OUT_DIR/tickets.rs`, the tickets toolset again through the Builder, which a test
 //!   compares byte for byte with the CLI's `generated/tickets/tickets.rs`;
 //! - `$OUT_DIR/examples.rs`, one `pub mod <service>` per `generated/<service>/<service>.rs`
@@ -27,6 +28,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The wire of real servers (page numbers, non-identifier wire names, one enum written
     // thrice), served in memory and held to its gauntlet by `tests/it/wire.rs`.
     toolspec::Builder::new().spec("specs/wire.yaml").compile()?;
+
+    // The same wire toolset for a crate that re-exports the runtime: every path to it goes
+    // through this crate's `rt` module (`Builder::runtime_path`).
+    toolspec::Builder::new()
+        .spec("specs/wire.yaml")
+        .runtime_path("crate::rt")
+        .out_dir(out.join("facade"))
+        .compile()?;
 
     // The example specs are loaded together, as `toolspec generate specs/*.yaml` does.
     let mut specs: Vec<PathBuf> = std::fs::read_dir(root.join("specs"))?

@@ -12,6 +12,7 @@
 //! of producing code that breaks on the first hostile spec.
 
 pub mod escape;
+pub mod runtime_path;
 
 use minijinja::value::{Value, ValueKind};
 use minijinja::{AutoEscape, Environment, Error, ErrorKind, UndefinedBehavior};

@@ -25,6 +25,17 @@ pub mod wire {
     include!(concat!(env!("OUT_DIR"), "/wire.rs"));
 }
 
+/// The runtime as a facade crate re-exports it.
+pub mod rt {
+    pub use ::toolspec_runtime::*;
+}
+
+/// `specs/wire.yaml` generated with `Builder::runtime_path("crate::rt")`: it names the
+/// runtime only through [`rt`], and compiles.
+pub mod facade_wire {
+    include!(concat!(env!("OUT_DIR"), "/facade/wire.rs"));
+}
+
 /// The real-server ports of `tests/corpus/`, as the CLI generated them into
 /// `tests/corpus/generated/` (checked in: the golden output of every construct they use).
 pub mod corpus {

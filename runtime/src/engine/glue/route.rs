@@ -21,7 +21,7 @@ pub fn route(
 }
 
 /// How long a task's result is kept for calls of `tool` (canonical name), when they may
-/// run as tasks: what a generated toolset's [`super::Toolset::task_kept`] answers.
+/// run as tasks: what a generated toolset's [`Toolset::task_kept`](crate::engine::Toolset::task_kept) answers.
 pub fn task_kept(
     definitions: &'static [ToolDefinition],
     serve: &'static [Serve],

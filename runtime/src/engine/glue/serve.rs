@@ -12,7 +12,7 @@ use crate::shape::{ResponseFormat, ShapeSpec};
 use crate::store::Effect;
 
 /// How one tool is served, as static data in generated code (next to its
-/// [`ToolDefinition`]). Built with the `const` methods:
+/// [`ToolDefinition`](crate::engine::ToolDefinition)). Built with the `const` methods:
 ///
 /// ```
 /// use std::time::Duration;
@@ -34,7 +34,7 @@ pub struct Serve {
     pub response_format: ResponseFormat,
     /// Paged tools: the output field holding the page's items, or its path of object keys
     /// joined by `/` for a list inside an object or a tagged union's variant
-    /// (`result/reviews`; see [`items_at`]).
+    /// (`result/reviews`; see [`items_at`](super::items_at)).
     pub items: Option<&'static str>,
     /// Paged tools: the page size when the call passes no `limit`.
     pub default_limit: u64,

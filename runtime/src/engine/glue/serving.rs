@@ -14,7 +14,7 @@ use crate::error::ToolError;
 use crate::fingerprint::fingerprint;
 use crate::store::Work;
 
-/// Serves a read-only tool: the method on the typed input ([`accept`]) once the call is
+/// Serves a read-only tool: the method on the typed input ([`accept`](fn@super::accept)) once the call is
 /// within its rate limit, shaping.
 pub async fn read<I, O, F, Fut>(
     rt: &Runtime,

@@ -36,3 +36,21 @@ fn build_script_and_cli_write_the_same_gauntlet() {
         include_str!("../../../../generated/tickets/tickets_gauntlet.rs"),
     );
 }
+
+#[test]
+fn a_runtime_path_changes_the_paths_to_the_runtime_and_nothing_else() {
+    let plain = include_str!(concat!(env!("OUT_DIR"), "/wire.rs"));
+    let facade = include_str!(concat!(env!("OUT_DIR"), "/facade/wire.rs"));
+    assert!(
+        !plain.contains("crate::rt"),
+        "the spec itself says crate::rt"
+    );
+    let moved = facade.matches("crate::rt::").count();
+    assert!(moved > 20, "only {moved} paths name crate::rt");
+    // Every difference is one path written the other way, at the same place.
+    assert_eq!(facade.replace("crate::rt", "::toolspec_runtime"), plain);
+    assert_eq!(
+        facade.matches("::toolspec_runtime").count() + moved,
+        plain.matches("::toolspec_runtime").count()
+    );
+}
