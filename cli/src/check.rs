@@ -1,17 +1,41 @@
-//! `toolspec check`: load, resolve and report.
+//! `toolspec check`: load, resolve and report. Eval tasks files (`eval: 1`) given beside the
+//! specs are checked against them, with the same reports.
 
 use super::Outcome;
 use std::path::PathBuf;
 
-pub fn run(specs: &[PathBuf]) -> Outcome {
+pub fn run(files: &[PathBuf]) -> Outcome {
+    let mut specs = Vec::new();
+    let mut tasks = Vec::new();
+    for path in files {
+        match std::fs::read_to_string(path) {
+            Ok(text) if is_tasks_file(&text) => tasks.push((path.as_path(), text)),
+            _ => specs.push(path.clone()),
+        }
+    }
+    if specs.is_empty() {
+        eprintln!(
+            "error: no spec given: a tasks file is checked against the specs it names tools of"
+        );
+        return Outcome::Usage;
+    }
     let Some(toolspec::Loaded {
         model,
-        sources,
-        diagnostics: diags,
-    }) = super::load(specs)
+        mut sources,
+        diagnostics: mut diags,
+    }) = super::load(&specs)
     else {
         return Outcome::Usage;
     };
+    let mut task_count = 0;
+    if !diags.has_errors() {
+        for (path, text) in &tasks {
+            let file = sources.add(path.display().to_string(), text.clone());
+            if let Some(read) = toolspec::eval::load_tasks(file, text, &model, &mut diags) {
+                task_count += read.len();
+            }
+        }
+    }
     if !diags.is_empty() {
         eprint!("{}", diags.render(&sources));
     }
@@ -19,8 +43,18 @@ pub fn run(specs: &[PathBuf]) -> Outcome {
         return Outcome::Failed;
     }
     let tools: usize = model.toolsets.iter().map(|t| t.tools.len()).sum();
+    let tasks_said = if tasks.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", {task_count} eval task{} in {} file{}",
+            if task_count == 1 { "" } else { "s" },
+            tasks.len(),
+            if tasks.len() == 1 { "" } else { "s" }
+        )
+    };
     println!(
-        "ok: {} spec{}, {} tool{}",
+        "ok: {} spec{}, {} tool{}{tasks_said}",
         model.toolsets.len(),
         if model.toolsets.len() == 1 { "" } else { "s" },
         tools,
@@ -92,4 +126,22 @@ pub fn run(specs: &[PathBuf]) -> Outcome {
         }
     }
     Outcome::Clean
+}
+
+/// Whether `text` is an eval tasks file: its first key at the top level is `eval`.
+fn is_tasks_file(text: &str) -> bool {
+    text.lines()
+        .map(str::trim_end)
+        .find(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("---"))
+        .is_some_and(|l| l.starts_with("eval:"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_tasks_file_is_known_by_its_first_key() {
+        assert!(super::is_tasks_file("# tasks\n---\neval: 1\ntasks: []\n"));
+        assert!(!super::is_tasks_file("toolspec: 1\nservice: x\n"));
+        assert!(!super::is_tasks_file(""));
+    }
 }

@@ -33,7 +33,8 @@ pub struct Cli {
 enum Command {
     /// Load, resolve and check specs; report every problem with its location.
     Check {
-        /// Spec files, checked together (tools may name tools of other specs).
+        /// Spec files, checked together (tools may name tools of other specs); eval tasks
+        /// files (`eval: 1`) among them are checked against the specs.
         #[arg(required = true)]
         specs: Vec<PathBuf>,
     },

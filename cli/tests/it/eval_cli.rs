@@ -151,3 +151,47 @@ fn the_tasks_schema_is_printed_for_editors() {
         "toolspec-eval.schema.json is stale: UPDATE_GOLDEN=1 cargo test -p toolspec-cli --test it eval_cli::"
     );
 }
+
+#[test]
+fn check_reports_a_tasks_file_beside_the_specs() {
+    let run = |files: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_toolspec"))
+            .current_dir(root())
+            .arg("check")
+            .args(files)
+            .output()
+            .expect("run toolspec");
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = run(&[
+        "specs/tickets.yaml",
+        "specs/orders.yaml",
+        "specs/eval/tickets.yaml",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("ok: 2 specs, ") && out.contains(" tools, 5 eval tasks in 1 file\n"),
+        "{out}"
+    );
+    let dir = std::env::temp_dir().join(format!("toolspec-check-tasks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let bad = dir.join("bad.yaml");
+    std::fs::write(&bad, "eval: 1\ntasks:\n  - id: x\n    prompt: hi\n    expect:\n      calls: [{ tool: tickets_serch }]\n").expect("written");
+    let bad_path = bad.to_str().expect("utf-8");
+    let (code, _, err) = run(&["specs/tickets.yaml", "specs/orders.yaml", bad_path]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(&format!(
+            "error[unknown-tool]: no tool `tickets_serch` in the specs given\n --> {bad_path}:6:23"
+        )),
+        "{err}"
+    );
+    let (code, _, err) = run(&[bad_path]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no spec given"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
