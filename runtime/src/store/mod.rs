@@ -190,18 +190,15 @@ pub trait Store: Send + Sync {
 
     /// Extends a lease held under `token` to `lease_until_ms`, while its call's method
     /// still runs: `Ok(true)` when renewed, `Ok(false)` when the key is no longer leased
-    /// under `token` (taken over, or done). The default renews nothing, and a lease then
-    /// lapses after its length as before: a store of your own should implement it, or its
-    /// slow writes lose their keys to retries (and their commits are refused).
+    /// under `token` (taken over, or done). Required, with no default: a store that renewed
+    /// nothing would lose its slow writes' keys to retries (and have their commits refused)
+    /// without a word, and a wrapper around another store must forward it.
     fn renew<'a>(
         &'a self,
         key: KeyRef<'a>,
         token: &'a str,
         lease_until_ms: i64,
-    ) -> BoxFuture<'a, Result<bool, StoreError>> {
-        let _ = (key, token, lease_until_ms);
-        ready(Ok(false))
-    }
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
 
     /// Stores the outcome of a key leased under `token` in its own transaction (the
     /// non-retryable error of a method whose writes were rolled back). `Ok(false)` when the

@@ -135,6 +135,14 @@ mod a_limit_not_kept {
         ) -> BoxFuture<'a, Result<(), StoreError>> {
             self.0.lapse(key, token, now)
         }
+        fn renew<'a>(
+            &'a self,
+            key: KeyRef<'a>,
+            token: &'a str,
+            until: i64,
+        ) -> BoxFuture<'a, Result<bool, StoreError>> {
+            self.0.renew(key, token, until)
+        }
         fn complete<'a>(
             &'a self,
             key: KeyRef<'a>,
