@@ -14,6 +14,25 @@ use crate::wire::Provider;
 /// How long one tool call may take.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(120);
 
+/// The most calls of one model turn that are made; the ones after are answered with an
+/// error that says they were not made (`too_many_calls`), since a provider's answer is not
+/// trusted to be small.
+pub const MAX_CALLS_PER_TURN: usize = 64;
+
+/// The answer to a call past [`MAX_CALLS_PER_TURN`]: an error, truthfully not made.
+fn not_made(call: &Call) -> crate::turn::ToolAnswer {
+    let text = format!(
+        "not made: a turn may make at most {MAX_CALLS_PER_TURN} calls; make the ones still needed in the next turn"
+    );
+    crate::turn::ToolAnswer {
+        call_id: call.id.clone(),
+        name: call.name.clone(),
+        text: text.clone(),
+        structured: Some(serde_json::json!({"code": "too_many_calls", "message": text})),
+        is_error: true,
+    }
+}
+
 /// What every run of an evaluation shares.
 pub struct Setting<'a> {
     /// The provider's wire.
@@ -120,8 +139,12 @@ async fn converse(
         }
         // Every call is answered, in the order the model wrote them.
         let mut answers = Vec::with_capacity(model_turn.calls.len());
-        for call in &model_turn.calls {
-            let (answer, ms) = host.call(call, CALL_TIMEOUT).await;
+        for (index, call) in model_turn.calls.iter().enumerate() {
+            let (answer, ms) = if index < MAX_CALLS_PER_TURN {
+                host.call(call, CALL_TIMEOUT).await
+            } else {
+                (not_made(call), 0)
+            };
             for (message, said) in host.take_approvals() {
                 transcript.push(Event::Approval {
                     message,
@@ -151,4 +174,23 @@ async fn converse(
             task.max_turns
         )),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_past_the_cap_is_answered_as_not_made() {
+        let call = Call {
+            id: "c-65".into(),
+            name: "tickets_get".into(),
+            arguments: serde_json::json!({}),
+        };
+        let answer = not_made(&call);
+        assert!(answer.is_error);
+        assert_eq!(answer.call_id, "c-65");
+        assert_eq!(answer.code(), Some("too_many_calls"));
+        assert!(answer.text.starts_with("not made"), "{}", answer.text);
+    }
 }
