@@ -434,15 +434,8 @@ impl ToolError {
 }
 
 /// How the cause of a [`ToolError::misconfigured`] incident starts: what tells it apart
-/// from an implementation's failure, in the incident log and in a
-/// [`crate::idempotency::StoreError`].
+/// from an implementation's failure in the incident log.
 pub(crate) const MISCONFIGURED: &str = "misconfigured server: ";
-
-/// The fix `cause` names, when it is the cause of a [`ToolError::misconfigured`] incident
-/// (or the message of a misconfigured [`crate::idempotency::StoreError`]).
-pub(crate) fn misconfiguration(cause: &str) -> Option<&str> {
-    cause.strip_prefix(MISCONFIGURED)
-}
 
 #[cfg(feature = "sqlite")]
 impl From<rusqlite::Error> for ToolError {

@@ -14,7 +14,7 @@
 //! record, a key still in progress, and `tools/list` run no method and count nothing. A
 //! preview and its apply each count: both run code of the tool.
 //!
-//! **Where the counts live**: in the runtime's store ([`crate::store::Store::admit`]), one
+//! **Where the counts live**: in the runtime's store ([`crate::store::RateStore::admit`]), one
 //! record per limit and caller, decided atomically: replicas on one PostgreSQL database, or
 //! servers on one SQLite file, share one limit per caller; the memory store keeps them per
 //! process. Records whose window and spacing have both passed are purged with the other

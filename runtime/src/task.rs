@@ -1,5 +1,5 @@
 //! Tasks: a call that runs on after its request is answered, and whose state and result the
-//! store keeps ([`Store::task_create`](crate::store::Store::task_create) and the rest), so
+//! store keeps ([`TaskStore::task_create`](crate::store::TaskStore::task_create) and the rest), so
 //! any replica sharing the store can say where it stands.
 //!
 //! A tool runs as a task when its spec says `time: { task: {} }` and the client speaks MCP's

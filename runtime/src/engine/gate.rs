@@ -148,7 +148,7 @@ impl Runtime {
             }
         };
         let decision = self.decision(&gate, &stored.id, verdict, host.name());
-        self.store.refuse_preview(&decision).await?;
+        self.stores.previews.refuse_preview(&decision).await?;
         Err(ToolError::approval_declined(
             gate.tool,
             crate::caller::unbound(&stored.id),
@@ -167,7 +167,8 @@ impl Runtime {
         let now = self.now_ms();
         let record = crate::caller::bound(gate.tool);
         let found = self
-            .store
+            .stores
+            .keys
             .peek(KeyRef { tool: &record, key }, gate.fingerprint, now)
             .await?;
         Ok(answer_existing(found, gate.tool, key, now))
@@ -184,7 +185,8 @@ impl Runtime {
         // Kept under the caller's tag: another caller's id is not found, and says nothing.
         let verdict = match crate::caller::bound_presented(id) {
             Some(kept) => self
-                .store
+                .stores
+                .previews
                 .check_preview(gate.tool, &kept, gate.fingerprint, now)
                 .await
                 .map_err(|e| Err(e.into()))?,
@@ -292,7 +294,7 @@ impl Runtime {
             preview: Value::Object(fields),
             expires_at_ms: expiry(now, gate.preview_ttl),
         };
-        self.store.insert_preview(&stored, now).await?;
+        self.stores.previews.insert_preview(&stored, now).await?;
         Ok(stored)
     }
 }

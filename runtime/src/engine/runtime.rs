@@ -12,7 +12,10 @@ use crate::clock::{Clock, SystemClock};
 use crate::cursor::CursorKey;
 use crate::error::ToolError;
 use crate::rate::{Admission, RateLimit};
-use crate::store::{MemoryStore, OutboxMessage, Store};
+use crate::store::{
+    KeyStore, MemoryStore, OutboxMessage, OutboxStore, PreviewStore, RateStore, Store, TaskStore,
+    WorkStore,
+};
 
 /// How long a call holds its idempotency key before another call may take it over, unless
 /// set with [`Runtime::with_lease`]. The lease is renewed every third of it while the write's
@@ -26,7 +29,7 @@ pub const DEFAULT_LEASE: Duration = Duration::from_secs(6);
 #[derive(Clone)]
 pub struct Runtime {
     pub(super) cursor_key: CursorKey,
-    pub(super) store: Arc<dyn Store>,
+    pub(super) stores: Stores,
     pub(super) clock: Arc<dyn Clock>,
     pub(super) lease: Duration,
     /// Whether calls are recorded (feature `metrics`; see [`Runtime::with_metrics`]).
@@ -53,6 +56,34 @@ pub struct Invocations {
     pub previews: u64,
 }
 
+/// The store a runtime was given, and the one it uses for each concern: the same store,
+/// unless one concern was set apart ([`Runtime::with_rate_store`] and the like).
+#[derive(Clone)]
+pub(super) struct Stores {
+    pub(super) whole: Arc<dyn Store>,
+    pub(super) keys: Arc<dyn KeyStore>,
+    pub(super) previews: Arc<dyn PreviewStore>,
+    pub(super) outbox: Arc<dyn OutboxStore>,
+    pub(super) work: Arc<dyn WorkStore>,
+    pub(super) rates: Arc<dyn RateStore>,
+    pub(super) tasks: Arc<dyn TaskStore>,
+}
+
+impl Stores {
+    /// Every concern from one store.
+    fn of(store: Arc<dyn Store>) -> Self {
+        Self {
+            keys: store.clone(),
+            previews: store.clone(),
+            outbox: store.clone(),
+            work: store.clone(),
+            rates: store.clone(),
+            tasks: store.clone(),
+            whole: store,
+        }
+    }
+}
+
 impl std::fmt::Debug for Runtime {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Runtime").finish_non_exhaustive()
@@ -70,7 +101,7 @@ impl Runtime {
     }
 
     /// The runtime on `store`, signing cursors with the key the store keeps
-    /// ([`Store::cursor_key`]): the way to build one unless you manage the key yourself.
+    /// ([`crate::store::CursorKeyStore::cursor_key`]): the way to build one unless you manage the key yourself.
     /// Every server on the same SQLite file or PostgreSQL database then accepts the cursors
     /// the others issued, and cursors outlive a restart.
     ///
@@ -96,7 +127,7 @@ impl Runtime {
     pub fn new(cursor_key: CursorKey, store: Arc<dyn Store>) -> Self {
         Self {
             cursor_key,
-            store,
+            stores: Stores::of(store),
             clock: Arc::new(SystemClock),
             lease: DEFAULT_LEASE,
             metrics: true,
@@ -154,9 +185,70 @@ impl Runtime {
 
     /// The same runtime (cursor key, clock, lease, counts) on another store: a fixture
     /// handed a runtime moves it onto the store its app writes to, so units of work are
-    /// transactions there.
+    /// transactions there. Every concern comes from `store`, including any set apart before.
     pub fn with_store(mut self, store: Arc<dyn Store>) -> Self {
-        self.store = store;
+        self.stores = Stores::of(store);
+        self
+    }
+
+    /// Rate-limit records kept apart from the store: a deployment's own counters, or a test
+    /// that admits every call. Rate records share no unit of work, so any [`RateStore`]
+    /// will do.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use toolspec_runtime::engine::{BoxFuture, Runtime};
+    /// use toolspec_runtime::store::{Admission, Purged, RateLimit, RateStore, StoreError};
+    ///
+    /// /// Admits every call: limits stated, none kept.
+    /// struct AdmitAll;
+    ///
+    /// impl RateStore for AdmitAll {
+    ///     fn admit<'a>(&'a self, _: &'a RateLimit, _: &'a str, _: i64)
+    ///         -> BoxFuture<'a, Result<Admission, StoreError>> {
+    ///         Box::pin(async { Ok(Admission::Admitted) })
+    ///     }
+    ///     fn purge_counters(&self, _: i64) -> BoxFuture<'_, Result<Purged, StoreError>> {
+    ///         Box::pin(async { Ok(Purged::default()) })
+    ///     }
+    /// }
+    ///
+    /// let runtime = Runtime::in_memory()?.with_rate_store(Arc::new(AdmitAll));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn with_rate_store(mut self, rates: Arc<dyn RateStore>) -> Self {
+        self.stores.rates = rates;
+        self
+    }
+
+    /// Tasks kept apart from the store. Tasks share no unit of work, so any [`TaskStore`]
+    /// will do.
+    pub fn with_task_store(mut self, tasks: Arc<dyn TaskStore>) -> Self {
+        self.stores.tasks = tasks;
+        self
+    }
+
+    /// Idempotency keys through a store of someone's own, which must keep them in the
+    /// records the store's units of work fence on ([`crate::store::Transaction::holds`]):
+    /// a wrapper around the store's own [`KeyStore`] (to count, delay or fail some calls
+    /// in a test), never another database.
+    pub fn with_key_store(mut self, keys: Arc<dyn KeyStore>) -> Self {
+        self.stores.keys = keys;
+        self
+    }
+
+    /// Previews through a store of someone's own, which must keep them in the records the
+    /// store's units of work consume them from: a wrapper around the store's own
+    /// [`PreviewStore`], never another database.
+    pub fn with_preview_store(mut self, previews: Arc<dyn PreviewStore>) -> Self {
+        self.stores.previews = previews;
+        self
+    }
+
+    /// The outbox through a store of someone's own, which must read the messages the
+    /// store's units of work write: a wrapper around the store's own [`OutboxStore`].
+    pub fn with_outbox_store(mut self, outbox: Arc<dyn OutboxStore>) -> Self {
+        self.stores.outbox = outbox;
         self
     }
 
@@ -207,7 +299,12 @@ impl Runtime {
             return Ok(());
         };
         let holder = crate::caller::bound(limit.key);
-        match self.store.admit(limit, &holder, self.now_ms()).await? {
+        match self
+            .stores
+            .rates
+            .admit(limit, &holder, self.now_ms())
+            .await?
+        {
             Admission::Admitted => Ok(()),
             Admission::Refused { retry_after_ms } => {
                 Err(ToolError::rate_limited(tool, limit, retry_after_ms))
@@ -272,9 +369,15 @@ impl Runtime {
         &self.cursor_key
     }
 
-    /// The store of keys, previews, approvals and the outbox.
+    /// The store the runtime was given ([`Runtime::with_store`]), whole: concerns set
+    /// apart since are not in it.
     pub fn store(&self) -> &Arc<dyn Store> {
-        &self.store
+        &self.stores.whole
+    }
+
+    /// The store of tasks the runtime uses ([`Runtime::with_task_store`]).
+    pub fn task_store(&self) -> &Arc<dyn TaskStore> {
+        &self.stores.tasks
     }
 
     /// Delivers what committed units of work left in the outbox
@@ -293,22 +396,30 @@ impl Runtime {
         Fut: Future<Output = bool>,
     {
         let mut delivered = 0;
-        for message in self.store.outbox_pending(limit).await? {
+        for message in self.stores.outbox.outbox_pending(limit).await? {
             let id = message.id.clone();
             let ok = deliver(message).await;
-            self.store.outbox_settle(&id, ok, self.now_ms()).await?;
+            self.stores
+                .outbox
+                .outbox_settle(&id, ok, self.now_ms())
+                .await?;
             delivered += usize::from(ok);
         }
         Ok(delivered)
     }
 
-    /// Forgets expired idempotency keys and long-expired previews (see
-    /// [`Store::purge_expired`]), and counts the previews that went unused in
+    /// Forgets expired idempotency keys, long-expired previews, spent rate-limit records and
+    /// tasks past their time (each concern's purge, [`KeyStore::purge_keys`] and the like),
+    /// and counts the previews that went unused in
     /// `tool_previews_total{outcome="unused"}` (feature `metrics`). Call it on a timer, in
     /// one task per process; replicas sharing a store may all run it, and each row is
     /// forgotten, and counted, by one of them.
     pub async fn purge_expired(&self) -> Result<crate::store::Purged, ToolError> {
-        let purged = self.store.purge_expired(self.now_ms()).await?;
+        let now = self.now_ms();
+        let mut purged = self.stores.keys.purge_keys(now).await?;
+        purged.add(self.stores.previews.purge_previews(now).await?);
+        purged.add(self.stores.rates.purge_counters(now).await?);
+        purged.add(self.stores.tasks.purge_tasks(now).await?);
         #[cfg(feature = "metrics")]
         if self.metrics {
             for (tool, count) in &purged.unused_previews {

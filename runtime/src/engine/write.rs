@@ -151,7 +151,8 @@ impl Runtime {
         };
         let now = self.now_ms();
         let r = self
-            .store
+            .stores
+            .keys
             .lease(
                 KeyRef { tool: record, key },
                 fingerprint,
@@ -183,7 +184,7 @@ impl Runtime {
         F: FnOnce(Work) -> Fut,
         Fut: Future<Output = Outcome>,
     {
-        let mut tx = match self.store.begin().await {
+        let mut tx = match self.stores.work.begin().await {
             Ok(tx) => tx,
             Err(e) => return Err(self.give_up(&write, e).await),
         };
@@ -245,7 +246,7 @@ impl Runtime {
             return Err(self
                 .give_up(
                     &write,
-                    crate::idempotency::StoreError("unit of work taken twice".into()),
+                    crate::idempotency::StoreError::Backend("unit of work taken twice".into()),
                 )
                 .await);
         };
@@ -264,7 +265,7 @@ impl Runtime {
                     return Err(e);
                 };
                 let stored = Err(e);
-                return match self.store.complete(key, token, &stored).await {
+                return match self.stores.keys.complete(key, token, &stored).await {
                     Ok(true) => stored,
                     Ok(false) => self.explain_lost(&write).await,
                     Err(se) => {
@@ -326,7 +327,7 @@ impl Runtime {
             while let Some(sleep) = self.clock.sleep(every) {
                 sleep.await;
                 let until = self.now_ms().saturating_add(lease_ms);
-                if !matches!(self.store.renew(key, token, until).await, Ok(true)) {
+                if !matches!(self.stores.keys.renew(key, token, until).await, Ok(true)) {
                     return;
                 }
             }
@@ -351,9 +352,9 @@ impl Runtime {
             return;
         };
         let released = if write.ran && write.effect == Effect::RemoteLookup {
-            self.store.lapse(key, token, self.now_ms()).await
+            self.stores.keys.lapse(key, token, self.now_ms()).await
         } else {
-            self.store.release(key, token).await
+            self.stores.keys.release(key, token).await
         };
         if let Err(e) = released {
             // The lease lapses by itself; until then a retry hears "in progress", truly
@@ -375,14 +376,15 @@ impl Runtime {
         self.release(write).await;
         let now = self.now_ms();
         if let Some((key, _)) = write.lease
-            && let Ok(found) = self.store.peek(key, write.fingerprint, now).await
+            && let Ok(found) = self.stores.keys.peek(key, write.fingerprint, now).await
             && let Some(answer) = answer_existing(found, key.tool, key.key, now)
         {
             return answer;
         }
         if let Some(id) = write.preview
             && let Ok(verdict) = self
-                .store
+                .stores
+                .previews
                 .check_preview(write.tool, id, write.fingerprint, now)
                 .await
             && let Some(refusal) = refusal(write.tool, id, verdict)

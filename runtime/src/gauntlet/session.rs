@@ -310,7 +310,7 @@ pub(crate) fn error_fix(e: &ToolError) -> String {
             .and_then(Value::as_str)
             .and_then(crate::error::recent::cause);
         match cause {
-            Some(cause) if crate::error::misconfiguration(&cause).is_some() => cause,
+            Some(cause) if cause.starts_with(crate::error::MISCONFIGURED) => cause,
             Some(cause) => format!(
                 "the implementation failed ({}); return the spec's catalog error for expected \
                  failures, e.g. `Err(<Service>Error::NotFound {{ .. }}.into())`",

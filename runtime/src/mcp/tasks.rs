@@ -184,7 +184,7 @@ pub(super) struct Started {
 /// Keeps one running task's record true: beats while the call runs, stops the call when
 /// the task is cancelled (here or on another replica), settles it with the call's result.
 pub(super) struct Keeper {
-    runtime_store: Arc<dyn crate::store::Store>,
+    runtime_store: Arc<dyn crate::store::TaskStore>,
     clock: Arc<dyn crate::clock::Clock>,
     kept_id: String,
     running: Running,
@@ -223,7 +223,7 @@ pub(super) async fn start(
         .get("idempotency_key")
         .and_then(Value::as_str)
         .map(|k| k.chars().take(200).collect());
-    if let Err(e) = runtime.store().task_create(&record).await {
+    if let Err(e) = runtime.task_store().task_create(&record).await {
         running.remove(&kept_id);
         return Err(NotStarted::Store(e));
     }
@@ -241,7 +241,7 @@ pub(super) async fn start(
     Ok(Started {
         handle: CreateTaskResult::new(wire_task(&record, &shown)),
         keeper: Keeper {
-            runtime_store: Arc::clone(runtime.store()),
+            runtime_store: Arc::clone(runtime.task_store()),
             clock: runtime.clock(),
             kept_id,
             running: running.clone(),
@@ -347,7 +347,7 @@ pub(super) async fn cancel(
         return Ok(());
     }
     runtime
-        .store()
+        .task_store()
         .task_settle(&record.id, TaskStatus::Cancelled, None, now)
         .await
         .map_err(store_failed)?;
@@ -377,7 +377,7 @@ async fn find(
     } else {
         let kept = bound_for(caller, shown);
         runtime
-            .store()
+            .task_store()
             .task_get(&kept, runtime.now_ms())
             .await
             .map_err(store_failed)?

@@ -8,35 +8,48 @@ use crate::error::ToolError;
 /// A stored result of a user's method: its output, or the error it returned.
 pub type Outcome = Result<Value, ToolError>;
 
-/// A failure of the store itself (I/O, SQL, a lost race at commit). Nothing of the call it
-/// interrupted was committed.
+/// A failure of a store: nothing of the call it interrupted was committed.
+///
+/// Non-exhaustive: match the kinds you act on and treat the rest as [`StoreError::Backend`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoreError(pub String);
+#[non_exhaustive]
+pub enum StoreError {
+    /// The backend failed: I/O, SQL, a pool, a lost race at commit. What failed, in words.
+    Backend(String),
+    /// The server is put together wrong (a connection taken inside a unit of work): the
+    /// fix, in words. Becomes [`ToolError::misconfigured`], not retryable.
+    Misconfigured(String),
+    /// The store keeps no records of this kind (tasks, a cursor key): what to implement
+    /// or choose instead.
+    Unsupported(String),
+}
+
+impl StoreError {
+    /// A failure of the backend, from anything that says what failed.
+    pub fn backend(cause: impl std::fmt::Display) -> Self {
+        StoreError::Backend(cause.to_string())
+    }
+}
 
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "store error: {}", self.0)
+        match self {
+            StoreError::Backend(cause) => write!(f, "store error: {cause}"),
+            StoreError::Misconfigured(fix) => {
+                write!(f, "store error: {}{fix}", crate::error::MISCONFIGURED)
+            }
+            StoreError::Unsupported(what) => write!(f, "store error: {what}"),
+        }
     }
 }
 
 impl std::error::Error for StoreError {}
 
-impl StoreError {
-    /// A refusal of a store's method because of how the server is put together (a
-    /// connection taken inside a unit of work): it becomes [`ToolError::misconfigured`],
-    /// not retryable, when converted. Marked in the message, since `StoreError` is a
-    /// public newtype over it.
-    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
-    pub(crate) fn misconfigured(fix: &str) -> Self {
-        StoreError(format!("{}{fix}", crate::error::MISCONFIGURED))
-    }
-}
-
 impl From<StoreError> for ToolError {
     fn from(e: StoreError) -> Self {
-        match crate::error::misconfiguration(&e.0) {
-            Some(fix) => ToolError::misconfigured(fix),
-            None => ToolError::internal(e),
+        match e {
+            StoreError::Misconfigured(fix) => ToolError::misconfigured(&fix),
+            other => ToolError::internal(other),
         }
     }
 }

@@ -55,8 +55,8 @@ pub(crate) fn outcome_to_text(outcome: &Outcome) -> String {
 
 /// Stored JSON text back to an outcome.
 pub(crate) fn outcome_from_text(text: &str) -> Result<Outcome, StoreError> {
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| StoreError(format!("stored outcome: {e}")))?;
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| StoreError::Backend(format!("stored outcome: {e}")))?;
     if let Some(ok) = value.get("ok") {
         return Ok(Ok(ok.clone()));
     }
@@ -65,7 +65,9 @@ pub(crate) fn outcome_from_text(text: &str) -> Result<Outcome, StoreError> {
         .map(|e| serde_json::from_value::<ToolError>(e.clone()))
     {
         Some(Ok(err)) => Ok(Err(err)),
-        _ => Err(StoreError("stored outcome has neither ok nor error".into())),
+        _ => Err(StoreError::Backend(
+            "stored outcome has neither ok nor error".into(),
+        )),
     }
 }
 
@@ -79,8 +81,8 @@ pub(crate) fn preview_row(
     expires_at_ms: i64,
     state: &str,
 ) -> Result<(StoredPreview, PreviewState), StoreError> {
-    let preview: Value =
-        serde_json::from_str(text).map_err(|e| StoreError(format!("stored preview: {e}")))?;
+    let preview: Value = serde_json::from_str(text)
+        .map_err(|e| StoreError::Backend(format!("stored preview: {e}")))?;
     Ok((
         StoredPreview {
             id: id.to_owned(),
@@ -112,12 +114,12 @@ pub(crate) struct TaskColumns {
 /// A task row back to its record.
 pub(crate) fn task_row(c: TaskColumns) -> Result<TaskRecord, StoreError> {
     let status = TaskStatus::parse(&c.status)
-        .ok_or_else(|| StoreError(format!("stored task status {:?}", c.status)))?;
+        .ok_or_else(|| StoreError::Backend(format!("stored task status {:?}", c.status)))?;
     let outcome = c
         .outcome
         .map(|text| serde_json::from_str(&text))
         .transpose()
-        .map_err(|e| StoreError(format!("stored task outcome: {e}")))?;
+        .map_err(|e| StoreError::Backend(format!("stored task outcome: {e}")))?;
     let [created_ms, updated_ms, beat_ms, expires_ms] = c.times;
     Ok(TaskRecord {
         id: c.id,

@@ -152,11 +152,7 @@ async fn a_dead_calls_key_is_free_after_its_lease_not_its_ttl() {
             Reservation::Free
         );
         assert_eq!(
-            store
-                .purge_expired(rt.now_ms())
-                .await
-                .expect("purge")
-                .rows(),
+            rt.purge_expired().await.expect("purge").rows(),
             1,
             "{kind:?}"
         );

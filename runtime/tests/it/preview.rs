@@ -263,11 +263,7 @@ async fn previews_without_summary_get_one_and_stores_purge() {
         );
         clock.advance_ms(600_000 + toolspec_runtime::preview::KEEP_AFTER_EXPIRY_MS);
         assert_eq!(
-            rt.store()
-                .purge_expired(rt.now_ms())
-                .await
-                .expect("purge")
-                .rows(),
+            rt.purge_expired().await.expect("purge").rows(),
             1,
             "{kind:?}"
         );

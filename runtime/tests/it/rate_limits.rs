@@ -62,13 +62,13 @@ async fn every_store_decides_as_the_rule_says() {
         // Spent records go with the other expired records; a live one stays.
         let purged = rt
             .store()
-            .purge_expired(start + 10 * 60_000)
+            .purge_counters(start + 10 * 60_000)
             .await
             .expect("purge");
         assert_eq!(purged.counters, 3, "{kind:?}");
         let again = rt
             .store()
-            .purge_expired(start + 10 * 60_000)
+            .purge_counters(start + 10 * 60_000)
             .await
             .expect("purge");
         assert_eq!(again.counters, 0, "{kind:?}");

@@ -9,7 +9,9 @@ use common::TempDir;
 use serde_json::json;
 use toolspec_runtime::preview::{Consume, StoredPreview};
 use toolspec_runtime::sqlite::Database;
-use toolspec_runtime::store::{KeyRef, Reservation, SqliteStore, Store};
+use toolspec_runtime::store::{
+    KeyRef, KeyStore, OutboxStore, PreviewStore, Reservation, SqliteStore, WorkStore,
+};
 
 const KEY: KeyRef<'static> = KeyRef {
     tool: "t",

@@ -132,7 +132,7 @@ async fn every_store_keeps_tasks_as_the_runtime_reads_them() {
             None,
             "{kind:?}: past its time it is gone"
         );
-        let purged = store.purge_expired(rt.now_ms()).await.unwrap();
+        let purged = store.purge_tasks(rt.now_ms()).await.unwrap();
         assert_eq!(purged.tasks, 2, "{kind:?}");
     }
 }

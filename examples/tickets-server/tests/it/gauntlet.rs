@@ -75,25 +75,23 @@ mod on_postgres {
     tickets_gauntlet!(async fixture, executor = on_tokio);
 }
 
-/// The gauntlet catches a server that does not keep its stated rate limit: the same desk on
-/// a store of someone's own that admits every call (as a `Store` written before rate limits
-/// would), so the description promises what the server does not do.
+/// The gauntlet catches a server that does not keep its stated rate limit: the same desk
+/// with rate-limit records of someone's own that admit every call (as a store written
+/// before rate limits would), so the description promises what the server does not do.
+/// Only that one concern is set apart; keys, leases and their renewal, previews and the
+/// outbox stay the desk's.
 mod a_limit_not_kept {
     use super::*;
     use std::sync::Arc;
     use toolspec_runtime::engine::BoxFuture;
     use toolspec_runtime::gauntlet::{Fixture, Gauntlet};
-    use toolspec_runtime::idempotency::{Outcome, StoreError};
-    use toolspec_runtime::preview::{Consume, StoredPreview};
-    use toolspec_runtime::rate::{Admission, RateLimit};
-    use toolspec_runtime::store::{
-        Decision, KeyRef, OutboxMessage, Purged, Reservation, Store, Transaction,
-    };
+    use toolspec_runtime::store::{Admission, Purged, RateLimit, RateStore, StoreError};
 
-    /// Every record kept by the desk's own store, every call admitted.
-    struct Unlimited(Arc<dyn Store>);
+    // ANCHOR: rate_store
+    /// Admits every call.
+    struct Unlimited;
 
-    impl Store for Unlimited {
+    impl RateStore for Unlimited {
         fn admit<'a>(
             &'a self,
             _: &'a RateLimit,
@@ -102,108 +100,23 @@ mod a_limit_not_kept {
         ) -> BoxFuture<'a, Result<Admission, StoreError>> {
             Box::pin(async { Ok(Admission::Admitted) })
         }
-        fn lease<'a>(
-            &'a self,
-            key: KeyRef<'a>,
-            fp: &'a str,
-            now: i64,
-            ttl: i64,
-            lease: i64,
-        ) -> BoxFuture<'a, Result<Reservation, StoreError>> {
-            self.0.lease(key, fp, now, ttl, lease)
-        }
-        fn peek<'a>(
-            &'a self,
-            key: KeyRef<'a>,
-            fp: &'a str,
-            now: i64,
-        ) -> BoxFuture<'a, Result<Reservation, StoreError>> {
-            self.0.peek(key, fp, now)
-        }
-        fn release<'a>(
-            &'a self,
-            key: KeyRef<'a>,
-            token: &'a str,
-        ) -> BoxFuture<'a, Result<(), StoreError>> {
-            self.0.release(key, token)
-        }
-        fn lapse<'a>(
-            &'a self,
-            key: KeyRef<'a>,
-            token: &'a str,
-            now: i64,
-        ) -> BoxFuture<'a, Result<(), StoreError>> {
-            self.0.lapse(key, token, now)
-        }
-        fn renew<'a>(
-            &'a self,
-            key: KeyRef<'a>,
-            token: &'a str,
-            until: i64,
-        ) -> BoxFuture<'a, Result<bool, StoreError>> {
-            self.0.renew(key, token, until)
-        }
-        fn complete<'a>(
-            &'a self,
-            key: KeyRef<'a>,
-            token: &'a str,
-            outcome: &'a Outcome,
-        ) -> BoxFuture<'a, Result<bool, StoreError>> {
-            self.0.complete(key, token, outcome)
-        }
-        fn insert_preview<'a>(
-            &'a self,
-            p: &'a StoredPreview,
-            now: i64,
-        ) -> BoxFuture<'a, Result<(), StoreError>> {
-            self.0.insert_preview(p, now)
-        }
-        fn check_preview<'a>(
-            &'a self,
-            tool: &'a str,
-            id: &'a str,
-            fp: &'a str,
-            now: i64,
-        ) -> BoxFuture<'a, Result<Consume, StoreError>> {
-            self.0.check_preview(tool, id, fp, now)
-        }
-        fn refuse_preview<'a>(&'a self, d: &'a Decision) -> BoxFuture<'a, Result<(), StoreError>> {
-            self.0.refuse_preview(d)
-        }
-        fn decisions<'a>(
-            &'a self,
-            id: &'a str,
-        ) -> BoxFuture<'a, Result<Vec<Decision>, StoreError>> {
-            self.0.decisions(id)
-        }
-        fn begin(&self) -> BoxFuture<'_, Result<Box<dyn Transaction>, StoreError>> {
-            self.0.begin()
-        }
-        fn outbox_pending(
-            &self,
-            limit: usize,
-        ) -> BoxFuture<'_, Result<Vec<OutboxMessage>, StoreError>> {
-            self.0.outbox_pending(limit)
-        }
-        fn outbox_settle<'a>(
-            &'a self,
-            id: &'a str,
-            ok: bool,
-            now: i64,
-        ) -> BoxFuture<'a, Result<(), StoreError>> {
-            self.0.outbox_settle(id, ok, now)
-        }
-        fn purge_expired(&self, now: i64) -> BoxFuture<'_, Result<Purged, StoreError>> {
-            self.0.purge_expired(now)
+        fn purge_counters(&self, _: i64) -> BoxFuture<'_, Result<Purged, StoreError>> {
+            Box::pin(async { Ok(Purged::default()) })
         }
     }
+    // ANCHOR_END: rate_store
 
     #[test]
     fn is_caught_for_each_limited_tool() {
         let fixture = |runtime: Runtime| {
             let desk = Desk::open(Path::new(":memory:"), true).expect("the demo database opens");
             let store = desk.store().expect("the runtime's tables are created");
-            TicketsServer::new(desk, runtime.with_store(Arc::new(Unlimited(store))))
+            TicketsServer::new(
+                desk,
+                runtime
+                    .with_store(store)
+                    .with_rate_store(Arc::new(Unlimited)),
+            )
         };
         let gauntlet = Gauntlet::new(&TICKETS_GAUNTLET, Fixture::new(fixture));
         let limited: Vec<&str> = TICKETS_GAUNTLET

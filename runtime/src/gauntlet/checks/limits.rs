@@ -28,7 +28,7 @@ pub(crate) fn rate_limit_kept(
     let session = ctx.session()?;
     let fix = "serve the tool through the generated layer, which counts each call in the \
                runtime's store before the method runs; a store of your own must implement \
-               Store::admit";
+               RateStore::admit";
     for n in 0..at_once {
         let args = fresh_call(ctx, n);
         if let Err(e) = session.call(tool, &args)

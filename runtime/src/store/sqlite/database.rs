@@ -92,7 +92,7 @@ impl Database {
     /// error, not a wait, when something holds it.
     pub fn try_lock(&self) -> Result<MutexGuard<'_, Connection>, StoreError> {
         self.conn.try_lock().map_err(|_| {
-            StoreError(
+            StoreError::Backend(
                 "the database connection is in use (inside a write method, use \
                  `work.sqlite(|conn| ...)`, which holds it)"
                     .into(),
@@ -118,5 +118,5 @@ pub(crate) fn connection_id(conn: &Arc<Mutex<Connection>>) -> usize {
 
 /// A SQLite error as a store error.
 pub(crate) fn sql(e: rusqlite::Error) -> StoreError {
-    StoreError(e.to_string())
+    StoreError::Backend(e.to_string())
 }
