@@ -472,41 +472,9 @@ pub fn set_incident_hook(hook: IncidentHook) -> bool {
 /// Sends `cause` to the incident hook under a fresh incident id and returns the id.
 pub(crate) fn log_incident(cause: &str) -> String {
     let incident = crate::random::token("inc_", 8).unwrap_or_else(|_| "inc_unknown".into());
-    #[cfg(feature = "gauntlet")]
-    recent::remember(&incident, cause);
+    crate::test_hooks::remember_incident(&incident, cause);
     report_incident(&incident, cause);
     incident
-}
-
-/// The causes of the last incidents (feature `gauntlet`), so that a failed check can say
-/// why the implementation failed instead of pointing to standard error.
-#[cfg(feature = "gauntlet")]
-pub(crate) mod recent {
-    use std::collections::VecDeque;
-    use std::sync::Mutex;
-
-    /// How many are kept: enough for the calls of one check, bounded for a long run.
-    const KEPT: usize = 256;
-
-    static RECENT: Mutex<VecDeque<(String, String)>> = Mutex::new(VecDeque::new());
-
-    pub(crate) fn remember(incident: &str, cause: &str) {
-        let mut recent = RECENT.lock().unwrap_or_else(|p| p.into_inner());
-        if recent.len() == KEPT {
-            recent.pop_front();
-        }
-        recent.push_back((incident.to_owned(), cause.to_owned()));
-    }
-
-    /// The cause logged with `incident`, if it is still kept.
-    pub(crate) fn cause(incident: &str) -> Option<String> {
-        let recent = RECENT.lock().unwrap_or_else(|p| p.into_inner());
-        recent
-            .iter()
-            .rev()
-            .find(|(id, _)| id == incident)
-            .map(|(_, cause)| cause.clone())
-    }
 }
 
 fn report_incident(incident: &str, cause: &str) {

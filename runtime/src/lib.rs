@@ -141,6 +141,8 @@ pub mod store;
 pub mod task;
 #[cfg(feature = "metrics")]
 pub mod telemetry;
+#[doc(hidden)]
+pub mod test_hooks;
 mod text;
 #[cfg(feature = "upstream")]
 pub mod upstream;

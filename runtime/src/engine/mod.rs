@@ -19,8 +19,6 @@ pub use approval::{APPROVAL_PENDING, ApprovalRequest, Confirmation, Host, HostAn
 pub use extras::{UndoSpec, attach_undo, undo_key};
 pub use gate::Gate;
 pub use page::{Page, Window};
-#[cfg(feature = "gauntlet")]
-pub use runtime::Invocations;
 pub use runtime::{DEFAULT_LEASE, Runtime};
 pub use write::CallLimits;
 

@@ -34,26 +34,8 @@ pub struct Runtime {
     pub(super) lease: Duration,
     /// Whether calls are recorded (feature `metrics`; see [`Runtime::with_metrics`]).
     pub(super) metrics: bool,
-    /// Commits the gauntlet makes fail (feature `gauntlet`), to hold failed calls to "nothing
-    /// happened".
-    #[cfg(feature = "gauntlet")]
-    pub(super) failing_commits: Arc<std::sync::atomic::AtomicU32>,
-    /// How often each tool's user methods ran (feature `gauntlet`: the retry checks count
-    /// effects, which a replay must not add to).
-    #[cfg(feature = "gauntlet")]
-    pub(super) invocations: Arc<std::sync::Mutex<std::collections::HashMap<String, Invocations>>>,
-}
-
-/// How many times the user's methods of one tool ran through a [`Runtime`] (feature
-/// `gauntlet`). A replayed idempotent call, a refused apply or a validation failure runs
-/// nothing and adds nothing.
-#[cfg(feature = "gauntlet")]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Invocations {
-    /// Runs of a reversible tool's method plus applies of an irreversible one: the effects.
-    pub writes: u64,
-    /// Runs of an irreversible tool's preview method.
-    pub previews: u64,
+    /// Faults the gauntlet makes and the effects it counts ([`crate::test_hooks`]).
+    pub(super) hooks: Arc<crate::test_hooks::Hooks>,
 }
 
 /// The store a runtime was given, and the one it uses for each concern: the same store,
@@ -131,10 +113,7 @@ impl Runtime {
             clock: Arc::new(SystemClock),
             lease: DEFAULT_LEASE,
             metrics: true,
-            #[cfg(feature = "gauntlet")]
-            failing_commits: Arc::default(),
-            #[cfg(feature = "gauntlet")]
-            invocations: Arc::default(),
+            hooks: Arc::default(),
         }
     }
 
@@ -173,14 +152,6 @@ impl Runtime {
     pub fn with_metrics(mut self, record: bool) -> Self {
         self.metrics = record;
         self
-    }
-
-    /// Makes the next `count` unit-of-work commits fail as a crashed or busy store would
-    /// (feature `gauntlet`): the call must then have changed nothing.
-    #[cfg(feature = "gauntlet")]
-    pub fn fail_next_commits(&self, count: u32) {
-        self.failing_commits
-            .store(count, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// The same runtime (cursor key, clock, lease, counts) on another store: a fixture
@@ -264,27 +235,16 @@ impl Runtime {
         self.clock.clone()
     }
 
-    /// How many times the user's methods of `tool` ran through this runtime (feature
-    /// `gauntlet`; clones of a runtime share the counts).
-    #[cfg(feature = "gauntlet")]
-    pub fn invocations(&self, tool: &str) -> Invocations {
-        let counts = self.invocations.lock().unwrap_or_else(|p| p.into_inner());
-        counts.get(tool).copied().unwrap_or_default()
+    /// The runtime's test hooks, shared by its clones ([`crate::test_hooks`]: for the
+    /// gauntlet and tests, exempt from semver).
+    #[doc(hidden)]
+    pub fn test_hooks(&self) -> &crate::test_hooks::Hooks {
+        &self.hooks
     }
 
-    /// Counts one run of a user method of `tool` (a no-op without feature `gauntlet`).
-    #[cfg_attr(not(feature = "gauntlet"), allow(unused_variables))]
+    /// Counts one run of a user method of `tool` ([`crate::test_hooks::Hooks::invocations`]).
     pub(super) fn record_invocation(&self, tool: &str, preview: bool) {
-        #[cfg(feature = "gauntlet")]
-        {
-            let mut counts = self.invocations.lock().unwrap_or_else(|p| p.into_inner());
-            let entry = counts.entry(tool.to_owned()).or_default();
-            if preview {
-                entry.previews += 1;
-            } else {
-                entry.writes += 1;
-            }
-        }
+        self.hooks.record_invocation(tool, preview);
     }
 
     /// Counts a call of `tool` against `limit` (none: nothing to count) for the caller in

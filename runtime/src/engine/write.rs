@@ -294,8 +294,7 @@ impl Runtime {
             drop(tx);
             return Err(self.give_up(&write, e).await);
         }
-        #[cfg(feature = "gauntlet")]
-        if self.take_failing_commit() {
+        if self.hooks.take_failing_commit() {
             // A fault the gauntlet made on purpose: the same answer as a real failed
             // commit, without an incident for the operator.
             drop(tx);
@@ -333,14 +332,6 @@ impl Runtime {
             }
         };
         super::alongside(method, heartbeat).await
-    }
-
-    #[cfg(feature = "gauntlet")]
-    fn take_failing_commit(&self) -> bool {
-        use std::sync::atomic::Ordering;
-        self.failing_commits
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-            .is_ok()
     }
 
     /// Gives the key back after a call that committed nothing. After a method whose change

@@ -94,7 +94,7 @@ pub use failure::Failure;
 /// it is among the last 256 of the process: for a test that wants to say why an
 /// implementation failed. The gauntlet's own failures already carry it.
 pub fn incident_cause(incident: &str) -> Option<String> {
-    crate::error::recent::cause(incident)
+    crate::test_hooks::incident_cause(incident)
 }
 
 use std::fmt;

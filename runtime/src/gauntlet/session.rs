@@ -211,7 +211,7 @@ impl Session<'_> {
 
     /// Effects of `tool` so far: runs of its method, or applies.
     pub(crate) fn writes(&self, tool: &str) -> u64 {
-        self.runtime.invocations(tool).writes
+        self.runtime.test_hooks().invocations(tool).writes
     }
 
     /// Moves the session's clock by `ms`.
@@ -308,7 +308,7 @@ pub(crate) fn error_fix(e: &ToolError) -> String {
             .details
             .get("incident")
             .and_then(Value::as_str)
-            .and_then(crate::error::recent::cause);
+            .and_then(crate::test_hooks::incident_cause);
         match cause {
             Some(cause) if cause.starts_with(crate::error::MISCONFIGURED) => cause,
             Some(cause) => format!(

@@ -50,7 +50,7 @@ async fn a_commit_that_fails_after_a_remote_change_says_it_may_have_been_made() 
         for effect in [Effect::RemoteKeyed, Effect::RemoteLookup] {
             let (rt, _clock, _dir) = runtime(kind);
             let seen = Seen::default();
-            rt.fail_next_commits(1);
+            rt.test_hooks().fail_next_commits(1);
             let e = call(&rt, effect, Some("k1"), "fp", &seen)
                 .await
                 .expect_err("the commit fails");
@@ -93,7 +93,7 @@ async fn an_unprotected_remote_change_is_not_retried_blindly() {
     for kind in kinds() {
         let (rt, _clock, _dir) = runtime(kind);
         let seen = Seen::default();
-        rt.fail_next_commits(1);
+        rt.test_hooks().fail_next_commits(1);
         let e = call(&rt, Effect::RemoteUnprotected, Some("k1"), "fp", &seen)
             .await
             .expect_err("the commit fails");
@@ -105,7 +105,7 @@ async fn an_unprotected_remote_change_is_not_retried_blindly() {
             e.message
         );
         // A store write's failed commit still says nothing changed, as before.
-        rt.fail_next_commits(1);
+        rt.test_hooks().fail_next_commits(1);
         let e = call(&rt, Effect::Store, Some("k2"), "fp", &seen)
             .await
             .expect_err("the commit fails");

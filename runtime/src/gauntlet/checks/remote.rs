@@ -21,9 +21,9 @@ fn lost_outcome(
     promise: &str,
     retry_is_safe: bool,
 ) -> Result<(), Failure> {
-    session.runtime.fail_next_commits(1);
+    session.runtime.test_hooks().fail_next_commits(1);
     let outcome = session.call(ctx.tool.name, args);
-    session.runtime.fail_next_commits(0);
+    session.runtime.test_hooks().fail_next_commits(0);
     let expected = if retry_is_safe {
         "a retryable internal_error saying the change may have been made (details.changed: \"unknown\")"
     } else {

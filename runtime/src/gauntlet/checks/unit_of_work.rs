@@ -14,9 +14,9 @@ fn failing(
     args: &Value,
     promise: &str,
 ) -> Result<(), Failure> {
-    session.runtime.fail_next_commits(1);
+    session.runtime.test_hooks().fail_next_commits(1);
     let outcome = session.call(ctx.tool.name, args);
-    session.runtime.fail_next_commits(0);
+    session.runtime.test_hooks().fail_next_commits(0);
     match outcome {
         Err(e) if e.code == "internal_error" && e.retryable => Ok(()),
         Err(e) => Err(Failure::new(promise)

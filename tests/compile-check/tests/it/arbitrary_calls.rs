@@ -188,7 +188,7 @@ fn effects(server: &TicketsServer<broken::Desk>) -> u64 {
     DEFINITIONS
         .iter()
         .map(|d| {
-            let n = server.runtime().invocations(d.name);
+            let n = server.runtime().test_hooks().invocations(d.name);
             n.writes + n.previews
         })
         .sum()
