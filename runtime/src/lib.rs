@@ -92,79 +92,36 @@
 //! - `postgres`: the same records in a PostgreSQL database shared by every replica of a
 //!   server, through a connection pool, and units of work that are PostgreSQL transactions
 //!   (`store::PostgresStore`; adds tokio-postgres, deadpool-postgres and tokio).
-//! - `mcp`: the MCP adapter (module `mcp`): serves any [`engine::Toolset`] over stdio or
-//!   streamable HTTP with rmcp (adds tokio, rmcp and axum).
+//! - `mcp`: the MCP adapter (module `mcp`, the crate `toolspec-mcp`): serves any
+//!   [`engine::Toolset`] over stdio or streamable HTTP with rmcp (adds tokio, rmcp and axum).
 //! - `auth` (implies `mcp`): OAuth for streamable HTTP: access tokens (JWT) checked against
 //!   an authorization server's keys, Protected Resource Metadata, 401 and 403 answers (adds
 //!   jsonwebtoken and reqwest).
 //! - `upstream`: what a generated server that forwards to an HTTP API calls (module
 //!   `upstream`: bounded answers, no redirects, path arguments that cannot change the path;
 //!   adds reqwest).
-//! - `gauntlet`: module `gauntlet`, the checks that hold an implementation to its spec
-//!   (what generated `<service>_gauntlet.rs` test files run; adds jsonschema).
+//! - `gauntlet`: module `gauntlet` (the crate `toolspec-gauntlet`), the checks that hold an
+//!   implementation to its spec (what generated `<service>_gauntlet.rs` test files run; adds
+//!   jsonschema). A dev-dependency: turn it on for tests only.
 //! - `metrics` (default): every call recorded with the `metrics` facade and a `tracing`
 //!   span (module `telemetry`; adds metrics, tracing, quanta and rtrb).
 
-// One audited call to the C allocator (`mcp::memory`); everything else is safe code.
-#![deny(unsafe_code)]
+//!
+//! # Crates
+//!
+//! This crate is a facade: what it re-exports lives in `toolspec-core` (the vocabulary, the
+//! validation, the stores and the engine: no `unsafe`, no transport), `toolspec-mcp` (the
+//! adapter, with rmcp, axum, hyper and OAuth) and `toolspec-gauntlet`. Depend on this one;
+//! its paths stay the same whichever crate an item lives in.
+
+#![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod ambient;
-pub mod caller;
-pub mod cancel;
-pub mod catalog;
-mod clearable;
-pub mod clock;
-pub mod content;
-pub mod cursor;
-mod effect;
-pub mod engine;
-pub mod error;
-pub mod fingerprint;
-mod future;
+pub use toolspec_core::*;
+
 #[cfg(feature = "gauntlet")]
-pub mod gauntlet;
-pub mod idempotency;
+pub use toolspec_gauntlet as gauntlet;
 #[cfg(feature = "mcp")]
-pub mod mcp;
+pub use toolspec_mcp as mcp;
+
 pub mod prelude;
-pub mod preview;
-pub mod problem;
-pub mod progress;
-pub mod projection;
-mod random;
-pub mod rate;
-pub mod shape;
-#[cfg(feature = "sqlite")]
-pub use store::sqlite::database as sqlite;
-pub mod store;
-pub mod task;
-#[cfg(feature = "metrics")]
-pub mod telemetry;
-#[doc(hidden)]
-pub mod test_hooks;
-mod text;
-#[cfg(feature = "upstream")]
-pub mod upstream;
-pub mod validate;
-
-pub use error::ToolError;
-pub use problem::Problem;
-
-/// The SQLite driver the runtime's [`sqlite::Database`] shares with your tables, re-exported
-/// so your crate uses the very same version (a second `rusqlite` would be a second,
-/// incompatible `Connection` type) without pinning it by hand:
-///
-/// ```
-/// use toolspec_runtime::rusqlite::{Connection, params};
-///
-/// let conn = Connection::open_in_memory().unwrap();
-/// conn.execute("CREATE TABLE notes (id TEXT PRIMARY KEY)", params![]).unwrap();
-/// ```
-#[cfg(feature = "sqlite")]
-pub use rusqlite;
-
-/// The PostgreSQL driver of the runtime's PostgreSQL store, re-exported for the same
-/// reason: one version of its types in your crate and the runtime.
-#[cfg(feature = "postgres")]
-pub use tokio_postgres;

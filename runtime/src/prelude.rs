@@ -11,21 +11,11 @@
 //! | [`Work`] | a write method's unit of work: its effects commit with the call's records |
 //! | [`Remote`] | a write whose change happens at a remote service (`effect: remote_keyed` or `remote_lookup`): the key to forward, whether an earlier attempt may have made it |
 //! | [`Runtime`], [`CursorKey`] | what the generated server is built around: stores, cursor signing |
-//! | [`Database`], [`SqliteStore`] | (feature `sqlite`) your SQLite file, shared with the runtime's records |
-//! | [`PostgresStore`] | (feature `postgres`) your PostgreSQL database, shared with the runtime's records by every replica |
+//! | `Database`, `SqliteStore` | (feature `sqlite`) your SQLite file, shared with the runtime's records |
+//! | `PostgresStore` | (feature `postgres`) your PostgreSQL database, shared with the runtime's records by every replica |
 //! | [`Store`] | what a runtime keeps its records in, for a fixture that moves a runtime onto yours |
-//! | [`McpServer`], [`serve_stdio`], [`serve_http`], [`HttpServer`], [`HttpGuard`], [`StdioGuard`] | (feature `mcp`) serving the toolset |
+//! | `McpServer`, `serve_stdio`, `serve_http`, `HttpServer`, `HttpGuard`, `StdioGuard` | (feature `mcp`) serving the toolset |
 
-pub use crate::ToolError;
-pub use crate::clearable::Clearable;
-pub use crate::cursor::CursorKey;
-pub use crate::engine::{Page, Runtime, Window};
+pub use toolspec_core::prelude::*;
 #[cfg(feature = "mcp")]
-pub use crate::mcp::{HttpGuard, HttpServer, McpServer, StdioGuard, serve_http, serve_stdio};
-#[cfg(feature = "sqlite")]
-pub use crate::sqlite::Database;
-#[cfg(feature = "postgres")]
-pub use crate::store::PostgresStore;
-#[cfg(feature = "sqlite")]
-pub use crate::store::SqliteStore;
-pub use crate::store::{Remote, Store, Work};
+pub use toolspec_mcp::{HttpGuard, HttpServer, McpServer, StdioGuard, serve_http, serve_stdio};

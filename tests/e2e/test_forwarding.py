@@ -10,7 +10,7 @@ Python `mcp` client:
 
 - a read (`svix_application_get`), also over streamable HTTP;
 - a paged read (`github_pulls_list_files`): page numbers on the wire (which query
-  parameters carry them is runtime/src/upstream.rs's unit test), `next_page` in the result;
+  parameters carry them is core/src/upstream/'s unit test), `next_page` in the result;
 - a write with a preview (`svix_application_create`): previewed, then applied with the
   preview's id, its idempotency key forwarded;
 - the API's 404 as `not_found` and its 429 as `rate_limited` (retryable), with the API's

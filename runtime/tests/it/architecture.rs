@@ -1,7 +1,9 @@
 //! The runtime's rooms, as `docs/architecture.md` states them, hold: every top-level module
-//! of `runtime/src` has a row in its "may import" table, imports (`crate::...` paths in
-//! code, not in comments or tests) only the modules its row allows, and the table itself
-//! has no cycle. An import the table does not allow fails here the day it is written.
+//! of the core (`core/src`) and each adapter crate (`mcp`, `gauntlet`) has a row in its "may
+//! import" table, imports (`crate::...` paths in the core, `toolspec_core::...` paths in an
+//! adapter crate; in code, not in comments or tests) only the modules its row allows, and
+//! the table itself has no cycle. An import the table does not allow fails here the day it
+//! is written.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -73,13 +75,20 @@ fn code(text: &str) -> String {
     out
 }
 
-/// The top-level modules `code` names through `crate::`, with the crate root's re-exports
-/// (`ToolError`, `Problem`, `sqlite`) read as the modules they come from.
-fn imports(code: &str) -> BTreeSet<String> {
+/// The top-level modules of the core `code` names through `prefix` (`crate::` in the core,
+/// `toolspec_core::` in an adapter crate), with the crate root's re-exports (`ToolError`,
+/// `Problem`, `sqlite`) read as the modules they come from.
+fn imports(code: &str, prefix: &str) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
     let mut rest = code;
-    while let Some(at) = rest.find("crate::") {
-        rest = &rest[at + "crate::".len()..];
+    while let Some(at) = rest.find(prefix) {
+        // `crate::` inside `toolspec_core::`-less text only: a path of another crate that
+        // ends in the prefix (`foo_crate::`) is not one.
+        let before = rest[..at].chars().next_back();
+        rest = &rest[at + prefix.len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+            continue;
+        }
         let heads: Vec<&str> = if let Some(group) = rest.strip_prefix('{') {
             let end = group.find('}').unwrap_or(group.len());
             group[..end]
@@ -123,11 +132,28 @@ fn files(path: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Each top-level module of `runtime/src` and the modules it imports.
+/// What the files of `path` (a module's file or directory, or a crate's `src`) import.
+fn imports_of(path: &Path, prefix: &str) -> BTreeSet<String> {
+    let mut all = Vec::new();
+    files(path, &mut all);
+    let mut used = BTreeSet::new();
+    for file in all {
+        let text = std::fs::read_to_string(&file).expect("a source file");
+        used.extend(imports(&code(&text), prefix));
+    }
+    used
+}
+
+/// Each top-level module of the core and each adapter crate, and the core's modules it
+/// imports.
 fn modules() -> BTreeMap<String, BTreeSet<String>> {
-    let src = root().join("runtime/src");
+    let src = root().join("core/src");
     let mut modules = BTreeMap::new();
-    for entry in std::fs::read_dir(&src).expect("runtime/src").flatten() {
+    for adapter in ["mcp", "gauntlet"] {
+        let src = root().join(adapter).join("src");
+        modules.insert(adapter.to_string(), imports_of(&src, "toolspec_core::"));
+    }
+    for entry in std::fs::read_dir(&src).expect("core/src").flatten() {
         let path = entry.path();
         let name = path
             .file_stem()
@@ -137,13 +163,7 @@ fn modules() -> BTreeMap<String, BTreeSet<String>> {
         if name == "lib" {
             continue;
         }
-        let mut all = Vec::new();
-        files(&path, &mut all);
-        let mut used = BTreeSet::new();
-        for file in all {
-            let text = std::fs::read_to_string(&file).expect("a source file");
-            used.extend(imports(&code(&text)));
-        }
+        let mut used = imports_of(&path, "crate::");
         used.remove(&name);
         modules.insert(name, used);
     }
@@ -170,7 +190,7 @@ fn every_runtime_module_imports_only_what_the_architecture_allows() {
     }
     for module in table.keys().filter(|m| !modules.contains_key(*m)) {
         wrong.push(format!(
-            "the runtime table names `{module}`, which is not a module of runtime/src"
+            "the runtime table names `{module}`, which is neither a module of core/src nor an adapter crate"
         ));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
@@ -211,9 +231,13 @@ fn the_runtime_table_has_no_cycle() {
 #[test]
 fn the_scanner_reads_paths_groups_and_skips_tests_and_comments() {
     let text = "use crate::error::ToolError;\n// crate::engine in words\nuse crate::{store::Work, rate};\nfn f() -> crate::ToolError { todo!() }\n#[cfg(test)]\nmod tests {\n    use crate::gauntlet;\n}\n#[cfg(test)]\nmod more;\n";
-    let found = imports(&code(text));
+    let found = imports(&code(text), "crate::");
     assert_eq!(
         found.into_iter().collect::<Vec<_>>(),
         ["error", "rate", "store"]
     );
+    // In an adapter crate: the core's paths, not its own, nor another crate's that ends alike.
+    let adapter = "use crate::handler::McpServer;\nuse toolspec_core::engine::Runtime;\nuse not_toolspec_core::cursor;\n";
+    let found = imports(&code(adapter), "toolspec_core::");
+    assert_eq!(found.into_iter().collect::<Vec<_>>(), ["engine"]);
 }
