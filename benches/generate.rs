@@ -15,7 +15,7 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use std::hint::black_box;
 use toolspec::diagnostics::{Diagnostics, Sources};
-use toolspec::emit::{self, Kind, Options};
+use toolspec::internals::emit::{self, Kind, Options};
 use toolspec::model::Model;
 
 mod common;
@@ -131,7 +131,7 @@ fn model(n: usize) -> Model {
     let mut loaded = Vec::new();
     for (i, text) in synthetic_specs(n).into_iter().enumerate() {
         let file = sources.add(format!("svc{i}.yaml"), text);
-        let spec = toolspec::spec::load(file, &sources.get(file).text, &mut diags);
+        let spec = toolspec::internals::spec::load(file, &sources.get(file).text, &mut diags);
         loaded.extend(spec.map(|s| (file, s)));
     }
     let model = toolspec::model::resolve(&loaded, &sources, &mut diags);

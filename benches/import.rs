@@ -8,7 +8,7 @@
 
 use criterion::{Criterion, criterion_group};
 use std::hint::black_box;
-use toolspec::import::openapi::{Document, Options, import_document};
+use toolspec::internals::import::openapi::{Document, Options, import_document};
 
 mod common;
 use common::paired;

@@ -16,7 +16,8 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::Duration;
 use toolspec::diagnostics::{Diagnostics, Sources};
-use toolspec::{model, spec};
+use toolspec::internals::spec;
+use toolspec::model;
 
 mod common;
 use common::paired;

@@ -137,29 +137,27 @@
 //!   (forward it, or store it on the change and look it up when `earlier_attempt()` says an
 //!   earlier attempt may have made it), and every output promises only what that holds.
 //! - Already have an HTTP API described in OpenAPI? `toolspec import openapi api.yaml
-//!   --service shop --out shop.yaml` ([`import::openapi`]) drafts the spec: every fact of
+//!   --service shop --out shop.yaml` drafts the spec: every fact of
 //!   the document carried, what it does not say marked `TODO`, and an `upstream`/`http`
 //!   per tool, from which the generated module also holds `ShopApi`, an implementation of
 //!   the trait that forwards each call to the API (runtime feature `upstream`).
-//! - [`spec`] loads and checks specs; [`model`] is the resolved form every output reads.
-//! - [`emit`] writes the outputs; the `toolspec` command is the `toolspec-cli` crate, a thin
-//!   layer over this one (this crate compiles no command-line parser and, without the
-//!   `tokens` feature, no tokenizer).
-//! - [`lint`] and [`diff`]: the design rules, and breaking changes between two versions.
-//! - [`stats`]: what each tool definition costs in tokens on every turn.
+//! - What a build script uses is all this crate shows: [`Builder`]; [`load()`] and
+//!   [`load_texts`] with their [`Loaded`] and [`ReadError`], to check specs yourself; the
+//!   [`diagnostics`] they report (file:line:column); and the [`model`], the resolved form
+//!   every output reads. The stages behind the `toolspec` command (parsing, planning, the
+//!   emitters, lint, diff, import, stats, eval) are in a module hidden from these docs and
+//!   exempt from semver, for the `toolspec-cli` crate, a thin layer over this one (this
+//!   crate compiles no command-line parser and, without the `tokens` feature, no
+//!   tokenizer): use the command for them.
 
 pub mod builder;
 pub mod diagnostics;
-pub mod diff;
-pub mod emit;
-pub mod eval;
-pub mod import;
-pub mod lint;
+#[doc(hidden)]
+pub mod internals;
 mod load;
 pub mod model;
-pub mod plan;
-pub mod spec;
-pub mod stats;
 
 pub use builder::{BuildError, Builder};
+// The stages keep their paths inside the crate (`crate::emit`), wherever they are published.
+pub(crate) use internals::{emit, import, lint, plan, spec, stats};
 pub use load::{Loaded, ReadError, load, load_texts};

@@ -31,7 +31,9 @@ pub fn run(files: &[PathBuf]) -> Outcome {
     if !diags.has_errors() {
         for (path, text) in &tasks {
             let file = sources.add(path.display().to_string(), text.clone());
-            if let Some(read) = toolspec::eval::load_tasks(file, text, &model, &mut diags) {
+            if let Some(read) =
+                toolspec::internals::eval::load_tasks(file, text, &model, &mut diags)
+            {
                 task_count += read.len();
             }
         }

@@ -7,7 +7,7 @@
 use super::Outcome;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use toolspec::diff::{diff, load, render};
+use toolspec::internals::diff::{diff, load, render};
 
 /// Output formats of `diff`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -3,13 +3,13 @@
 //!
 //! The tasks come from `--tasks FILE` (checked like a spec: every mistake with its place)
 //! and from the specs themselves (routing, misroute and recovery tasks; see
-//! `toolspec::eval`). `--dry-run` prints them with the cost of the run before any is made; a
+//! `toolspec::internals::eval`). `--dry-run` prints them with the cost of the run before any is made; a
 //! run goes through `toolspec_eval`, and `--rescore DIR` scores its transcripts again.
 
 use super::Outcome;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use toolspec::eval::{EvalTask, Origin};
+use toolspec::internals::eval::{EvalTask, Origin};
 use toolspec_eval::{Provider, Report};
 
 /// The provider wire a run speaks.
@@ -133,7 +133,7 @@ pub fn run(args: Args) -> Outcome {
             }
         };
         let file = sources.add(path.display().to_string(), text.clone());
-        if let Some(read) = toolspec::eval::load_tasks(file, &text, &model, &mut diags) {
+        if let Some(read) = toolspec::internals::eval::load_tasks(file, &text, &model, &mut diags) {
             written = read.len();
             tasks.extend(read);
         }
@@ -147,7 +147,7 @@ pub fn run(args: Args) -> Outcome {
     let derived = if args.no_derived {
         Vec::new()
     } else {
-        toolspec::eval::derived_tasks(&model)
+        toolspec::internals::eval::derived_tasks(&model)
     };
     // A written task with a derived task's id keeps its place; the derived one is dropped.
     let fresh: Vec<EvalTask> = derived
@@ -366,7 +366,7 @@ fn plan(
         "a run would send: {} provider, model {}, {tools} tools in a list of {list_tokens} tokens ({}) on every turn\n",
         provider.as_str(),
         args.model.as_deref().unwrap_or("(not given)"),
-        toolspec::stats::ENCODING,
+        toolspec::internals::stats::ENCODING,
     ));
     out.push_str(&format!(
         "{runs} runs ({} tasks x {} repeats), at most {turns} model turns: at most {} tokens of tool list\n",

@@ -3,8 +3,8 @@
 
 use super::Outcome;
 use std::path::{Path, PathBuf};
-use toolspec::emit::write::{FileStatus, check_all, write_all};
-use toolspec::emit::{Kind, Options};
+use toolspec::internals::emit::write::{FileStatus, check_all, write_all};
+use toolspec::internals::emit::{Kind, Options};
 
 pub fn run(
     specs: &[PathBuf],
@@ -15,16 +15,18 @@ pub fn run(
 ) -> Outcome {
     let kinds = if kinds.is_empty() { Kind::ALL } else { kinds };
     emit(specs, out, check, "generate", |model| {
-        toolspec::emit::generate(model, kinds, options)
+        toolspec::internals::emit::generate(model, kinds, options)
     })
 }
 
 /// `toolspec docs`: one mdBook of every spec's tools under `out`.
 pub fn docs(specs: &[PathBuf], out: &Path, check: bool, options: &Options) -> Outcome {
     emit(specs, out, check, "docs", |model| {
-        toolspec::emit::docs::book(model, options).map(|files| toolspec::emit::Generated {
-            files,
-            warnings: Default::default(),
+        toolspec::internals::emit::docs::book(model, options).map(|files| {
+            toolspec::internals::emit::Generated {
+                files,
+                warnings: Default::default(),
+            }
         })
     })
 }
@@ -37,7 +39,10 @@ fn emit(
     command: &str,
     make: impl FnOnce(
         &toolspec::model::Model,
-    ) -> Result<toolspec::emit::Generated, toolspec::diagnostics::Diagnostics>,
+    ) -> Result<
+        toolspec::internals::emit::Generated,
+        toolspec::diagnostics::Diagnostics,
+    >,
 ) -> Outcome {
     let Some(toolspec::Loaded {
         model,

@@ -3,7 +3,7 @@
 
 use super::Outcome;
 use std::path::{Path, PathBuf};
-use toolspec::import::openapi::{self, Options};
+use toolspec::internals::import::openapi::{self, Options};
 
 /// Imports `file` as `service`; writes the draft to `out` (refusing to replace a file
 /// unless `force`) or to standard output.

@@ -3,8 +3,8 @@
 use super::Outcome;
 use std::path::PathBuf;
 use toolspec::diagnostics::{Diagnostics, Sources};
-use toolspec::lint::output::{self, Counts};
-use toolspec::lint::{Options, Set};
+use toolspec::internals::lint::output::{self, Counts};
+use toolspec::internals::lint::{Options, Set};
 
 /// Output formats of `lint`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -29,7 +29,7 @@ pub fn run(specs: &[PathBuf], format: Format, set: Option<Set>) -> Outcome {
         return Outcome::Usage;
     };
     if !diags.has_errors() {
-        diags.extend(toolspec::lint::lint(&model, &Options { set }));
+        diags.extend(toolspec::internals::lint::lint(&model, &Options { set }));
         diags.sort();
     }
     print(&diags, &sources, format, specs.len());

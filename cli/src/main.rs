@@ -18,8 +18,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::LazyLock;
-use toolspec::emit::Kind;
-use toolspec::lint::Set;
+use toolspec::internals::emit::Kind;
+use toolspec::internals::lint::Set;
 
 /// Compile YAML specs of AI-agent tools into schemas, servers, docs and tests.
 #[derive(Debug, Parser)]
@@ -268,7 +268,7 @@ fn main() -> ExitCode {
             check,
             templates,
         } => {
-            let options = toolspec::emit::Options { templates };
+            let options = toolspec::internals::emit::Options { templates };
             let emit: Vec<Kind> = emit.into_iter().map(|k| k.0).collect();
             generate::run(&specs, &out, &emit, check, &options)
         }
@@ -277,7 +277,12 @@ fn main() -> ExitCode {
             out,
             check,
             templates,
-        } => generate::docs(&specs, &out, check, &toolspec::emit::Options { templates }),
+        } => generate::docs(
+            &specs,
+            &out,
+            check,
+            &toolspec::internals::emit::Options { templates },
+        ),
         Command::Lint { specs, format, set } => lint::run(&specs, format, set.map(|s| s.0)),
         Command::Rules { id } => rules::run(id.as_deref()),
         Command::Diff {
@@ -298,12 +303,12 @@ fn main() -> ExitCode {
             toolspec_path: toolspec_path.as_deref(),
         }),
         Command::Schema => {
-            println!("{}", toolspec::spec::format_schema_text());
+            println!("{}", toolspec::internals::spec::format_schema_text());
             Outcome::Clean
         }
         Command::Eval(args) => eval::run(args),
         Command::TasksSchema => {
-            println!("{}", toolspec::eval::tasks_schema_text());
+            println!("{}", toolspec::internals::eval::tasks_schema_text());
             Outcome::Clean
         }
     };

@@ -2,8 +2,8 @@
 
 use super::Outcome;
 use toolspec::diagnostics::did_you_mean;
-use toolspec::lint::docs::{rule_section, sets, severity_name};
-use toolspec::lint::rules::{ALL, find};
+use toolspec::internals::lint::docs::{rule_section, sets, severity_name};
+use toolspec::internals::lint::rules::{ALL, find};
 
 /// Without `id`: one line per rule (id, severity, sets, summary). With it: the rule's page.
 pub fn run(id: Option<&str>) -> Outcome {

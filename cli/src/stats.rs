@@ -32,11 +32,11 @@ pub fn run(specs: &[PathBuf], format: Format) -> Outcome {
     let sets: Vec<_> = model
         .toolsets
         .iter()
-        .map(toolspec::stats::toolset_cost)
+        .map(toolspec::internals::stats::toolset_cost)
         .collect();
     match format {
-        Format::Human => print!("{}", toolspec::stats::report::human(&sets)),
-        Format::Json => print!("{}", toolspec::stats::report::json(&sets)),
+        Format::Human => print!("{}", toolspec::internals::stats::report::human(&sets)),
+        Format::Json => print!("{}", toolspec::internals::stats::report::json(&sets)),
     }
     Outcome::Clean
 }

@@ -32,7 +32,7 @@ mod compare;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use toolspec::eval::EvalTask;
+use toolspec::internals::eval::EvalTask;
 use toolspec::model::Model;
 
 pub use client::RetryPolicy;
@@ -83,7 +83,7 @@ pub fn lists(spec: &Model) -> Lists {
     };
     let mut declarations = Vec::new();
     for ts in &spec.toolsets {
-        let files = toolspec::emit::providers::toolset_files(ts, Default::default());
+        let files = toolspec::internals::emit::providers::toolset_files(ts, Default::default());
         for file in files {
             let Ok(value) = serde_json::from_str::<serde_json::Value>(&file.contents) else {
                 continue;
@@ -118,7 +118,7 @@ pub fn list_tokens(spec: &Model, provider: Provider) -> u64 {
     spec.toolsets
         .iter()
         .map(|ts| {
-            let cost = toolspec::stats::lists_cost(ts);
+            let cost = toolspec::internals::stats::lists_cost(ts);
             (match provider {
                 Provider::Anthropic => cost.anthropic_tokens,
                 Provider::OpenAiResponses | Provider::OpenAiChat => cost.openai_tokens,
@@ -130,7 +130,7 @@ pub fn list_tokens(spec: &Model, provider: Provider) -> u64 {
 
 /// A task as transcripts record it.
 pub fn task_record(task: &EvalTask) -> TaskRecord {
-    let call = |c: &toolspec::eval::format::Call| CallRecord {
+    let call = |c: &toolspec::internals::eval::format::Call| CallRecord {
         tool: c.tool.value.clone(),
         arguments: c
             .arguments

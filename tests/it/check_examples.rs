@@ -145,7 +145,10 @@ fn shown_result(result: &str) -> serde_json::Value {
     assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
     let files = generate(
         &loaded.model,
-        &[toolspec::emit::Kind::Docs, toolspec::emit::Kind::Schemas],
+        &[
+            toolspec::internals::emit::Kind::Docs,
+            toolspec::internals::emit::Kind::Schemas,
+        ],
     );
     let page = &files["tickets/docs/tickets_get.md"];
     let block = blocks(page)

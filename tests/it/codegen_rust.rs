@@ -12,7 +12,7 @@
 use std::path::Path;
 
 use toolspec::diagnostics::{Diagnostics, Sources};
-use toolspec::emit::rust::render;
+use toolspec::internals::emit::rust::render;
 use toolspec::model::Model;
 
 use crate::common;

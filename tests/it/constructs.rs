@@ -10,10 +10,10 @@
 //! `UPDATE_GOLDEN=1 cargo test --features tokens --test it constructs::`) and read the diff.
 
 use serde_json::{Value, json};
-use toolspec::emit::write::{FileStatus, check_all, write_all};
-use toolspec::emit::{Kind, Options, generate};
+use toolspec::internals::emit::write::{FileStatus, check_all, write_all};
+use toolspec::internals::emit::{Kind, Options, generate};
+use toolspec::internals::plan::schema::{Profile, input_schema, output_schema};
 use toolspec::model::shapes::{input_shape, problem_codes};
-use toolspec::plan::schema::{Profile, input_schema, output_schema};
 
 use crate::common::{load_clean, root, yaml_files};
 

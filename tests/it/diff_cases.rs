@@ -5,7 +5,7 @@
 //!
 //! Rewrite the goldens after an intended change with `UPDATE_GOLDEN=1 cargo test --features tokens --test it diff_cases::`.
 
-use toolspec::diff::{Party, diff, load, render};
+use toolspec::internals::diff::{Party, diff, load, render};
 
 /// (case directory, the change it shows, who it breaks, whether anything in the pair breaks).
 const CASES: &[(&str, &str, Option<Party>, bool)] = &[
@@ -254,7 +254,7 @@ fn side(path: &str) -> Vec<(String, String)> {
     vec![(path.to_string(), text)]
 }
 
-fn run(case: &str) -> (Vec<toolspec::diff::Change>, String) {
+fn run(case: &str) -> (Vec<toolspec::internals::diff::Change>, String) {
     let old = format!("tests/diff/{case}/old.yaml");
     let new = format!("tests/diff/{case}/new.yaml");
     let (om, os) = load(&side(&old)).unwrap_or_else(|(s, d)| panic!("{old}:\n{}", d.render(&s)));
@@ -325,14 +325,14 @@ fn removals_point_into_the_old_spec_and_the_rest_into_the_new() {
         .iter()
         .find(|c| c.kind == "param-removed")
         .expect("change");
-    assert_eq!(c.side, toolspec::diff::Side::Old);
+    assert_eq!(c.side, toolspec::internals::diff::Side::Old);
     assert_eq!((c.span.pos.line, c.span.pos.column), (21, 7));
     let (changes, _) = run("param-added-required");
     let c = changes
         .iter()
         .find(|c| c.kind == "param-added-required")
         .expect("change");
-    assert_eq!(c.side, toolspec::diff::Side::New);
+    assert_eq!(c.side, toolspec::internals::diff::Side::New);
     assert_eq!((c.span.pos.line, c.span.pos.column), (22, 7));
 }
 

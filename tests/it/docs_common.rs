@@ -5,7 +5,7 @@
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use toolspec::emit::{self, Kind, Options};
+use toolspec::internals::emit::{self, Kind, Options};
 use toolspec::model::Model;
 
 /// The repository root.

@@ -16,8 +16,8 @@
 use crate::docs_common as common;
 
 use common::{generate, load, root, spec_paths};
-use toolspec::emit::Kind;
-use toolspec::emit::docs::filters;
+use toolspec::internals::emit::Kind;
+use toolspec::internals::emit::docs::filters;
 
 /// Cells of a table row: split on `|` not preceded by a backslash, outer pipes dropped.
 fn cells(row: &str) -> usize {

@@ -19,7 +19,7 @@ use common::{generate, load, root, spec_paths};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use toolspec::emit::Kind;
+use toolspec::internals::emit::Kind;
 
 pub(crate) fn mdbook() -> PathBuf {
     if let Some(p) = std::env::var_os("TOOLSPEC_MDBOOK") {
@@ -256,13 +256,16 @@ pub(crate) fn build(mdbook: &Path, book: &Path, site: &Path, failures: &mut Vec<
 fn one_book_of_every_toolset_builds_and_links_across_toolsets() {
     let mdbook = mdbook();
     let model = load(&spec_paths());
-    let files = toolspec::emit::docs::book(&model, &toolspec::emit::Options::default())
-        .unwrap_or_else(|d| {
-            panic!(
-                "{:?}",
-                d.iter().map(|d| d.message.clone()).collect::<Vec<_>>()
-            )
-        });
+    let files = toolspec::internals::emit::docs::book(
+        &model,
+        &toolspec::internals::emit::Options::default(),
+    )
+    .unwrap_or_else(|d| {
+        panic!(
+            "{:?}",
+            d.iter().map(|d| d.message.clone()).collect::<Vec<_>>()
+        )
+    });
     let out = scratch("book");
     let book = out.join("book-src");
     for f in &files {
@@ -349,13 +352,16 @@ fn one_book_of_every_toolset_builds_and_links_across_toolsets() {
 #[test]
 fn the_checked_in_book_is_what_toolspec_docs_writes() {
     let model = load(&spec_paths());
-    let files = toolspec::emit::docs::book(&model, &toolspec::emit::Options::default())
-        .unwrap_or_else(|d| {
-            panic!(
-                "{:?}",
-                d.iter().map(|d| d.message.clone()).collect::<Vec<_>>()
-            )
-        });
+    let files = toolspec::internals::emit::docs::book(
+        &model,
+        &toolspec::internals::emit::Options::default(),
+    )
+    .unwrap_or_else(|d| {
+        panic!(
+            "{:?}",
+            d.iter().map(|d| d.message.clone()).collect::<Vec<_>>()
+        )
+    });
     let golden = root().join("generated/book");
     let mut stale = Vec::new();
     for f in &files {

@@ -12,8 +12,8 @@ use crate::docs_common::{self as common, Block, blocks, generate, json, load, sp
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use toolspec::emit::Kind;
-use toolspec::emit::docs::preview_summary;
+use toolspec::internals::emit::Kind;
+use toolspec::internals::emit::docs::preview_summary;
 use toolspec::model::Model;
 
 fn truth_paths() -> Vec<PathBuf> {

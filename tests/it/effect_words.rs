@@ -3,7 +3,7 @@
 //! docs page and the trait's method, and a toolset's `defaults.effect` reaches every write
 //! that does not set its own.
 
-use toolspec::emit::{self, Kind, Options};
+use toolspec::internals::emit::{self, Kind, Options};
 
 /// One reversible tool (`notes_title_set`, its own undo) with `effect: EFFECT`, and a toolset
 /// default of `DEFAULT` that a second tool (`notes_archive`) inherits.
@@ -48,7 +48,7 @@ tools:
 }
 
 struct Served {
-    files: Vec<toolspec::emit::GeneratedFile>,
+    files: Vec<toolspec::internals::emit::GeneratedFile>,
 }
 
 impl Served {

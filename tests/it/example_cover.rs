@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 use toolspec::diagnostics::Severity;
-use toolspec::emit::Kind as Out;
+use toolspec::internals::emit::Kind as Out;
 
 /// A code host's pull request, written the short way: the type's example gives `number`,
 /// `title` and `state`; the tool's result gives the author's `login`; `merged` has its own.
@@ -172,10 +172,13 @@ fn the_enclosing_example_is_still_checked() {
 fn docs_and_gauntlet_get_the_derived_values() {
     let loaded = load(SPEC);
     assert_eq!(errors(&loaded), Vec::<String>::new());
-    let files =
-        toolspec::emit::generate(&loaded.model, &[Out::Docs, Out::Tests], &Default::default())
-            .unwrap_or_else(|_| panic!("generation failed"))
-            .files;
+    let files = toolspec::internals::emit::generate(
+        &loaded.model,
+        &[Out::Docs, Out::Tests],
+        &Default::default(),
+    )
+    .unwrap_or_else(|_| panic!("generation failed"))
+    .files;
     let docs: String = files
         .iter()
         .filter(|f| f.path.to_string_lossy().ends_with(".md"))

@@ -8,9 +8,9 @@
 //! import_openapi::`, then read the diff of the drafts.
 
 use serde_json::{Value, json};
-use toolspec::emit::{Kind, Options as EmitOptions, generate};
-use toolspec::import::openapi::{Document, Draft, Options, import_document};
-use toolspec::plan::schema::{Profile, input_schema};
+use toolspec::internals::emit::{Kind, Options as EmitOptions, generate};
+use toolspec::internals::import::openapi::{Document, Draft, Options, import_document};
+use toolspec::internals::plan::schema::{Profile, input_schema};
 
 use crate::common::root;
 

@@ -1,7 +1,7 @@
 //! `idempotency: {key_optional: <reason>}`: a low-risk write whose existing callers send no
 //! key takes one without requiring it, and every output says so, with the reason in the docs.
 
-use toolspec::emit::{self, Kind, Options};
+use toolspec::internals::emit::{self, Kind, Options};
 
 const SPEC: &str = r#"toolspec: 1
 service: notes

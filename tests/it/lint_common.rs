@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use toolspec::diagnostics::{Diagnostic, Diagnostics, Sources};
-use toolspec::lint::{Options, Set, lint};
+use toolspec::internals::lint::{Options, Set, lint};
 
 /// Specs loaded together, with the problems `check` found and the lint findings.
 pub struct Linted {
@@ -64,7 +64,7 @@ pub fn lint_texts(specs: &[(&str, &str)], set: Option<Set>) -> Linted {
     let mut loaded = Vec::new();
     for (path, text) in specs {
         let file = sources.add(*path, *text);
-        if let Some(spec) = toolspec::spec::load(file, text, &mut check) {
+        if let Some(spec) = toolspec::internals::spec::load(file, text, &mut check) {
             loaded.push((file, spec));
         }
     }

@@ -5,7 +5,7 @@ use crate::lint_common as common;
 
 use common::lint_texts;
 use toolspec::diagnostics::Severity;
-use toolspec::lint::Set;
+use toolspec::internals::lint::Set;
 
 /// A spec with `lint:` settings `lint` (indented YAML or empty) and two tools whose
 /// parameter is named `q`; `tool_lint` is added to the first tool.

@@ -5,7 +5,7 @@
 #[test]
 fn lint_rules_page_is_fresh() {
     let path = "docs/lint-rules.md";
-    let expected = toolspec::lint::docs::page();
+    let expected = toolspec::internals::lint::docs::page();
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::create_dir_all("docs").expect("docs dir");
         std::fs::write(path, &expected).expect("write docs");
@@ -20,8 +20,8 @@ fn lint_rules_page_is_fresh() {
 
 #[test]
 fn page_documents_every_rule() {
-    let page = toolspec::lint::docs::page();
-    for r in toolspec::lint::rules::ALL {
+    let page = toolspec::internals::lint::docs::page();
+    for r in toolspec::internals::lint::rules::ALL {
         assert!(
             page.contains(&format!("### `{}`", r.id)),
             "no section for {}",

@@ -5,7 +5,7 @@
 use crate::lint_common as common;
 
 use common::lint_files;
-use toolspec::lint::{Set, rules};
+use toolspec::internals::lint::{Set, rules};
 
 /// Lints the rule's two fixtures and checks where the rule fires.
 fn case(id: &str, line: u32, column: u32) {
@@ -115,7 +115,7 @@ fn rules_are_declared_one_per_file_with_their_docs() {
             "`{}` is not kebab-case",
             r.id
         );
-        let file = format!("src/lint/rules/{}.rs", r.id.replace('-', "_"));
+        let file = format!("src/internals/lint/rules/{}.rs", r.id.replace('-', "_"));
         let text = std::fs::read_to_string(&file)
             .unwrap_or_else(|_| panic!("`{}` must live in {file}", r.id));
         assert!(

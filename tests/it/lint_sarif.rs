@@ -8,7 +8,7 @@ use crate::lint_common as common;
 
 use common::lint_files;
 use serde_json::Value;
-use toolspec::lint::output;
+use toolspec::internals::lint::output;
 
 const BAD: &str = "tests/lint/bad-tool.yaml";
 
@@ -76,7 +76,7 @@ fn sarif_output_of_the_bad_tool_is_valid_sarif_2_1_0() {
     let run = &doc["runs"][0];
     assert_eq!(run["tool"]["driver"]["name"], "toolspec");
     let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
-    assert_eq!(rules.len(), toolspec::lint::rules::ALL.len());
+    assert_eq!(rules.len(), toolspec::internals::lint::rules::ALL.len());
     assert!(rules.iter().all(|r| r["help"]["text"].is_string()));
     let first = &run["results"][0];
     let loc = &first["locations"][0]["physicalLocation"];

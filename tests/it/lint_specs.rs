@@ -5,7 +5,7 @@ use crate::lint_common as common;
 use common::lint_files;
 use std::collections::BTreeSet;
 use toolspec::diagnostics::Severity;
-use toolspec::lint::Set;
+use toolspec::internals::lint::Set;
 
 #[test]
 fn example_specs_lint_clean_under_recommended() {

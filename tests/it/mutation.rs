@@ -18,8 +18,8 @@
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use toolspec::diagnostics::{Diagnostics, Severity, Sources};
+use toolspec::internals::spec;
 use toolspec::model::{self, describe};
-use toolspec::spec;
 
 /// How many mutants the test tries unless `MUTATIONS` says otherwise.
 const DEFAULT_MUTATIONS: u64 = 10_000;

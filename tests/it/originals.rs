@@ -19,7 +19,7 @@
 
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
-use toolspec::stats::count_tokens;
+use toolspec::internals::stats::count_tokens;
 
 use crate::common::root;
 

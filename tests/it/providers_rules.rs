@@ -6,7 +6,7 @@
 
 use regex::Regex;
 use serde_json::{Value, json};
-use toolspec::emit::{self, Kind, Options};
+use toolspec::internals::emit::{self, Kind, Options};
 use toolspec::model::describe::tool_description;
 use toolspec::model::{Kind as TyKind, Model, Origin, Tier, ToolSet};
 
@@ -780,7 +780,7 @@ fn openai_strict_optional_parameters_take_null() {
 /// type's words only when it has none: the type's description is never appended.
 #[test]
 fn a_named_type_describes_only_the_parameters_without_words_of_their_own() {
-    use toolspec::plan::schema::{Profile, input_schema};
+    use toolspec::internals::plan::schema::{Profile, input_schema};
     let spec = r#"
 toolspec: 1
 service: notes

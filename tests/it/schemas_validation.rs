@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
-use toolspec::emit::{self, Kind, Options};
+use toolspec::internals::emit::{self, Kind, Options};
 use toolspec::model::values::{check_arguments, check_value};
 use toolspec::model::{Field, Kind as TyKind, Model, Tier, Tool, Type};
 use toolspec_runtime::catalog;
@@ -494,9 +494,10 @@ fn gemini_declarations_are_in_the_subset() {
             assert_eq!(declarations.len(), ts.tools.len(), "{}", ts.service);
             for (d, tool) in declarations.iter().zip(&ts.tools) {
                 assert_eq!(d["name"], tool.name.text.as_str());
-                let problems = toolspec::plan::providers::gemini::problems(d);
+                let problems = toolspec::internals::plan::providers::gemini::problems(d);
                 assert!(problems.is_empty(), "{}: {problems:?}\n{d:#}", tool.name);
-                let open = !toolspec::plan::schema::open_objects(&tool.params).is_empty();
+                let open =
+                    !toolspec::internals::plan::schema::open_objects(&tool.params).is_empty();
                 assert_eq!(
                     d.get("parametersJsonSchema").is_some(),
                     open,

@@ -13,10 +13,10 @@
 
 use schemars::{JsonSchema, schema_for};
 use serde_json::{Value, json};
-use toolspec::emit::providers::pretty;
+use toolspec::internals::emit::providers::pretty;
+use toolspec::internals::plan::providers::mcp;
+use toolspec::internals::stats::count_tokens;
 use toolspec::model::describe::tool_description;
-use toolspec::plan::providers::mcp;
-use toolspec::stats::count_tokens;
 
 use crate::common;
 use common::{example_specs, load_clean};
@@ -246,7 +246,7 @@ fn common_way(model: &toolspec::model::Model) -> Value {
                 "description": tool_description(tool),
                 "inputSchema": input,
                 "outputSchema": output,
-                "annotations": toolspec::plan::Annotations::of(tool),
+                "annotations": toolspec::internals::plan::Annotations::of(tool),
             })
         })
         .collect();

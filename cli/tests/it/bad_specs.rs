@@ -146,7 +146,7 @@ fn codes_in_source() -> BTreeSet<String> {
     let mut codes = BTreeSet::new();
     // Every source file below the loader and the resolver, subdirectories included
     // (`src/model/resolve/`, `src/model/fields/`).
-    let mut dirs: Vec<PathBuf> = ["src/spec", "src/model"]
+    let mut dirs: Vec<PathBuf> = ["src/internals/spec", "src/model"]
         .iter()
         .map(|d| crate_root().join(d))
         .collect();

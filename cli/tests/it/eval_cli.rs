@@ -36,7 +36,7 @@ fn a_dry_run_lists_every_task_and_what_a_run_would_send() {
     ]);
     assert_eq!(code, 0, "{err}");
     let model = load_clean(&example_specs());
-    let derived = toolspec::eval::derived_tasks(&model);
+    let derived = toolspec::internals::eval::derived_tasks(&model);
     let written = 5;
     let total = written + derived.len();
     assert!(
@@ -60,7 +60,7 @@ fn a_dry_run_lists_every_task_and_what_a_run_would_send() {
     let tokens: usize = model
         .toolsets
         .iter()
-        .map(|ts| toolspec::stats::lists_cost(ts).anthropic_tokens)
+        .map(|ts| toolspec::internals::stats::lists_cost(ts).anthropic_tokens)
         .sum();
     let tools: usize = model.toolsets.iter().map(|ts| ts.tools.len()).sum();
     assert!(
@@ -70,7 +70,7 @@ fn a_dry_run_lists_every_task_and_what_a_run_would_send() {
         "{out}"
     );
     let runs = total * 3;
-    let turns = runs * toolspec::eval::DEFAULT_MAX_TURNS as usize;
+    let turns = runs * toolspec::internals::eval::DEFAULT_MAX_TURNS as usize;
     assert!(
         out.ends_with(&format!(
             "{runs} runs ({total} tasks x 3 repeats), at most {turns} model turns: at most {} tokens of tool list\n",
@@ -138,7 +138,7 @@ fn the_tasks_schema_is_printed_for_editors() {
     assert!(o.status.success());
     let schema: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert_eq!(schema["title"], "toolspec eval tasks, format version 1");
-    assert_eq!(&schema, toolspec::eval::tasks_schema());
+    assert_eq!(&schema, toolspec::internals::eval::tasks_schema());
     // The checked-in copy editors point at (`# yaml-language-server: $schema=...`).
     let path = root().join("toolspec-eval.schema.json");
     let printed = String::from_utf8_lossy(&o.stdout).into_owned();

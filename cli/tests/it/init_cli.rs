@@ -161,8 +161,8 @@ fn each_made_spec_checks_and_lints_clean() {
             "{store}: {}",
             loaded.diagnostics.render(&loaded.sources)
         );
-        let options = toolspec::lint::Options::default();
-        let lint = toolspec::lint::lint(&loaded.model, &options);
+        let options = toolspec::internals::lint::Options::default();
+        let lint = toolspec::internals::lint::lint(&loaded.model, &options);
         assert!(lint.is_empty(), "{store}: {}", lint.render(&loaded.sources));
         assert_eq!(loaded.model.toolsets[0].tools.len(), 3, "one tool per tier");
     }

@@ -105,7 +105,10 @@ fn set_flag_overrides_the_spec() {
 fn rules_lists_every_rule_with_severity_and_sets() {
     let (code, out, _) = toolspec(&["rules"]);
     assert_eq!(code, 0);
-    assert_eq!(out.lines().count(), toolspec::lint::rules::ALL.len() + 1);
+    assert_eq!(
+        out.lines().count(),
+        toolspec::internals::lint::rules::ALL.len() + 1
+    );
     let line = out
         .lines()
         .find(|l| l.starts_with("tool-name-prefix "))

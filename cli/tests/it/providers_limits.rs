@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use toolspec::diagnostics::{Diagnostics, Sources};
-use toolspec::emit::{self, Kind, Options};
+use toolspec::internals::emit::{self, Kind, Options};
 
 /// A valid tool named `name` whose summary is `summary`.
 fn tool_yaml(name: &str, summary: &str) -> String {
@@ -44,7 +44,7 @@ fn generate(text: &str) -> Result<(Vec<String>, Diagnostics), Diagnostics> {
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
     let file = sources.add("big.yaml", text);
-    let spec = toolspec::spec::load(file, text, &mut diags).expect("spec loads");
+    let spec = toolspec::internals::spec::load(file, text, &mut diags).expect("spec loads");
     let model = toolspec::model::resolve(&[(file, spec)], &sources, &mut diags);
     assert!(
         !diags.has_errors(),
@@ -216,7 +216,7 @@ fn free_form_object_is_exported_non_strict() {
     let mut sources = Sources::default();
     let mut diags = Diagnostics::default();
     let file = sources.add("big.yaml", text.as_str());
-    let spec = toolspec::spec::load(file, &text, &mut diags).expect("spec loads");
+    let spec = toolspec::internals::spec::load(file, &text, &mut diags).expect("spec loads");
     let model = toolspec::model::resolve(&[(file, spec)], &sources, &mut diags);
     assert!(!diags.has_errors(), "{}", diags.render(&sources));
     let files = emit::generate(&model, &[Kind::Schemas], &Options::default())

@@ -95,11 +95,11 @@ fn check_reports_stale_and_missing_files_and_writes_nothing() {
 #[test]
 fn output_is_deterministic() {
     let model = load_clean(&example_specs());
-    let kinds = [toolspec::emit::Kind::Schemas];
-    let a = toolspec::emit::generate(&model, &kinds, &Default::default())
+    let kinds = [toolspec::internals::emit::Kind::Schemas];
+    let a = toolspec::internals::emit::generate(&model, &kinds, &Default::default())
         .expect("export")
         .files;
-    let b = toolspec::emit::generate(&model, &kinds, &Default::default())
+    let b = toolspec::internals::emit::generate(&model, &kinds, &Default::default())
         .expect("export")
         .files;
     assert_eq!(a, b);

@@ -50,7 +50,7 @@ fn json_report_matches_the_library_and_is_sorted() {
             let tool = ts
                 .tool(t["name"].as_str().unwrap())
                 .expect("a tool of the spec");
-            let cost = toolspec::stats::tool_cost(tool);
+            let cost = toolspec::internals::stats::tool_cost(tool);
             assert_eq!(t["mcp_tokens"], cost.mcp_tokens);
             assert_eq!(t["openai_estimate"], cost.openai_estimate);
             let parts = cost.description_tokens + cost.parameter_tokens + cost.schema_tokens;
@@ -61,9 +61,10 @@ fn json_report_matches_the_library_and_is_sorted() {
                     && cost.schema_tokens > 10
             );
             // The compact definition costs fewer tokens than the pretty file, more than its description.
-            let pretty =
-                toolspec::emit::providers::pretty(&toolspec::plan::providers::mcp::tool(tool));
-            assert!(cost.mcp_tokens < toolspec::stats::count_tokens(&pretty));
+            let pretty = toolspec::internals::emit::providers::pretty(
+                &toolspec::internals::plan::providers::mcp::tool(tool),
+            );
+            assert!(cost.mcp_tokens < toolspec::internals::stats::count_tokens(&pretty));
             sum += cost.openai_estimate;
         }
         assert_eq!(
@@ -84,7 +85,7 @@ fn json_report_matches_the_library_and_is_sorted() {
                 serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
             assert_eq!(
                 set[key].as_u64().unwrap() as usize,
-                toolspec::stats::count_tokens(&list.to_string()),
+                toolspec::internals::stats::count_tokens(&list.to_string()),
                 "{}: {key}",
                 ts.service
             );
@@ -101,7 +102,8 @@ fn json_report_matches_the_library_and_is_sorted() {
                 .iter()
                 .find(|t| t["name"] == listed["name"])
                 .expect("every listed tool counted");
-            let published = toolspec::stats::count_tokens(&listed["outputSchema"].to_string());
+            let published =
+                toolspec::internals::stats::count_tokens(&listed["outputSchema"].to_string());
             assert_eq!(
                 counted["mcp_output_tokens"].as_u64().unwrap() as usize,
                 published

@@ -10,7 +10,7 @@
 //! ```no_run
 //! let loaded = toolspec::load(&["specs/tickets.yaml"]).unwrap();
 //! if !loaded.has_errors() {
-//!     let findings = toolspec::lint::lint(&loaded.model, &toolspec::lint::Options::default());
+//!     let findings = toolspec::internals::lint::lint(&loaded.model, &toolspec::internals::lint::Options::default());
 //!     print!("{}", findings.render(&loaded.sources));
 //! }
 //! ```

@@ -19,31 +19,31 @@ use crate::emit::code::environment_for;
 const TEMPLATES: &[(&str, &str)] = &[
     (
         "rust/toolset.rs.j2",
-        include_str!("../../../templates/rust/toolset.rs.j2"),
+        include_str!("../../../../templates/rust/toolset.rs.j2"),
     ),
     (
         "rust/types.rs.j2",
-        include_str!("../../../templates/rust/types.rs.j2"),
+        include_str!("../../../../templates/rust/types.rs.j2"),
     ),
     (
         "rust/errors.rs.j2",
-        include_str!("../../../templates/rust/errors.rs.j2"),
+        include_str!("../../../../templates/rust/errors.rs.j2"),
     ),
     (
         "rust/trait.rs.j2",
-        include_str!("../../../templates/rust/trait.rs.j2"),
+        include_str!("../../../../templates/rust/trait.rs.j2"),
     ),
     (
         "rust/server.rs.j2",
-        include_str!("../../../templates/rust/server.rs.j2"),
+        include_str!("../../../../templates/rust/server.rs.j2"),
     ),
     (
         "rust/forward.rs.j2",
-        include_str!("../../../templates/rust/forward.rs.j2"),
+        include_str!("../../../../templates/rust/forward.rs.j2"),
     ),
     (
         "rust/tables.rs.j2",
-        include_str!("../../../templates/rust/tables.rs.j2"),
+        include_str!("../../../../templates/rust/tables.rs.j2"),
     ),
 ];
 

@@ -20,7 +20,7 @@ they change state. `toolspec` compiles it into JSON Schemas, provider tool lists
 server layer, documentation and gauntlet tests, so that what a tool's description promises is
 what the code enforces.
 
-This reference is generated from the format's definition (`src/spec/format.rs`), the same
+This reference is generated from the format's definition (`src/internals/spec/format.rs`), the same
 definition the loader checks specs against and that `toolspec schema` prints as a JSON Schema.
 Every key the loader accepts is listed here, and no other.
 
@@ -230,7 +230,7 @@ pub fn reference_markdown() -> String {
          `orders_get` from `specs/orders.yaml`, so the two are checked together):\n\n",
     );
     out.push_str("```yaml\n");
-    out.push_str(include_str!("../../specs/tickets.yaml"));
+    out.push_str(include_str!("../../../specs/tickets.yaml"));
     if !out.ends_with('\n') {
         out.push('\n');
     }

@@ -36,11 +36,11 @@ use plan::ModuleCtx;
 const TEMPLATES: &[(&str, &str)] = &[
     (
         "gauntlet/facts.rs.j2",
-        include_str!("../../../templates/gauntlet/facts.rs.j2"),
+        include_str!("../../../../templates/gauntlet/facts.rs.j2"),
     ),
     (
         "gauntlet/macro.rs.j2",
-        include_str!("../../../templates/gauntlet/macro.rs.j2"),
+        include_str!("../../../../templates/gauntlet/macro.rs.j2"),
     ),
 ];
 

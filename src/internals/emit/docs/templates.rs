@@ -20,47 +20,47 @@ use std::path::{Path, PathBuf};
 pub const EMBEDDED: &[(&str, &str)] = &[
     (
         "index.md.jinja",
-        include_str!("../../../templates/docs/index.md.jinja"),
+        include_str!("../../../../templates/docs/index.md.jinja"),
     ),
     (
         "tool.md.jinja",
-        include_str!("../../../templates/docs/tool.md.jinja"),
+        include_str!("../../../../templates/docs/tool.md.jinja"),
     ),
     (
         "errors.md.jinja",
-        include_str!("../../../templates/docs/errors.md.jinja"),
+        include_str!("../../../../templates/docs/errors.md.jinja"),
     ),
     (
         "SUMMARY.md.jinja",
-        include_str!("../../../templates/docs/SUMMARY.md.jinja"),
+        include_str!("../../../../templates/docs/SUMMARY.md.jinja"),
     ),
     (
         "book.toml.jinja",
-        include_str!("../../../templates/docs/book.toml.jinja"),
+        include_str!("../../../../templates/docs/book.toml.jinja"),
     ),
     (
         "book-index.md.jinja",
-        include_str!("../../../templates/docs/book-index.md.jinja"),
+        include_str!("../../../../templates/docs/book-index.md.jinja"),
     ),
     (
         "book-errors.md.jinja",
-        include_str!("../../../templates/docs/book-errors.md.jinja"),
+        include_str!("../../../../templates/docs/book-errors.md.jinja"),
     ),
     (
         "book-SUMMARY.md.jinja",
-        include_str!("../../../templates/docs/book-SUMMARY.md.jinja"),
+        include_str!("../../../../templates/docs/book-SUMMARY.md.jinja"),
     ),
     (
         "book-book.toml.jinja",
-        include_str!("../../../templates/docs/book-book.toml.jinja"),
+        include_str!("../../../../templates/docs/book-book.toml.jinja"),
     ),
     (
         "book.css.jinja",
-        include_str!("../../../templates/docs/book.css.jinja"),
+        include_str!("../../../../templates/docs/book.css.jinja"),
     ),
     (
         "macros.jinja",
-        include_str!("../../../templates/docs/macros.jinja"),
+        include_str!("../../../../templates/docs/macros.jinja"),
     ),
 ];
 

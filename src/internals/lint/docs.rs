@@ -56,7 +56,7 @@ pub fn rule_section(rule: &Rule) -> String {
 /// The whole `docs/lint-rules.md`.
 pub fn page() -> String {
     let mut s = String::new();
-    s.push_str("<!-- @generated from src/lint/rules/*.rs by `UPDATE_GOLDEN=1 cargo test --features tokens --test it lint_docs::`. Do not edit. -->\n\n");
+    s.push_str("<!-- @generated from src/internals/lint/rules/*.rs by `UPDATE_GOLDEN=1 cargo test --features tokens --test it lint_docs::`. Do not edit. -->\n\n");
     s.push_str("# Lint rules\n\n");
     let _ = writeln!(
         s,
