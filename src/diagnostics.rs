@@ -5,7 +5,6 @@
 //! [`Diagnostic`] carries a stable code (for golden tests and for tooling), the file and
 //! position, a label for the snippet, and a `help` line that says how to fix it.
 
-use crate::spec::spanned::Pos;
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use std::fmt::Write as _;
 
@@ -432,6 +431,22 @@ fn edit_distance(a: &str, b: &str) -> usize {
         before = std::mem::replace(&mut prev, cur);
     }
     prev[b.len()]
+}
+
+/// A position in one spec file: 1-based line and column (in characters) and the byte range,
+/// so diagnostics can print `file:line:column` and underline the exact node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Pos {
+    /// 1-based line; 0 when unknown.
+    pub line: u32,
+    /// 1-based column in characters; 0 when unknown.
+    pub column: u32,
+    /// Byte offset of the node's first character; `usize::MAX` when the parser knew the line
+    /// and column but not the byte offset (it does not for syntax errors), in which case
+    /// diagnostics find the node from `line` and `column`.
+    pub offset: usize,
+    /// Length of the node in bytes (0 for a point).
+    pub len: usize,
 }
 
 #[cfg(test)]

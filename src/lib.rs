@@ -156,6 +156,7 @@ pub mod diagnostics;
 pub mod internals;
 mod load;
 pub mod model;
+mod rust_names;
 
 pub use builder::{BuildError, Builder};
 // The stages keep their paths inside the crate (`crate::emit`), wherever they are published.

@@ -11,6 +11,9 @@ compile_error!(
      (`cargo test --workspace --all-features`, as scripts/test does)"
 );
 
+mod architecture;
+#[path = "../support/architecture.rs"]
+mod architecture_scan;
 mod common;
 mod docs_common;
 mod lint_common;

@@ -3,6 +3,8 @@
 //! name as the filter: `cargo test -p toolspec-runtime --all-features --test it mcp_http::`.
 
 mod architecture;
+#[path = "../../../tests/support/architecture.rs"]
+mod architecture_scan;
 mod callers;
 mod common;
 #[cfg(feature = "mcp")]

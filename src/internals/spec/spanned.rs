@@ -5,21 +5,7 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
 
-/// A position in one spec file: 1-based line and column (in characters) and the byte range,
-/// so diagnostics can print `file:line:column` and underline the exact node.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct Pos {
-    /// 1-based line; 0 when unknown.
-    pub line: u32,
-    /// 1-based column in characters; 0 when unknown.
-    pub column: u32,
-    /// Byte offset of the node's first character; `usize::MAX` when the parser knew the line
-    /// and column but not the byte offset (it does not for syntax errors), in which case
-    /// diagnostics find the node from `line` and `column`.
-    pub offset: usize,
-    /// Length of the node in bytes (0 for a point).
-    pub len: usize,
-}
+pub use crate::diagnostics::Pos;
 
 impl Pos {
     pub(crate) fn from_location(loc: &serde_saphyr::Location) -> Pos {

@@ -24,9 +24,9 @@ use tool::resolve_tool;
 use crate::diagnostics::{
     Diagnostic, Diagnostics, FileId, SourceFile, Sources, Span, did_you_mean,
 };
-use crate::emit::code::escape::{ident, type_ident};
 use crate::model::fields::{FieldResolver, Place};
 use crate::model::{Defaults, Duration, ErrorCode, LintSettings, Model, Text, Tool, ToolSet};
+use crate::rust_names::{ident, type_ident};
 use crate::spec::format::{self as raw, SpecFile};
 use crate::spec::spanned::{Pos, Sp};
 
