@@ -133,3 +133,37 @@ async fn a_key_whose_call_stopped_renewing_is_free_one_lease_later() {
         assert_eq!(runs.load(Ordering::SeqCst), 2);
     }
 }
+
+/// Rate records kept apart that say they forgot three records.
+struct ForgetsThree;
+
+impl RateStore for ForgetsThree {
+    fn admit<'a>(
+        &'a self,
+        _: &'a RateLimit,
+        _: &'a str,
+        _: i64,
+    ) -> BoxFuture<'a, Result<Admission, StoreError>> {
+        Box::pin(async { Ok(Admission::Admitted) })
+    }
+    fn purge_counters(&self, _: i64) -> BoxFuture<'_, Result<Purged, StoreError>> {
+        Box::pin(async {
+            Ok(Purged {
+                counters: 3,
+                ..Purged::default()
+            })
+        })
+    }
+}
+
+/// The runtime's purge asks each concern's store, the one set apart included, and adds up
+/// what they forgot.
+#[tokio::test]
+async fn the_runtime_purges_a_concern_set_apart_through_its_own_store() {
+    let rt = Runtime::in_memory()
+        .expect("runtime")
+        .with_rate_store(Arc::new(ForgetsThree));
+    let purged = rt.purge_expired().await.expect("purge");
+    assert_eq!(purged.counters, 3);
+    assert_eq!(purged.rows(), 3, "{purged:?}");
+}
