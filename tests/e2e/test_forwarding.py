@@ -16,7 +16,7 @@ Python `mcp` client:
 - the API's 404 as `not_found` and its 429 as `rate_limited` (retryable), with the API's
   words, never a success; and an API that cannot be reached, said as such.
 
-    FORWARD_FIXTURE=target/release/forward-fixture TOOLSPEC_PRISM_DIR=tests/e2e/prism \\
+    FORWARD_FIXTURE=target/debug/forward-fixture TOOLSPEC_PRISM_DIR=tests/e2e/prism \\
         .venv/bin/pytest -q tests/e2e/test_forwarding.py
 """
 

@@ -15,7 +15,7 @@ that logs what it receives), through the official Python `mcp` client over strea
 
 `pytest -s` prints each case's peak memory:
 
-    FORWARD_FIXTURE=target/release/forward-fixture .venv/bin/pytest -s -q tests/e2e/test_hostile_upstream.py
+    FORWARD_FIXTURE=target/debug/forward-fixture .venv/bin/pytest -s -q tests/e2e/test_hostile_upstream.py
 """
 
 from __future__ import annotations

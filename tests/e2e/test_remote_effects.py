@@ -14,7 +14,7 @@ the same call with the same idempotency_key once the dead call's lease lapsed:
 - `chat_page_send` (remote_unprotected): the retry pages again, and the description the
   agent read said it may.
 
-    REMOTE_FIXTURE=target/release/remote-fixture .venv/bin/pytest -q tests/e2e/test_remote_effects.py
+    REMOTE_FIXTURE=target/debug/remote-fixture .venv/bin/pytest -q tests/e2e/test_remote_effects.py
 """
 
 from __future__ import annotations
