@@ -234,13 +234,6 @@ impl From<Outcome> for ExitCode {
 
 /// Runs the command line and returns the process exit code.
 fn main() -> ExitCode {
-    // `toolspec check ... | head` closes the pipe early: end quietly, as every Unix tool
-    // does, rather than panic in `println!` (Rust ignores SIGPIPE by default).
-    #[cfg(unix)]
-    // SAFETY: restoring the default action of one signal, before any thread exists.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -249,6 +242,17 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    // `toolspec check ... | head` closes the pipe early: end quietly, as every Unix tool
+    // does, rather than panic in `println!` (Rust ignores SIGPIPE by default). Not for
+    // `eval`, which writes to the server it starts: a server that exits would kill it
+    // instead of being reported.
+    #[cfg(unix)]
+    if !matches!(cli.command, Command::Eval(_)) {
+        // SAFETY: restoring the default action of one signal, before any thread exists.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     let outcome = match cli.command {
         Command::Check { specs } => check::run(&specs),
         Command::Import {
