@@ -387,9 +387,9 @@ impl ToolError {
             &catalog::UNKNOWN_TOOL,
             format!(
                 "Unknown tool '{name}'. Available tools: {}.",
-                known.join(", ")
+                bounded_names(known)
             ),
-            json!({ "allowed": known }),
+            json!({ "allowed": first_names(known) }),
         )
     }
 
@@ -484,5 +484,26 @@ fn report_incident(incident: &str, cause: &str) {
             use std::io::Write;
             let _ = writeln!(std::io::stderr(), "toolspec incident {incident}: {cause}");
         }
+    }
+}
+
+/// Most names a refusal lists: a catalog of a thousand tools would otherwise make every
+/// refusal a list of a thousand names.
+const MAX_NAMES_SAID: usize = 20;
+
+/// The first [`MAX_NAMES_SAID`] of `names`, what a refusal's details list.
+pub(crate) fn first_names<'a>(names: &'a [&'a str]) -> &'a [&'a str] {
+    &names[..names.len().min(MAX_NAMES_SAID)]
+}
+
+/// `names` joined for a message, the first [`MAX_NAMES_SAID`] of them and how many more.
+pub(crate) fn bounded_names(names: &[&str]) -> String {
+    match names.len() {
+        n if n <= MAX_NAMES_SAID => names.join(", "),
+        n => format!(
+            "{} and {} more (tools/list has them all)",
+            names[..MAX_NAMES_SAID].join(", "),
+            n - MAX_NAMES_SAID
+        ),
     }
 }

@@ -79,6 +79,7 @@ pub fn lists(spec: &Model) -> Lists {
     let mut lists = Lists {
         anthropic: serde_json::json!([]),
         openai: serde_json::json!([]),
+        responses: serde_json::json!([]),
         gemini: serde_json::json!([]),
     };
     let mut declarations = Vec::new();
@@ -93,6 +94,8 @@ pub fn lists(spec: &Model) -> Lists {
                 push(&mut lists.anthropic, items);
             } else if file.path.ends_with("tools.openai.json") {
                 push(&mut lists.openai, items);
+            } else if file.path.ends_with("tools.openai-responses.json") {
+                push(&mut lists.responses, items);
             } else if file.path.ends_with("tools.gemini.json") {
                 // One `functionDeclarations` tool for every toolset's functions.
                 for tool in items {

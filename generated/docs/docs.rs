@@ -697,6 +697,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 5] = [
         scopes: &["docs:read"],
         input: &DOCS_SEARCH_INPUT,
         example_call: r#"{"query":"reset password"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "docs_get",
@@ -715,6 +716,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 5] = [
         scopes: &["docs:read"],
         input: &DOCS_GET_INPUT,
         example_call: r#"{"article_id":"A-301"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "docs_draft_save",
@@ -733,6 +735,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 5] = [
         scopes: &["docs:write"],
         input: &DOCS_DRAFT_SAVE_INPUT,
         example_call: r#"{"article_id":"A-301","base_revision":7,"title":"Reset your password","body":"Clear cookies, then sign in.","idempotency_key":"ed-301-8"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "docs_draft_restore",
@@ -751,6 +754,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 5] = [
         scopes: &["docs:write"],
         input: &DOCS_DRAFT_RESTORE_INPUT,
         example_call: r#"{"article_id":"A-301","revision":7,"idempotency_key":"rs-301-7"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "docs_publish",
@@ -769,6 +773,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 5] = [
         scopes: &["docs:write", "docs:publish"],
         input: &DOCS_PUBLISH_INPUT,
         example_call: r#"{"article_id":"A-301","revision":8,"idempotency_key":"pub-301-8"}"#,
+        group: ::core::option::Option::None,
     },
 ];
 

@@ -785,6 +785,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
         scopes: &["orders:read"],
         input: &ORDERS_GET_INPUT,
         example_call: r#"{"order_id":"O-5001"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "orders_search",
@@ -803,6 +804,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
         scopes: &["orders:read"],
         input: &ORDERS_SEARCH_INPUT,
         example_call: r#"{"customer_email":"ada@example.com","status":"shipped"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "orders_refund",
@@ -821,6 +823,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
         scopes: &["orders:write"],
         input: &ORDERS_REFUND_INPUT,
         example_call: r#"{"order_id":"O-5001","amount":12.5,"reason":"damaged","skus":["SKU-RED-42"],"idempotency_key":"rf-5001-1"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "orders_invoice_send",
@@ -839,6 +842,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
         scopes: &["orders:write"],
         input: &ORDERS_INVOICE_SEND_INPUT,
         example_call: r#"{"order_id":"O-5001","recipients":["billing@example.com"],"idempotency_key":"inv-5001"}"#,
+        group: ::core::option::Option::None,
     },
 ];
 

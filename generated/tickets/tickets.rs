@@ -606,6 +606,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 5] = [
         scopes: &["tickets:read"],
         input: &TICKETS_SEARCH_INPUT,
         example_call: r#"{"query":"login","status":"open","limit":5}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "tickets_get",
@@ -624,6 +625,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 5] = [
         scopes: &["tickets:read"],
         input: &TICKETS_GET_INPUT,
         example_call: r#"{"ticket_id":"T-1001"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "tickets_export",
@@ -642,6 +644,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 5] = [
         scopes: &["tickets:read"],
         input: &TICKETS_EXPORT_INPUT,
         example_call: r#"{"status":"open"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "tickets_create",
@@ -660,6 +663,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 5] = [
         scopes: &["tickets:write"],
         input: &TICKETS_CREATE_INPUT,
         example_call: r#"{"title":"Login loop on SSO","customer_email":"a@example.com","idempotency_key":"k-7f3a"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "tickets_update_status",
@@ -678,6 +682,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 5] = [
         scopes: &["tickets:write"],
         input: &TICKETS_UPDATE_STATUS_INPUT,
         example_call: r#"{"ticket_id":"T-1001","status":"closed","idempotency_key":"k-close-1001"}"#,
+        group: ::core::option::Option::None,
     },
 ];
 

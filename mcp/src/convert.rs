@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use rmcp::ErrorData;
-use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, MetaObject, Tool, ToolAnnotations};
 use serde_json::{Value, json};
 
 use toolspec_core::ToolError;
@@ -14,6 +14,10 @@ use toolspec_core::engine::{Annotations, Hint, ToolDefinition, unknown_tool};
 /// The `_meta` key of a result produced through a deprecated alias. Its value is
 /// `{"called": "<alias>", "use": "<canonical name>"}`.
 pub const ALIAS_META_KEY: &str = "toolspec/deprecated_alias";
+
+/// The `_meta` key of a tool that hosts should load on every turn rather than defer until a
+/// search finds it: set on the tools of a spec's `up_front` groups.
+pub const ALWAYS_LOAD_META_KEY: &str = "anthropic/alwaysLoad";
 
 /// A tool definition that cannot be served: found when the server is built, so a broken
 /// table fails at startup instead of making clients reject the whole `tools/list`.
@@ -61,6 +65,13 @@ fn to_tool(def: &ToolDefinition) -> Result<Tool, DefinitionError> {
     let mut tool = Tool::new(def.name, def.description, Arc::new(input))
         .with_title(def.title)
         .with_annotations(annotations(&def.annotations));
+    if def.group.is_some_and(|g| g.up_front) {
+        // The spec loads this group on every turn: hosts that defer MCP tools until a
+        // search finds them (Claude Code) keep it loaded.
+        let mut meta = JsonObject::new();
+        meta.insert(ALWAYS_LOAD_META_KEY.to_string(), Value::Bool(true));
+        tool = tool.with_meta(MetaObject(meta));
+    }
     if !def.listed_output_schema.trim().is_empty() {
         let output = object_schema(def.name, "listed_output_schema", def.listed_output_schema)?;
         tool = tool.with_raw_output_schema(Arc::new(output));
@@ -199,6 +210,7 @@ mod tests {
             scopes: &[],
             input: &EMPTY,
             example_call: "{}",
+            group: None,
         }
     }
 

@@ -20,7 +20,8 @@ use super::log::{CallLogger, CallOutcome, CallRecord, stderr_logger};
 use super::tasks::{self, TaskLimits};
 use toolspec_core::ToolError;
 use toolspec_core::engine::{
-    APPROVAL_PENDING, CallContext, CallOutput, ToolDefinition, Toolset, find_tool,
+    APPROVAL_PENDING, CallContext, CallOutput, Served, ServedError, ToolDefinition, Toolset,
+    find_tool,
 };
 use toolspec_core::progress::{Progress, Update};
 
@@ -44,6 +45,8 @@ pub struct McpServer {
     list_ttl: std::time::Duration,
     /// The tasks this process runs ([`toolspec_core::task`]).
     running: tasks::Running,
+    /// Which tools it serves; `tools` holds only those.
+    served: Arc<Served>,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -77,7 +80,35 @@ impl McpServer {
             logger: Some(stderr_logger()),
             list_ttl: LIST_TTL,
             running: tasks::Running::default(),
+            served: Arc::new(Served::everything()),
         })
+    }
+
+    /// Serves only what `served` chooses: some groups of the catalog, or no write
+    /// (`--groups`, `--read-only`; see [`Served`]). `tools/list` then holds only those
+    /// tools, the same list for every connection, and a call to another tool is refused
+    /// with a message that says which group holds it or that the server is read-only.
+    ///
+    /// Fails when `served` names a group the toolset does not have, or leaves no tool.
+    pub fn serving(mut self, served: Served) -> Result<Self, ServedError> {
+        let definitions = self.toolset.definitions();
+        served.check(definitions)?;
+        // `tools` holds one entry per definition, in their order (`tool_list`).
+        let tools: Vec<Tool> = self
+            .tools
+            .iter()
+            .zip(definitions)
+            .filter(|(_, d)| served.serves(d))
+            .map(|(t, _)| t.clone())
+            .collect();
+        self.tools = tools.into();
+        self.served = Arc::new(served);
+        Ok(self)
+    }
+
+    /// What this server serves ([`McpServer::serving`]).
+    pub fn served(&self) -> &Served {
+        &self.served
     }
 
     /// Sets how long clients may cache `tools/list` (default [`LIST_TTL`]). The list is
@@ -356,8 +387,27 @@ impl ServerHandler for McpServer {
                 elapsed: Duration::ZERO,
                 outcome: CallOutcome::UnknownTool,
             });
-            return Err(unknown_tool_error(definitions, called));
+            // The names it suggests are the ones this server lists.
+            let listed: Vec<ToolDefinition> = definitions
+                .iter()
+                .filter(|d| self.served.serves(d))
+                .copied()
+                .collect();
+            return Err(unknown_tool_error(&listed, called));
         };
+        if let Some(refusal) = self.served.refusal(definition, definitions) {
+            self.log(CallRecord {
+                called,
+                canonical: Some(definition.name),
+                request_id: &request_id,
+                elapsed: Duration::ZERO,
+                outcome: CallOutcome::UnknownTool,
+            });
+            return Err(ErrorData::invalid_params(
+                refusal.message.clone(),
+                Some(refusal.to_value()),
+            ));
+        }
         let mut ctx = CallContext::new();
         ctx.request_id = Some(request_id.clone());
         ctx.session_id = session_id(&context);

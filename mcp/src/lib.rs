@@ -73,7 +73,7 @@ mod serve;
 mod stdio;
 mod tasks;
 
-pub use convert::{ALIAS_META_KEY, DefinitionError, alias_note, tool_list};
+pub use convert::{ALIAS_META_KEY, ALWAYS_LOAD_META_KEY, DefinitionError, alias_note, tool_list};
 pub use guard::{Access, HttpGuard};
 pub use handler::{LIST_TTL, McpServer};
 pub use log::{CallLogger, CallOutcome, CallRecord, stderr_logger};

@@ -44,6 +44,7 @@ static DEFS: [ToolDefinition; 1] = [ToolDefinition {
     scopes: &["bench:read"],
     input: &INPUT,
     example_call: r#"{"id":"a"}"#,
+    group: None,
 }];
 
 /// A read whose method does a little real work: it validates and answers a small record.

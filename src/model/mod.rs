@@ -16,7 +16,9 @@ mod types;
 pub mod upstream;
 pub mod values;
 
-pub use crate::spec::format::{Approval, Effect, Format, OutputSchema, Tier, Verbosity};
+pub use crate::spec::format::{
+    Approval, Effect, Format, OutputSchema, Tier, ToolSearch, Verbosity,
+};
 pub use duration::{Duration, format_duration};
 pub use resolve::{has_service_prefix, resolve, with_service_prefix};
 pub use types::*;
@@ -91,6 +93,11 @@ pub struct ToolSet {
     pub upstream: Option<upstream::Upstream>,
     /// Tools, in written order.
     pub tools: Vec<Tool>,
+    /// The tools' groups, in written order; empty when the spec has none (every tool is
+    /// then loaded up front and served).
+    pub groups: Vec<Group>,
+    /// The tool search tool the Anthropic list adds when some group is deferred.
+    pub tool_search: ToolSearch,
     /// Lint settings written in the spec.
     pub lint: LintSettings,
 }
@@ -109,6 +116,46 @@ impl ToolSet {
     /// A named type by name.
     pub fn named_type(&self, name: &str) -> Option<&NamedType> {
         self.types.iter().find(|t| t.name == name)
+    }
+
+    /// The group `tool` belongs to, if the toolset has groups.
+    pub fn group_of(&self, tool: &Tool) -> Option<&Group> {
+        tool.group.and_then(|g| self.groups.get(g))
+    }
+
+    /// The tools of the group at `group` (its position in [`ToolSet::groups`]), in order.
+    pub fn members(&self, group: usize) -> impl Iterator<Item = &Tool> {
+        self.tools.iter().filter(move |t| t.group == Some(group))
+    }
+
+    /// Whether a model receives `tool`'s definition on every turn: always without groups,
+    /// otherwise when its group is `up_front`.
+    pub fn up_front(&self, tool: &Tool) -> bool {
+        self.group_of(tool).is_none_or(|g| g.up_front)
+    }
+
+    /// Whether some tool waits for a search (a group that is not `up_front`).
+    pub fn defers(&self) -> bool {
+        self.groups.iter().any(|g| !g.up_front)
+    }
+}
+
+/// A checked group of tools (the spec's `groups`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    /// Its name (`pulls`), what operators pass to `--groups`; the span points at it.
+    pub name: Text,
+    /// What a model reads about its tools before any is loaded.
+    pub description: Text,
+    /// Whether its tools are loaded on every turn rather than found by a search.
+    pub up_front: bool,
+}
+
+impl Group {
+    /// The name providers see: the service, `_`, the group (`github_pulls`), so two
+    /// servers' groups of one name stay apart in one request.
+    pub fn namespace(&self, service: &str) -> String {
+        format!("{service}_{}", self.name.text)
     }
 }
 
@@ -304,6 +351,9 @@ pub struct Tool {
     pub lint_allow: Vec<(Text, Text)>,
     /// The request a call becomes, for a toolset with `upstream` (`http`).
     pub http: Option<upstream::HttpCall>,
+    /// The position in its toolset's [`ToolSet::groups`] of the group it belongs to; `None`
+    /// when the toolset has no groups.
+    pub group: Option<usize>,
 }
 
 impl Tool {

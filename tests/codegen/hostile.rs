@@ -741,6 +741,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
         scopes: &["hostile:read"],
         input: &HOSTILE_SEARCH_INPUT,
         example_call: r##"{"query":"\"#*/🎉","kind":"say \"hi\"#","limit":2}"##,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "self",
@@ -759,6 +760,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
         scopes: &["hostile:read"],
         input: &SELF_INPUT,
         example_call: r##"{"crate":{"type":"*/ closed /*","self":"x\"#y","crate":1,"customerEmail":"a@example.com"}}"##,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "hostile_type",
@@ -777,6 +779,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
         scopes: &["hostile:write"],
         input: &HOSTILE_TYPE_INPUT,
         example_call: r##"{"id":"a\"#1","type":"🎉","idempotency_key":"k\"#*/"}"##,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "match",
@@ -795,6 +798,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 4] = [
         scopes: &["hostile:write"],
         input: &MATCH_INPUT,
         example_call: r#"{"fn":{"_":false,"async":1.5},"idempotency_key":"m-1"}"#,
+        group: ::core::option::Option::None,
     },
 ];
 

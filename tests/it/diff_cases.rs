@@ -38,6 +38,13 @@ const CASES: &[(&str, &str, Option<Party>, bool)] = &[
     ("when-rule-loosened", "requirement-removed", None, false),
     // A re-import of a changed API: the same call becomes another request.
     ("http-changed", "http-changed", None, false),
+    // A server serving one group no longer serves a tool moved out of it.
+    (
+        "tool-group-changed",
+        "tool-group-changed",
+        Some(Party::Callers),
+        true,
+    ),
     (
         "type-widened-to-union",
         "type-widened-to-union",

@@ -49,7 +49,12 @@ fn load_draft(service: &str, yaml: &str) -> toolspec::model::Model {
 }
 
 fn golden(name: &str, actual: &str) {
-    let path = root().join("tests/import/drafts").join(name);
+    golden_at("drafts", name, actual);
+}
+
+/// Checks `actual` against `tests/import/<dir>/<name>` (writes it with UPDATE_GOLDEN).
+fn golden_at(dir: &str, name: &str, actual: &str) {
+    let path = root().join("tests/import").join(dir).join(name);
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::create_dir_all(path.parent().expect("has a parent")).expect("mkdir");
         std::fs::write(&path, actual).expect("writes");
@@ -81,6 +86,116 @@ fn drafts_check_generate_and_are_the_checked_in_ones() {
         golden(&format!("{service}.yaml"), &d.yaml);
         golden(&format!("{service}.report.txt"), &d.report.to_string());
     }
+}
+
+/// GitHub's `pulls`, `issues` and `repos` tags as one catalog: one group per tag, in the
+/// order they were chosen (`pulls` first, loaded up front), the others deferred in every list that can defer and left out of the
+/// lists that cannot. The draft is `tests/import/catalog/github.yaml`.
+#[test]
+fn a_catalog_of_three_tags_is_three_groups_deferred_where_providers_can() {
+    let doc = document("github.json");
+    let d = draft(
+        &doc,
+        "github.json",
+        "github",
+        &["tag:pulls", "tag:issues", "tag:repos"],
+    );
+    golden_at("catalog", "github.yaml", &d.yaml);
+    golden_at("catalog", "github.report.txt", &d.report.to_string());
+    let model = load_draft("github", &d.yaml);
+    let ts = &model.toolsets[0];
+    let names: Vec<&str> = ts.groups.iter().map(|g| g.name.text.as_str()).collect();
+    assert_eq!(names, ["pulls", "issues", "repos"]);
+    assert_eq!(
+        ts.groups.iter().map(|g| g.up_front).collect::<Vec<_>>(),
+        [true, false, false]
+    );
+    assert!(
+        ts.tools.iter().all(|t| t.group.is_some()),
+        "every tool in a group"
+    );
+    let loaded = ts.members(0).count();
+    let all = ts.tools.len();
+    assert!(loaded > 20 && all > 200, "{loaded} of {all}");
+
+    let files = generate(&model, &[Kind::Schemas], &EmitOptions::default())
+        .unwrap_or_else(|e| panic!("generate failed: {e:?}"))
+        .files;
+    let list = |name: &str| -> Value {
+        let f = files
+            .iter()
+            .find(|f| f.path.ends_with(name))
+            .unwrap_or_else(|| panic!("no {name}"));
+        serde_json::from_str(&f.contents).expect("JSON")
+    };
+    // Anthropic: the search tool first, then every tool, those outside `pulls` deferred.
+    let anthropic = list("tools.anthropic.json");
+    let anthropic = anthropic.as_array().expect("an array");
+    assert_eq!(anthropic[0]["type"], "tool_search_tool_bm25_20251119");
+    assert_eq!(anthropic.len(), all + 1);
+    let deferred = anthropic
+        .iter()
+        .filter(|t| t["defer_loading"] == true)
+        .count();
+    assert_eq!(deferred, all - loaded);
+    // Responses: one namespace per group, then the hosted search.
+    let responses = list("tools.openai-responses.json");
+    let kinds: Vec<&str> = responses
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|t| t["type"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        kinds,
+        ["namespace", "namespace", "namespace", "tool_search"]
+    );
+    assert_eq!(responses[0]["name"], "github_pulls");
+    assert!(
+        responses[0]["tools"]
+            .as_array()
+            .expect("members")
+            .iter()
+            .all(|f| f.get("defer_loading").is_none())
+    );
+    assert!(
+        responses[1]["tools"]
+            .as_array()
+            .expect("members")
+            .iter()
+            .all(|f| f["defer_loading"] == true)
+    );
+    // Chat Completions and Gemini cannot defer: the group loaded up front only.
+    assert_eq!(
+        list("tools.openai.json").as_array().map(Vec::len),
+        Some(loaded)
+    );
+    assert_eq!(
+        list("tools.gemini.json")[0]["functionDeclarations"]
+            .as_array()
+            .map(Vec::len),
+        Some(loaded)
+    );
+    // MCP lists every tool, and tells hosts that defer to keep the up-front ones.
+    let mcp = list("tools.mcp.json");
+    let kept = mcp["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter(|t| t["_meta"]["anthropic/alwaysLoad"] == true)
+        .count();
+    assert_eq!(kept, loaded);
+    // What a model reads up front is a fraction of the whole list.
+    let cost = toolspec::internals::stats::lists_cost(ts);
+    let deferred = cost.deferred.expect("it defers");
+    assert!(
+        deferred.anthropic_up_front * 4 < cost.anthropic_tokens,
+        "{cost:?}"
+    );
+    assert!(
+        deferred.openai_up_front * 4 < cost.openai_tokens,
+        "{cost:?}"
+    );
 }
 
 #[test]

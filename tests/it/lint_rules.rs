@@ -41,6 +41,9 @@ macro_rules! rule_tests {
 
 rule_tests! {
     tool_name_prefix: "tool-name-prefix" at 6:11;
+    groups_missing: "groups-missing" at 2:10;
+    group_too_big: "group-too-big" at 115:3;
+    no_group_up_front: "no-group-up-front" at 25:3;
     tool_name_verb: "tool-name-verb" at 6:11;
     param_name_cryptic: "param-name-cryptic" at 12:7;
     id_name_suffix: "id-name-suffix" at 12:7;

@@ -31,6 +31,7 @@ mod docs_truth;
 mod effect_words;
 mod example_cover;
 mod format_reference;
+mod groups;
 mod guide;
 mod import_openapi;
 mod key_optional;

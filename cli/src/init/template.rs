@@ -61,6 +61,8 @@ pub struct Values {
     pub service: String,
     /// `{{Service}}`: the prefix of the generated type names (`MyShop`).
     pub service_type: String,
+    /// `{{SERVICE}}`: the prefix of the server's environment variables (`MY_SHOP`).
+    pub service_env: String,
     /// `{{title}}`: the toolset's title (`My shop`).
     pub title: String,
     /// `{{toolspec_path}}`: the toolspec checkout, as Cargo.toml's paths start.
@@ -84,6 +86,7 @@ impl Values {
             crate_name: crate_name.to_owned(),
             crate_ident: service.clone(),
             service_type: service.to_upper_camel_case(),
+            service_env: service.to_ascii_uppercase(),
             service,
             title,
             // A TOML basic string and a YAML comment: only `\` and `"` need escaping.
@@ -104,6 +107,7 @@ impl Values {
             "crate_ident" => &self.crate_ident,
             "service" => &self.service,
             "Service" => &self.service_type,
+            "SERVICE" => &self.service_env,
             "title" => &self.title,
             "toolspec_path" => &self.toolspec_path,
             "store" => self.store,

@@ -12,6 +12,7 @@ pub mod glue;
 mod observe;
 mod page;
 mod runtime;
+mod served;
 mod write;
 
 pub use crate::text::for_person;
@@ -20,6 +21,7 @@ pub use extras::{UndoSpec, attach_undo, undo_key};
 pub use gate::Gate;
 pub use page::{Page, Window};
 pub use runtime::{DEFAULT_LEASE, Runtime};
+pub use served::{Served, ServedError, groups_of};
 pub use write::CallLimits;
 
 use std::future::Future;
@@ -125,6 +127,21 @@ pub struct ToolDefinition {
     pub input: &'static ObjectShape,
     /// A valid call as JSON text, from the spec's examples; ends every validation message.
     pub example_call: &'static str,
+    /// The group it belongs to, when the spec has groups.
+    pub group: Option<&'static ToolGroup>,
+}
+
+/// A group of a toolset's tools, as the spec's `groups` declares it: what an operator
+/// serves alone (`--groups`, [`Served`]) and what a host may load only on a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolGroup {
+    /// Its name (`pulls`).
+    pub name: &'static str,
+    /// What its tools are for, as a model reads it.
+    pub description: &'static str,
+    /// Whether its tools are loaded on every turn: `tools/list` then marks them
+    /// `_meta["anthropic/alwaysLoad"]`, so hosts that defer tools keep these loaded.
+    pub up_front: bool,
 }
 
 impl ToolDefinition {

@@ -123,13 +123,18 @@ impl Provider {
     }
 
     /// The tool list this provider is given, from the lists toolspec writes for the toolset
-    /// (`tools.anthropic.json`, `tools.openai.json`, `tools.gemini.json`): what a user ships.
-    /// Responses takes the Chat list's functions flattened, as OpenAI's migration says.
+    /// (`tools.anthropic.json`, `tools.openai.json`, `tools.openai-responses.json`,
+    /// `tools.gemini.json`): what a user ships. Without a Responses list (one built by
+    /// hand), Responses takes the Chat list's functions flattened, as OpenAI's migration
+    /// says.
     pub fn tools(self, lists: &Lists) -> Value {
         match self {
             Provider::Anthropic => lists.anthropic.clone(),
             Provider::OpenAiChat => lists.openai.clone(),
-            Provider::OpenAiResponses => responses::flatten(&lists.openai),
+            Provider::OpenAiResponses => match lists.responses.as_array() {
+                Some(list) if !list.is_empty() => lists.responses.clone(),
+                _ => responses::flatten(&lists.openai),
+            },
             Provider::Gemini => lists.gemini.clone(),
         }
     }
@@ -192,6 +197,8 @@ pub struct Lists {
     pub anthropic: Value,
     /// The Chat Completions `tools` array.
     pub openai: Value,
+    /// The Responses `tools` array (`Null` or empty: the Chat list flattened).
+    pub responses: Value,
     /// The `generateContent` `tools` array.
     pub gemini: Value,
 }

@@ -44,6 +44,7 @@ static DEFS: [ToolDefinition; 2] = [
         scopes: &[],
         input: &CLOSE_INPUT,
         example_call: r#"{"ticket_id":"T-1"}"#,
+        group: None,
     },
     ToolDefinition {
         name: "tickets_search",
@@ -60,6 +61,7 @@ static DEFS: [ToolDefinition; 2] = [
         scopes: &[],
         input: &SEARCH_INPUT,
         example_call: r#"{"limit":2}"#,
+        group: None,
     },
 ];
 static UNDO: UndoSpec = UndoSpec {

@@ -64,6 +64,7 @@ static SCOPED: ToolDefinition = ToolDefinition {
     scopes: &["t:read", "t:write"],
     input: &INPUT,
     example_call: r#"{"n":1,"a":true}"#,
+    group: None,
 };
 
 async fn produce_all() -> BTreeMap<String, ToolError> {

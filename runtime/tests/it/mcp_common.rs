@@ -49,6 +49,7 @@ pub static DEFS: [ToolDefinition; 2] = [
         scopes: &["notes:read"],
         input: &NOTE_INPUT,
         example_call: r#"{"note_id":"N-1"}"#,
+        group: None,
     },
     ToolDefinition {
         name: "notes_delete",
@@ -67,6 +68,7 @@ pub static DEFS: [ToolDefinition; 2] = [
         scopes: &["notes:write"],
         input: &NOTE_INPUT,
         example_call: r#"{"note_id":"N-1"}"#,
+        group: None,
     },
 ];
 

@@ -40,6 +40,7 @@ static DEFS: [ToolDefinition; 1] = [ToolDefinition {
     scopes: &[],
     input: &INPUT,
     example_call: r#"{"job":"slow-0","idempotency_key":"k"}"#,
+    group: None,
 }];
 
 /// `jobs_run` of `slow-MS` waits MS in its unit of work, then counts a run that commits.

@@ -19,6 +19,7 @@
 mod constraints;
 mod fields;
 mod forward;
+mod groups;
 mod projection;
 mod rate;
 pub mod render;
@@ -200,6 +201,7 @@ pub fn diff(old: &Model, new: &Model) -> Vec<Change> {
         {
             settings::compare_catalog(ots, nts, &mut out);
             settings::compare_limits(ots, nts, &mut out);
+            groups::compare_groups(ots, nts, &mut out);
         }
     }
     out.items

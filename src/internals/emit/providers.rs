@@ -8,8 +8,15 @@
 //! <service>/tools.mcp.json               the MCP tools/list result: {"tools": [...]}
 //! <service>/tools.anthropic.json         the Messages API `tools` array
 //! <service>/tools.openai.json            the Chat Completions `tools` array, strict
+//! <service>/tools.openai-responses.json  the Responses API `tools` array, strict
 //! <service>/tools.gemini.json            the generateContent `tools` array (function declarations)
 //! ```
+//!
+//! For a toolset with groups, the groups not loaded up front are deferred where the
+//! provider can defer (Anthropic: `defer_loading` and the tool search tool; Responses: a
+//! namespace per group and `tool_search`; MCP: `_meta["anthropic/alwaysLoad"]` on the tools
+//! that must stay loaded), and left out of the lists of providers that cannot (Chat
+//! Completions, Gemini), which hold the up-front groups only.
 //!
 //! The entries themselves, and whether a toolset fits each provider's limits, are the plan's
 //! ([`crate::plan::providers`]); this module writes them.
@@ -23,7 +30,7 @@
 use crate::diagnostics::Diagnostics;
 use crate::emit::GeneratedFile;
 use crate::model::{Model, ToolSet};
-use crate::plan::providers::{Prepared, anthropic, gemini, mcp, openai};
+use crate::plan::providers::{Prepared, anthropic, gemini, mcp, openai, responses};
 use serde::Serialize;
 
 /// The schema files and provider lists of every toolset, and warnings.
@@ -41,10 +48,20 @@ pub fn emit(model: &Model) -> Result<(Vec<GeneratedFile>, Diagnostics), Diagnost
     let mut lists = Vec::new();
     for ts in &model.toolsets {
         errors.extend(mcp::check(ts));
+        let [anthropic, openai, responses, gemini] = refused(
+            [
+                (anthropic::check(ts), "tools.anthropic.json"),
+                (openai::check(ts), "tools.openai.json"),
+                (responses_check(ts), "tools.openai-responses.json"),
+                (gemini::check(ts), "tools.gemini.json"),
+            ],
+            &mut warnings,
+        );
         let skip = Lists {
-            anthropic: refused(anthropic::check(ts), "tools.anthropic.json", &mut warnings),
-            openai: refused(openai::check(ts), "tools.openai.json", &mut warnings),
-            gemini: refused(gemini::check(ts), "tools.gemini.json", &mut warnings),
+            anthropic,
+            openai,
+            responses,
+            gemini,
         };
         lists.push((ts, skip));
     }
@@ -66,20 +83,55 @@ pub struct Lists {
     pub anthropic: bool,
     /// `tools.openai.json` is not written.
     pub openai: bool,
+    /// `tools.openai-responses.json` is not written.
+    pub responses: bool,
     /// `tools.gemini.json` is not written.
     pub gemini: bool,
 }
 
-/// Whether `found` refuses the list `file`; its problems become warnings that say so.
-fn refused(found: Diagnostics, file: &str, warnings: &mut Diagnostics) -> bool {
-    let mut any = false;
-    for mut d in found {
-        any = true;
+/// What OpenAI would refuse in the Responses list of `ts`: any function's own limits, and
+/// the count of functions when none is deferred (whether deferred functions count toward
+/// the 128 is not documented; a toolset that defers is not held to it).
+fn responses_check(ts: &ToolSet) -> Diagnostics {
+    if ts.defers() {
+        openai::check_tools(ts)
+    } else {
+        openai::check(ts)
+    }
+}
+
+/// Which of the lists each set of problems refuses; the problems become warnings that say
+/// which files are not written. One problem that refuses two lists (a description over
+/// OpenAI's limit refuses both of its lists) is said once, naming both.
+fn refused<const N: usize>(
+    found: [(Diagnostics, &str); N],
+    warnings: &mut Diagnostics,
+) -> [bool; N] {
+    let mut merged: Vec<(crate::diagnostics::Diagnostic, Vec<&str>)> = Vec::new();
+    let mut out = [false; N];
+    for (i, (diags, file)) in found.into_iter().enumerate() {
+        for d in diags {
+            out[i] = true;
+            let same = merged
+                .iter()
+                .position(|(m, _)| m.code == d.code && m.span == d.span && m.message == d.message);
+            match same {
+                Some(at) => merged[at].1.push(file),
+                None => merged.push((d, vec![file])),
+            }
+        }
+    }
+    for (mut d, files) in merged {
         d.severity = crate::diagnostics::Severity::Warning;
-        d.message = format!("{} ({file} is not written for this toolset)", d.message);
+        let verb = if files.len() == 1 { "is" } else { "are" };
+        d.message = format!(
+            "{} ({} {verb} not written for this toolset)",
+            d.message,
+            files.join(" and ")
+        );
         warnings.push(d);
     }
-    any
+    out
 }
 
 /// The files of one toolset without the provider lists `skip` names, without checking
@@ -102,30 +154,33 @@ pub fn toolset_files(ts: &ToolSet, skip: Lists) -> Vec<GeneratedFile> {
     files.push(GeneratedFile::new(
         format!("{service}/tools.mcp.json"),
         pretty(&mcp::ToolsList {
-            tools: tools.iter().map(mcp::McpTool::from).collect(),
+            tools: tools.iter().map(|p| mcp::McpTool::of(ts, p)).collect(),
         }),
     ));
     if !skip.anthropic {
         files.push(GeneratedFile::new(
             format!("{service}/tools.anthropic.json"),
-            pretty(&anthropic::tools(&tools)),
+            pretty(&anthropic::tools(ts, &tools)),
         ));
     }
+    // The providers without deferred loading take the tools loaded up front.
+    let up_front = || tools.iter().filter(|p| ts.up_front(p.tool));
     if !skip.openai {
         files.push(GeneratedFile::new(
             format!("{service}/tools.openai.json"),
-            pretty(
-                &tools
-                    .iter()
-                    .map(openai::OpenAiTool::from)
-                    .collect::<Vec<_>>(),
-            ),
+            pretty(&up_front().map(openai::OpenAiTool::from).collect::<Vec<_>>()),
+        ));
+    }
+    if !skip.responses {
+        files.push(GeneratedFile::new(
+            format!("{service}/tools.openai-responses.json"),
+            pretty(&responses::tools(ts, &tools)),
         ));
     }
     if !skip.gemini {
         files.push(GeneratedFile::new(
             format!("{service}/tools.gemini.json"),
-            pretty(&gemini::tools(&tools)),
+            pretty(&gemini::tools(up_front())),
         ));
     }
     files

@@ -52,9 +52,70 @@ pub struct SpecFile {
     pub upstream: Option<Sp<Upstream>>,
     /// The tools, in the order agents and docs list them.
     pub tools: Sp<Vec<Tool>>,
+    /// The toolset's tools in named groups, for a catalog too big to send a model whole
+    /// (past 30 or so tools, models pick worse and pay for every definition on every turn).
+    /// With groups, every tool belongs to exactly one. The groups marked `up_front` are
+    /// loaded on every turn; the others are deferred: the Anthropic list marks their tools
+    /// `defer_loading` and adds the tool search tool, the OpenAI Responses list makes each
+    /// group a namespace beside `tool_search`, and the lists of providers without deferral
+    /// (OpenAI Chat Completions, Gemini) hold the up-front groups only. A generated server
+    /// can serve some groups and not others (`--groups`).
+    #[serde(default)]
+    pub groups: Option<SpMap<Group>>,
+    /// How a model finds the deferred groups' tools on Anthropic: `bm25` (natural-language
+    /// queries, the default) or `regex` (patterns over names and descriptions). Only read
+    /// when some group is not `up_front`.
+    #[serde(default)]
+    pub tool_search: Option<Sp<ToolSearch>>,
     /// Lint configuration for this spec: the rule set and rules to allow or deny.
     #[serde(default)]
     pub lint: Option<LintConfig>,
+}
+
+/// A named group of the toolset's tools: what a model searches for, a provider namespaces
+/// and a server may serve alone. Its name (snake_case, `pulls`) is what operators pass to
+/// `--groups`; providers see it after the service (`github_pulls`). Give the tools either
+/// by name (`tools`) or by a name pattern (`match`).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Group {
+    /// What the group's tools are for, in a sentence a model reads before any of them is
+    /// loaded (the OpenAI namespace's description): say what they act on and the words a
+    /// user would use (`Pull requests: list, read, open, review and merge them.`).
+    pub description: Sp<String>,
+    /// The group's tools by name.
+    #[serde(default)]
+    pub tools: Option<Sp<Vec<Sp<String>>>>,
+    /// The group's tools by a pattern of their names, where `*` stands for any run of
+    /// characters (`github_pulls_*`).
+    #[serde(default, rename = "match")]
+    pub pattern: Option<Sp<String>>,
+    /// Load the group's tools on every turn instead of deferring them until a search finds
+    /// them: for the few tools most tasks need (keep it to a handful). Default false.
+    #[serde(default)]
+    pub up_front: Option<Sp<bool>>,
+}
+
+/// The tool search tool the Anthropic list adds for the deferred groups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ToolSearch {
+    /// BM25 over the tools' names, descriptions and parameters; the model writes a
+    /// natural-language query. The default.
+    #[default]
+    Bm25,
+    /// Python regular expressions over the same text; the model writes a pattern.
+    Regex,
+}
+
+impl ToolSearch {
+    /// The value as the spec writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolSearch::Bm25 => "bm25",
+            ToolSearch::Regex => "regex",
+        }
+    }
 }
 
 /// Defaults every tool of the toolset inherits unless it overrides them.

@@ -72,6 +72,10 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("TimeLimit", "limit: 30s\nusual: 2s\n"),
     ("TaskTerms", "kept: 1h\n"),
     (
+        "Group",
+        "description: Pull requests on a repository. List, read, open, review and merge them.\nmatch: github_pulls_*\nup_front: true\n",
+    ),
+    (
         "Tool",
         "name: tickets_get\ntitle: Get a ticket\nsummary: Get one support ticket by its id.\nreturns: the ticket with its title, status and customer email.\nuse_when: you already have a ticket id, from tickets_search or the user.\nnot_for:\n  - when: finding tickets by words\n    use: tickets_search\ntier: read_only\nparams:\n  ticket_id: { type: TicketId, description: The id of the ticket to read. }\noutput:\n  ticket: { type: Ticket, description: The ticket. }\nerrors: [not_found]\nexamples:\n  - title: Read one ticket\n    arguments: { ticket_id: T-1001 }\n    result: { ticket: { ticket_id: T-1001, status: open } }\n",
     ),
@@ -133,6 +137,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("Approval", "host\n"),
     ("Effect", "remote_keyed\n"),
     ("OutputSchema", "none\n"),
+    ("ToolSearch", "regex\n"),
     (
         "Upstream",
         "base_url: https://petstore3.swagger.io/api/v3\nauth: { scheme: header, name: api_key }\nstatuses: { \"404\": not_found, \"429\": rate_limited }\n",
@@ -179,6 +184,8 @@ const ORDER: &[&str] = &[
     "PreviewDefaults",
     "ScopeDefaults",
     "RequestLimits",
+    "Group",
+    "ToolSearch",
     "Upstream",
     "UpstreamAuth",
     "AuthScheme",

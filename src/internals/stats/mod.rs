@@ -27,6 +27,7 @@
 //!
 //! [`tool_cost`] is the one function other stages call for "the definition's token cost".
 
+pub mod deferred;
 pub mod report;
 
 use crate::model::{Tool, ToolSet};
@@ -107,6 +108,9 @@ pub struct ToolSetCost {
     pub openai_tokens: usize,
     /// Tokens of the compact Gemini `tools` array.
     pub gemini_tokens: usize,
+    /// For a toolset that defers groups: what a model pays up front and per search.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deferred: Option<deferred::DeferredCost>,
 }
 
 impl ToolCost {
@@ -167,7 +171,7 @@ pub fn toolset_cost(ts: &ToolSet) -> ToolSetCost {
     let prepared: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
     let mut tools: Vec<ToolCost> = prepared.iter().map(prepared_cost).collect();
     tools.sort_by(|a, b| b.mcp_tokens.cmp(&a.mcp_tokens).then(a.name.cmp(&b.name)));
-    let lists = prepared_lists_cost(&prepared);
+    let lists = prepared_lists_cost(ts, &prepared);
     let mcp_output_tokens = tools.iter().map(|t| t.mcp_output_tokens).sum();
     ToolSetCost {
         service: ts.service.text.clone(),
@@ -179,6 +183,7 @@ pub fn toolset_cost(ts: &ToolSet) -> ToolSetCost {
         anthropic_tokens: lists.anthropic_tokens,
         openai_tokens: lists.openai_tokens,
         gemini_tokens: lists.gemini_tokens,
+        deferred: lists.deferred,
     }
 }
 
@@ -196,15 +201,18 @@ pub struct ListCost {
     pub openai_estimate: usize,
     /// Tokens of the compact Gemini `tools` array.
     pub gemini_tokens: usize,
+    /// For a toolset that defers groups: what a model pays up front and per search.
+    pub deferred: Option<deferred::DeferredCost>,
 }
 
-/// The cost of each provider's whole list of `ts`, as `generate` writes it.
+/// The cost of each provider's whole list of `ts` (every tool, none deferred), and of the
+/// deferred lists when it defers groups.
 pub fn lists_cost(ts: &ToolSet) -> ListCost {
     let prepared: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
-    prepared_lists_cost(&prepared)
+    prepared_lists_cost(ts, &prepared)
 }
 
-fn prepared_lists_cost(prepared: &[Prepared]) -> ListCost {
+fn prepared_lists_cost(ts: &ToolSet, prepared: &[Prepared]) -> ListCost {
     let functions: Vec<Value> = prepared
         .iter()
         .map(|p| serde_json::to_value(openai::OpenAiTool::from(p)).unwrap_or_default())
@@ -214,10 +222,11 @@ fn prepared_lists_cost(prepared: &[Prepared]) -> ListCost {
     };
     ListCost {
         mcp_tokens: count_tokens(&compact(&mcp_list)),
-        anthropic_tokens: count_tokens(&compact(&anthropic::tools(prepared))),
+        anthropic_tokens: count_tokens(&compact(&anthropic::whole(prepared))),
         openai_estimate: openai_estimate(&functions),
         openai_tokens: count_tokens(&compact(&Value::Array(functions))),
         gemini_tokens: count_tokens(&compact(&gemini::tools(prepared))),
+        deferred: deferred::cost(ts, prepared),
     }
 }
 

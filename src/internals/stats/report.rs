@@ -82,15 +82,35 @@ pub fn human(sets: &[ToolSetCost]) -> String {
                 pct(sum(|t| t.schema_tokens), tool_total),
             ],
         );
+        if let Some(d) = &ts.deferred {
+            let _ = writeln!(
+                out,
+                "  with groups deferred: {} tool{} up front, {} deferred\n    \
+                 Anthropic: {} up front ({} of the whole list), a search adds {}\n    \
+                 OpenAI Responses: {} up front ({} of the whole list), a search adds {}",
+                d.tools_up_front,
+                if d.tools_up_front == 1 { "" } else { "s" },
+                d.tools_deferred,
+                d.anthropic_up_front,
+                pct(d.anthropic_up_front, ts.anthropic_tokens),
+                d.anthropic_per_search,
+                d.openai_up_front,
+                pct(d.openai_up_front, ts.openai_tokens),
+                d.openai_per_search,
+            );
+        }
     }
     let _ = writeln!(
         out,
         "\nTokens of {ENCODING}, of the compact JSON each provider receives: the MCP tools/list \
          definition (MCP output: of it, the output schema, which clients read and the model \
          does not), the Anthropic, OpenAI and Gemini entries as tools.*.json hold them (whole \
-         list: the whole file). OpenAI est: OpenAI's published estimate for function \
-         definitions (the whole list adds 12). Other models' tokenizers differ: an estimate. \
-         The last three columns split MCP approximately."
+         list: every tool, none deferred). OpenAI est: OpenAI's published estimate for \
+         function definitions (the whole list adds 12). Other models' tokenizers differ: an \
+         estimate. The last three columns split MCP approximately. With groups deferred: \
+         what a model reads before it searches, and what one search loads (Anthropic: 5 \
+         tools, OpenAI: one group, of average size); the search tools' own instructions are \
+         not published and not counted."
     );
     out
 }

@@ -11,6 +11,7 @@
 mod cross;
 mod example_result;
 mod fits;
+mod groups;
 mod limits;
 mod projection;
 mod scopes;
@@ -195,6 +196,7 @@ fn resolve_toolset(
         }
     }
     rust_name_collisions(path, &tools, fr.diags);
+    let (groups, tool_search) = groups::assign(file, spec, &mut tools, fr.diags);
     ToolSet {
         path: path.to_string(),
         span: top,
@@ -206,6 +208,8 @@ fn resolve_toolset(
         errors,
         upstream,
         tools,
+        groups,
+        tool_search,
         lint,
     }
 }

@@ -321,6 +321,8 @@ pub(super) fn resolve_tool(
             .collect(),
         // Filled in by the toolset, which knows whether it forwards (`upstream::http`).
         http: None,
+        // Filled in by the toolset, which knows every tool's name (`groups::assign`).
+        group: None,
     }
 }
 

@@ -48,6 +48,7 @@
 //!     scopes: &[],
 //!     input: &INPUT,
 //!     example_call: r#"{"query":"x"}"#,
+//!     group: None,
 //! }];
 //! static SERVE: Serve = Serve::new("notes_search").paged("notes", 2);
 //!

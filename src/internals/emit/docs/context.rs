@@ -36,6 +36,25 @@ pub struct ToolsetCtx {
     pub errors: Vec<ErrorRow>,
     /// What each provider's list of these tools costs in context.
     pub cost: crate::stats::ListCost,
+    /// The spec's groups, in order; empty without.
+    pub groups: Vec<GroupCtx>,
+}
+
+/// One group of the toolset, with its page.
+#[derive(Debug, Clone, Serialize)]
+pub struct GroupCtx {
+    /// Its name (`pulls`), what operators pass to `--groups`.
+    pub name: String,
+    /// The name providers see (`github_pulls`).
+    pub namespace: String,
+    /// What its tools are for.
+    pub description: String,
+    /// Whether its tools are loaded on every turn.
+    pub up_front: bool,
+    /// Its page, relative to the docs folder (`group-pulls.md`).
+    pub page: String,
+    /// Its tools, in spec order.
+    pub tools: Vec<ToolSummary>,
 }
 
 /// The toolset's defaults, as the runtime applies them.
@@ -331,6 +350,11 @@ fn output_rows(tool: &Tool) -> Vec<FieldRow> {
 /// The toolset view shared by every page of `ts`.
 pub fn toolset(model: &Model, ts: &ToolSet, combined: bool) -> ToolsetCtx {
     let d = &ts.defaults;
+    let tools: Vec<ToolSummary> = ts
+        .tools
+        .iter()
+        .map(|t| summary(model, ts, t, combined))
+        .collect();
     ToolsetCtx {
         service: ts.service.text.clone(),
         title: ts.title.text.clone(),
@@ -348,14 +372,34 @@ pub fn toolset(model: &Model, ts: &ToolSet, combined: bool) -> ToolsetCtx {
             max_depth: d.max_depth,
         },
         overrides: ts.tools.iter().filter_map(|t| overrides(ts, t)).collect(),
-        tools: ts
-            .tools
-            .iter()
-            .map(|t| summary(model, ts, t, combined))
-            .collect(),
+        tools: tools.clone(),
         errors: catalog_rows(ts),
         cost: crate::stats::lists_cost(ts),
+        groups: ts
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(index, g)| GroupCtx {
+                name: g.name.text.clone(),
+                namespace: g.namespace(&ts.service.text),
+                description: g.description.text.clone(),
+                up_front: g.up_front,
+                page: group_page(&g.name.text),
+                tools: ts
+                    .tools
+                    .iter()
+                    .zip(&tools)
+                    .filter(|(t, _)| t.group == Some(index))
+                    .map(|(_, s)| s.clone())
+                    .collect(),
+            })
+            .collect(),
     }
+}
+
+/// The page of the group `name`, relative to the docs folder.
+pub fn group_page(name: &str) -> String {
+    format!("group-{name}.md")
 }
 
 /// The page view of `tool`, with any spec example the docs cannot show truthfully reported.

@@ -10,6 +10,8 @@
 //!   played through the runtime's own validator and constructors, and the token cost of its
 //!   definition;
 //! - `errors.md`: the whole error catalog;
+//! - `group-<name>.md`, for a spec with groups: what the group is for, whether it loads up
+//!   front, its tools, and how to serve it alone (`--groups`);
 //! - `SUMMARY.md` and `book.toml`, so `mdbook build` makes a site of the folder as it is.
 //!
 //! `toolspec docs SPEC... --out DIR` writes one book for every toolset instead ([`book`]):
@@ -52,6 +54,13 @@ const GITIGNORE: &str = "/book/\n";
 #[derive(Serialize)]
 struct SetPage<'a> {
     toolset: &'a context::ToolsetCtx,
+}
+
+/// What a group's page is rendered with.
+#[derive(Serialize)]
+struct GroupPage<'a> {
+    toolset: &'a context::ToolsetCtx,
+    group: &'a context::GroupCtx,
 }
 
 /// Every page of the combined book of all of `model`'s toolsets (`toolspec docs`), or the
@@ -155,6 +164,14 @@ impl Book {
             ("errors.md.jinja", "errors.md"),
         ] {
             self.render(&mut out, ts, template, &page, format!("{dir}/{file}"));
+        }
+        for group in &set.groups {
+            let page = GroupPage {
+                toolset: set,
+                group,
+            };
+            let path = format!("{dir}/{}", group.page);
+            self.render(&mut out, ts, "group.md.jinja", &page, path);
         }
         for tool in &ts.tools {
             let (page, problems) = context::tool_page(model, ts, &shared, tool, combined);

@@ -31,6 +31,10 @@ pub const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../../../../templates/docs/errors.md.jinja"),
     ),
     (
+        "group.md.jinja",
+        include_str!("../../../../templates/docs/group.md.jinja"),
+    ),
+    (
         "SUMMARY.md.jinja",
         include_str!("../../../../templates/docs/SUMMARY.md.jinja"),
     ),

@@ -154,6 +154,16 @@ struct Context {
     /// The spec's request limits (`defaults.limits`).
     max_request_bytes: u64,
     max_depth: u32,
+    /// The spec's groups, in order; empty without.
+    groups: Vec<GroupCtx>,
+}
+
+/// One of the spec's groups, as the `GROUPS` table declares it.
+#[derive(Debug, Serialize)]
+struct GroupCtx {
+    name: String,
+    description: String,
+    up_front: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -170,6 +180,8 @@ struct ErrorCtx {
 #[derive(Debug, Serialize)]
 struct ToolCtx {
     wire: String,
+    /// Its group's position in `GROUPS`.
+    group: Option<usize>,
     title: String,
     description: String,
     #[serde(serialize_with = "safe")]
@@ -422,6 +434,15 @@ fn context(model: &Model, ts: &ToolSet, diags: &mut Diagnostics) -> Context {
         forward,
         max_request_bytes: ts.defaults.max_request_bytes,
         max_depth: ts.defaults.max_depth,
+        groups: ts
+            .groups
+            .iter()
+            .map(|g| GroupCtx {
+                name: g.name.text.clone(),
+                description: g.description.text.clone(),
+                up_front: g.up_front,
+            })
+            .collect(),
     }
 }
 
@@ -508,6 +529,7 @@ fn tool_context(
     let detailed_only = detailed_only(t);
     ToolCtx {
         wire: t.name.text.clone(),
+        group: t.group,
         title: served.title,
         description: served.description,
         kind: kind.into(),

@@ -9,8 +9,10 @@
 mod document;
 mod errors;
 mod examples;
+mod groups;
 mod names;
 mod paging;
+mod prose;
 mod schema;
 mod tools;
 
@@ -113,11 +115,13 @@ pub fn import_document(doc: &Document, options: &Options) -> Result<Draft, Impor
     let mut catalog = errors::Catalog::default();
     let mut taken = HashSet::new();
     let mut tool_nodes = Vec::new();
+    let mut made = Vec::new();
     for op in chosen {
         let name = names::unique(names::tool_name(service, op), op, &taken);
         match tools::tool(doc, op, &name, &mut schemas, &mut catalog, &mut report) {
             tools::Made::Tool(t) => {
-                taken.insert(name);
+                taken.insert(name.clone());
+                made.push((name, op));
                 tool_nodes.push(t);
             }
             tools::Made::Skipped(why) => report.skip(op.label(), why),
@@ -192,6 +196,17 @@ pub fn import_document(doc: &Document, options: &Options) -> Result<Draft, Impor
         top.set("errors", errors);
     }
     top.set("tools", Node::Seq(tool_nodes));
+    // The tags the user chose, in their order: the first one chosen loads up front.
+    let chosen_tags: Vec<&str> = selectors
+        .iter()
+        .filter_map(|s| match s {
+            Selector::Tag(t) | Selector::Any(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    if let Some(groups) = groups::groups(doc, service, &made, &chosen_tags) {
+        top.set("groups", groups);
+    }
     Ok(Draft {
         yaml: yaml::write(&top),
         json: top.to_json(),

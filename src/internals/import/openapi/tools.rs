@@ -5,6 +5,7 @@ use super::document::{Document, Operation};
 use super::errors::Catalog;
 use super::examples;
 use super::paging;
+use super::prose;
 use super::schema::{Schemas, clean, field_name_ok, is_todo, set_description, todo_description};
 use crate::import::report::Report;
 use crate::import::yaml::Node;
@@ -272,10 +273,10 @@ fn words(tool: &mut Node, op: &Operation, at: &str, report: &mut Report) {
         .filter(|s| !s.is_empty());
     let title = summary
         .clone()
-        .or_else(|| description.as_deref().map(first_sentence));
+        .or_else(|| description.as_deref().map(prose::first_sentence));
     match &title {
         Some(t) => {
-            tool.set("title", Node::str(trim_title(t)));
+            tool.set("title", Node::str(prose::trim_title(t)));
             report.carried(1);
         }
         None => {
@@ -286,7 +287,10 @@ fn words(tool: &mut Node, op: &Operation, at: &str, report: &mut Report) {
     let summary_text = description.clone().or(summary);
     match summary_text {
         Some(s) => {
-            tool.set("summary", Node::str(sentence(&s)));
+            tool.set(
+                "summary",
+                Node::str(prose::sentence(&prose::first_sentences(&s))),
+            );
             report.carried(1);
         }
         None => {
@@ -337,31 +341,6 @@ fn telling(text: &str) -> bool {
     text.split_whitespace().count() >= 3
         && !generic.contains(&lower.trim_end_matches('.'))
         && !lower.starts_with("successful")
-}
-
-fn first_sentence(text: &str) -> String {
-    match text.find(". ") {
-        Some(i) => text[..i].to_string(),
-        None => text.trim_end_matches('.').to_string(),
-    }
-}
-
-fn trim_title(t: &str) -> String {
-    let t = t.trim_end_matches('.');
-    if t.chars().count() > 80 {
-        let cut: String = t.chars().take(77).collect();
-        format!("{cut}...")
-    } else {
-        t.to_string()
-    }
-}
-
-fn sentence(s: &str) -> String {
-    if s.ends_with(['.', '!', '?']) {
-        s.to_string()
-    } else {
-        format!("{s}.")
-    }
 }
 
 /// The spec name of a wire name: itself when it is a plain identifier, its snake_case

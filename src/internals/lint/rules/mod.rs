@@ -25,6 +25,8 @@ mod enum_in_prose;
 mod error_message_no_next_step;
 mod errors_not_listed;
 mod free_form_object;
+mod group_too_big;
+mod groups_missing;
 mod id_name_suffix;
 mod id_without_name;
 mod irreversible_scope_too_weak;
@@ -34,6 +36,7 @@ mod missing_error_example;
 mod missing_not_for;
 mod missing_requests;
 mod nesting_too_deep;
+mod no_group_up_front;
 mod number_unbounded;
 mod open_world_write_without_preview;
 mod page_limit_too_high;
@@ -102,6 +105,9 @@ pub static ALL: &[&Rule] = &[
     &missing_error_example::RULE,
     // toolset
     &too_many_tools::RULE,
+    &groups_missing::RULE,
+    &group_too_big::RULE,
+    &no_group_up_front::RULE,
     &description_overlap::RULE,
     &misroute::RULE,
     &missing_requests::RULE,

@@ -12,8 +12,9 @@ pub static RULE: Rule = Rule {
     severity: Severity::Warning,
     set: Set::Recommended,
     category: Category::Toolset,
-    summary: "A toolset has at most 8 tools.",
-    what: "Reports a spec (one service) with more than 8 tools.",
+    summary: "A toolset has at most 8 tools, or loads at most 8 up front.",
+    what: "Reports a spec (one service) with more than 8 tools, or, for a spec with \
+           `groups`, more than 8 tools in the groups loaded up front.",
     why: "Every tool is a routing choice the model makes on every turn, and its definition is \
           paid for in tokens on every request. More tools mean more misroutes, not more \
           power; 4 to 5 per domain is a good target. A long list usually mirrors backend \
@@ -21,12 +22,32 @@ pub static RULE: Rule = Rule {
     bad: "tools: [ ... 12 tools ... ]",
     good: "tools: [tickets_search, tickets_get, tickets_create, tickets_update_status]",
     fix: "Merge operations that are always called together, drop the ones only humans use, \
-          or split the service into two toolsets a host can load separately.",
+          split the service into two toolsets a host can load separately, or group the \
+          tools (`groups`) and load only a few groups up front.",
     check,
 };
 
 fn check(cx: &Ctx, out: &mut Vec<Finding>) {
     for ts in cx.toolsets() {
+        // A catalog of groups is judged by what a model receives on every turn (and by
+        // `groups-missing` and `group-too-big`); a catalog without, by all of it.
+        if !ts.groups.is_empty() {
+            let n = ts.tools.iter().filter(|t| ts.up_front(t)).count();
+            if n > MAX_TOOLS {
+                out.push(
+                    Finding::at(
+                        ts.service.span,
+                        format!(
+                            "service `{}` loads {n} tools up front (most {MAX_TOOLS})",
+                            ts.service.text
+                        ),
+                    )
+                    .label("many routing choices on every turn")
+                    .help("mark fewer groups `up_front`: the others are found by a search when a task needs them"),
+                );
+            }
+            continue;
+        }
         let n = ts.tools.len();
         if n > MAX_TOOLS {
             out.push(

@@ -18,7 +18,7 @@
 //! with them); each is valid against `input_schema`, as `check` and the schema tests hold.
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::model::{Tool, ToolSet};
+use crate::model::{Tool, ToolSearch, ToolSet};
 use crate::plan::providers::Prepared;
 use crate::plan::schema::{self, Profile};
 use serde::Serialize;
@@ -49,6 +49,49 @@ pub struct AnthropicTool<'a> {
     /// The spec's successful example calls, left out when there are none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub input_examples: Vec<&'a Value>,
+    /// Withheld from the model until the tool search finds it (its group is not
+    /// `up_front`); left out when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub defer_loading: bool,
+}
+
+/// One entry of the `tools` array of a toolset with groups: a tool, or the tool search tool
+/// that finds the deferred ones.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Entry<'a> {
+    /// The tool search tool, first in the list and never deferred.
+    Search(SearchTool),
+    /// One of the toolset's tools.
+    Tool(AnthropicTool<'a>),
+}
+
+/// Anthropic's tool search tool (`{"type": "tool_search_tool_bm25_20251119", "name":
+/// "tool_search_tool_bm25"}`, or the regex variant): run by Anthropic over the deferred
+/// tools' names, descriptions and parameters, it loads the ones it finds into the context.
+#[derive(Debug, Serialize)]
+pub struct SearchTool {
+    /// The versioned type of the tool.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// Its name.
+    pub name: &'static str,
+}
+
+impl SearchTool {
+    /// The search tool of `search`.
+    pub fn of(search: ToolSearch) -> Self {
+        match search {
+            ToolSearch::Bm25 => SearchTool {
+                kind: "tool_search_tool_bm25_20251119",
+                name: "tool_search_tool_bm25",
+            },
+            ToolSearch::Regex => SearchTool {
+                kind: "tool_search_tool_regex_20251119",
+                name: "tool_search_tool_regex",
+            },
+        }
+    }
 }
 
 impl<'a> AnthropicTool<'a> {
@@ -68,6 +111,7 @@ impl<'a> AnthropicTool<'a> {
             strict: strict.is_some(),
             input_schema: strict.unwrap_or_else(|| beside_calls(Profile::Standard)),
             input_examples: calls,
+            defer_loading: false,
         }
     }
 }
@@ -81,9 +125,29 @@ fn example_calls(t: &Tool) -> Vec<&Value> {
         .collect()
 }
 
-/// The Messages API `tools` array for `prepared`, in order: strict for each tool strict
-/// mode can describe, while the list stays within its limits.
-pub fn tools<'a>(prepared: &'a [Prepared<'a>]) -> Vec<AnthropicTool<'a>> {
+/// The Messages API `tools` array for `prepared` (the tools of `ts`), in order: strict for
+/// each tool strict mode can describe, while the list stays within its limits. When some
+/// group of `ts` is deferred, its tools carry `defer_loading` and the tool search tool
+/// comes first: every definition is still sent (Anthropic expands what a search finds from
+/// the request), but the model reads only the loaded ones until it searches. Strict mode's
+/// limits count deferred tools too, since its grammar is built from the whole list.
+pub fn tools<'a>(ts: &ToolSet, prepared: &'a [Prepared<'a>]) -> Vec<Entry<'a>> {
+    let search = ts
+        .defers()
+        .then(|| Entry::Search(SearchTool::of(ts.tool_search)));
+    let tools = whole(prepared)
+        .into_iter()
+        .zip(prepared)
+        .map(|(mut entry, p)| {
+            entry.defer_loading = !ts.up_front(p.tool);
+            Entry::Tool(entry)
+        });
+    search.into_iter().chain(tools).collect()
+}
+
+/// The whole `tools` array for `prepared`, none deferred: what a toolset's list costs
+/// without groups.
+pub fn whole<'a>(prepared: &'a [Prepared<'a>]) -> Vec<AnthropicTool<'a>> {
     let mut budget = StrictBudget::default();
     prepared
         .iter()

@@ -78,19 +78,21 @@ pub fn tool(t: &Tool) -> Value {
     serde_json::to_value(Declaration::from(&p)).unwrap_or(Value::Null)
 }
 
-/// The request's `tools` array for `prepared`, as a JSON value.
-pub fn tools(prepared: &[Prepared]) -> Value {
+/// The request's `tools` array for `prepared`, as a JSON value. Gemini has no deferred
+/// loading: pass the tools loaded up front ([`crate::model::ToolSet::up_front`]).
+pub fn tools<'a>(prepared: impl IntoIterator<Item = &'a Prepared<'a>>) -> Value {
     let list = [GeminiTools {
-        function_declarations: prepared.iter().map(Declaration::from).collect(),
+        function_declarations: prepared.into_iter().map(Declaration::from).collect(),
     }];
     serde_json::to_value(list).unwrap_or(Value::Null)
 }
 
-/// Everything in a toolset Gemini would refuse, each at its tool in the spec: a name outside
-/// its rules, or a declaration outside its schema subset ([`problems`]).
+/// Everything in a toolset's Gemini list (its tools loaded up front) that Gemini would
+/// refuse, each at its tool in the spec: a name outside its rules, or a declaration outside
+/// its schema subset ([`problems`]).
 pub fn check(ts: &ToolSet) -> Diagnostics {
     let mut diags = Diagnostics::default();
-    for t in &ts.tools {
+    for t in ts.tools.iter().filter(|t| ts.up_front(t)) {
         let name = &t.name.text;
         if !name_ok(name) {
             diags.push(

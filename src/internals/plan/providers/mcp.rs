@@ -42,6 +42,29 @@ pub struct McpTool<'a> {
     pub output_schema: Option<&'a Value>,
     /// Behaviour hints.
     pub annotations: Annotations,
+    /// `{"anthropic/alwaysLoad": true}` for a tool of an `up_front` group, so hosts that
+    /// defer MCP tools until a search finds them keep it loaded; left out otherwise.
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<AlwaysLoad>,
+}
+
+/// The `_meta` of a tool a host should not defer.
+#[derive(Debug, Serialize)]
+pub struct AlwaysLoad {
+    /// Always true.
+    #[serde(rename = "anthropic/alwaysLoad")]
+    pub always_load: bool,
+}
+
+impl<'a> McpTool<'a> {
+    /// The entry of `p`, a tool of `ts`.
+    pub fn of(ts: &ToolSet, p: &'a Prepared<'a>) -> Self {
+        let mut tool = McpTool::from(p);
+        if ts.group_of(p.tool).is_some_and(|g| g.up_front) {
+            tool.meta = Some(AlwaysLoad { always_load: true });
+        }
+        tool
+    }
 }
 
 impl<'a> From<&'a Prepared<'a>> for McpTool<'a> {
@@ -53,6 +76,7 @@ impl<'a> From<&'a Prepared<'a>> for McpTool<'a> {
             input_schema: &p.input,
             output_schema: p.listed_output.as_ref(),
             annotations: Annotations::of(p.tool),
+            meta: None,
         }
     }
 }
@@ -61,7 +85,7 @@ impl<'a> From<&'a Prepared<'a>> for McpTool<'a> {
 pub fn tools_list(ts: &ToolSet) -> Value {
     let prepared: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
     let list = ToolsList {
-        tools: prepared.iter().map(McpTool::from).collect(),
+        tools: prepared.iter().map(|p| McpTool::of(ts, p)).collect(),
     };
     serde_json::to_value(&list).unwrap_or(Value::Null)
 }

@@ -1,6 +1,9 @@
 //! Each tool as every provider reads it: the MCP `tools/list` entry, Anthropic's tool,
-//! OpenAI's strict function and Gemini's function declaration, built once from a tool's [`Prepared`] parts, and whether a
-//! toolset fits each provider's limits.
+//! OpenAI's strict function (Chat Completions and Responses) and Gemini's function
+//! declaration, built once from a tool's [`Prepared`] parts, and whether a toolset fits each
+//! provider's limits. A toolset with groups defers the groups not loaded up front where the
+//! provider can (Anthropic, OpenAI Responses, MCP hosts) and leaves them out where it cannot
+//! (OpenAI Chat Completions, Gemini).
 //!
 //! `emit::providers` writes these as files; `stats` counts their tokens. Both read them here,
 //! so what is written and what is counted cannot differ.
@@ -9,6 +12,7 @@ pub mod anthropic;
 pub mod gemini;
 pub mod mcp;
 pub mod openai;
+pub mod responses;
 
 use crate::model::Tool;
 use crate::model::describe::tool_description;

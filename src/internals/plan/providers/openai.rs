@@ -100,24 +100,41 @@ pub fn tool(t: &Tool) -> Value {
     serde_json::to_value(OpenAiTool::new(t, &description)).unwrap_or(Value::Null)
 }
 
-/// Everything in a toolset that OpenAI would refuse, each at its place in the spec.
+/// Everything in the Chat Completions list of a toolset (its tools loaded up front) that
+/// OpenAI would refuse, each at its place in the spec.
 pub fn check(ts: &ToolSet) -> Diagnostics {
     let mut diags = Diagnostics::default();
-    if let Some(first_over) = ts.tools.get(MAX_TOOLS) {
+    let listed: Vec<&Tool> = ts.tools.iter().filter(|t| ts.up_front(t)).collect();
+    for t in &listed {
+        check_tool(t, &mut diags);
+    }
+    if let Some(first_over) = listed.get(MAX_TOOLS) {
+        let help = if ts.groups.is_empty() {
+            "group the tools (`groups`) and load a few groups up front, or split the toolset into several specs"
+        } else {
+            "mark fewer groups `up_front`: the others reach OpenAI through tool search (tools.openai-responses.json)"
+        };
         diags.push(
             Diagnostic::error(
                 "openai-too-many-tools",
                 first_over.name.span,
                 format!(
-                    "`{}` has {} tools; OpenAI accepts at most {MAX_TOOLS} in one request",
+                    "`{}` loads {} tools up front; OpenAI accepts at most {MAX_TOOLS} in one request",
                     ts.service.text,
-                    ts.tools.len()
+                    listed.len()
                 ),
             )
             .label(format!("tool number {}", MAX_TOOLS + 1))
-            .help("split the toolset into several specs (services) that agents load as needed"),
+            .help(help),
         );
     }
+    diags
+}
+
+/// What OpenAI would refuse in each function of a toolset, wherever it is listed: names,
+/// descriptions and schemas past its limits.
+pub fn check_tools(ts: &ToolSet) -> Diagnostics {
+    let mut diags = Diagnostics::default();
     for t in &ts.tools {
         check_tool(t, &mut diags);
     }

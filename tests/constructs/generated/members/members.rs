@@ -226,6 +226,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 1] = [
         scopes: &["members:read"],
         input: &MEMBERS_LIST_INPUT,
         example_call: r#"{"project_id":7,"min_access_level":40}"#,
+        group: ::core::option::Option::None,
     },
 ];
 

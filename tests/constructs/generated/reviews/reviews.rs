@@ -676,6 +676,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 3] = [
         scopes: &["reviews:read"],
         input: &REVIEWS_PULL_REQUEST_READ_INPUT,
         example_call: r#"{"pull_number":42,"method":"get_diff"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "reviews_comment_add",
@@ -694,6 +695,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 3] = [
         scopes: &["reviews:write"],
         input: &REVIEWS_COMMENT_ADD_INPUT,
         example_call: r#"{"pull_number":42,"path":"src/lib.rs","body":"Looks good.","line":7,"idempotency_key":"comment-1"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "reviews_review_submit",
@@ -712,6 +714,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 3] = [
         scopes: &["reviews:write"],
         input: &REVIEWS_REVIEW_SUBMIT_INPUT,
         example_call: r#"{"pull_number":42,"verdict":{"event":"approve"}}"#,
+        group: ::core::option::Option::None,
     },
 ];
 

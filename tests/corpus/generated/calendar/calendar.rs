@@ -4128,6 +4128,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
         scopes: &["calendar:read"],
         input: &LIST_CALENDARS_INPUT,
         example_call: "{}",
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "list-events",
@@ -4146,6 +4147,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
         scopes: &["calendar:read"],
         input: &LIST_EVENTS_INPUT,
         example_call: r#"{"calendarId":"primary","timeMin":"2026-12-07T00:00:00","timeMax":"2026-12-07T23:59:59"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "search-events",
@@ -4164,6 +4166,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
         scopes: &["calendar:read"],
         input: &SEARCH_EVENTS_INPUT,
         example_call: r#"{"calendarId":"team@example.com","query":"planning","timeMin":"2026-12-01T00:00:00","timeMax":"2026-12-31T23:59:59"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "get-event",
@@ -4182,6 +4185,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
         scopes: &["calendar:read"],
         input: &GET_EVENT_INPUT,
         example_call: r#"{"calendarId":"primary","eventId":"ev0standup01"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "list-colors",
@@ -4200,6 +4204,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
         scopes: &["calendar:read"],
         input: &LIST_COLORS_INPUT,
         example_call: "{}",
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "create-event",
@@ -4218,6 +4223,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
         scopes: &["calendar:write"],
         input: &CREATE_EVENT_INPUT,
         example_call: r#"{"calendarId":"primary","summary":"Design review","start":"2026-12-07T09:00:00","end":"2026-12-07T10:00:00","attendees":[{"email":"grace@example.com"}],"idempotency_key":"create-review-1"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "create-events",
@@ -4236,6 +4242,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
         scopes: &["calendar:write"],
         input: &CREATE_EVENTS_INPUT,
         example_call: r#"{"events":[{"summary":"Workshop 1","start":"2026-12-08T10:00:00","end":"2026-12-08T11:00:00"},{"summary":"Workshop 2","start":"2026-12-09","end":"2026-12-10","calendarId":"team@example.com","attendees":[{"email":"grace@example.com"}]}]}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "update-event",
@@ -4254,6 +4261,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
         scopes: &["calendar:write"],
         input: &UPDATE_EVENT_INPUT,
         example_call: r#"{"calendarId":"primary","eventId":"ev0standup01","location":"Room 7","description":null,"idempotency_key":"move-standup-1"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "delete-event",
@@ -4272,6 +4280,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
         scopes: &["calendar:write"],
         input: &DELETE_EVENT_INPUT,
         example_call: r#"{"calendarId":"team@example.com","eventId":"ev0offsite01","idempotency_key":"cancel-offsite-1"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "respond-to-event",
@@ -4290,6 +4299,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
         scopes: &["calendar:write"],
         input: &RESPOND_TO_EVENT_INPUT,
         example_call: r#"{"calendarId":"team@example.com","eventId":"ev0offsite01","response":"accepted"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "get-freebusy",
@@ -4308,6 +4318,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
         scopes: &["calendar:read"],
         input: &GET_FREEBUSY_INPUT,
         example_call: r#"{"calendars":[{"id":"primary"}],"timeMin":"2026-12-07T08:00:00Z","timeMax":"2026-12-07T12:00:00Z"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "get-current-time",
@@ -4326,6 +4337,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 12] = [
         scopes: &["calendar:read"],
         input: &GET_CURRENT_TIME_INPUT,
         example_call: "{}",
+        group: ::core::option::Option::None,
     },
 ];
 

@@ -2004,6 +2004,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 6] = [
         scopes: &["github:read"],
         input: &PULL_REQUEST_READ_INPUT,
         example_call: r#"{"method":"get","owner":"octo-org","repo":"hello-world","pullNumber":42}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "list_pull_requests",
@@ -2022,6 +2023,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 6] = [
         scopes: &["github:read"],
         input: &LIST_PULL_REQUESTS_INPUT,
         example_call: r#"{"owner":"octo-org","repo":"hello-world","state":"open","direction":"asc","fields":["number","title"],"perPage":1}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "create_pull_request",
@@ -2040,6 +2042,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 6] = [
         scopes: &["github:write"],
         input: &CREATE_PULL_REQUEST_INPUT,
         example_call: r#"{"owner":"octo-org","repo":"hello-world","title":"Add signup","head":"feature/signup","base":"main","idempotency_key":"open-1"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "update_pull_request",
@@ -2058,6 +2061,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 6] = [
         scopes: &["github:write"],
         input: &UPDATE_PULL_REQUEST_INPUT,
         example_call: r#"{"owner":"octo-org","repo":"hello-world","pullNumber":42,"title":"Fix the login loop for good","idempotency_key":"edit-1"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "merge_pull_request",
@@ -2076,6 +2080,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 6] = [
         scopes: &["github:write"],
         input: &MERGE_PULL_REQUEST_INPUT,
         example_call: r#"{"owner":"octo-org","repo":"hello-world","pullNumber":42,"merge_method":"squash","idempotency_key":"merge-1"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "add_reply_to_pull_request_comment",
@@ -2094,6 +2099,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 6] = [
         scopes: &["github:write"],
         input: &ADD_REPLY_TO_PULL_REQUEST_COMMENT_INPUT,
         example_call: r#"{"owner":"octo-org","repo":"hello-world","commentId":1001,"pullNumber":42,"body":"Fixed in the last commit.","idempotency_key":"reply-1"}"#,
+        group: ::core::option::Option::None,
     },
 ];
 

@@ -770,6 +770,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
         scopes: &["puppeteer:write"],
         input: &PUPPETEER_NAVIGATE_INPUT,
         example_call: r#"{"url":"https://example.com/login"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "puppeteer_screenshot",
@@ -788,6 +789,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
         scopes: &["puppeteer:read"],
         input: &PUPPETEER_SCREENSHOT_INPUT,
         example_call: r#"{"name":"login-page"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "puppeteer_click",
@@ -806,6 +808,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
         scopes: &["puppeteer:write"],
         input: &PUPPETEER_CLICK_INPUT,
         example_call: r##"{"selector":"#submit","idempotency_key":"click-1"}"##,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "puppeteer_fill",
@@ -824,6 +827,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
         scopes: &["puppeteer:write"],
         input: &PUPPETEER_FILL_INPUT,
         example_call: r##"{"selector":"#email","value":"ada@example.com"}"##,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "puppeteer_select",
@@ -842,6 +846,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
         scopes: &["puppeteer:write"],
         input: &PUPPETEER_SELECT_INPUT,
         example_call: r##"{"selector":"#language","value":"de"}"##,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "puppeteer_hover",
@@ -860,6 +865,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
         scopes: &["puppeteer:read"],
         input: &PUPPETEER_HOVER_INPUT,
         example_call: r##"{"selector":"#account"}"##,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "puppeteer_evaluate",
@@ -878,6 +884,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 7] = [
         scopes: &["puppeteer:write"],
         input: &PUPPETEER_EVALUATE_INPUT,
         example_call: r#"{"script":"document.title","idempotency_key":"eval-1"}"#,
+        group: ::core::option::Option::None,
     },
 ];
 

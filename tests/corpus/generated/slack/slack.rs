@@ -878,6 +878,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
         scopes: &["slack:read"],
         input: &SLACK_LIST_CHANNELS_INPUT,
         example_call: r#"{"limit":2}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "slack_post_message",
@@ -896,6 +897,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
         scopes: &["slack:write"],
         input: &SLACK_POST_MESSAGE_INPUT,
         example_call: r#"{"channel_id":"C0123ABCD","text":"Deploy finished","idempotency_key":"post-1"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "slack_reply_to_thread",
@@ -914,6 +916,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
         scopes: &["slack:write"],
         input: &SLACK_REPLY_TO_THREAD_INPUT,
         example_call: r#"{"channel_id":"C0123ABCD","thread_ts":"1733050000.000100","text":"On it","idempotency_key":"reply-1"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "slack_add_reaction",
@@ -932,6 +935,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
         scopes: &["slack:write"],
         input: &SLACK_ADD_REACTION_INPUT,
         example_call: r#"{"channel_id":"C0123ABCD","timestamp":"1733050000.000100","reaction":"eyes"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "slack_get_channel_history",
@@ -950,6 +954,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
         scopes: &["slack:read"],
         input: &SLACK_GET_CHANNEL_HISTORY_INPUT,
         example_call: r#"{"channel_id":"C0123ABCD","limit":2}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "slack_get_thread_replies",
@@ -968,6 +973,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
         scopes: &["slack:read"],
         input: &SLACK_GET_THREAD_REPLIES_INPUT,
         example_call: r#"{"channel_id":"C0123ABCD","thread_ts":"1733050000.000100"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "slack_get_users",
@@ -986,6 +992,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
         scopes: &["slack:read"],
         input: &SLACK_GET_USERS_INPUT,
         example_call: r#"{"limit":2}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "slack_get_user_profile",
@@ -1004,6 +1011,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 8] = [
         scopes: &["slack:read"],
         input: &SLACK_GET_USER_PROFILE_INPUT,
         example_call: r#"{"user_id":"U0456EFGH"}"#,
+        group: ::core::option::Option::None,
     },
 ];
 

@@ -1669,6 +1669,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 13] = [
         scopes: &["supabase:read"],
         input: &LIST_PROJECTS_INPUT,
         example_call: "{}",
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "get_project",
@@ -1687,6 +1688,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 13] = [
         scopes: &["supabase:read"],
         input: &GET_PROJECT_INPUT,
         example_call: r#"{"id":"abcdefghijklmnopqrst"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "get_cost",
@@ -1705,6 +1707,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 13] = [
         scopes: &["supabase:read"],
         input: &GET_COST_INPUT,
         example_call: r#"{"type":"project","organization_id":"acme-corp"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "confirm_cost",
@@ -1723,6 +1726,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 13] = [
         scopes: &["supabase:read"],
         input: &CONFIRM_COST_INPUT,
         example_call: r#"{"type":"project","recurrence":"monthly","amount":10}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "create_project",
@@ -1741,6 +1745,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 13] = [
         scopes: &["supabase:write"],
         input: &CREATE_PROJECT_INPUT,
         example_call: r#"{"name":"analytics","region":"eu-central-1","organization_id":"acme-corp","confirm_cost_id":"cost-project-monthly-10","idempotency_key":"new-analytics-1"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "pause_project",
@@ -1759,6 +1764,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 13] = [
         scopes: &["supabase:write"],
         input: &PAUSE_PROJECT_INPUT,
         example_call: r#"{"project_id":"abcdefghijklmnopqrst","idempotency_key":"pause-shop-1"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "restore_project",
@@ -1777,6 +1783,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 13] = [
         scopes: &["supabase:write"],
         input: &RESTORE_PROJECT_INPUT,
         example_call: r#"{"project_id":"zyxwvutsrqponmlkjihg","idempotency_key":"restore-archive-1"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "list_tables",
@@ -1795,6 +1802,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 13] = [
         scopes: &["supabase:read"],
         input: &LIST_TABLES_INPUT,
         example_call: r#"{"project_id":"abcdefghijklmnopqrst"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "apply_migration",
@@ -1813,6 +1821,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 13] = [
         scopes: &["supabase:write"],
         input: &APPLY_MIGRATION_INPUT,
         example_call: r#"{"project_id":"abcdefghijklmnopqrst","name":"add_orders_index","query":"create index on orders (customer_id)","idempotency_key":"mig-1"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "execute_sql",
@@ -1831,6 +1840,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 13] = [
         scopes: &["supabase:write"],
         input: &EXECUTE_SQL_INPUT,
         example_call: r#"{"project_id":"abcdefghijklmnopqrst","query":"select count(*) from customers","idempotency_key":"sql-1"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "get_logs",
@@ -1849,6 +1859,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 13] = [
         scopes: &["supabase:read"],
         input: &GET_LOGS_INPUT,
         example_call: r#"{"project_id":"abcdefghijklmnopqrst","service":"postgres"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "get_advisors",
@@ -1867,6 +1878,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 13] = [
         scopes: &["supabase:read"],
         input: &GET_ADVISORS_INPUT,
         example_call: r#"{"project_id":"abcdefghijklmnopqrst","type":"security"}"#,
+        group: ::core::option::Option::None,
     },
     ::toolspec_runtime::engine::ToolDefinition {
         name: "generate_typescript_types",
@@ -1885,6 +1897,7 @@ pub static DEFINITIONS: [::toolspec_runtime::engine::ToolDefinition; 13] = [
         scopes: &["supabase:read"],
         input: &GENERATE_TYPESCRIPT_TYPES_INPUT,
         example_call: r#"{"project_id":"abcdefghijklmnopqrst"}"#,
+        group: ::core::option::Option::None,
     },
 ];
 

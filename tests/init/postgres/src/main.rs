@@ -1,4 +1,4 @@
-//! `my-shop [--db URL] [--schema NAME] [--http [ADDR]]`: serves the tools of `my_shop.yaml` over MCP.
+//! `my-shop [--db URL] [--schema NAME] [--http [ADDR]] [--groups A,B] [--read-only]`: serves the tools of `my_shop.yaml` over MCP.
 //!
 //! Over stdio by default (what desktop hosts start), or streamable HTTP at
 //! `http://ADDR/mcp` with `--http`. Logs go to standard error: standard output is the
@@ -7,16 +7,20 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use toolspec_runtime::engine::Served;
 use toolspec_runtime::prelude::{McpServer, serve_http, serve_stdio};
 
-const USAGE: &str = "usage: my-shop [--db URL] [--schema NAME] [--http [ADDR]]
+const USAGE: &str = "usage: my-shop [OPTIONS]
 
   --db URL       the PostgreSQL database of items and the server's records,
                  postgres://USER@HOST:PORT/DB (default: the DATABASE_URL variable)
   --schema NAME  keep the tables in this schema (made if missing) instead of the user's
                  default one, to share a database with other apps
   --http [ADDR]  serve streamable HTTP at http://ADDR/mcp instead of stdio (default ADDR
-                 127.0.0.1:8080: loopback only, since there is no authorization)";
+                 127.0.0.1:8080: loopback only, since there is no authorization)
+  --groups A,B   serve only these groups of the spec's tools (default: all of them; or
+                 set MY_SHOP_GROUPS)
+  --read-only    serve no tool that changes anything (or set MY_SHOP_READ_ONLY=1)";
 
 /// Where `--http` listens without an address.
 const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -60,7 +64,17 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let args = match parse(std::env::args().skip(1)) {
+    // What to serve: `--groups` and `--read-only`, else their environment variables.
+    let served = Served::take_flags(std::env::args().skip(1).collect())
+        .and_then(|(served, rest)| Ok((served.or_env("MY_SHOP")?, rest)));
+    let (served, rest) = match served {
+        Ok(taken) => taken,
+        Err(e) => {
+            eprintln!("error: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let args = match parse(rest.into_iter()) {
         Ok(args) => args,
         Err(e) => {
             if !e.is_empty() {
@@ -85,6 +99,13 @@ async fn main() -> ExitCode {
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(1);
+        }
+    };
+    let mcp = match mcp.serving(served) {
+        Ok(mcp) => mcp,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
         }
     };
     let served = match &args.http {
