@@ -73,7 +73,7 @@ pub struct ToolFacts {
     pub tier: Tier,
     /// Digests of the definition generated from the spec, one per part of
     /// [`toolspec_core::engine::digest::PARTS`]: the served definition must give the same.
-    pub definition: [&'static str; 9],
+    pub definition: [&'static str; 10],
     /// A realistic value of each parameter, the spec's then the implied ones, as JSON text.
     /// Their constraints come from the served definition's validator table.
     pub param_examples: &'static [ParamExample],

@@ -29,6 +29,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "b4f13c0f8eed9a58",
                     "68e75b257e659fba",
                     "293271e4809486cc",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -104,6 +105,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "d4d1e9a2905a3b59",
                     "aec95efd002008d3",
                     "0478d88693d9d6e3",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -141,6 +143,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "056d12c8fdf32009",
                     "f94647c7f29dfd29",
                     "9167def83e723f6f",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -204,6 +207,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "f8d354104f8546f2",
                     "f94647c7f29dfd29",
                     "9167def83e723f6f",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -249,6 +253,7 @@ static DOCS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "a1f24a3fe255650b",
                     "a45391fe0fc996f3",
                     "dcc650bcd29178d7",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {

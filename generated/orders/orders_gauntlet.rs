@@ -29,6 +29,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "7ced78f1b8f68e10",
                     "530d4639f376c687",
                     "8933ed3af9f186cb",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -72,6 +73,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "ecd2595f43ee2d6f",
                     "1947c09a75517375",
                     "bd7953c691bf8215",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -147,6 +149,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "1e8e3b8759d11e6a",
                     "c25282897797a09a",
                     "652337a807fdce3a",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -217,6 +220,7 @@ static ORDERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "09baf5c98364eef1",
                     "e1b05236a7102f50",
                     "26ad178beb3067c7",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {

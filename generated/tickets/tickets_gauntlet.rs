@@ -29,6 +29,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "4d7c6960ae83a95d",
                     "8a8683671deca41d",
                     "08046779d3a30cc5",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -106,6 +107,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "2554a1994b7e0573",
                     "8f660ad8cf5dbdaf",
                     "c70038ce1a95e115",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -155,6 +157,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "505dfa91277353ae",
                     "b7f4e914f4a950bf",
                     "9dd049c9d56b1e0b",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -198,6 +201,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "ebe877c0093513a6",
                     "7f806c2b5c5aa672",
                     "dd87b8c641ff0fa3",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -260,6 +264,7 @@ static TICKETS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "ddcd16acbb414d04",
                     "efa3fa091442f0e0",
                     "42613cd8d13eb6d2",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {

@@ -77,8 +77,8 @@ def cargo(args: list[str], cwd: Path) -> None:
     if POSTGRES_URL:
         env.setdefault("DATABASE_URL", POSTGRES_URL)
     started = time.monotonic()
-    # At the lowest priority: the other end-to-end tests run beside these builds
-    # (conftest.py), and their timing must stay their servers'.
+    # At the lowest priority: scripts/test runs other end-to-end files beside these
+    # builds, and the timing those tests observe must stay their servers'.
     done = subprocess.run(
         ["nice", "-n", "19", "cargo", *args],
         cwd=cwd,

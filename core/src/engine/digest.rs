@@ -14,7 +14,7 @@ use super::{Annotations, ToolDefinition};
 use crate::fingerprint::canonical_json;
 
 /// The parts digested, in the order [`DefinitionText::digests`] returns them.
-pub const PARTS: [&str; 9] = [
+pub const PARTS: [&str; 10] = [
     "title",
     "description",
     "annotations",
@@ -24,6 +24,7 @@ pub const PARTS: [&str; 9] = [
     "input schema",
     "output schema",
     "listed output schema",
+    "group",
 ];
 
 /// The served parts of one tool definition, borrowed.
@@ -47,12 +48,14 @@ pub struct DefinitionText<'a> {
     pub output_schema: &'a str,
     /// What `tools/list` publishes of it, as JSON text (empty for none).
     pub listed_output_schema: &'a str,
+    /// Its group's name and whether the group loads up front, when the spec has groups.
+    pub group: Option<(&'a str, bool)>,
 }
 
 impl DefinitionText<'_> {
     /// One digest per part of [`PARTS`]: 16 hex digits (64 bits of SHA-256) each, enough
     /// to tell a stale definition from a current one.
-    pub fn digests(&self) -> [String; 9] {
+    pub fn digests(&self) -> [String; 10] {
         let a = self.annotations;
         let annotations = format!(
             "read_only={} destructive={} idempotent={} open_world={}",
@@ -61,6 +64,10 @@ impl DefinitionText<'_> {
         // A set: which scopes are needed, not the order they were written in.
         let mut scopes = self.scopes.to_vec();
         scopes.sort_unstable();
+        let group = self
+            .group
+            .map(|(name, up_front)| format!("{name} up_front={up_front}"))
+            .unwrap_or_default();
         [
             short(self.title),
             short(self.description),
@@ -71,6 +78,7 @@ impl DefinitionText<'_> {
             short(&json_text(self.input_schema)),
             short(&json_text(self.output_schema)),
             short(&json_text(self.listed_output_schema)),
+            short(&group),
         ]
     }
 }
@@ -88,6 +96,7 @@ impl ToolDefinition {
             input_schema: self.input_schema,
             output_schema: self.output_schema,
             listed_output_schema: self.listed_output_schema,
+            group: self.group.map(|g| (g.name, g.up_front)),
         }
     }
 }
@@ -122,7 +131,25 @@ mod tests {
             input_schema,
             output_schema: "{}",
             listed_output_schema: "{}",
+            group: None,
         }
+    }
+
+    #[test]
+    fn a_tool_moved_to_another_group_or_loaded_otherwise_is_a_changed_group() {
+        let group = |group| {
+            DefinitionText {
+                group,
+                ..text("{}")
+            }
+            .digests()[9]
+                .clone()
+        };
+        assert_eq!(PARTS[9], "group");
+        assert_ne!(group(Some(("pulls", true))), group(Some(("issues", true))));
+        assert_ne!(group(Some(("pulls", true))), group(Some(("pulls", false))));
+        assert_ne!(group(Some(("pulls", true))), group(None));
+        assert_eq!(group(Some(("pulls", false))), group(Some(("pulls", false))));
     }
 
     #[test]

@@ -7,8 +7,8 @@ use toolspec_runtime::engine::digest::DefinitionText;
 
 use super::Annotations;
 use super::schema::{self, Profile};
-use crate::model::Tool;
 use crate::model::describe::tool_description;
+use crate::model::{Tool, ToolSet};
 
 /// The served parts of one tool's definition.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,11 +31,13 @@ pub struct Definition {
     pub output_schema: String,
     /// What `tools/list` publishes of it, as compact JSON (empty for none).
     pub listed_output_schema: String,
+    /// Its group's name and whether the group loads up front, when the spec has groups.
+    pub group: Option<(String, bool)>,
 }
 
 impl Definition {
-    /// The definition of `t`.
-    pub fn of(t: &Tool) -> Self {
+    /// The definition of `t`, a tool of `ts`.
+    pub fn of(ts: &ToolSet, t: &Tool) -> Self {
         Definition {
             title: t.title.text.clone(),
             description: tool_description(t),
@@ -48,12 +50,13 @@ impl Definition {
             listed_output_schema: schema::published_output_schema(t)
                 .map(|s| s.to_string())
                 .unwrap_or_default(),
+            group: ts.group_of(t).map(|g| (g.name.text.clone(), g.up_front)),
         }
     }
 
     /// Its digests, part by part (`toolspec_runtime::engine::digest`), as the gauntlet
     /// compares them with the served definition's.
-    pub fn digests(&self) -> [String; 9] {
+    pub fn digests(&self) -> [String; 10] {
         let aliases: Vec<&str> = self.aliases.iter().map(String::as_str).collect();
         let scopes: Vec<&str> = self.scopes.iter().map(String::as_str).collect();
         DefinitionText {
@@ -66,6 +69,7 @@ impl Definition {
             input_schema: &self.input_schema,
             output_schema: &self.output_schema,
             listed_output_schema: &self.listed_output_schema,
+            group: self.group.as_ref().map(|(name, up)| (name.as_str(), *up)),
         }
         .digests()
     }

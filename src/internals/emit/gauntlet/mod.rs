@@ -236,7 +236,11 @@ fn context(model: &Model, ts: &ToolSet) -> Context {
         macro_name: base,
         service,
         service_wire: ts.service.text.clone(),
-        tools: ts.tools.iter().map(|t| tool_context(model, t)).collect(),
+        tools: ts
+            .tools
+            .iter()
+            .map(|t| tool_context(model, ts, t))
+            .collect(),
         errors: ts
             .errors
             .iter()
@@ -249,10 +253,10 @@ fn context(model: &Model, ts: &ToolSet) -> Context {
     }
 }
 
-fn tool_context(model: &Model, t: &Tool) -> ToolCtx {
+fn tool_context(model: &Model, ts: &ToolSet, t: &Tool) -> ToolCtx {
     ToolCtx {
         name: t.name.text.clone(),
-        definition: Definition::of(t).digests().into(),
+        definition: Definition::of(ts, t).digests().into(),
         tier: match t.tier {
             Tier::ReadOnly => "ReadOnly",
             Tier::Reversible => "Reversible",

@@ -389,6 +389,7 @@ fn context(model: &Model, ts: &ToolSet, diags: &mut Diagnostics) -> Context {
             }
             tools.push(tool_context(
                 model,
+                ts,
                 t,
                 method,
                 preview_method,
@@ -515,6 +516,7 @@ fn unsupported(t: &Tool) -> Option<Diagnostic> {
 
 fn tool_context(
     model: &Model,
+    ts: &ToolSet,
     t: &Tool,
     method: String,
     preview_method: Option<String>,
@@ -523,7 +525,7 @@ fn tool_context(
 ) -> ToolCtx {
     let kind = Serving::of(t).as_str();
     // What the definition says comes from the plan, which the gauntlet digests too.
-    let served = Definition::of(t);
+    let served = Definition::of(ts, t);
     let hints = served.annotations;
     let input_shape = shapes.input(&t.name.text, &t.params, &t.requires);
     let detailed_only = detailed_only(t);

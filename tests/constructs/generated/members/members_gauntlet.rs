@@ -29,6 +29,7 @@ static MEMBERS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "eacda0e2e60c8513",
                     "aae34bbf44e973a0",
                     "2b3ce1094613d76b",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {

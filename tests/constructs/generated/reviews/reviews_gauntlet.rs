@@ -29,6 +29,7 @@ static REVIEWS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "197f7d7eae00667f",
                     "838a450571e62974",
                     "54fc5092dd0cfe1c",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -96,6 +97,7 @@ static REVIEWS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "59f7566c3a90ad6d",
                     "59d0edbfd6d5b04e",
                     "38ecd2bc54a0414e",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -169,6 +171,7 @@ static REVIEWS_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "c286ffb1e8e8ffc4",
                     "137e602cb67a2855",
                     "52877f9363f91d87",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {

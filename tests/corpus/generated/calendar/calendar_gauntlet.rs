@@ -29,6 +29,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "1b2f59d4b9592516",
                     "f7843602e61fa8cd",
                     "e3e8b39b6d322c57",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -66,6 +67,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "94ef111b85c0c607",
                     "5228a2e343083272",
                     "76301ab6f794e45d",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -149,6 +151,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "fb7e3f0ab671d866",
                     "66ff094e2997b362",
                     "76301ab6f794e45d",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -218,6 +221,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "919f595710874fbe",
                     "be85b6ec4002c3c8",
                     "8caac5eb4e198b1a",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -273,6 +277,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e6f1633ebaa4a98e",
                     "366dafc6c0f765f4",
                     "90d0c35316f49688",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -310,6 +315,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "b2887628b45f8067",
                     "c33b5ae41214f8ba",
                     "05a32be9120c735e",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -512,6 +518,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "1de73fbfa2ac8761",
                     "632a00d86377e567",
                     "1da52fde9578c4f8",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -586,6 +593,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "1dfb17df13043e5c",
                     "70762cefe6cafa39",
                     "396d9673c467f25a",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -752,6 +760,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "80fd6525ebbe2749",
                     "bf9f1405c93c21fb",
                     "71c5c6e12fb0fb22",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -822,6 +831,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "a7e780bc2d264044",
                     "39d1c8040a200682",
                     "279bac3553950556",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -897,6 +907,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "daad576f576e9a65",
                     "1e9c9cfe34999edf",
                     "d121d7e133b1f43d",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -958,6 +969,7 @@ static CALENDAR_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "13f92cf99dfc370f",
                     "5d134b78e4a1a325",
                     "992ef119e31b0e3e",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {

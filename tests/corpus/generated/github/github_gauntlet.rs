@@ -29,6 +29,7 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "984e13f26b2862e1",
                     "d439581613564b57",
                     "e3b0c44298fc1c14",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -157,6 +158,7 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "390542e494cd8db1",
                     "e966256d6f950f6b",
                     "e3b0c44298fc1c14",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -249,6 +251,7 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "39a189c13b8f3295",
                     "be8b0f63b4e9e7e9",
                     "e3b0c44298fc1c14",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -327,6 +330,7 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "b9381ef71566e1b1",
                     "53c16eb335777c70",
                     "be8b0f63b4e9e7e9",
+                    "e3b0c44298fc1c14",
                     "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
@@ -411,6 +415,7 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "876832ca6615483c",
                     "a3b16d91a0d9a12c",
                     "e3b0c44298fc1c14",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -488,6 +493,7 @@ static GITHUB_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "0ae5f353a398998d",
                     "d3b6d2f49df3f4fb",
                     "e696fb00cca6292e",
+                    "e3b0c44298fc1c14",
                     "e3b0c44298fc1c14",
                 ],
                 param_examples: &[

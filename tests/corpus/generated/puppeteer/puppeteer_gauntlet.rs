@@ -29,6 +29,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "542f72e8a6adca5d",
                     "84fc8be4936f3329",
                     "e3b0c44298fc1c14",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -83,6 +84,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "c1db7dd8ef06eb87",
                     "42ced1a530081b6c",
                     "938a7284e486170c",
+                    "e3b0c44298fc1c14",
                     "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
@@ -149,6 +151,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "8eea8590c3dde131",
                     "c9d89f7aba1107db",
                     "e3b0c44298fc1c14",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -206,6 +209,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "075ec10840eea2eb",
                     "bf1a256023260b16",
                     "e3b0c44298fc1c14",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -250,6 +254,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "ccf6b197d9fe3c86",
                     "6ce4d87b5c83f2f2",
                     "17feec28c7cbadcd",
+                    "e3b0c44298fc1c14",
                     "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
@@ -296,6 +301,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "e4db82930c6001b9",
                     "105fa2305dea7efd",
                     "e3b0c44298fc1c14",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -332,6 +338,7 @@ static PUPPETEER_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "aec4f5dab75a1590",
                     "163ea4df204f60e4",
                     "e2911a5c98437457",
+                    "e3b0c44298fc1c14",
                     "e3b0c44298fc1c14",
                 ],
                 param_examples: &[

@@ -29,6 +29,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "05f13fe079cd73d4",
                     "c8bea9c6f2873080",
                     "e3b0c44298fc1c14",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -76,6 +77,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "80717c85d507c154",
                     "3cce52469b6375ba",
                     "7bbce9c1eebca15b",
+                    "e3b0c44298fc1c14",
                     "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
@@ -127,6 +129,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "f68753eefe6e4ac3",
                     "32347fe9e8e719f0",
                     "6f57385d13d2b4f1",
+                    "e3b0c44298fc1c14",
                     "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
@@ -183,6 +186,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "52ee3122532fff76",
                     "dca3d811756ee78f",
                     "e3b0c44298fc1c14",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -238,6 +242,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "71474446e99fa13d",
                     "415bfa0f9c93474d",
                     "e3b0c44298fc1c14",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -290,6 +295,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "042616838f83a3ae",
                     "1b56fe5ce97a7956",
                     "e3b0c44298fc1c14",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -330,6 +336,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "649c187d840a97ce",
                     "05f13fe079cd73d4",
                     "e779a8ac16dfdcec",
+                    "e3b0c44298fc1c14",
                     "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
@@ -378,6 +385,7 @@ static SLACK_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "c69496ca4d8d4065",
                     "6173583b26dc2a95",
                     "ff0a0c7c0e12c744",
+                    "e3b0c44298fc1c14",
                     "e3b0c44298fc1c14",
                 ],
                 param_examples: &[

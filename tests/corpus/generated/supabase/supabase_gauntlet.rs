@@ -29,6 +29,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "99334726611ccf58",
                     "a49ab620a3b3f1db",
                     "87dc75e1050a87c4",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                 ],
@@ -62,6 +63,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "4a82ade9104b5d90",
                     "dfb5e96ed4814819",
                     "7e30c2a629f9874e",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -105,6 +107,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "8dd932d6d6808c1f",
                     "07cec7fae4036c98",
                     "0a0865a6957ec0b8",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -146,6 +149,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "95175aade4c54ea0",
                     "d06620451ffa12b4",
                     "0d08af4b508343f9",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -191,6 +195,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "f17b59cda0b2d78e",
                     "7a89f06d7705f619",
                     "605e30833a9601c3",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -267,6 +272,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "390b22cc8be52072",
                     "3b991415519822e2",
                     "665343fbcfcec9fb",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -314,6 +320,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "79aa9e8a15921fa3",
                     "0b36e9efa55e76dc",
                     "665343fbcfcec9fb",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -355,6 +362,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "27eceb4af61838af",
                     "94104f0007d40a62",
                     "15563dfa7ce6d899",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -412,6 +420,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "3d0e8a90a17f0e8a",
                     "a1971ebc119d50d9",
                     "a9da45ef608ff5db",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -477,6 +486,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "c224b3e5404effa6",
                     "b546abe64fc0b0ec",
                     "5d36f89bc5bb47a3",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -538,6 +548,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "8545715185a0e63b",
                     "d41005aaaf46713d",
                     "f8fda20ef547359b",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -579,6 +590,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "cf8f50115f3efe1f",
                     "b80a4989f55a849f",
                     "11c4bfb9eba21258",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
@@ -620,6 +632,7 @@ static SUPABASE_GAUNTLET: ::toolspec_runtime::gauntlet::Facts = {
                     "19dd5c04676bb583",
                     "19fc96071c0398b8",
                     "41ed39c2b55e603f",
+                    "e3b0c44298fc1c14",
                 ],
                 param_examples: &[
                     ParamExample {
