@@ -21,7 +21,7 @@ pub use extras::{UndoSpec, attach_undo, undo_key};
 pub use gate::Gate;
 pub use page::{Page, Window};
 pub use runtime::{DEFAULT_LEASE, Runtime};
-pub use served::{Served, ServedError, groups_of};
+pub use served::{Served, ServedError};
 pub use write::CallLimits;
 
 use std::future::Future;

@@ -217,7 +217,7 @@ impl Served {
 }
 
 /// The groups of `definitions`, each once, in the order their first tool comes.
-pub fn groups_of(definitions: &[ToolDefinition]) -> Vec<&'static ToolGroup> {
+fn groups_of(definitions: &[ToolDefinition]) -> Vec<&'static ToolGroup> {
     let mut out: Vec<&'static ToolGroup> = Vec::new();
     for group in definitions.iter().filter_map(|d| d.group) {
         if !out.iter().any(|g| g.name == group.name) {

@@ -71,17 +71,32 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
 
 /// The groups the tools' names suggest: the word after the service, with how many tools
 /// start with it, the largest first (ties in the order of the spec).
-pub fn propose(ts: &ToolSet) -> Vec<(String, usize)> {
+fn propose(ts: &ToolSet) -> Vec<(&str, usize)> {
+    by_resource(ts, ts.tools.iter())
+        .into_iter()
+        .map(|(resource, names)| (resource, names.len()))
+        .collect()
+}
+
+/// `tools` by the resource their names start with (the word after the service), the
+/// largest first, ties in the order given; a tool without the service prefix is left out
+/// (`tool-name-prefix` reports it).
+pub(super) fn by_resource<'a>(
+    ts: &ToolSet,
+    tools: impl Iterator<Item = &'a Tool>,
+) -> Vec<(&'a str, Vec<&'a str>)> {
     let prefix = format!("{}_", ts.service.text);
-    let mut groups: Vec<(String, usize)> = Vec::new();
-    for t in &ts.tools {
-        let rest = t.name.text.strip_prefix(&prefix).unwrap_or(&t.name.text);
-        let resource = rest.split('_').next().unwrap_or(rest).to_string();
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for t in tools {
+        let name = t.name.text.as_str();
+        let Some(resource) = name.strip_prefix(&prefix).and_then(|r| r.split('_').next()) else {
+            continue;
+        };
         match groups.iter_mut().find(|(r, _)| *r == resource) {
-            Some((_, n)) => *n += 1,
-            None => groups.push((resource, 1)),
+            Some((_, names)) => names.push(name),
+            None => groups.push((resource, vec![name])),
         }
     }
-    groups.sort_by_key(|g| std::cmp::Reverse(g.1));
+    groups.sort_by_key(|g| std::cmp::Reverse(g.1.len()));
     groups
 }

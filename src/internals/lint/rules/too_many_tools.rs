@@ -69,20 +69,9 @@ fn check(cx: &Ctx, out: &mut Vec<Finding>) {
 /// resource (the word after the service in their names), the largest groups first, as
 /// one read with a `method` parameter serves them all.
 fn help(ts: &ToolSet) -> String {
-    let prefix = format!("{}_", ts.service.text);
-    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
-    for t in ts.tools.iter().filter(|t| t.tier == Tier::ReadOnly) {
-        let name = t.name.text.as_str();
-        let Some(resource) = name.strip_prefix(&prefix).and_then(|r| r.split('_').next()) else {
-            continue;
-        };
-        match groups.iter_mut().find(|(r, _)| *r == resource) {
-            Some((_, names)) => names.push(name),
-            None => groups.push((resource, vec![name])),
-        }
-    }
+    let reads = ts.tools.iter().filter(|t| t.tier == Tier::ReadOnly);
+    let mut groups = super::groups_missing::by_resource(ts, reads);
     groups.retain(|(_, names)| names.len() > 1);
-    groups.sort_by_key(|g| std::cmp::Reverse(g.1.len()));
     let mut help = String::from(
         "merge tools that are always called together, drop the ones only people use, or split the service in two",
     );
