@@ -10,7 +10,7 @@ use super::Outcome;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use toolspec::internals::eval::{EvalTask, Origin};
-use toolspec_eval::{Provider, Report};
+use toolspec_eval::{Provider, Report, ToolList};
 
 /// The provider wire a run speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -33,6 +33,25 @@ impl From<ProviderArg> for Provider {
             ProviderArg::OpenaiResponses => Provider::OpenAiResponses,
             ProviderArg::OpenaiChat => Provider::OpenAiChat,
             ProviderArg::Gemini => Provider::Gemini,
+        }
+    }
+}
+
+/// Which tool lists a run sends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ListArg {
+    /// The lists toolspec writes: groups not loaded up front wait for the provider's tool
+    /// search (Anthropic, OpenAI Responses) or are left out (OpenAI Chat, Gemini).
+    Deferred,
+    /// Every tool loaded up front, as the lists would be without groups.
+    Whole,
+}
+
+impl From<ListArg> for ToolList {
+    fn from(l: ListArg) -> ToolList {
+        match l {
+            ListArg::Deferred => ToolList::Deferred,
+            ListArg::Whole => ToolList::Whole,
         }
     }
 }
@@ -61,6 +80,11 @@ pub struct Args {
     /// The provider whose wire a run speaks, and whose tool list it sends.
     #[arg(long, value_enum, default_value = "anthropic")]
     provider: ProviderArg,
+    /// The lists the model is sent: run the same tasks with each and compare the reports
+    /// (`--baseline`) to see what deferring groups costs or saves. For specs without groups
+    /// both are the whole list.
+    #[arg(long, value_enum, default_value = "deferred")]
+    list: ListArg,
     /// The model a run asks (`claude-sonnet-4-5`, `gpt-5`, `qwen3:8b`...).
     #[arg(long)]
     model: Option<String>,
@@ -235,6 +259,7 @@ pub fn run(args: Args) -> Outcome {
         spec: &model,
         tasks: &tasks,
         provider,
+        list: args.list.into(),
         model: model_name.clone(),
         base,
         key,
@@ -330,7 +355,24 @@ fn plan(
 ) -> String {
     let count = |o: Origin| tasks.iter().filter(|t| t.origin == o).count();
     let tools: usize = model.toolsets.iter().map(|ts| ts.tools.len()).sum();
-    let list_tokens = toolspec_eval::list_tokens(model, provider);
+    let list = ToolList::from(args.list);
+    let list_tokens = toolspec_eval::list_tokens(model, provider, list);
+    // Whether some tool waits for a search in the list sent (the whole list has none).
+    let defers = list == ToolList::Deferred && model.toolsets.iter().any(|ts| ts.defers());
+    let reach = if !defers {
+        format!("{tools} tools in a list of {list_tokens} tokens")
+    } else if matches!(provider, Provider::Anthropic | Provider::OpenAiResponses) {
+        format!("{tools} tools in the deferred list, {list_tokens} tokens up front")
+    } else {
+        let up_front: usize = model
+            .toolsets
+            .iter()
+            .map(|ts| ts.tools.iter().filter(|t| ts.up_front(t)).count())
+            .sum();
+        format!(
+            "{up_front} of {tools} tools (the groups loaded up front: this provider cannot defer the others) in a list of {list_tokens} tokens"
+        )
+    };
     let runs = tasks.len() as u64 * u64::from(args.repeat);
     let turns: u64 =
         tasks.iter().map(|t| u64::from(t.max_turns)).sum::<u64>() * u64::from(args.repeat);
@@ -363,7 +405,7 @@ fn plan(
         ));
     }
     out.push_str(&format!(
-        "a run would send: {} provider, model {}, {tools} tools in a list of {list_tokens} tokens ({}) on every turn\n",
+        "a run would send: {} provider, model {}, {reach} ({}) on every turn\n",
         provider.as_str(),
         args.model.as_deref().unwrap_or("(not given)"),
         toolspec::internals::stats::ENCODING,

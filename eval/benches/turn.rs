@@ -38,7 +38,10 @@ fn fixture() -> Fixture {
         .model
         .toolsets
         .retain(|ts| ts.service.text == "tickets");
-    let tools = Provider::Anthropic.tools(&toolspec_eval::lists(&loaded.model));
+    let tools = Provider::Anthropic.tools(&toolspec_eval::lists(
+        &loaded.model,
+        toolspec_eval::ToolList::Deferred,
+    ));
     let answer = json!({
         "id": "msg_1", "type": "message", "role": "assistant", "model": "m",
         "content": [
@@ -102,6 +105,7 @@ fn harness(f: &Fixture, writer: &mut Writer) {
             turn: 1,
             text: turn.text.clone(),
             calls: turn.calls.clone(),
+            searches: turn.searches,
             usage: turn.usage,
             stop: turn.stop_word.clone(),
         })

@@ -17,6 +17,12 @@ pub fn compare(current: &Report, baseline: &Report) -> String {
             baseline.model, baseline.provider, current.model, current.provider
         ));
     }
+    if current.list != baseline.list {
+        out.push_str(&format!(
+            "note: the baseline was sent the {} tool list, this run the {} one\n",
+            baseline.list, current.list
+        ));
+    }
     let width = current
         .tasks
         .iter()
@@ -74,11 +80,17 @@ pub fn compare(current: &Report, baseline: &Report) -> String {
         "{better} tasks better, {worse} worse, {unclear} changed within the repeats' spread\n"
     ));
     out.push_str(&format!(
-        "runs passed {}/{} -> {}/{}; tool calls {} -> {}; invalid calls {} -> {}; misroutes {} -> {}; tool list {} -> {} tokens\n",
+        "runs passed {}/{} -> {}/{}; tool calls {} -> {}; invalid calls {} -> {}; misroutes {} -> {}; tool searches {} -> {}; tool list up front {} -> {} tokens; tokens in {} -> {}\n",
         b.passed, b.runs, s.passed, s.runs, b.tool_calls, s.tool_calls, b.invalid_calls,
-        s.invalid_calls, b.misroutes, s.misroutes, baseline.list_tokens, current.list_tokens
+        s.invalid_calls, b.misroutes, s.misroutes, b.searches, s.searches, baseline.list_tokens,
+        current.list_tokens, known(b.input_tokens), known(s.input_tokens)
     ));
     out
+}
+
+/// A token count, or `unknown` when some turn reported none.
+fn known(tokens: Option<u64>) -> String {
+    tokens.map_or_else(|| "unknown".to_string(), |n| n.to_string())
 }
 
 /// A task's pass rate, (passed + 1) / (runs + 2).

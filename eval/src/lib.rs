@@ -5,8 +5,10 @@
 //! A run, for each task and repeat:
 //!
 //! 1. the model gets the task's prompt and the provider list toolspec generates for the
-//!    specs (`tools.anthropic.json`, `tools.openai.json`, `tools.gemini.json`: what a user
-//!    ships), on that provider's own wire ([`Provider`]);
+//!    specs (`tools.anthropic.json`, `tools.openai-responses.json`, `tools.openai.json`,
+//!    `tools.gemini.json`: what a user ships, its deferred groups waiting for the provider's
+//!    tool search), or the whole list, every tool loaded ([`ToolList`]), on that provider's
+//!    own wire ([`Provider`]);
 //! 2. each tool call it makes goes to the server over MCP ([`Server`]): a fresh process with
 //!    a fresh throwaway store per run over stdio, or a streamable HTTP endpoint; the harness
 //!    is the host, and answers the server's approval requests as the task says;
@@ -28,6 +30,7 @@ pub mod turn;
 pub mod wire;
 
 mod compare;
+mod lists;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -38,6 +41,7 @@ use toolspec::model::Model;
 pub use client::RetryPolicy;
 pub use compare::compare;
 pub use host::Server;
+pub use lists::{ToolList, list_tokens, lists};
 pub use report::Report;
 pub use wire::{Lists, Provider};
 
@@ -56,6 +60,8 @@ pub struct Evaluation<'a> {
     pub tasks: &'a [EvalTask],
     /// The provider's wire.
     pub provider: Provider,
+    /// Which of its lists the model is sent.
+    pub list: ToolList,
     /// The model to ask.
     pub model: String,
     /// The provider's base URL.
@@ -72,63 +78,6 @@ pub struct Evaluation<'a> {
     pub policy: RetryPolicy,
     /// Called after each run with (runs done, runs in all, task id, repeat, passed).
     pub progress: &'a dyn Fn(usize, usize, &str, u32, bool),
-}
-
-/// The provider lists toolspec writes for `spec`'s toolsets, each joined into one list.
-pub fn lists(spec: &Model) -> Lists {
-    let mut lists = Lists {
-        anthropic: serde_json::json!([]),
-        openai: serde_json::json!([]),
-        responses: serde_json::json!([]),
-        gemini: serde_json::json!([]),
-    };
-    let mut declarations = Vec::new();
-    for ts in &spec.toolsets {
-        let files = toolspec::internals::emit::providers::toolset_files(ts, Default::default());
-        for file in files {
-            let Ok(value) = serde_json::from_str::<serde_json::Value>(&file.contents) else {
-                continue;
-            };
-            let items = value.as_array().cloned().unwrap_or_default();
-            if file.path.ends_with("tools.anthropic.json") {
-                push(&mut lists.anthropic, items);
-            } else if file.path.ends_with("tools.openai.json") {
-                push(&mut lists.openai, items);
-            } else if file.path.ends_with("tools.openai-responses.json") {
-                push(&mut lists.responses, items);
-            } else if file.path.ends_with("tools.gemini.json") {
-                // One `functionDeclarations` tool for every toolset's functions.
-                for tool in items {
-                    if let Some(d) = tool.get("functionDeclarations").and_then(|d| d.as_array()) {
-                        declarations.extend(d.iter().cloned());
-                    }
-                }
-            }
-        }
-    }
-    lists.gemini = serde_json::json!([{"functionDeclarations": declarations}]);
-    lists
-}
-
-fn push(list: &mut serde_json::Value, items: Vec<serde_json::Value>) {
-    if let Some(list) = list.as_array_mut() {
-        list.extend(items);
-    }
-}
-
-/// The tokens of `provider`'s tool list for `spec`.
-pub fn list_tokens(spec: &Model, provider: Provider) -> u64 {
-    spec.toolsets
-        .iter()
-        .map(|ts| {
-            let cost = toolspec::internals::stats::lists_cost(ts);
-            (match provider {
-                Provider::Anthropic => cost.anthropic_tokens,
-                Provider::OpenAiResponses | Provider::OpenAiChat => cost.openai_tokens,
-                Provider::Gemini => cost.gemini_tokens,
-            }) as u64
-        })
-        .sum()
 }
 
 /// A task as transcripts record it.
@@ -196,7 +145,7 @@ async fn evaluate_async(e: &Evaluation<'_>) -> Result<Report, String> {
     preflight(&e.server, &tiers, &e.out.join("logs").join("preflight.log")).await?;
     let client =
         client::ProviderClient::new(e.provider, &e.base, &e.model, e.key.as_deref(), e.policy)?;
-    let tools = e.provider.tools(&lists(e.spec));
+    let tools = e.provider.tools(&lists(e.spec, e.list));
     let setting = run::Setting {
         provider: e.provider,
         model: &e.model,
@@ -206,7 +155,7 @@ async fn evaluate_async(e: &Evaluation<'_>) -> Result<Report, String> {
         server: &e.server,
     };
     let redactor = Redactor::new(e.key.clone());
-    let list_tokens = list_tokens(e.spec, e.provider);
+    let list_tokens = list_tokens(e.spec, e.provider, e.list);
     let total = e.tasks.len() * e.repeat as usize;
     let mut scored = Vec::with_capacity(total);
     let mut first_start = None;
@@ -227,6 +176,7 @@ async fn evaluate_async(e: &Evaluation<'_>) -> Result<Report, String> {
                 model: e.model.clone(),
                 date: utc_now(),
                 system: SYSTEM.to_string(),
+                list: e.list.as_str().to_string(),
                 list_tokens,
                 tiers: tiers.clone(),
             };

@@ -29,7 +29,10 @@ pub struct Report {
     pub date: String,
     /// Runs of each task.
     pub repeats: u32,
-    /// Tokens of the tool list the model was sent on every turn.
+    /// Which lists the model was sent: `deferred` (as toolspec writes them) or `whole`.
+    #[serde(default = "crate::lists::unnamed")]
+    pub list: String,
+    /// Tokens of the tool list the model reads on every turn before any search.
     pub list_tokens: u64,
     /// The figures over every run.
     pub summary: Summary,
@@ -68,6 +71,9 @@ pub struct Summary {
     pub stopped_runs: u32,
     /// Model turns.
     pub turns: u32,
+    /// Tool searches the provider ran, loading deferred tools.
+    #[serde(default)]
+    pub searches: u32,
     /// Attempts made again after the provider refused one.
     pub provider_retries: u32,
     /// Input tokens as the providers reported them; absent when some turn had none.
@@ -100,13 +106,14 @@ pub struct TaskReport {
 /// Builds the report of scored runs: `(task index, task, score)` with the run settings of
 /// the first transcript (`start`).
 pub fn build(start: &Event, mut runs: Vec<(usize, TaskRecord, RunScore)>) -> Report {
-    let (toolspec, provider, wire, model, date, list_tokens) = match start {
+    let (toolspec, provider, wire, model, date, list, list_tokens) = match start {
         Event::Start {
             toolspec,
             provider,
             wire,
             model,
             date,
+            list,
             list_tokens,
             ..
         } => (
@@ -115,6 +122,7 @@ pub fn build(start: &Event, mut runs: Vec<(usize, TaskRecord, RunScore)>) -> Rep
             wire.clone(),
             model.clone(),
             date.clone(),
+            list.clone(),
             *list_tokens,
         ),
         _ => Default::default(),
@@ -176,6 +184,7 @@ pub fn build(start: &Event, mut runs: Vec<(usize, TaskRecord, RunScore)>) -> Rep
         outside_tiers: sum(|r| r.outside_tiers),
         stopped_runs: sum(|r| u32::from(r.failure.is_some())),
         turns: sum(|r| r.turns),
+        searches: sum(|r| r.searches),
         provider_retries: sum(|r| r.provider_retries),
         input_tokens: tokens(|r| r.input_tokens),
         output_tokens: tokens(|r| r.output_tokens),
@@ -190,6 +199,7 @@ pub fn build(start: &Event, mut runs: Vec<(usize, TaskRecord, RunScore)>) -> Rep
         model,
         date,
         repeats,
+        list,
         list_tokens,
         summary,
         tasks,
@@ -297,11 +307,13 @@ impl Report {
             s.tool_calls, s.invalid_calls, s.recoveries, s.misroutes, s.outside_tiers, s.stopped_runs
         ));
         out.push_str(&format!(
-            "{} model turns ({} retried), tokens in {} / out {}, tool list {} tokens; {:.1} s in the model, {:.1} s in tools\n",
+            "{} model turns ({} retried, {} tool searches), tokens in {} / out {}, {} tool list {} tokens up front; {:.1} s in the model, {:.1} s in tools\n",
             s.turns,
             s.provider_retries,
+            s.searches,
             tokens(s.input_tokens),
             tokens(s.output_tokens),
+            self.list,
             self.list_tokens,
             s.model_ms as f64 / 1000.0,
             s.tool_ms as f64 / 1000.0,

@@ -116,6 +116,7 @@ async fn converse(
             turn,
             text: model_turn.text.clone(),
             calls: model_turn.calls.clone(),
+            searches: model_turn.searches,
             usage: model_turn.usage,
             stop: model_turn.stop_word.clone(),
         })?;

@@ -97,7 +97,11 @@ pub enum Event {
         date: String,
         /// The system prompt.
         system: String,
-        /// The tool list's tokens (o200k_base count, or an estimate).
+        /// Which lists the model was sent: `deferred` (as toolspec writes them, groups not
+        /// loaded up front deferred) or `whole` (every tool loaded).
+        #[serde(default = "crate::lists::unnamed")]
+        list: String,
+        /// Tokens of the tool list the model reads before any search (o200k_base count).
         list_tokens: u64,
         /// Each tool of the specs and its tier.
         tiers: BTreeMap<String, String>,
@@ -133,6 +137,9 @@ pub enum Event {
         text: String,
         /// Its calls.
         calls: Vec<Call>,
+        /// Tool searches the provider ran for it, loading deferred tools.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        searches: u32,
         /// Its tokens.
         usage: Usage,
         /// The provider's word for why it ended.
@@ -281,6 +288,11 @@ pub fn read(path: &Path) -> Result<Vec<Event>, String> {
         events.push(event);
     }
     Ok(events)
+}
+
+/// Whether a count is zero (and left out of a transcript line).
+pub(crate) fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 #[cfg(test)]

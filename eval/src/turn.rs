@@ -45,6 +45,9 @@ pub struct ModelTurn {
     pub text: String,
     /// The tool calls, in the order the model wrote them.
     pub calls: Vec<Call>,
+    /// Tool searches the provider ran for the model this turn (Anthropic's tool search
+    /// tool, OpenAI's hosted `tool_search`), each loading deferred tools.
+    pub searches: u32,
     /// The tokens, as reported.
     pub usage: Usage,
     /// Why the turn ended.

@@ -45,6 +45,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from jwt.algorithms import ECAlgorithm, OKPAlgorithm, RSAAlgorithm
 from mcp_client import free_port
+from mcp_client import stop as stop_process
 
 AUTHZ_DIR = Path(os.environ.get("TOOLSPEC_AUTHZ_DIR") or Path(__file__).parent / "authz")
 
@@ -126,12 +127,7 @@ class AuthorizationServer:
         process, self._process = self._process, None
         if process is None:
             return
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_process(process)
 
     def rotate(self) -> None:
         """A key rotation at the issuer: new keys (one per algorithm) go first and sign from

@@ -224,12 +224,17 @@ def http_process(
         _wait_for_port(port, process, ready_timeout_s)
         yield f"http://127.0.0.1:{port}/mcp", process
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
+
+
+def stop(process: subprocess.Popen[Any]) -> None:
+    """Asks `process` to stop (SIGTERM), and kills it when it has not within 10 seconds."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def run(scenario: Callable[[], Awaitable[T]]) -> T:

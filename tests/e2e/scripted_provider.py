@@ -15,7 +15,17 @@ attempts, each an error to answer (`{"status": 429, "retry_after": "0"}`, `{"sta
      "after": "invalid_enum"}                          # the results it reads must hold this code
 
 On the Chat wire a turn may also say `"object_arguments": true` and `"no_ids": true`, as
-Ollama and llama.cpp answer. Requests are strict where the providers are: unknown top-level
+Ollama and llama.cpp answer.
+
+Deferred tools (Anthropic's `defer_loading` beside a tool search tool; OpenAI Responses'
+deferred functions and namespaces beside `tool_search`) are served as the providers do: the
+model sees only what is loaded, and a turn that says `"search": "words"` runs the hosted
+search on them (BM25 over each tool's name, description and arguments; a regex for
+Anthropic's regex variant) and answers with the search's blocks before the calls
+(`server_tool_use` and `tool_search_tool_result`; `tool_search_call` and
+`tool_search_output`, the whole best namespace). A call of a tool that is deferred and not
+loaded, by this turn's search or an earlier one in the history, is refused: the model could
+not have made it. Requests are strict where the providers are: unknown top-level
 fields, a tool list the API would refuse, a tool call left unanswered, an answer to a call
 never made, a history that is not what the model said, a wrong key: each is a 400 (401 for
 the key) with the provider's error shape, and is kept in `violations`.
@@ -24,6 +34,7 @@ the key) with the provider's error shape, and is kept in `violations`.
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -178,7 +189,7 @@ class ScriptedProvider:
             return step["status"], headers, error_body(wire, step["status"], step.get("message", "scripted"))
         if "raw" in step:
             return 200, {}, step["raw"].encode()
-        answer, said_back = MAKE[wire](step, turn)
+        answer, said_back = MAKE[wire](step, turn, body)
         self._said[(prompt, run, turn)] = said_back
         return 200, {}, answer
 
@@ -205,21 +216,52 @@ def error_body(wire: str, status: int, message: str) -> dict[str, Any]:
     return {"error": {"message": message, "type": "invalid_request_error", "code": None}}
 
 
+ANTHROPIC_SEARCH = re.compile(r"^tool_search_tool_(regex|bm25)(_20251119)?$")
+RESERVED_NAMESPACES = {"web", "browser", "python", "computer"}
+
+
 def check_tools(wire: str, tools: Any) -> None:
     if not isinstance(tools, list) or not tools:
         raise Refused("tools must be a non-empty array")
     names = []
     for t in tools:
         if wire == "anthropic":
-            if set(t) - {"name", "description", "input_schema", "cache_control", "strict", "input_examples"}:
+            if ANTHROPIC_SEARCH.match(str(t.get("type", ""))):
+                if set(t) - {"type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"}:
+                    raise Refused(f"tools: unknown fields {sorted(set(t))}")
+                if t.get("name") != "tool_search_tool_" + ANTHROPIC_SEARCH.match(t["type"]).group(1):
+                    raise Refused(f"tools: a {t['type']} tool is named {t.get('name')!r}")
+                if t.get("defer_loading"):
+                    raise Refused("tools: the tool search tool cannot be deferred")
+                names.append(t["name"])
+                continue
+            if set(t) - {"type", "name", "description", "input_schema", "cache_control", "strict",
+                         "input_examples", "defer_loading"} or t.get("type", "custom") != "custom":
                 raise Refused(f"tools: unknown fields {sorted(set(t))}")
             if t.get("input_schema", {}).get("type") != "object":
                 raise Refused("tools.input_schema: type must be object")
+            if t.get("defer_loading") and "cache_control" in t:
+                raise Refused("tools: cannot have both defer_loading=true and cache_control")
             names.append(t.get("name", ""))
         elif wire == "responses":
-            if t.get("type") != "function" or "function" in t or "parameters" not in t:
-                raise Refused("tools: a function tool is {type, name, parameters, strict} at the top level")
-            names.append(t.get("name", ""))
+            if t.get("type") == "tool_search":
+                if set(t) - {"type", "execution", "description", "parameters"}:
+                    raise Refused(f"tools: unknown fields {sorted(set(t))}")
+                continue
+            if t.get("type") == "namespace":
+                if set(t) - {"type", "name", "description", "tools"}:
+                    raise Refused(f"tools: unknown fields {sorted(set(t))}")
+                if not t.get("name") or not t.get("description") or not t.get("tools"):
+                    raise Refused("tools: a namespace needs a name, a description and at least one tool")
+                if t["name"] in RESERVED_NAMESPACES:
+                    raise Refused(f"tools: the namespace name {t['name']!r} is reserved")
+                members = t["tools"]
+            else:
+                members = [t]
+            for f in members:
+                if f.get("type") != "function" or "function" in f or "parameters" not in f:
+                    raise Refused("tools: a function tool is {type, name, parameters, strict} at the top level")
+                names.append(f.get("name", ""))
         elif wire == "chat":
             f = t.get("function") or {}
             if t.get("type") != "function" or "parameters" not in f:
@@ -233,6 +275,10 @@ def check_tools(wire: str, tools: Any) -> None:
             raise Refused(f"tools: name {n!r} does not match {NAME.pattern}")
     if len(set(names)) != len(names):
         raise Refused("tools: names must be unique")
+    if wire == "anthropic" and all(t.get("defer_loading") for t in tools if "input_schema" in t) and not any(
+            ANTHROPIC_SEARCH.match(str(t.get("type", ""))) for t in tools):
+        if any(t.get("defer_loading") for t in tools):
+            raise Refused("At least one tool must have defer_loading=false. All tools cannot be deferred.")
 
 
 # -- reading each wire's conversation: (the first prompt, [turns]) -------------------------
@@ -252,6 +298,9 @@ def anthropic_conversation(body: dict[str, Any]) -> tuple[str, list[dict[str, An
             raise Refused("messages: roles must alternate between user and assistant")
         content = m["content"]
         if m["role"] == "assistant":
+            for name in anthropic_references([m]):
+                if name not in anthropic_tool_names(body.get("tools") or []):
+                    raise Refused(f"Tool reference '{name}' not found in available tools")
             pending = [b["id"] for b in content if b.get("type") == "tool_use"]
             history.append({"role": "model", "said": content})
             continue
@@ -297,6 +346,10 @@ def responses_conversation(body: dict[str, Any]) -> tuple[str, list[dict[str, An
             history.append({"role": "user", "results": results})
             results = []
         if kind == "function_call":
+            space = namespace_of(body.get("tools") or [], item.get("name"))
+            if space is not None and item.get("namespace") != space:
+                raise Refused(
+                    f"Missing namespace for function_call '{item.get('name')}'. It does not exist in the default namespace.")
             calls.append(item["call_id"])
         if history and history[-1]["role"] == "model":
             history[-1]["said"].append(item)
@@ -382,10 +435,33 @@ CONVERSATION = {
 # -- writing each wire's answer: (the body, what the model said as it will come back) -----
 
 
-def anthropic_answer(step: dict[str, Any], turn: int) -> tuple[Any, Any]:
+def anthropic_answer(step: dict[str, Any], turn: int, body: dict[str, Any]) -> tuple[Any, Any]:
     content: list[dict[str, Any]] = []
     if step.get("text"):
         content.append({"type": "text", "text": step["text"]})
+    tools = body["tools"]
+    custom = [t for t in tools if "input_schema" in t]
+    loaded = {t["name"] for t in custom if not t.get("defer_loading")} | anthropic_references(body["messages"])
+    found: list[str] = []
+    if "search" in step:
+        search = next((t for t in tools if ANTHROPIC_SEARCH.match(str(t.get("type", "")))), None)
+        if search is None:
+            raise Refused("the script searches, but the request has no tool search tool")
+        deferred = [t for t in custom if t.get("defer_loading")]
+        if search["name"].endswith("regex"):
+            pattern = re.compile(step["search"])
+            found = [t["name"] for t in deferred if pattern.search(search_text(t, "input_schema"))][:5]
+            query = {"pattern": step["search"]}
+        else:
+            found = bm25(step["search"], [(t["name"], search_text(t, "input_schema")) for t in deferred])[:5]
+            query = {"query": step["search"]}
+        content.append({"type": "server_tool_use", "id": f"srvtoolu_{turn}", "name": search["name"], "input": query})
+        content.append({"type": "tool_search_tool_result", "tool_use_id": f"srvtoolu_{turn}",
+                        "content": {"type": "tool_search_tool_search_result",
+                                    "tool_references": [{"type": "tool_reference", "tool_name": n} for n in found]}})
+        loaded |= set(found)
+    for c in step.get("calls", []):
+        callable_or_refuse(c["name"], {t["name"] for t in custom}, loaded, step.get("search"), found)
     for i, c in enumerate(step.get("calls", [])):
         content.append({"type": "tool_use", "id": f"toolu_{turn}_{i}", "name": c["name"], "input": c["arguments"]})
     answer: dict[str, Any] = {
@@ -398,14 +474,40 @@ def anthropic_answer(step: dict[str, Any], turn: int) -> tuple[Any, Any]:
     return answer, content
 
 
-def responses_answer(step: dict[str, Any], turn: int) -> tuple[Any, Any]:
+def responses_answer(step: dict[str, Any], turn: int, body: dict[str, Any]) -> tuple[Any, Any]:
     output: list[dict[str, Any]] = []
     if step.get("text"):
         output.append({"type": "message", "id": f"msg_{turn}", "status": "completed", "role": "assistant",
                        "content": [{"type": "output_text", "text": step["text"], "annotations": []}]})
+    tools = body["tools"]
+    functions = {f["name"]: f for f in responses_functions(tools)}
+    loaded = {n for n, f in functions.items() if not f.get("defer_loading")} | responses_loaded(body["input"])
+    found: list[str] = []
+    if "search" in step:
+        if not any(t.get("type") == "tool_search" for t in tools):
+            raise Refused("the script searches, but the request has no tool_search tool")
+        # What a search can load: each namespace with a deferred function (whole), and each
+        # deferred function at the top level.
+        candidates = [t for t in tools if t.get("type") == "namespace" and any(f.get("defer_loading") for f in t["tools"])]
+        candidates += [t for t in tools if t.get("type") == "function" and t.get("defer_loading")]
+        docs = [(str(i), search_text(t, "parameters") + " " + " ".join(search_text(f, "parameters") for f in t.get("tools", [])))
+                for i, t in enumerate(candidates)]
+        best = [candidates[int(i)] for i in bm25(step["search"], docs)[:1]]
+        found = [f["name"] for t in best for f in t.get("tools", [t])]
+        output.append({"type": "tool_search_call", "id": f"tsc_{turn}", "call_id": None, "execution": "server",
+                       "status": "completed", "arguments": {"query": step["search"]}})
+        output.append({"type": "tool_search_output", "id": f"tso_{turn}", "call_id": None, "execution": "server",
+                       "status": "completed", "tools": best})
+        loaded |= set(found)
+    for c in step.get("calls", []):
+        callable_or_refuse(c["name"], set(functions), loaded, step.get("search"), found)
     for i, c in enumerate(step.get("calls", [])):
-        output.append({"type": "function_call", "id": f"fc_{turn}_{i}", "call_id": f"call_{turn}_{i}",
-                       "name": c["name"], "arguments": json.dumps(c["arguments"]), "status": "completed"})
+        item = {"type": "function_call", "id": f"fc_{turn}_{i}", "call_id": f"call_{turn}_{i}",
+                "name": c["name"], "arguments": json.dumps(c["arguments"]), "status": "completed"}
+        space = namespace_of(tools, c["name"])
+        if space is not None:
+            item["namespace"] = space
+        output.append(item)
     answer: dict[str, Any] = {"id": f"resp_{turn}", "object": "response", "status": "completed",
                               "model": "scripted", "output": output}
     if step.get("usage") is not None:
@@ -414,7 +516,7 @@ def responses_answer(step: dict[str, Any], turn: int) -> tuple[Any, Any]:
     return answer, output
 
 
-def chat_answer(step: dict[str, Any], turn: int) -> tuple[Any, Any]:
+def chat_answer(step: dict[str, Any], turn: int, body: dict[str, Any]) -> tuple[Any, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": step.get("text") or None}
     calls = []
     back = []
@@ -438,7 +540,7 @@ def chat_answer(step: dict[str, Any], turn: int) -> tuple[Any, Any]:
     return answer, {"content": step.get("text") or None, "calls": back}
 
 
-def gemini_answer(step: dict[str, Any], turn: int) -> tuple[Any, Any]:
+def gemini_answer(step: dict[str, Any], turn: int, body: dict[str, Any]) -> tuple[Any, Any]:
     parts: list[dict[str, Any]] = []
     if step.get("text"):
         parts.append({"text": step["text"]})
@@ -466,3 +568,93 @@ def said_in_chat(m: dict[str, Any]) -> dict[str, Any]:
     calls = [{"id": c["id"] if not c["id"].startswith("toolspec-call-") else "?", "name": c["function"]["name"],
               "arguments": json.loads(c["function"]["arguments"])} for c in m.get("tool_calls") or []]
     return {"content": m.get("content"), "calls": calls}
+
+
+# -- deferred tools and the hosted tool searches --------------------------------------------
+
+
+def anthropic_tool_names(tools: list[dict[str, Any]]) -> set[str]:
+    return {t["name"] for t in tools if "input_schema" in t}
+
+
+def anthropic_references(messages: list[dict[str, Any]]) -> set[str]:
+    """The tools loaded by the searches of a conversation: the `tool_reference` blocks of the
+    hosted search's results, and those a client's own search tool returned in a tool_result."""
+    names: set[str] = set()
+    for m in messages:
+        for b in m["content"] if isinstance(m.get("content"), list) else []:
+            if b.get("type") == "tool_search_tool_result":
+                refs = (b.get("content") or {}).get("tool_references") or []
+            elif b.get("type") == "tool_result" and isinstance(b.get("content"), list):
+                refs = b["content"]
+            else:
+                continue
+            names |= {r["tool_name"] for r in refs if r.get("type") == "tool_reference"}
+    return names
+
+
+def responses_functions(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every function of a Responses tool list, at the top level or in a namespace."""
+    out = []
+    for t in tools:
+        if t.get("type") == "function":
+            out.append(t)
+        elif t.get("type") == "namespace":
+            out.extend(t["tools"])
+    return out
+
+
+def namespace_of(tools: list[dict[str, Any]], name: Any) -> str | None:
+    for t in tools:
+        if t.get("type") == "namespace" and any(f.get("name") == name for f in t["tools"]):
+            return t["name"]
+    return None
+
+
+def responses_loaded(items: list[dict[str, Any]]) -> set[str]:
+    """The functions the `tool_search_output` items of a conversation loaded."""
+    names: set[str] = set()
+    for item in items:
+        if item.get("type") == "tool_search_output":
+            names |= {f["name"] for f in responses_functions(item.get("tools") or [])}
+    return names
+
+
+def callable_or_refuse(name: str, known: set[str], loaded: set[str], query: str | None, found: list[str]) -> None:
+    """A model only calls a tool it was given and can see: not one deferred and never loaded."""
+    if name not in known:
+        raise Refused(f"the script calls {name}, which is not in tools")
+    if name not in loaded:
+        searched = f"; this turn's search for {query!r} found {found}" if query is not None else ""
+        raise Refused(f"the script calls {name}, which is deferred and no tool search loaded it{searched}")
+
+
+def search_text(tool: dict[str, Any], schema_key: str) -> str:
+    """What a tool search reads of a tool: its name, description, and arguments' names and
+    descriptions."""
+    words = [tool.get("name", "").replace("_", " "), tool.get("description", "")]
+    for arg, spec in ((tool.get(schema_key) or {}).get("properties") or {}).items():
+        words += [arg.replace("_", " "), spec.get("description", "") if isinstance(spec, dict) else ""]
+    return " ".join(words)
+
+
+def bm25(query: str, docs: list[tuple[str, str]], k1: float = 1.2, b: float = 0.75) -> list[str]:
+    """The keys of `docs` that share a word with `query`, best first (Okapi BM25)."""
+    tokenize = lambda s: re.findall(r"[a-z0-9]+", s.lower())  # noqa: E731
+    terms = [tokenize(text) for _, text in docs]
+    if not docs:
+        return []
+    average = sum(map(len, terms)) / len(terms) or 1.0
+    scores = []
+    for (key, _), words in zip(docs, terms):
+        score = 0.0
+        for q in set(tokenize(query)):
+            having = sum(1 for t in terms if q in t)
+            tf = words.count(q)
+            if not tf:
+                continue
+            idf = math.log(1 + (len(docs) - having + 0.5) / (having + 0.5))
+            score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len(words) / average))
+        if score > 0:
+            scores.append((score, key))
+    return [key for _, key in sorted(scores, key=lambda s: -s[0])]

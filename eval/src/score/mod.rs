@@ -47,6 +47,9 @@ pub struct RunScore {
     pub approvals: u32,
     /// Model turns.
     pub turns: u32,
+    /// Tool searches the provider ran for the model, loading deferred tools.
+    #[serde(default, skip_serializing_if = "crate::transcript::is_zero")]
+    pub searches: u32,
     /// Attempts the provider refused and the harness made again.
     pub provider_retries: u32,
     /// Input tokens as the provider reported them; absent when some turn had no usage.
@@ -91,6 +94,7 @@ pub fn score(
         outside_tiers: 0,
         approvals: 0,
         turns: 0,
+        searches: 0,
         provider_retries: 0,
         input_tokens: Some(0),
         output_tokens: Some(0),
@@ -111,8 +115,11 @@ pub fn score(
                     s.provider_retries += 1;
                 }
             }
-            Event::Model { usage, .. } => {
+            Event::Model {
+                usage, searches, ..
+            } => {
                 s.turns += 1;
+                s.searches += searches;
                 s.input_tokens = s.input_tokens.zip(usage.input).map(|(a, b)| a + b);
                 s.output_tokens = s.output_tokens.zip(usage.output).map(|(a, b)| a + b);
             }

@@ -40,6 +40,7 @@ fn start(task: TaskRecord) -> Event {
         model: "m".into(),
         date: "2026-12-07T00:00:00Z".into(),
         system: "s".into(),
+        list: "deferred".into(),
         list_tokens: 100,
         tiers: BTreeMap::from([
             ("tickets_search".to_string(), "read_only".to_string()),
@@ -53,6 +54,7 @@ fn model(turn: u32, usage: Option<u64>) -> Event {
         turn,
         text: String::new(),
         calls: vec![],
+        searches: 0,
         usage: Usage {
             input: usage,
             output: usage.map(|u| u / 10),

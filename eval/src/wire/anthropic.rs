@@ -30,6 +30,7 @@ pub(super) fn read(answer: &Value) -> Result<ModelTurn, String> {
         .ok_or("the answer has no `content` array")?;
     let mut text = String::new();
     let mut calls = Vec::new();
+    let mut searches = 0;
     for block in content {
         match block.get("type").and_then(Value::as_str) {
             Some("text") => {
@@ -50,7 +51,17 @@ pub(super) fn read(answer: &Value) -> Result<ModelTurn, String> {
                     arguments: block.get("input").cloned().unwrap_or(json!({})),
                 });
             }
-            // Thinking and server tool blocks go back as they came; nothing to read in them.
+            // The tool search tool, run by the API: its results (`tool_reference` blocks)
+            // load deferred tools, and go back as they came, like every other block.
+            Some("server_tool_use")
+                if block
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .is_some_and(|n| n.starts_with("tool_search_tool_")) =>
+            {
+                searches += 1;
+            }
+            // Thinking and other server tool blocks go back as they came; nothing to read.
             _ => {}
         }
     }
@@ -70,6 +81,7 @@ pub(super) fn read(answer: &Value) -> Result<ModelTurn, String> {
     Ok(ModelTurn {
         text,
         calls,
+        searches,
         usage: Usage {
             input: count(usage, "input_tokens"),
             output: count(usage, "output_tokens"),

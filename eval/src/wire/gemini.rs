@@ -72,6 +72,7 @@ pub(super) fn read(answer: &Value, turn: u32) -> Result<ModelTurn, String> {
     Ok(ModelTurn {
         text,
         calls,
+        searches: 0,
         usage: Usage {
             input: count(usage, "promptTokenCount"),
             output: count(usage, "candidatesTokenCount"),

@@ -49,6 +49,7 @@ pub(super) fn read(answer: &Value, turn: u32) -> Result<ModelTurn, String> {
         .ok_or("the answer has no `output` array")?;
     let mut text = String::new();
     let mut calls = Vec::new();
+    let mut searches = 0;
     let mut echo = Vec::with_capacity(output.len());
     for item in output {
         let mut item = item.clone();
@@ -85,6 +86,10 @@ pub(super) fn read(answer: &Value, turn: u32) -> Result<ModelTurn, String> {
                     arguments: arguments(item.get("arguments")),
                 });
             }
+            // OpenAI's hosted tool search; its `tool_search_output` (the functions it
+            // loaded) follows, and both go back as they came. A namespaced `function_call`
+            // keeps its `namespace` the same way.
+            Some("tool_search_call") => searches += 1,
             _ => {}
         }
         echo.push(item);
@@ -104,6 +109,7 @@ pub(super) fn read(answer: &Value, turn: u32) -> Result<ModelTurn, String> {
     Ok(ModelTurn {
         text,
         calls,
+        searches,
         usage: Usage {
             input: count(usage, "input_tokens"),
             output: count(usage, "output_tokens"),

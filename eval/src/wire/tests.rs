@@ -93,6 +93,46 @@ fn responses_reads_function_calls_and_answers_by_call_id() {
 }
 
 #[test]
+fn anthropic_counts_tool_searches_and_sends_their_results_back_as_they_came() {
+    let reply = json!({
+        "content": [
+            {"type": "server_tool_use", "id": "srvtoolu_1", "name": "tool_search_tool_bm25", "input": {"query": "inventory"}},
+            {"type": "tool_search_tool_result", "tool_use_id": "srvtoolu_1", "content": {
+                "type": "tool_search_tool_search_result",
+                "tool_references": [{"type": "tool_reference", "tool_name": "petstore_inventory_get"}]}},
+            {"type": "server_tool_use", "id": "srvtoolu_2", "name": "web_search", "input": {"query": "pets"}},
+            {"type": "tool_use", "id": "toolu_1", "name": "petstore_inventory_get", "input": {}}
+        ],
+        "stop_reason": "tool_use",
+        "usage": {"input_tokens": 900, "output_tokens": 40}
+    });
+    let turn = Provider::Anthropic.read(&reply, 1).unwrap();
+    assert_eq!(turn.searches, 1, "a web search is not a tool search");
+    assert_eq!(turn.calls.len(), 1);
+    assert_eq!(turn.echo[0]["content"], reply["content"]);
+    // Only the client's call is answered: a server tool's id never gets a tool_result.
+    let back = Provider::Anthropic.answers(&[answer("toolu_1", "petstore_inventory_get", false)]);
+    assert_eq!(back[0]["content"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn responses_counts_hosted_searches_and_keeps_a_calls_namespace() {
+    let reply = json!({
+        "status": "completed",
+        "output": [
+            {"type": "tool_search_call", "id": "tsc_1", "call_id": null, "execution": "server", "status": "completed", "arguments": {"query": "inventory"}},
+            {"type": "tool_search_output", "id": "tso_1", "call_id": null, "execution": "server", "status": "completed", "tools": []},
+            {"type": "function_call", "id": "fc_1", "call_id": "call_a", "namespace": "petstore_store", "name": "petstore_inventory_get", "arguments": "{}"}
+        ]
+    });
+    let turn = Provider::OpenAiResponses.read(&reply, 1).unwrap();
+    assert_eq!(turn.searches, 1);
+    assert_eq!(turn.calls[0].name, "petstore_inventory_get");
+    assert_eq!(turn.echo, reply["output"].as_array().cloned().unwrap());
+    assert_eq!(turn.echo[2]["namespace"], "petstore_store");
+}
+
+#[test]
 fn chat_takes_what_local_servers_send() {
     // Ollama's form: arguments as an object, no id, no type, no usage.
     let reply = json!({
