@@ -39,7 +39,7 @@
 //! Schema for editors (the first line below points yaml-language-server at it).
 //!
 //! ```yaml
-#![doc = include_str!("../examples/tutorial/notes.yaml")]
+#![doc = include_str!("../docs/tutorial/notes.yaml")]
 //! ```
 //!
 //! `toolspec check notes.yaml` reports every problem at once, each with
@@ -49,7 +49,7 @@
 //! # 3. `build.rs`
 //!
 //! ```no_run
-#![doc = include_str!("../examples/tutorial/build.rs")]
+#![doc = include_str!("../docs/tutorial/build.rs")]
 //! ```
 //!
 //! [`Builder`] follows prost-build: one `cargo:rerun-if-changed` per spec read, files
@@ -69,7 +69,7 @@
 //! so `?` works on SQLite errors and on the toolset's own errors alike. `src/lib.rs`:
 //!
 //! ```ignore
-#![doc = include_str!("../examples/tutorial/src/lib.rs")]
+#![doc = include_str!("../docs/tutorial/lib.rs")]
 //! ```
 //!
 //! For a service `notes` the module holds: the spec's named types and, per tool,
@@ -95,7 +95,7 @@
 //! `src/main.rs`:
 //!
 //! ```ignore
-#![doc = include_str!("../examples/tutorial/src/main.rs")]
+#![doc = include_str!("../docs/tutorial/main.rs")]
 //! ```
 //!
 //! The runtime keeps its records (idempotency keys, previews, approvals) and the key that
@@ -120,7 +120,7 @@
 //! database; `tests/gauntlet.rs`:
 //!
 //! ```ignore
-#![doc = include_str!("../examples/tutorial/tests/gauntlet.rs")]
+#![doc = include_str!("../docs/tutorial/gauntlet.rs")]
 //! ```
 //!
 //! `cargo test` lists `gauntlet::notes_get::example_an_unknown_id` and its siblings (93

@@ -10,8 +10,8 @@ mod template;
 
 use super::Outcome;
 use clap::ValueEnum;
-use std::path::{Component, Path, PathBuf};
-use template::Values;
+use std::path::{Component, Path};
+use template::{Source, Values};
 
 /// Where the made crate keeps its items and the server's records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -53,15 +53,10 @@ pub struct Request<'a> {
     pub name: Option<&'a str>,
     /// The store the implementation is written on.
     pub store: Store,
-    /// The toolspec checkout the dependencies point at, as written in Cargo.toml (relative
-    /// to the new crate when relative); the one this binary was built from when not given.
+    /// A toolspec checkout for the dependencies to point at, as written in Cargo.toml
+    /// (relative to the new crate when relative); when not given, they are the published
+    /// crates at this command's version.
     pub toolspec_path: Option<&'a Path>,
-}
-
-/// The toolspec checkout this binary was built from: the parent of the CLI crate.
-fn built_from() -> PathBuf {
-    let cli = Path::new(env!("CARGO_MANIFEST_DIR"));
-    cli.parent().unwrap_or(cli).to_path_buf()
 }
 
 /// Makes the crate `request` asks for, then says what it made and what to run next.
@@ -90,16 +85,23 @@ fn make(request: &Request<'_>) -> Result<(), String> {
         }
     };
     refuse_non_empty(path)?;
-    let toolspec_path = match request.toolspec_path {
-        Some(dir) => dir.to_path_buf(),
-        None => built_from(),
+    let source = match request.toolspec_path {
+        Some(dir) => Source::Checkout(
+            dir.to_str()
+                .ok_or_else(|| format!("--toolspec-path {}: not UTF-8", dir.display()))?
+                .replace('\\', "/"),
+        ),
+        None => Source::this_version(),
     };
-    let shown_toolspec = toolspec_path
-        .to_str()
-        .ok_or_else(|| format!("--toolspec-path {}: not UTF-8", toolspec_path.display()))?
-        .replace('\\', "/");
-    let values = Values::new(&crate_name, request.store, &shown_toolspec);
-    let files = template::render(request.store, &values);
+    let values = Values::new(&crate_name, request.store, &source);
+    let mut files = template::render(request.store, &values);
+    if let Source::Version(_) = source {
+        // No checkout to point the spec's editor at: the crate gets the schema itself.
+        files.push((
+            template::SCHEMA_FILE.to_string(),
+            toolspec::internals::spec::format_schema_text() + "\n",
+        ));
+    }
     for (relative, text) in &files {
         let target = path.join(relative);
         if let Some(dir) = target.parent() {
@@ -110,10 +112,11 @@ fn make(request: &Request<'_>) -> Result<(), String> {
             .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
     }
     // A wrong path is not fatal (the checkout may come later), but the build will fail.
-    let runtime = path.join(&toolspec_path).join("runtime").join("Cargo.toml");
-    if !runtime.is_file() {
+    if let (Some(dir), Source::Checkout(shown)) = (request.toolspec_path, &source)
+        && !path.join(dir).join("runtime").join("Cargo.toml").is_file()
+    {
         eprintln!(
-            "warning: no toolspec checkout at {shown_toolspec} (seen from {}): the crate \
+            "warning: no toolspec checkout at {shown} (seen from {}): the crate \
              builds once one is there, or once Cargo.toml's `path = ...` lines point at one",
             path.display()
         );

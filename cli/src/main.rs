@@ -97,8 +97,8 @@ enum Command {
         /// Where the server keeps its data and its records of calls.
         #[arg(long, value_enum, default_value = "sqlite")]
         store: init::Store,
-        /// The toolspec checkout the crate's dependencies point at (relative to the new
-        /// crate when relative); default: the checkout this `toolspec` was built from.
+        /// Point the crate's toolspec dependencies at this checkout (relative to the new
+        /// crate when relative) instead of the published crates at this command's version.
         #[arg(long, value_name = "DIR")]
         toolspec_path: Option<PathBuf>,
     },

@@ -6,13 +6,20 @@ the server `cargo run` would start; then the official Python `mcp` client drives
 over stdio and over streamable HTTP: the tool list, a paged search across two pages, the
 reversible write and its undo, and the irreversible write through its preview.
 
+The toolspec crates come from their packages when TOOLSPEC_PACKAGES names the directory
+scripts/package fills (scripts/test does): the crates are made as a user makes them, with
+version dependencies, and a `[patch.crates-io]` table in their `.cargo/config.toml` takes the
+toolspec crates from the unpacked `.crate` files, as crates.io would serve them. The
+`toolspec` command is installed from its package the same way and checks the example specs.
+Without TOOLSPEC_PACKAGES the crates point at this checkout (`--toolspec-path`).
+
 The made crates build into one persistent CARGO_TARGET_DIR (TOOLSPEC_INIT_TARGET, default
 target/init-e2e) with the workspace's Cargo.lock, so the three share their dependencies and a
 warm CI rebuilds only the made crates. PostgreSQL comes from TOOLSPEC_POSTGRES_URL
 (scripts/with-postgres); with TOOLSPEC_REQUIRE_POSTGRES=1 (scripts/test) its absence fails.
 
-    TOOLSPEC_BIN=target/release/toolspec TOOLSPEC_REQUIRE_POSTGRES=1 \\
-        scripts/with-postgres .venv/bin/pytest -q tests/e2e/test_init.py
+    scripts/package && TOOLSPEC_PACKAGES=target/package TOOLSPEC_BIN=target/release/toolspec \\
+        TOOLSPEC_REQUIRE_POSTGRES=1 scripts/with-postgres .venv/bin/pytest -q tests/e2e/test_init.py
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ TOOLSPEC = os.environ.get("TOOLSPEC_BIN", "")
 POSTGRES_URL = os.environ.get("TOOLSPEC_POSTGRES_URL", "")
 REQUIRE_POSTGRES = os.environ.get("TOOLSPEC_REQUIRE_POSTGRES") == "1"
 TARGET = Path(os.environ.get("TOOLSPEC_INIT_TARGET", ROOT / "target" / "init-e2e"))
+PACKAGES = os.environ.get("TOOLSPEC_PACKAGES", "")
 # Building a made crate cold compiles the runtime and its dependencies.
 BUILD_TIMEOUT_S = 1800
 
@@ -109,12 +117,19 @@ def made(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
         pytest.skip("set TOOLSPEC_POSTGRES_URL (scripts/with-postgres) for the PostgreSQL crate")
     tmp = tmp_path_factory.mktemp(f"init-{store}")
     name = f"shop-{store}"  # one name per store: their binaries share the target directory
+    source = [] if PACKAGES else ["--toolspec-path", str(ROOT)]
     out = subprocess.run(
-        [TOOLSPEC, "init", name, "--store", store], cwd=tmp, capture_output=True, text=True
+        [TOOLSPEC, "init", name, "--store", store, *source], cwd=tmp, capture_output=True, text=True
     )
     assert out.returncode == 0, out.stderr
     assert f"cd {name} && cargo test && cargo run" in out.stdout, out.stdout
     crate = tmp / name
+    if PACKAGES:
+        # As a user gets it: versions, no path into a checkout; the packages stand in for
+        # crates.io.
+        manifest = (crate / "Cargo.toml").read_text()
+        assert "path =" not in manifest and 'toolspec = { version = "0.1" }' in manifest, manifest
+        take_packages(crate)
     # The workspace's versions of every dependency: already downloaded, already built in a
     # warm target directory, and the same the runtime is tested with.
     shutil.copy(ROOT / "Cargo.lock", crate / "Cargo.lock")
@@ -123,6 +138,32 @@ def made(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     server = TARGET / "debug" / name
     assert server.is_file(), f"no server binary at {server}"
     yield Made(store, str(server), tmp)
+
+
+def take_packages(directory: Path) -> None:
+    """Cargo run in `directory` takes the toolspec crates from their packages."""
+    patch = Path(PACKAGES).resolve() / "patch.toml"
+    assert patch.is_file(), f"no {patch}: run scripts/package"
+    (directory / ".cargo").mkdir(exist_ok=True)
+    shutil.copy(patch, directory / ".cargo" / "config.toml")
+
+
+def test_the_command_installs_from_its_package_and_checks_the_example_specs(tmp_path: Path) -> None:
+    if not PACKAGES:
+        pytest.skip("set TOOLSPEC_PACKAGES to the directory scripts/package fills")
+    unpacked = sorted((Path(PACKAGES).resolve() / "unpacked").glob("toolspec-cli-*"))
+    assert unpacked, "scripts/package left no toolspec-cli package"
+    # `cargo install --path` reads no `.cargo/config.toml` of the directory it runs in: the
+    # patch table goes on the command line. A debug build into the made crates' target
+    # directory: what is checked is that the package builds and works, not how fast.
+    patch = Path(PACKAGES).resolve() / "patch.toml"
+    cargo(["install", "--config", str(patch), "--debug", "--path", str(unpacked[-1]),
+           "--root", str(tmp_path / "root")], tmp_path)
+    toolspec = tmp_path / "root" / "bin" / "toolspec"
+    specs = sorted(str(p) for p in (ROOT / "specs").glob("*.yaml"))
+    done = subprocess.run([str(toolspec), "check", *specs], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith(f"ok: {len(specs)} specs, "), done.stdout
 
 
 async def walk_the_tools(conn: Connection, service: str) -> None:

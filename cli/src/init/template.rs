@@ -22,7 +22,9 @@ macro_rules! template {
 
 /// The files every crate gets (the spec's name is a placeholder too).
 const COMMON: &[Template] = &[
-    ("Cargo.toml", template!("Cargo.toml")),
+    // Named `.in`: a `Cargo.toml` would make cargo take the directory for a package of its own
+    // and leave it out of toolspec-cli's.
+    ("Cargo.toml", template!("Cargo.toml.in")),
     ("build.rs", template!("build.rs")),
     ("{{service}}.yaml", template!("spec.yaml")),
     ("README.md", template!("README.md")),
@@ -50,6 +52,50 @@ fn for_store(store: Store) -> [Template; 3] {
     }
 }
 
+/// The spec format's JSON Schema file, which a crate that depends on versions gets a copy of.
+pub const SCHEMA_FILE: &str = "toolspec.schema.json";
+
+/// Where the made crate's toolspec dependencies come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// The published crates, at this version requirement (`0.1`).
+    Version(String),
+    /// A toolspec checkout, as Cargo.toml's paths start (relative to the crate, or absolute).
+    Checkout(String),
+}
+
+impl Source {
+    /// The crates at the version of this `toolspec` command: its major and minor version,
+    /// which every toolspec crate shares.
+    pub fn this_version() -> Source {
+        Source::Version(format!(
+            "{}.{}",
+            env!("CARGO_PKG_VERSION_MAJOR"),
+            env!("CARGO_PKG_VERSION_MINOR")
+        ))
+    }
+
+    /// The dependency on the crate in directory `dir` of a checkout (`""`: its root), as
+    /// the inside of a Cargo.toml inline table: `version = "0.1"` or `path = "..."`.
+    fn dependency(&self, dir: &str) -> String {
+        match self {
+            Source::Version(v) => format!("version = \"{v}\""),
+            Source::Checkout(root) => {
+                let path = if dir.is_empty() {
+                    root.clone()
+                } else {
+                    format!("{root}/{dir}")
+                };
+                // A TOML basic string: only `\` and `"` need escaping.
+                format!(
+                    "path = \"{}\"",
+                    path.replace('\\', "\\\\").replace('"', "\\\"")
+                )
+            }
+        }
+    }
+}
+
 /// The placeholders' values.
 #[derive(Debug)]
 pub struct Values {
@@ -65,8 +111,14 @@ pub struct Values {
     pub service_env: String,
     /// `{{title}}`: the toolset's title (`My shop`).
     pub title: String,
-    /// `{{toolspec_path}}`: the toolspec checkout, as Cargo.toml's paths start.
-    pub toolspec_path: String,
+    /// `{{runtime_source}}`: where toolspec-runtime comes from, as a Cargo.toml dependency
+    /// says it (`version = "0.1"`, or `path = "<checkout>/runtime"`).
+    pub runtime_source: String,
+    /// `{{toolspec_source}}`: where the toolspec crate comes from, likewise.
+    pub toolspec_source: String,
+    /// `{{schema}}`: the spec format's JSON Schema, for editors (the crate's own copy, or
+    /// the checkout's).
+    pub schema: String,
     /// `{{store}}`: `memory`, `sqlite` or `postgres`.
     pub store: &'static str,
     /// `{{runtime_features}}`: the runtime's features, quoted for a TOML array.
@@ -74,8 +126,8 @@ pub struct Values {
 }
 
 impl Values {
-    /// The values for crate `crate_name` on `store`, with dependencies at `toolspec_path`.
-    pub fn new(crate_name: &str, store: Store, toolspec_path: &str) -> Values {
+    /// The values for crate `crate_name` on `store`, with the toolspec crates from `source`.
+    pub fn new(crate_name: &str, store: Store, source: &Source) -> Values {
         let service = crate_name.replace('-', "_");
         let spaced = crate_name.replace(['-', '_'], " ");
         let mut title = spaced.trim().to_owned();
@@ -89,8 +141,12 @@ impl Values {
             service_env: service.to_ascii_uppercase(),
             service,
             title,
-            // A TOML basic string and a YAML comment: only `\` and `"` need escaping.
-            toolspec_path: toolspec_path.replace('\\', "\\\\").replace('"', "\\\""),
+            runtime_source: source.dependency("runtime"),
+            toolspec_source: source.dependency(""),
+            schema: match source {
+                Source::Version(_) => SCHEMA_FILE.to_string(),
+                Source::Checkout(dir) => format!("{dir}/{SCHEMA_FILE}"),
+            },
             store: store.as_str(),
             runtime_features: match store {
                 Store::Memory => r#""mcp""#,
@@ -109,7 +165,9 @@ impl Values {
             "Service" => &self.service_type,
             "SERVICE" => &self.service_env,
             "title" => &self.title,
-            "toolspec_path" => &self.toolspec_path,
+            "runtime_source" => &self.runtime_source,
+            "toolspec_source" => &self.toolspec_source,
+            "schema" => &self.schema,
             "store" => self.store,
             "runtime_features" => self.runtime_features,
             _ => return None,
@@ -154,11 +212,15 @@ pub fn render(store: Store, values: &Values) -> Vec<(String, String)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Store, Values, render};
+    use super::{Source, Store, Values, render};
+
+    fn checkout() -> Source {
+        Source::Checkout("../toolspec".into())
+    }
 
     #[test]
     fn placeholders_are_replaced_and_nothing_else() {
-        let v = Values::new("my-shop", Store::Sqlite, "../toolspec");
+        let v = Values::new("my-shop", Store::Sqlite, &checkout());
         assert_eq!(
             v.fill("{{crate}} {{service}} {{Service}}"),
             "my-shop my_shop MyShop"
@@ -171,9 +233,28 @@ mod tests {
     }
 
     #[test]
+    fn dependencies_are_a_version_or_paths_into_a_checkout() {
+        let v = Values::new("my-shop", Store::Sqlite, &Source::Version("0.1".into()));
+        assert_eq!(v.runtime_source, r#"version = "0.1""#);
+        assert_eq!(v.toolspec_source, r#"version = "0.1""#);
+        assert_eq!(v.schema, "toolspec.schema.json");
+        let v = Values::new(
+            "my-shop",
+            Store::Sqlite,
+            &Source::Checkout(r#"C:\a "b""#.into()),
+        );
+        assert_eq!(v.runtime_source, r#"path = "C:\\a \"b\"/runtime""#);
+        assert_eq!(v.toolspec_source, r#"path = "C:\\a \"b\"""#);
+    }
+
+    #[test]
     fn every_placeholder_of_every_template_is_known() {
-        for store in [Store::Memory, Store::Sqlite, Store::Postgres] {
-            let v = Values::new("my-shop", store, "../toolspec");
+        let sources = [checkout(), Source::this_version()];
+        for (store, source) in [Store::Memory, Store::Sqlite, Store::Postgres]
+            .into_iter()
+            .flat_map(|store| sources.iter().map(move |s| (store, s)))
+        {
+            let v = Values::new("my-shop", store, source);
             for (path, text) in render(store, &v) {
                 for word in [
                     "{{crate",
@@ -183,6 +264,7 @@ mod tests {
                     "{{toolspec",
                     "{{store",
                     "{{runtime",
+                    "{{schema",
                 ] {
                     assert!(!text.contains(word), "{path}: `{word}` left unreplaced");
                 }

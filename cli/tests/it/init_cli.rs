@@ -150,6 +150,45 @@ fn each_store_makes_its_golden_crate() {
 }
 
 #[test]
+fn by_default_the_crate_depends_on_versions_and_holds_the_spec_schema() {
+    let scratch = Scratch::new("versions");
+    let out = toolspec(&scratch.0, &["init", "shop", "--store", "postgres"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    let made = files(&scratch.0.join("shop"));
+    let manifest = &made["Cargo.toml"];
+    let version = format!(
+        "version = \"{}.{}\"",
+        env!("CARGO_PKG_VERSION_MAJOR"),
+        env!("CARGO_PKG_VERSION_MINOR")
+    );
+    assert!(!manifest.contains("path ="), "{manifest}");
+    for dependency in [
+        format!("toolspec-runtime = {{ {version}, features = [\"mcp\", \"postgres\"] }}"),
+        format!(
+            "toolspec-runtime = {{ {version}, features = [\"mcp\", \"postgres\", \"gauntlet\"] }}"
+        ),
+        format!("toolspec = {{ {version} }}"),
+    ] {
+        assert!(
+            manifest.contains(&dependency),
+            "{dependency} in\n{manifest}"
+        );
+    }
+    // Editors find the spec format's schema beside the spec: `toolspec schema`'s own.
+    assert!(
+        made["shop.yaml"].starts_with("# yaml-language-server: $schema=toolspec.schema.json\n")
+    );
+    let schema = toolspec(&scratch.0, &["schema"]);
+    assert_eq!(made["toolspec.schema.json"], text(&schema.stdout));
+    assert!(
+        text(&out.stdout).contains("toolspec.schema.json"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
 fn each_made_spec_checks_and_lints_clean() {
     for store in STORES {
         let scratch = Scratch::new(store);

@@ -1,0 +1,1 @@
+../../examples/tutorial/tests/gauntlet.rs

@@ -1,0 +1,1 @@
+../../examples/tutorial/src/lib.rs
