@@ -7,6 +7,8 @@
 //! the gauntlet under the same paths; its documentation is the guide to all of it. The
 //! examples here name that facade (`toolspec_runtime::...`).
 
+// docs.rs (`--cfg docsrs`, see Cargo.toml) marks each item with the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

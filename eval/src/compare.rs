@@ -1,7 +1,7 @@
 //! Two reports side by side, task by task: which differences are larger than the repeats'
 //! own spread, and which could be chance.
 
-use crate::report::{Report, TaskReport};
+use crate::report::{Report, TaskReport, known};
 
 /// A comparison of `current` with `baseline`, as lines for the terminal.
 ///
@@ -86,11 +86,6 @@ pub fn compare(current: &Report, baseline: &Report) -> String {
         current.list_tokens, known(b.input_tokens), known(s.input_tokens)
     ));
     out
-}
-
-/// A token count, or `unknown` when some turn reported none.
-fn known(tokens: Option<u64>) -> String {
-    tokens.map_or_else(|| "unknown".to_string(), |n| n.to_string())
 }
 
 /// A task's pass rate, (passed + 1) / (runs + 2).

@@ -3,6 +3,7 @@
 //! measure what deferring groups changes.
 
 use serde_json::Value;
+use toolspec::internals::plan::providers::Prepared;
 use toolspec::model::{Model, ToolSet};
 
 use crate::wire::{Lists, Provider};
@@ -21,20 +22,12 @@ pub enum ToolList {
 }
 
 impl ToolList {
-    /// Both, in the order reports name them.
-    pub const ALL: [ToolList; 2] = [ToolList::Deferred, ToolList::Whole];
-
     /// The name the command line and reports use.
     pub fn as_str(self) -> &'static str {
         match self {
             ToolList::Deferred => "deferred",
             ToolList::Whole => "whole",
         }
-    }
-
-    /// The list named `name` (as [`ToolList::as_str`] writes it).
-    pub fn from_name(name: &str) -> Option<ToolList> {
-        ToolList::ALL.into_iter().find(|l| l.as_str() == name)
     }
 }
 
@@ -84,8 +77,11 @@ pub fn lists(spec: &Model, list: ToolList) -> Lists {
 pub fn list_tokens(spec: &Model, provider: Provider, list: ToolList) -> u64 {
     let mut total = 0;
     for ts in &spec.toolsets {
-        let deferred = (list == ToolList::Deferred)
-            .then(|| toolspec::internals::stats::lists_cost(ts).deferred)
+        let deferred = (list == ToolList::Deferred && ts.defers())
+            .then(|| {
+                let prepared: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
+                toolspec::internals::stats::deferred::cost(ts, &prepared)
+            })
             .flatten();
         total += match (provider, deferred) {
             (Provider::Anthropic, Some(d)) => d.anthropic_up_front,
@@ -262,13 +258,5 @@ mod tests {
             let whole = list_tokens(&model, provider, ToolList::Whole);
             assert!(deferred * 2 < whole, "{provider:?}: {deferred} of {whole}");
         }
-    }
-
-    #[test]
-    fn list_names_read_back() {
-        for list in ToolList::ALL {
-            assert_eq!(ToolList::from_name(list.as_str()), Some(list));
-        }
-        assert_eq!(ToolList::from_name("all"), None);
     }
 }

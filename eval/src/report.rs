@@ -293,7 +293,6 @@ impl Report {
             .enumerate()
             .map(|(k, p)| format!("pass^{} {p:.2}", k + 1))
             .collect();
-        let tokens = |n: Option<u64>| n.map_or("unknown".to_string(), |n| n.to_string());
         out.push_str(&format!(
             "\n{} tasks, {} runs: {} passed ({}), {} tasks passed every run\n",
             s.tasks,
@@ -311,8 +310,8 @@ impl Report {
             s.turns,
             s.provider_retries,
             s.searches,
-            tokens(s.input_tokens),
-            tokens(s.output_tokens),
+            known(s.input_tokens),
+            known(s.output_tokens),
             self.list,
             self.list_tokens,
             s.model_ms as f64 / 1000.0,
@@ -324,6 +323,11 @@ impl Report {
         ));
         out
     }
+}
+
+/// A token count, or `unknown` when some turn reported none (never zero).
+pub(crate) fn known(tokens: Option<u64>) -> String {
+    tokens.map_or_else(|| "unknown".to_string(), |n| n.to_string())
 }
 
 #[cfg(test)]

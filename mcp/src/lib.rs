@@ -55,6 +55,8 @@
 //! programs that run other things beside it.
 
 // One audited call to the C allocator (`memory`); everything else is safe code.
+// docs.rs (`--cfg docsrs`, see Cargo.toml) marks each item with the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

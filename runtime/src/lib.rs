@@ -114,6 +114,8 @@
 //! adapter, with rmcp, axum, hyper and OAuth) and `toolspec-gauntlet`. Depend on this one;
 //! its paths stay the same whichever crate an item lives in.
 
+// docs.rs (`--cfg docsrs`, see Cargo.toml) marks each item with the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

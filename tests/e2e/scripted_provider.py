@@ -275,10 +275,8 @@ def check_tools(wire: str, tools: Any) -> None:
             raise Refused(f"tools: name {n!r} does not match {NAME.pattern}")
     if len(set(names)) != len(names):
         raise Refused("tools: names must be unique")
-    if wire == "anthropic" and all(t.get("defer_loading") for t in tools if "input_schema" in t) and not any(
-            ANTHROPIC_SEARCH.match(str(t.get("type", ""))) for t in tools):
-        if any(t.get("defer_loading") for t in tools):
-            raise Refused("At least one tool must have defer_loading=false. All tools cannot be deferred.")
+    if wire == "anthropic" and all(t.get("defer_loading") for t in tools):
+        raise Refused("At least one tool must have defer_loading=false. All tools cannot be deferred.")
 
 
 # -- reading each wire's conversation: (the first prompt, [turns]) -------------------------
