@@ -10,7 +10,9 @@ The toolspec crates come from their packages when TOOLSPEC_PACKAGES names the di
 scripts/package fills (scripts/test does): the crates are made as a user makes them, with
 version dependencies, and a `[patch.crates-io]` table in their `.cargo/config.toml` takes the
 toolspec crates from the unpacked `.crate` files, as crates.io would serve them. The
-`toolspec` command is installed from its package the same way and checks the example specs.
+`toolspec` command is installed from its package the same way and checks the example specs;
+with TOOLSPEC_INSTALL_TARGET it builds in that target directory's release profile (scripts/test
+gives the workspace's, whose release build holds the command's dependencies).
 Without TOOLSPEC_PACKAGES the crates point at this checkout (`--toolspec-path`).
 
 The made crates build into one persistent CARGO_TARGET_DIR (TOOLSPEC_INIT_TARGET, default
@@ -43,6 +45,8 @@ POSTGRES_URL = os.environ.get("TOOLSPEC_POSTGRES_URL", "")
 REQUIRE_POSTGRES = os.environ.get("TOOLSPEC_REQUIRE_POSTGRES") == "1"
 TARGET = Path(os.environ.get("TOOLSPEC_INIT_TARGET", ROOT / "target" / "init-e2e"))
 PACKAGES = os.environ.get("TOOLSPEC_PACKAGES", "")
+# Where the command installed from its package is built (see that test).
+INSTALL_TARGET = os.environ.get("TOOLSPEC_INSTALL_TARGET", "")
 # Building a made crate cold compiles the runtime and its dependencies.
 BUILD_TIMEOUT_S = 1800
 
@@ -154,11 +158,21 @@ def test_the_command_installs_from_its_package_and_checks_the_example_specs(tmp_
     unpacked = sorted((Path(PACKAGES).resolve() / "unpacked").glob("toolspec-cli-*"))
     assert unpacked, "scripts/package left no toolspec-cli package"
     # `cargo install --path` reads no `.cargo/config.toml` of the directory it runs in: the
-    # patch table goes on the command line. A debug build into the made crates' target
-    # directory: what is checked is that the package builds and works, not how fast.
+    # patch table goes on the command line. `--locked`: the package's own Cargo.lock, as a
+    # user's `cargo install --locked` takes it.
     patch = Path(PACKAGES).resolve() / "patch.toml"
-    cargo(["install", "--config", str(patch), "--debug", "--path", str(unpacked[-1]),
-           "--root", str(tmp_path / "root")], tmp_path)
+    args = ["install", "--locked", "--config", str(patch), "--path", str(unpacked[-1]),
+            "--root", str(tmp_path / "root")]
+    if INSTALL_TARGET:
+        # A release build beside the one that already holds the command's dependencies
+        # (scripts/build-release builds the command alone, so they resolve as they do here):
+        # only the toolspec crates compile.
+        args += ["--target-dir", INSTALL_TARGET]
+    else:
+        # A debug build into the made crates' target directory: what is checked is that the
+        # package builds and works, not how fast.
+        args += ["--debug"]
+    cargo(args, tmp_path)
     toolspec = tmp_path / "root" / "bin" / "toolspec"
     specs = sorted(str(p) for p in (ROOT / "specs").glob("*.yaml"))
     done = subprocess.run([str(toolspec), "check", *specs], capture_output=True, text=True)
