@@ -11,6 +11,7 @@
 //! After the run it prints the ratio to writing the same documents with serde_json alone,
 //! measured in the same run, then the time of every output (schemas, docs, Rust, tests)
 //! for 100, 1,000 and 10,000 tools against loading and checking the same specs.
+//! `GENERATE_CASES=1000x125` runs that case of the last report alone (to profile it).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use std::hint::black_box;
@@ -221,6 +222,9 @@ fn report_every_output() {
         "
 every output vs parsing the same YAML (medians, taking turns):"
     );
+    // `GENERATE_CASES=1000x125,1000x1000` runs only those cases (tools x tools per spec), to
+    // profile one.
+    let only = std::env::var("GENERATE_CASES").ok();
     for (n, per_spec, rounds) in [
         (100, 100, 5),
         (1_000, 125, 5),
@@ -228,6 +232,11 @@ every output vs parsing the same YAML (medians, taking turns):"
         (1_000, 100, 5),
         (10_000, 100, 1),
     ] {
+        if let Some(only) = &only
+            && !only.split(',').any(|c| c == format!("{n}x{per_spec}"))
+        {
+            continue;
+        }
         let texts = specs_of(n, per_spec);
         let model = model_of(texts.clone());
         let files = emit::generate(&model, Kind::ALL, &Options::default())
@@ -265,7 +274,9 @@ criterion_group!(benches, bench_generate);
 
 fn main() {
     benches();
-    report_ratios();
+    if std::env::var_os("GENERATE_CASES").is_none() {
+        report_ratios();
+    }
     report_every_output();
     Criterion::default().configure_from_args().final_summary();
 }

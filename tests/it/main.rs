@@ -45,4 +45,5 @@ mod originals;
 mod providers_rules;
 mod schemas_validation;
 mod schemas_vs_schemars;
+mod stats_lists;
 mod tutorial_sync;

@@ -47,13 +47,15 @@ pub fn emit(model: &Model) -> Result<(Vec<GeneratedFile>, Diagnostics), Diagnost
     let mut files = Vec::new();
     let mut lists = Vec::new();
     for ts in &model.toolsets {
+        // Each tool's description and schemas, made once for the checks and the files.
+        let prepared: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
         errors.extend(mcp::check(ts));
         let [anthropic, openai, responses, gemini] = refused(
             [
                 (anthropic::check(ts), "tools.anthropic.json"),
                 (openai::check(ts), "tools.openai.json"),
                 (responses_check(ts), "tools.openai-responses.json"),
-                (gemini::check(ts), "tools.gemini.json"),
+                (gemini::check(ts, &prepared), "tools.gemini.json"),
             ],
             &mut warnings,
         );
@@ -63,14 +65,14 @@ pub fn emit(model: &Model) -> Result<(Vec<GeneratedFile>, Diagnostics), Diagnost
             responses,
             gemini,
         };
-        lists.push((ts, skip));
+        lists.push((ts, prepared, skip));
     }
     if errors.has_errors() {
         errors.sort();
         return Err(errors);
     }
-    for (ts, skip) in lists {
-        files.extend(toolset_files(ts, skip));
+    for (ts, prepared, skip) in &lists {
+        files.extend(prepared_files(ts, prepared, *skip));
     }
     warnings.sort();
     Ok((files, warnings))
@@ -137,10 +139,15 @@ fn refused<const N: usize>(
 /// The files of one toolset without the provider lists `skip` names, without checking
 /// provider limits (see [`emit`]).
 pub fn toolset_files(ts: &ToolSet, skip: Lists) -> Vec<GeneratedFile> {
+    let prepared: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
+    prepared_files(ts, &prepared, skip)
+}
+
+/// [`toolset_files`] of `ts`, whose tools are `tools` (in spec order).
+fn prepared_files(ts: &ToolSet, tools: &[Prepared], skip: Lists) -> Vec<GeneratedFile> {
     let service = &ts.service.text;
-    let tools: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
     let mut files = Vec::with_capacity(tools.len() * 2 + 3);
-    for p in &tools {
+    for p in tools {
         let name = &p.tool.name.text;
         files.push(GeneratedFile::new(
             format!("{service}/schemas/{name}.input.json"),
@@ -160,7 +167,7 @@ pub fn toolset_files(ts: &ToolSet, skip: Lists) -> Vec<GeneratedFile> {
     if !skip.anthropic {
         files.push(GeneratedFile::new(
             format!("{service}/tools.anthropic.json"),
-            pretty(&anthropic::tools(ts, &tools)),
+            pretty(&anthropic::tools(ts, tools)),
         ));
     }
     // The providers without deferred loading take the tools loaded up front.
@@ -174,7 +181,7 @@ pub fn toolset_files(ts: &ToolSet, skip: Lists) -> Vec<GeneratedFile> {
     if !skip.responses {
         files.push(GeneratedFile::new(
             format!("{service}/tools.openai-responses.json"),
-            pretty(&responses::tools(ts, &tools)),
+            pretty(&responses::tools(ts, tools)),
         ));
     }
     if !skip.gemini {

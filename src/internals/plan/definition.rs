@@ -38,6 +38,7 @@ pub struct Definition {
 impl Definition {
     /// The definition of `t`, a tool of `ts`.
     pub fn of(ts: &ToolSet, t: &Tool) -> Self {
+        let output = schema::output_schema(t);
         Definition {
             title: t.title.text.clone(),
             description: tool_description(t),
@@ -46,10 +47,10 @@ impl Definition {
             scopes: t.scopes.iter().map(|s| s.text.clone()).collect(),
             example_call: t.example_call().to_string(),
             input_schema: schema::input_schema(t, Profile::Standard).to_string(),
-            output_schema: schema::output_schema(t).to_string(),
-            listed_output_schema: schema::published_output_schema(t)
+            listed_output_schema: schema::published_output_schema_of(t, &output)
                 .map(|s| s.to_string())
                 .unwrap_or_default(),
+            output_schema: output.to_string(),
             group: ts.group_of(t).map(|g| (g.name.text.clone(), g.up_front)),
         }
     }

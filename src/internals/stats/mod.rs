@@ -28,6 +28,7 @@
 //! [`tool_cost`] is the one function other stages call for "the definition's token cost".
 
 pub mod deferred;
+mod joined;
 pub mod report;
 
 use crate::model::{Tool, ToolSet};
@@ -138,8 +139,29 @@ pub fn tool_cost(tool: &Tool) -> ToolCost {
 /// [`tool_cost`] of a tool whose description and schemas are already made: every provider's
 /// entry is built from the one [`Prepared`].
 fn prepared_cost(p: &Prepared) -> ToolCost {
+    entry_cost(p).0
+}
+
+/// One tool's compact entry in each provider's whole list, with its tokens: a list's count
+/// is made from its entries' ([`joined::list_tokens`]).
+struct Entries {
+    mcp: (String, usize),
+    anthropic: (String, usize),
+    openai: (String, usize),
+    gemini: (String, usize),
+}
+
+/// `(text, tokens)` of `v` in compact JSON.
+fn counted<T: Serialize + ?Sized>(v: &T) -> (String, usize) {
+    let text = compact(v);
+    let tokens = count_tokens(&text);
+    (text, tokens)
+}
+
+/// [`prepared_cost`], and the entries it counted.
+fn entry_cost(p: &Prepared) -> (ToolCost, Entries) {
     let def = serde_json::to_value(mcp::McpTool::from(p)).unwrap_or_default();
-    let mcp_tokens = count_tokens(&compact(&def));
+    let mcp = counted(&def);
     let description_tokens = count_tokens(&p.description);
     let mut words = 0;
     for key in ["inputSchema", "outputSchema"] {
@@ -147,9 +169,16 @@ fn prepared_cost(p: &Prepared) -> ToolCost {
             words += schema_words(s);
         }
     }
+    let mcp_tokens = mcp.1;
     let parameter_tokens = words.min(mcp_tokens.saturating_sub(description_tokens));
     let openai_entry = serde_json::to_value(openai::OpenAiTool::from(p)).unwrap_or_default();
-    ToolCost {
+    let entries = Entries {
+        mcp,
+        anthropic: counted(&anthropic::alone(p)),
+        openai: counted(&openai_entry),
+        gemini: counted(&gemini::Declaration::from(p)),
+    };
+    let cost = ToolCost {
         name: p.tool.name.text.clone(),
         openai_estimate: openai_function_estimate(&openai_entry),
         mcp_tokens,
@@ -157,21 +186,30 @@ fn prepared_cost(p: &Prepared) -> ToolCost {
             .listed_output
             .as_ref()
             .map_or(0, |o| count_tokens(&compact(o))),
-        anthropic_tokens: count_tokens(&compact(&anthropic::alone(p))),
-        openai_tokens: count_tokens(&compact(&openai_entry)),
-        gemini_tokens: count_tokens(&compact(&gemini::Declaration::from(p))),
+        anthropic_tokens: entries.anthropic.1,
+        openai_tokens: entries.openai.1,
+        gemini_tokens: entries.gemini.1,
         description_tokens,
         parameter_tokens,
         schema_tokens: mcp_tokens - description_tokens.min(mcp_tokens) - parameter_tokens,
-    }
+    };
+    (cost, entries)
+}
+
+/// What each tool of `ts` costs, in spec order, and what each provider's whole list costs:
+/// [`tool_cost`] of every tool and [`lists_cost`], with each tool's description, schemas
+/// and entries made and counted once for both.
+pub fn costs(ts: &ToolSet) -> (Vec<ToolCost>, ListCost) {
+    let prepared: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
+    let (tools, entries): (Vec<ToolCost>, Vec<Entries>) = prepared.iter().map(entry_cost).unzip();
+    let lists = prepared_lists_cost(ts, &prepared, &tools, &entries);
+    (tools, lists)
 }
 
 /// The token cost of a toolset's definitions, tools sorted most expensive first.
 pub fn toolset_cost(ts: &ToolSet) -> ToolSetCost {
-    let prepared: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
-    let mut tools: Vec<ToolCost> = prepared.iter().map(prepared_cost).collect();
+    let (mut tools, lists) = costs(ts);
     tools.sort_by(|a, b| b.mcp_tokens.cmp(&a.mcp_tokens).then(a.name.cmp(&b.name)));
-    let lists = prepared_lists_cost(ts, &prepared);
     let mcp_output_tokens = tools.iter().map(|t| t.mcp_output_tokens).sum();
     ToolSetCost {
         service: ts.service.text.clone(),
@@ -208,25 +246,66 @@ pub struct ListCost {
 /// The cost of each provider's whole list of `ts` (every tool, none deferred), and of the
 /// deferred lists when it defers groups.
 pub fn lists_cost(ts: &ToolSet) -> ListCost {
-    let prepared: Vec<Prepared> = ts.tools.iter().map(Prepared::new).collect();
-    prepared_lists_cost(ts, &prepared)
+    costs(ts).1
 }
 
-fn prepared_lists_cost(ts: &ToolSet, prepared: &[Prepared]) -> ListCost {
-    let functions: Vec<Value> = prepared
-        .iter()
-        .map(|p| serde_json::to_value(openai::OpenAiTool::from(p)).unwrap_or_default())
-        .collect();
-    let mcp_list = mcp::ToolsList {
-        tools: prepared.iter().map(mcp::McpTool::from).collect(),
+/// The lists of `ts` from its tools' costs and entries (in spec order, as `prepared`).
+fn prepared_lists_cost(
+    ts: &ToolSet,
+    prepared: &[Prepared],
+    tools: &[ToolCost],
+    entries: &[Entries],
+) -> ListCost {
+    let list = |open: &str, close: &str, pick: fn(&Entries) -> &(String, usize)| {
+        let parts: Vec<(&str, usize)> = entries
+            .iter()
+            .map(|e| {
+                let (text, tokens) = pick(e);
+                (text.as_str(), *tokens)
+            })
+            .collect();
+        joined::list_tokens(open, &parts, ",", close)
     };
+    // Anthropic's strict limits are per request: in a long list a late tool may go without
+    // `strict`, and so differ from its entry alone; such an entry is counted again.
+    let anthropic: Vec<(String, usize)> = anthropic::whole(prepared)
+        .iter()
+        .zip(entries)
+        .map(|(in_list, e)| {
+            let text = compact(in_list);
+            if text == e.anthropic.0 {
+                (text, e.anthropic.1)
+            } else {
+                let tokens = count_tokens(&text);
+                (text, tokens)
+            }
+        })
+        .collect();
+    let anthropic_parts: Vec<(&str, usize)> =
+        anthropic.iter().map(|(t, n)| (t.as_str(), *n)).collect();
+    let (gemini_open, gemini_close) = wrapper(&gemini::tools([]));
+    let (mcp_open, mcp_close) = wrapper(&mcp::ToolsList { tools: Vec::new() });
     ListCost {
-        mcp_tokens: count_tokens(&compact(&mcp_list)),
-        anthropic_tokens: count_tokens(&compact(&anthropic::whole(prepared))),
-        openai_estimate: openai_estimate(&functions),
-        openai_tokens: count_tokens(&compact(&Value::Array(functions))),
-        gemini_tokens: count_tokens(&compact(&gemini::tools(prepared))),
+        mcp_tokens: list(&mcp_open, &mcp_close, |e| &e.mcp),
+        anthropic_tokens: joined::list_tokens("[", &anthropic_parts, ",", "]"),
+        openai_estimate: if tools.is_empty() {
+            0
+        } else {
+            tools.iter().map(|t| t.openai_estimate).sum::<usize>() + OPENAI_LIST_OVERHEAD
+        },
+        openai_tokens: list("[", "]", |e| &e.openai),
+        gemini_tokens: list(&gemini_open, &gemini_close, |e| &e.gemini),
         deferred: deferred::cost(ts, prepared),
+    }
+}
+
+/// What comes before and after the entries of a list written as `empty` with none: the
+/// two sides of its `[]`.
+fn wrapper<T: Serialize + ?Sized>(empty: &T) -> (String, String) {
+    let text = compact(empty);
+    match text.split_once("[]") {
+        Some((open, close)) => (format!("{open}["), format!("]{close}")),
+        None => (text, String::new()),
     }
 }
 

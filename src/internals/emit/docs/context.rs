@@ -11,7 +11,7 @@ use super::fields::{FieldRow, rows};
 use crate::diagnostics::Diagnostic;
 use crate::model::describe::tool_description;
 use crate::model::{Model, Tool, ToolSet, format_duration};
-use crate::stats::{ToolCost, tool_cost};
+use crate::stats::ToolCost;
 use serde::Serialize;
 
 /// The toolset as every page sees it.
@@ -38,6 +38,10 @@ pub struct ToolsetCtx {
     pub cost: crate::stats::ListCost,
     /// The spec's groups, in order; empty without.
     pub groups: Vec<GroupCtx>,
+    /// What each tool's definition costs, in spec order: counted with the lists' figures,
+    /// for the tool pages.
+    #[serde(skip)]
+    pub tool_costs: Vec<ToolCost>,
 }
 
 /// One group of the toolset, with its page.
@@ -355,6 +359,7 @@ pub fn toolset(model: &Model, ts: &ToolSet, combined: bool) -> ToolsetCtx {
         .iter()
         .map(|t| summary(model, ts, t, combined))
         .collect();
+    let (tool_costs, cost) = crate::stats::costs(ts);
     ToolsetCtx {
         service: ts.service.text.clone(),
         title: ts.title.text.clone(),
@@ -374,7 +379,8 @@ pub fn toolset(model: &Model, ts: &ToolSet, combined: bool) -> ToolsetCtx {
         overrides: ts.tools.iter().filter_map(|t| overrides(ts, t)).collect(),
         tools: tools.clone(),
         errors: catalog_rows(ts),
-        cost: crate::stats::lists_cost(ts),
+        cost,
+        tool_costs,
         groups: ts
             .groups
             .iter()
@@ -402,12 +408,14 @@ pub fn group_page(name: &str) -> String {
     format!("group-{name}.md")
 }
 
-/// The page view of `tool`, with any spec example the docs cannot show truthfully reported.
+/// The page view of `tool`, whose definition costs `token_cost` ([`crate::stats::costs`]), with any
+/// spec example the docs cannot show truthfully reported.
 pub fn tool_page(
     model: &Model,
     ts: &ToolSet,
     toolset: &minijinja::Value,
     tool: &Tool,
+    token_cost: ToolCost,
     combined: bool,
 ) -> (ToolPage, Vec<Diagnostic>) {
     let (examples, diags) = Examples::new(model, ts, tool).build();
@@ -445,7 +453,7 @@ pub fn tool_page(
                     }),
             }),
             token_budget: tool.token_budget,
-            token_cost: tool_cost(tool),
+            token_cost,
             openai_not_strict: crate::plan::schema::strict_blockers(&tool.params),
             cuttable: tool.output_field("truncated").is_some(),
             examples,

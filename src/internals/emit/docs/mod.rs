@@ -173,8 +173,9 @@ impl Book {
             let path = format!("{dir}/{}", group.page);
             self.render(&mut out, ts, "group.md.jinja", &page, path);
         }
-        for tool in &ts.tools {
-            let (page, problems) = context::tool_page(model, ts, &shared, tool, combined);
+        for (tool, cost) in ts.tools.iter().zip(&set.tool_costs) {
+            let (page, problems) =
+                context::tool_page(model, ts, &shared, tool, cost.clone(), combined);
             out.1.extend(problems);
             let path = format!("{dir}/{}", context::page_of(&tool.name.text));
             self.render(&mut out, ts, "tool.md.jinja", &page, path);

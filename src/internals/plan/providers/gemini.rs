@@ -89,10 +89,11 @@ pub fn tools<'a>(prepared: impl IntoIterator<Item = &'a Prepared<'a>>) -> Value 
 
 /// Everything in a toolset's Gemini list (its tools loaded up front) that Gemini would
 /// refuse, each at its tool in the spec: a name outside its rules, or a declaration outside
-/// its schema subset ([`problems`]).
-pub fn check(ts: &ToolSet) -> Diagnostics {
+/// its schema subset ([`problems`]). `prepared`: its tools, in spec order.
+pub fn check(ts: &ToolSet, prepared: &[Prepared]) -> Diagnostics {
     let mut diags = Diagnostics::default();
-    for t in ts.tools.iter().filter(|t| ts.up_front(t)) {
+    for p in prepared.iter().filter(|p| ts.up_front(p.tool)) {
+        let t = p.tool;
         let name = &t.name.text;
         if !name_ok(name) {
             diags.push(
@@ -105,7 +106,8 @@ pub fn check(ts: &ToolSet) -> Diagnostics {
                 .help("rename the tool, like `service_verb` in snake_case"),
             );
         }
-        for problem in problems(&tool(t)) {
+        let declaration = serde_json::to_value(Declaration::from(p)).unwrap_or(Value::Null);
+        for problem in problems(&declaration) {
             diags.push(
                 Diagnostic::error(
                     "gemini-invalid-declaration",

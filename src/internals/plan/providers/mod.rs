@@ -38,12 +38,13 @@ pub struct Prepared<'a> {
 impl<'a> Prepared<'a> {
     /// Computes the description and schemas of `tool`.
     pub fn new(tool: &'a Tool) -> Self {
+        let output = schema::output_schema(tool);
         Prepared {
             tool,
             description: tool_description(tool),
             input: schema::input_schema(tool, Profile::Standard),
-            output: schema::output_schema(tool),
-            listed_output: schema::published_output_schema(tool),
+            listed_output: schema::published_output_schema_of(tool, &output),
+            output,
         }
     }
 }

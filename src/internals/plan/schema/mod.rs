@@ -120,10 +120,19 @@ pub fn output_schema(tool: &Tool) -> Value {
 /// The output schema the MCP `tools/list` publishes for `tool`, at the tool's
 /// [`OutputSchema`] level: all of [`output_schema`], its shape (no words, no rules), or none.
 pub fn published_output_schema(tool: &Tool) -> Option<Value> {
-    let full = output_schema(tool);
+    published_from(tool, || output_schema(tool))
+}
+
+/// [`published_output_schema`] from `full`, the tool's [`output_schema`] when it is already
+/// made (building it is a good part of generating a tool's files).
+pub fn published_output_schema_of(tool: &Tool, full: &Value) -> Option<Value> {
+    published_from(tool, || full.clone())
+}
+
+fn published_from(tool: &Tool, full: impl FnOnce() -> Value) -> Option<Value> {
     match tool.output_schema {
-        OutputSchema::Full => Some(full),
-        OutputSchema::Shape => Some(shape(tool, full)),
+        OutputSchema::Full => Some(full()),
+        OutputSchema::Shape => Some(shape(tool, full())),
         OutputSchema::None => None,
     }
 }
