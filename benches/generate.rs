@@ -11,7 +11,8 @@
 //! After the run it prints the ratio to writing the same documents with serde_json alone,
 //! measured in the same run, then the time of every output (schemas, docs, Rust, tests)
 //! for 100, 1,000 and 10,000 tools against loading and checking the same specs.
-//! `GENERATE_CASES=1000x125` runs that case of the last report alone (to profile it).
+//! Last, the same for GitHub's REST document imported whole (1,221 tools, a group per tag).
+//! `GENERATE_CASES=1000x125,github` runs those cases of the last reports alone (to profile).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use std::hint::black_box;
@@ -270,6 +271,52 @@ every output vs parsing the same YAML (medians, taking turns):"
     }
 }
 
+/// Prints the same for a real catalog: GitHub's REST document imported whole (every
+/// operation, 1,221 tools in one spec, a group per tag), against parsing the draft's YAML.
+/// The import itself is outside the timing (`benches/import.rs` times it).
+fn report_github_catalog() {
+    use toolspec::internals::import::openapi::{
+        Document, Options as ImportOptions, import_document,
+    };
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/import/documents/github.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the GitHub document is in the repository");
+    let doc = Document::parse(&text).expect("the GitHub document parses");
+    let options = ImportOptions {
+        service: "github".into(),
+        include: Vec::new(),
+        source_name: "github.json".into(),
+    };
+    let draft = import_document(&doc, &options).expect("the GitHub document imports");
+    let model = model_of(vec![draft.yaml.clone()]);
+    let ts = &model.toolsets[0];
+    let t = paired(
+        5,
+        || {
+            let mut diags = Diagnostics::default();
+            black_box(toolspec::internals::spec::load(
+                0,
+                black_box(&draft.yaml),
+                &mut diags,
+            ));
+        },
+        || {
+            black_box(emit::generate(black_box(&model), Kind::ALL, &Options::default()).ok());
+        },
+    );
+    println!(
+        "  {:>6} tools (GitHub, {} groups): every output {:>9.1} ms ({:.3} ms/tool), parse {:>8.1} ms, ratio {:.2}x",
+        ts.tools.len(),
+        ts.groups.len(),
+        t.subject * 1e3,
+        t.subject * 1e3 / ts.tools.len() as f64,
+        t.baseline * 1e3,
+        t.ratio
+    );
+}
+
 criterion_group!(benches, bench_generate);
 
 fn main() {
@@ -278,5 +325,9 @@ fn main() {
         report_ratios();
     }
     report_every_output();
+    let cases = std::env::var("GENERATE_CASES").ok();
+    if cases.is_none_or(|c| c.split(',').any(|c| c == "github")) {
+        report_github_catalog();
+    }
     Criterion::default().configure_from_args().final_summary();
 }

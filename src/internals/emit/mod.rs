@@ -128,8 +128,19 @@ pub fn generate(
         Files(Result<(Vec<GeneratedFile>, Diagnostics), Diagnostics>),
         Pages(docs::Pages),
     }
+    // Handed out heaviest first (a toolset's docs, then its Rust, then its tests, the
+    // schemas of all last), so that with one large toolset the threads finish together
+    // rather than one waiting on the docs; the results are put back in the jobs' order.
+    let heavy_first = |job: &Job| match job {
+        Job::Docs(_) => 0,
+        Job::Rust(_) => 1,
+        Job::Tests(_) => 2,
+        Job::Schemas => 3,
+    };
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&i| heavy_first(&jobs[i]));
     let book = docs::Book::new(options);
-    let done = parallel::map(&jobs, |job| match *job {
+    let ran = parallel::map(&order, |&i| match jobs[i] {
         Job::Schemas => Done::Files(providers::emit(model)),
         Job::Docs(i) => Done::Pages(book.toolset(model, &model.toolsets[i])),
         Job::Rust(i) => Done::Files(
@@ -139,11 +150,13 @@ pub fn generate(
             gauntlet::file(model, &model.toolsets[i]).map(|f| (vec![f], Diagnostics::default())),
         ),
     });
+    let mut done: Vec<(usize, Done)> = order.into_iter().zip(ran).collect();
+    done.sort_by_key(|(i, _)| *i);
     let mut diags = Diagnostics::default();
     let mut warnings = Diagnostics::default();
     let mut files = Vec::new();
     let mut pages = Vec::new();
-    for result in done {
+    for (_, result) in done {
         match result {
             Done::Files(Ok((f, w))) => {
                 files.extend(f);
