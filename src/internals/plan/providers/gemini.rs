@@ -17,7 +17,7 @@
 //! gets no Gemini list, and a warning says why.
 
 use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::model::{Tool, ToolSet};
+use crate::model::ToolSet;
 use crate::plan::providers::Prepared;
 use crate::plan::schema::{self, Profile};
 use serde::Serialize;
@@ -70,12 +70,6 @@ impl<'a> From<&'a Prepared<'a>> for Declaration<'a> {
             parameters_json_schema,
         }
     }
-}
-
-/// One tool's declaration, as a JSON value.
-pub fn tool(t: &Tool) -> Value {
-    let p = Prepared::new(t);
-    serde_json::to_value(Declaration::from(&p)).unwrap_or(Value::Null)
 }
 
 /// The request's `tools` array for `prepared`, as a JSON value. Gemini has no deferred
